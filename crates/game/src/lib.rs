@@ -1,0 +1,1 @@
+//! Ply Yard game crate.

@@ -1,0 +1,41 @@
+//! `plyyard`: the one binary. With no subcommand it serves the site; the
+//! subcommands are the UCI engine and the command-line toolbox.
+//!
+//! Each family of subcommands lives in its own module, which owns its clap
+//! definitions and its `run` function; this file only dispatches.
+
+mod engine_cmds;
+mod game_cmds;
+mod serve_cmds;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Ply Yard: a self-hostable chess site, a UCI engine and a chess toolbox.
+#[derive(Debug, Parser)]
+#[command(name = "plyyard", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    #[command(flatten)]
+    Serve(serve_cmds::Command),
+    #[command(flatten)]
+    Game(game_cmds::Command),
+    #[command(flatten)]
+    Engine(engine_cmds::Command),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => serve_cmds::run_default(),
+        Some(Command::Serve(cmd)) => serve_cmds::run(cmd),
+        Some(Command::Game(cmd)) => game_cmds::run(cmd),
+        Some(Command::Engine(cmd)) => engine_cmds::run(cmd),
+    }
+}
