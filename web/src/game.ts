@@ -1,0 +1,472 @@
+//! The game page: board, move list, move input, controls, result banner and
+//! announcements, kept in step with the server through the game socket.
+import { Chessground } from '@lichess-org/chessground';
+import type { Api } from '@lichess-org/chessground/api';
+import type { Key as SquareKey } from '@lichess-org/chessground/types';
+import { ApiError, type Color, type GameState, getGame, pgnUrl, socketUrl } from './api.js';
+import { h, replace } from './dom.js';
+import { boardConfig, canMove, isPromotion } from './ground.js';
+import { type Key, t } from './i18n.js';
+import { icon } from './icons.js';
+import { newGameForm } from './newgame.js';
+import { type Letters, legalMoves, localiseSan, PROMOTION_ROLES, type PromotionRole, resolveInput, sanOf } from './notation.js';
+import { resultText } from './result.js';
+import { type GameEvent, GameSocket, RequestError } from './socket.js';
+import { play, setSoundEnabled, soundEnabled } from './sound.js';
+
+/** The current language's piece letters. */
+export function currentLetters(): Letters {
+  return {
+    king: t('notation.king'),
+    queen: t('notation.queen'),
+    rook: t('notation.rook'),
+    bishop: t('notation.bishop'),
+    knight: t('notation.knight'),
+  };
+}
+
+const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
+
+/** Colour that played ply `index` (0-based) of a game starting from `initialFen`. */
+export function colorOfPly(initialFen: string, index: number): Color {
+  const first: Color = initialFen.split(' ')[1] === 'b' ? 'black' : 'white';
+  return index % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
+}
+
+/** May the viewer take back a move now? (a move of theirs exists and the game goes on) */
+export function canUndo(game: GameState): boolean {
+  if (game.status !== 'ongoing' || game.you === null) return false;
+  return game.moves.some((_, i) => colorOfPly(game.initial_fen, i) === game.you);
+}
+
+function errorText(code: string): string {
+  const key = `error.${code}` as Key;
+  const s = t(key);
+  return s === key ? t(code === 'disconnected' ? 'error.network' : 'error.generic') : s;
+}
+
+/** Renders the game page for game `id` into `root`; returns a re-render function (language change). */
+export function gamePage(root: HTMLElement, id: string): () => void {
+  let game: GameState | null = null;
+  let orientation: Color = 'white';
+  let pending = false;
+  let promotion: { from: string; to: string } | null = null;
+  let confirmingResign = false;
+  let connected = true;
+  let feedback = '';
+  let socket: GameSocket | null = null;
+  let ground: Api | null = null;
+
+  // Persistent elements; `update()` fills them from the state.
+  const boardEl = h('div', { class: 'board', 'data-testid': 'board' });
+  const promoEl = h('div', { class: 'promotion', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'promo-title', 'data-testid': 'promotion', hidden: true });
+  const opponentEl = h('div', { class: 'player-strip top', 'data-testid': 'opponent' });
+  const youEl = h('div', { class: 'player-strip bottom', 'data-testid': 'you' });
+  const bannerEl = h('div', { class: 'result-banner', 'data-testid': 'result', hidden: true });
+  const statusEl = h('p', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
+  const connEl = h('p', { class: 'connection', 'data-testid': 'connection', role: 'status', hidden: true });
+  const announcer = h('div', { class: 'visually-hidden', 'aria-live': 'assertive', 'data-testid': 'announcer' });
+  const movesTitle = h('h2', { id: 'moves-title', class: 'panel-title' });
+  const movesEl = h('ol', { class: 'moves', 'data-testid': 'move-list', 'aria-labelledby': 'moves-title' });
+  const movesBox = h('div', { class: 'moves-box' }, movesEl);
+  const inputLabel = h('label', { for: 'move-input' });
+  const input = h('input', {
+    id: 'move-input',
+    type: 'text',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    enterkeyhint: 'send',
+    'aria-describedby': 'move-help move-feedback',
+    'data-testid': 'move-input',
+  });
+  const inputSubmit = h('button', { type: 'submit', class: 'icon-only', 'data-testid': 'move-submit' }, icon('enter'));
+  const helpEl = h('p', { id: 'move-help', class: 'muted small' });
+  const feedbackEl = h('p', { id: 'move-feedback', class: 'feedback', role: 'status', 'data-testid': 'move-feedback' });
+  const inputForm = h('form', { class: 'move-form', 'data-testid': 'move-form' }, inputLabel, h('div', { class: 'input-row' }, input, inputSubmit), helpEl, feedbackEl);
+
+  const button = (testid: string, iconName: Parameters<typeof icon>[0], onclick: () => void) => {
+    const label = h('span', { class: 'label' });
+    const b = h('button', { type: 'button', class: 'control', 'data-testid': testid, onclick: () => onclick() }, icon(iconName), label);
+    return { b, label };
+  };
+  const flipBtn = button('flip-board', 'flip', () => {
+    orientation = orientation === 'white' ? 'black' : 'white';
+    renderBoard();
+  });
+  const undoBtn = button('undo', 'undo', () => void undo());
+  const resignBtn = button('resign', 'flag', () => {
+    confirmingResign = true;
+    update();
+    resignYes.focus();
+  });
+  const newBtn = button('new-game', 'plus', () => openNewGame());
+  const soundBtn = button('sound-toggle', 'soundOn', () => {
+    setSoundEnabled(!soundEnabled());
+    update();
+  });
+  const pgnLabel = h('span', { class: 'label' });
+  const pgnLink = h('a', { class: 'control', href: pgnUrl(id), download: `plyyard-${id}.pgn`, 'data-testid': 'download-pgn' }, icon('download'), pgnLabel);
+
+  const resignText = h('p', { id: 'resign-text' });
+  const resignYes = h('button', { type: 'button', class: 'danger', 'data-testid': 'resign-confirm', onclick: () => void resign() });
+  const resignNo = h('button', {
+    type: 'button',
+    'data-testid': 'resign-cancel',
+    onclick: () => {
+      confirmingResign = false;
+      update();
+      resignBtn.b.focus();
+    },
+  });
+  const resignBox = h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'resign-text', 'data-testid': 'resign-dialog', hidden: true }, resignText, h('div', { class: 'confirm-actions' }, resignYes, resignNo));
+
+  const dialogTitle = h('h2', { id: 'new-game-title' });
+  const dialogClose = h('button', { type: 'button', class: 'icon-only close', 'data-testid': 'new-game-close', onclick: () => dialog.close() }, '×');
+  const dialogBody = h('div', {});
+  const dialog = h('dialog', { class: 'new-game-dialog', 'aria-labelledby': 'new-game-title', 'data-testid': 'new-game-dialog' }, h('div', { class: 'dialog-head' }, dialogTitle, dialogClose), dialogBody);
+
+  const controls = h('div', { class: 'controls' }, flipBtn.b, undoBtn.b, resignBtn.b, newBtn.b, pgnLink, soundBtn.b);
+
+  const page = h(
+    'div',
+    { class: 'game-page' },
+    h('div', { class: 'board-column' }, opponentEl, h('div', { class: 'board-frame' }, boardEl, promoEl), youEl),
+    h(
+      'div',
+      { class: 'side-column' },
+      bannerEl,
+      h('section', { class: 'card side-card' }, statusEl, connEl, movesTitle, movesBox, inputForm),
+      resignBox,
+      controls,
+    ),
+    announcer,
+    dialog,
+  );
+
+  inputForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    submitTyped();
+  });
+
+  const announce = (text: string) => {
+    // Clearing first makes screen readers repeat identical messages.
+    announcer.textContent = '';
+    window.setTimeout(() => (announcer.textContent = text), 30);
+  };
+
+  function renderBoard(): void {
+    if (!game) return;
+    const config = boardConfig(game, { orientation, pending });
+    if (!ground) {
+      ground = Chessground(boardEl, {
+        ...config,
+        movable: { ...config.movable, events: { after: (orig, dest) => onBoardMove(orig, dest) } },
+      });
+    } else {
+      ground.set(config);
+    }
+  }
+
+  function onBoardMove(from: SquareKey, to: SquareKey): void {
+    if (!game) return;
+    feedback = '';
+    if (isPromotion(game, from, to)) {
+      promotion = { from, to };
+      update();
+      promoEl.querySelector('button')?.focus();
+      return;
+    }
+    void sendMove(from + to);
+  }
+
+  async function sendMove(uci: string): Promise<void> {
+    if (!socket) return;
+    pending = true;
+    update();
+    try {
+      await socket.request({ t: 'move', uci });
+      input.value = '';
+    } catch (e) {
+      feedback = errorText(e instanceof RequestError ? e.code : 'generic');
+      renderBoard();
+    } finally {
+      pending = false;
+      update();
+    }
+  }
+
+  function choosePromotion(role: PromotionRole | null): void {
+    const p = promotion;
+    promotion = null;
+    update();
+    if (!p || role === null) {
+      renderBoard();
+      boardEl.focus();
+      return;
+    }
+    void sendMove(p.from + p.to + PROMO_CHAR[role]);
+  }
+
+  function submitTyped(): void {
+    if (!game) return;
+    const text = input.value;
+    if (text.trim() === '') return;
+    if (!canMove(game, pending)) {
+      feedback = t('game.moveInput.notYourTurn');
+      update();
+      return;
+    }
+    const letters = currentLetters();
+    const moves = legalMoves(game.fen, game.dests);
+    const res = resolveInput(text, moves, letters);
+    switch (res.kind) {
+      case 'move':
+        feedback = '';
+        void sendMove(res.move.uci);
+        break;
+      case 'promotion':
+        feedback = '';
+        promotion = { from: res.from, to: res.to };
+        update();
+        promoEl.querySelector('button')?.focus();
+        return;
+      case 'ambiguous':
+        feedback = t('game.moveInput.ambiguous', { input: text.trim(), list: res.moves.map((m) => sanOf(m, moves, letters)).join(', ') });
+        break;
+      case 'none':
+        feedback = t('game.moveInput.unknown', { input: text.trim() });
+        break;
+    }
+    update();
+  }
+
+  async function undo(): Promise<void> {
+    if (!socket) return;
+    try {
+      await socket.request({ t: 'undo' });
+      feedback = '';
+    } catch (e) {
+      feedback = errorText(e instanceof RequestError ? e.code : 'generic');
+    }
+    update();
+  }
+
+  async function resign(): Promise<void> {
+    if (!socket) return;
+    confirmingResign = false;
+    try {
+      await socket.request({ t: 'resign' });
+    } catch (e) {
+      feedback = errorText(e instanceof RequestError ? e.code : 'generic');
+    }
+    update();
+  }
+
+  function openNewGame(): void {
+    dialogTitle.textContent = t('home.play.title');
+    replace(dialogBody, newGameForm());
+    dialog.showModal();
+  }
+
+  function onState(next: GameState, event: GameEvent | null): void {
+    game = next;
+    if (next.you && !ground) orientation = next.you;
+    if (event) reactTo(next, event);
+    renderBoard();
+    update();
+  }
+
+  function reactTo(g: GameState, event: GameEvent): void {
+    const letters = currentLetters();
+    if (event.kind === 'move' && event.move) {
+      const san = localiseSan(event.move.san, letters);
+      const mover = colorOfPly(g.initial_fen, g.moves.length - 1);
+      const parts = [t(mover === g.you ? 'announce.yourMove' : 'announce.computerMove', { move: san })];
+      if (g.check && g.status === 'ongoing') parts.push(t('announce.check'));
+      if (g.status !== 'ongoing') {
+        const r = resultText(g.result, g.you, g.reason);
+        parts.push([r.headline, r.reason].filter(Boolean).join(', ') + '.');
+        play('end');
+      } else {
+        play(g.check ? 'check' : event.move.san.includes('x') ? 'capture' : 'move');
+      }
+      announce(parts.join(' '));
+    } else if (event.kind === 'undo') {
+      announce(t('announce.undo'));
+    } else if (event.kind === 'end') {
+      const r = resultText(g.result, g.you, g.reason);
+      announce([r.headline, r.reason].filter(Boolean).join(', ') + '.');
+      play('end');
+    }
+  }
+
+  function renderMoves(g: GameState): void {
+    const letters = currentLetters();
+    const fields = g.initial_fen.split(' ');
+    const blackFirst = fields[1] === 'b';
+    const firstNumber = Number(fields[5]) || 1;
+    const rows: HTMLElement[] = [];
+    const plies = g.moves.map((m) => localiseSan(m.san, letters));
+    let i = 0;
+    let number = firstNumber;
+    while (i < plies.length) {
+      const cells: HTMLElement[] = [];
+      const mk = (ply: number) =>
+        h('span', { class: `move${ply === plies.length - 1 ? ' current' : ''}`, 'data-testid': 'move', 'data-ply': ply + 1, 'data-uci': g.moves[ply]!.uci }, plies[ply]!);
+      if (i === 0 && blackFirst) {
+        cells.push(h('span', { class: 'move empty', 'aria-hidden': 'true' }, '…'), mk(0));
+        i = 1;
+      } else {
+        cells.push(mk(i));
+        if (i + 1 < plies.length) cells.push(mk(i + 1));
+        i += 2;
+      }
+      rows.push(h('li', { value: number }, h('span', { class: 'num', 'aria-hidden': 'true' }, `${number}.`), ...cells));
+      number++;
+    }
+    if (rows.length === 0) replace(movesEl, h('li', { class: 'none muted' }, t('game.moves.none')));
+    else replace(movesEl, ...rows);
+    movesBox.scrollTop = movesBox.scrollHeight;
+  }
+
+  function strip(el: HTMLElement, color: Color, name: string, thinking: boolean): void {
+    replace(
+      el,
+      h('span', { class: `piece-dot ${color}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'player-name' }, name),
+      thinking ? h('span', { class: 'thinking', 'data-testid': 'thinking', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')) : null,
+    );
+  }
+
+  function update(): void {
+    if (!game) return;
+    const g = game;
+    const ongoing = g.status === 'ongoing';
+    const levelName = g.level ? t(`level.${g.level}` as Key) : '';
+    const computerName = t('game.vsComputer', { level: levelName });
+    document.title = `${computerName} · ${t('site.name')}`;
+
+    // Strips: the bottom one is the side at the bottom of the board.
+    const bottom = orientation;
+    const top: Color = bottom === 'white' ? 'black' : 'white';
+    const nameOf = (c: Color) => (g.you === c ? t('game.you') : g.you === null ? t(`color.${c}` as Key) : computerName);
+    const thinkingOf = (c: Color) => ongoing && g.you !== null && c !== g.you && (g.thinking || g.turn === c);
+    strip(opponentEl, top, nameOf(top), thinkingOf(top));
+    strip(youEl, bottom, nameOf(bottom), thinkingOf(bottom));
+    boardEl.setAttribute('aria-label', t('game.board'));
+    boardEl.setAttribute('role', 'img');
+
+    // Banner and status line.
+    if (!ongoing) {
+      const r = resultText(g.result, g.you, g.reason);
+      bannerEl.hidden = false;
+      bannerEl.className = `result-banner ${r.tone}`;
+      replace(bannerEl, h('strong', { 'data-testid': 'result-headline' }, r.headline), r.reason ? h('span', { 'data-testid': 'result-reason' }, r.reason) : null);
+      statusEl.textContent = [r.headline, r.reason].filter(Boolean).join(' · ');
+    } else {
+      bannerEl.hidden = true;
+      if (g.you === null) statusEl.textContent = t('game.spectator');
+      else if (g.thinking || g.turn !== g.you) statusEl.textContent = g.thinking ? t('game.turn.computer') : t('game.turn.waiting');
+      else statusEl.textContent = t('game.turn.you') + (g.check ? ` · ${t('announce.check')}` : '');
+    }
+    connEl.hidden = connected;
+    connEl.textContent = t('conn.reconnecting');
+
+    movesTitle.textContent = t('game.moves');
+    renderMoves(g);
+
+    const letters = currentLetters();
+    inputLabel.textContent = t('game.moveInput.label');
+    input.placeholder = t('game.moveInput.placeholder');
+    helpEl.textContent = t('game.moveInput.help', { letters: [letters.king, letters.queen, letters.rook, letters.bishop, letters.knight].join(' ') });
+    inputSubmit.setAttribute('aria-label', t('game.moveInput.submit'));
+    inputSubmit.title = t('game.moveInput.submit');
+    feedbackEl.textContent = feedback;
+    inputForm.hidden = g.you === null || !ongoing;
+
+    flipBtn.label.textContent = t('game.flip');
+    undoBtn.label.textContent = t('game.undo');
+    resignBtn.label.textContent = t('game.resign');
+    newBtn.label.textContent = t('game.newGame');
+    pgnLabel.textContent = t('game.pgn');
+    const soundOn = soundEnabled();
+    soundBtn.label.textContent = t(soundOn ? 'game.sound.on' : 'game.sound.off');
+    soundBtn.b.setAttribute('aria-pressed', String(soundOn));
+    replace(soundBtn.b, icon(soundOn ? 'soundOn' : 'soundOff'), soundBtn.label);
+    undoBtn.b.disabled = !canUndo(g);
+    undoBtn.b.hidden = g.you === null;
+    resignBtn.b.disabled = !ongoing;
+    resignBtn.b.hidden = g.you === null;
+
+    resignBox.hidden = !confirmingResign || !ongoing;
+    resignText.textContent = t('game.resign.confirm');
+    resignYes.textContent = t('game.resign.yes');
+    resignNo.textContent = t('game.resign.no');
+
+    // Promotion picker.
+    promoEl.hidden = promotion === null;
+    if (promotion && g.you) {
+      const you = g.you;
+      replace(
+        promoEl,
+        h('p', { id: 'promo-title', class: 'promo-title' }, t('promotion.title')),
+        h(
+          'div',
+          { class: 'promo-choices cg-wrap' },
+          ...PROMOTION_ROLES.map((role) =>
+            h(
+              'button',
+              { type: 'button', class: 'promo-choice', 'aria-label': t(`piece.${role}` as Key), title: t(`piece.${role}` as Key), 'data-testid': `promotion-${role}`, onclick: () => choosePromotion(role) },
+              h('piece', { class: `${you} ${role}` }),
+            ),
+          ),
+        ),
+        h('button', { type: 'button', class: 'promo-cancel', 'data-testid': 'promotion-cancel', onclick: () => choosePromotion(null) }, t('promotion.cancel')),
+      );
+    }
+    dialogTitle.textContent = t('home.play.title');
+    dialogClose.setAttribute('aria-label', t('promotion.cancel'));
+  }
+
+  promoEl.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') choosePromotion(null);
+  });
+
+  // Loading.
+  replace(root, h('p', { class: 'muted loading', 'aria-busy': 'true' }, '…'));
+  getGame(id)
+    .then((g) => {
+      replace(root, page);
+      onState(g, null);
+      socket = new GameSocket((v) => socketUrl(id, v), g.v, {
+        state: onState,
+        connection: (open) => {
+          connected = open;
+          update();
+        },
+        error: (code) => {
+          feedback = errorText(code);
+          update();
+        },
+      });
+      window.addEventListener('pagehide', () => socket?.close());
+    })
+    .catch((e: unknown) => {
+      const missing = e instanceof ApiError && (e.status === 404 || e.code === 'not_found');
+      replace(
+        root,
+        h(
+          'div',
+          { class: 'card not-found', 'data-testid': 'game-error' },
+          h('h1', {}, missing ? t('game.notFound') : t('error.network')),
+          h('a', { href: '/', class: 'button primary', 'data-testid': 'back-home' }, icon('home'), t('game.backHome')),
+        ),
+      );
+    });
+
+  return () => {
+    if (game) update();
+    if (dialog.open) openNewGame();
+  };
+}

@@ -1,0 +1,63 @@
+//! Board configuration as a pure function of the game state and the view
+//! options (orientation, whether a move is in flight). Nothing here touches
+//! the DOM, so it is tested directly.
+import type { Config } from '@lichess-org/chessground/config';
+import type { Color, Key } from '@lichess-org/chessground/types';
+import type { GameState } from './api.js';
+import { parseFen } from './notation.js';
+
+/** What the view adds to the game state. */
+export interface ViewOptions {
+  orientation: Color;
+  /** A move of ours was sent and is not yet answered: the board is frozen. */
+  pending: boolean;
+}
+
+/** Is it the viewer's turn to move, with the board accepting a move? */
+export function canMove(game: GameState, pending: boolean): boolean {
+  return game.status === 'ongoing' && game.you !== null && game.turn === game.you && !game.thinking && !pending;
+}
+
+/** The dests map in chessground's form. */
+export function toDests(dests: Record<string, readonly string[]>): Map<Key, Key[]> {
+  const m = new Map<Key, Key[]>();
+  for (const [from, tos] of Object.entries(dests)) {
+    if (tos.length > 0) m.set(from as Key, tos.map((t) => t as Key));
+  }
+  return m;
+}
+
+/** Full chessground configuration for `game` as seen with `view`. */
+export function boardConfig(game: GameState, view: ViewOptions): Config {
+  const movable = canMove(game, view.pending);
+  return {
+    fen: game.fen,
+    orientation: view.orientation,
+    turnColor: game.turn,
+    check: game.check ? game.turn : false,
+    lastMove: game.last_move ? (game.last_move.map((k) => k as Key)) : undefined,
+    viewOnly: game.you === null,
+    coordinates: true,
+    autoCastle: true,
+    highlight: { lastMove: true, check: true },
+    animation: { enabled: true, duration: 180 },
+    movable: {
+      free: false,
+      color: movable ? game.you ?? undefined : undefined,
+      dests: movable ? toDests(game.dests) : new Map(),
+      showDests: true,
+      // Standard games list castling both ways; show only the king's target square.
+      rookCastle: game.variant === 'chess960',
+    },
+    premovable: { enabled: false },
+    draggable: { enabled: true, showGhost: true },
+    selectable: { enabled: true },
+    drawable: { enabled: true, visible: true },
+  };
+}
+
+/** Does the move from→to in `game` bring a pawn to the last rank (so the player must choose a piece)? */
+export function isPromotion(game: GameState, from: string, to: string): boolean {
+  const piece = parseFen(game.fen).board.get(from);
+  return piece?.role === 'pawn' && (to[1] === '8' || to[1] === '1') && (game.dests[from] ?? []).includes(to);
+}

@@ -1,0 +1,30 @@
+//! Line icons drawn for Ply Yard (24×24, stroked with the text colour).
+
+const PATHS = {
+  flip: 'M7 4v15M7 4 4 7M7 4l3 3M17 20V5M17 20l-3-3M17 20l3-3',
+  undo: 'M9 14 4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11',
+  flag: 'M5 21V4M5 4h12l-2.5 4.5L17 13H5',
+  plus: 'M12 5v14M5 12h14',
+  download: 'M12 4v11M7.5 10.5 12 15l4.5-4.5M5 20h14',
+  soundOn: 'M4 9.5v5h3.5L12 18V6L7.5 9.5H4ZM15.5 9a4 4 0 0 1 0 6M18 6.5a7.5 7.5 0 0 1 0 11',
+  soundOff: 'M4 9.5v5h3.5L12 18V6L7.5 9.5H4ZM16 9.5l5 5M21 9.5l-5 5',
+  home: 'M4 11 12 4l8 7M6 9.5V20h12V9.5',
+  enter: 'M20 5v7a3 3 0 0 1-3 3H5M9 11l-4 4 4 4',
+} as const;
+
+/** Name of an icon. */
+export type IconName = keyof typeof PATHS;
+
+/** An inline SVG icon, hidden from assistive technology (the control carries the label). */
+export function icon(name: IconName): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'icon');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', PATHS[name]);
+  svg.append(path);
+  return svg;
+}

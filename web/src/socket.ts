@@ -1,0 +1,194 @@
+//! The game socket (docs/protocol.md): versioned events applied in order, a
+//! resync on gaps, requests acknowledged by id, and reconnection with
+//! exponential backoff that resumes with `?v=`.
+import type { GameState, MoveRecord } from './api.js';
+
+/** A change the server reports. */
+export interface GameEvent {
+  kind: 'move' | 'undo' | 'end' | 'thinking' | string;
+  move: MoveRecord | null;
+}
+
+/** Messages the server sends. */
+export type ServerMessage =
+  | { t: 'full'; v: number; game: GameState }
+  | { t: 'event'; v: number; kind: string; move: MoveRecord | null; game: GameState }
+  | { t: 'ack'; id: number; v: number }
+  | { t: 'error'; id?: number; code: string; message: string }
+  | { t: 'pong' };
+
+/** Requests the client makes (ids are added by the socket). */
+export type Request = { t: 'move'; uci: string } | { t: 'undo' } | { t: 'resign' };
+
+/** A refusal from the server, or `disconnected` when the socket closed before an answer. */
+export class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the socket reports to its owner. */
+export interface SocketListener {
+  /** A new state: from `full` (event null) or from an in-order event. */
+  state(game: GameState, event: GameEvent | null): void;
+  /** Connection status changed. */
+  connection(open: boolean): void;
+  /** An error not tied to a request of ours. */
+  error?(code: string, message: string): void;
+}
+
+/** Something that can open a websocket; swapped in tests. */
+export type Connect = (url: string) => WebSocket;
+
+/** Decides what to do with an incoming versioned message given our version: the pure core of the client rule. */
+export function versionAction(mine: number, incoming: number): 'apply' | 'ignore' | 'resync' {
+  if (incoming <= mine) return 'ignore';
+  if (incoming === mine + 1) return 'apply';
+  return 'resync';
+}
+
+/** Delay before reconnection attempt `n` (0-based): 0.5 s doubling to 10 s, with up to 25 % jitter. */
+export function backoff(n: number, random: () => number = Math.random): number {
+  const base = Math.min(10_000, 500 * 2 ** n);
+  return Math.round(base * (1 + random() * 0.25));
+}
+
+interface Pending {
+  resolve: (v: number) => void;
+  reject: (e: RequestError) => void;
+}
+
+/** One live connection to a game, kept open until `close()`. */
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private nextId = 1;
+  private attempts = 0;
+  private pending = new Map<number, Pending>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pinger: ReturnType<typeof setInterval> | null = null;
+  private closed = false;
+  private syncing = false;
+
+  constructor(
+    private readonly url: (v: number) => string,
+    /** Last version applied. */
+    public v: number,
+    private readonly listener: SocketListener,
+    private readonly connect: Connect = (u) => new WebSocket(u),
+  ) {
+    this.open();
+  }
+
+  /** Is the socket open now? */
+  get isOpen(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  /** Sends a request; resolves with the version at which it was committed. */
+  request(req: Request): Promise<number> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new RequestError('disconnected', 'not connected'));
+    }
+    const id = this.nextId++;
+    return new Promise<number>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ ...req, id }));
+    });
+  }
+
+  /** Closes for good (leaving the page). */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.pinger) clearInterval(this.pinger);
+    this.ws?.close();
+    this.failPending();
+  }
+
+  private open(): void {
+    const ws = this.connect(this.url(this.v));
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempts = 0;
+      this.syncing = false;
+      this.listener.connection(true);
+      if (this.pinger) clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.sendRaw({ t: 'ping' }), 25_000);
+    };
+    ws.onmessage = (e: MessageEvent) => {
+      let msg: ServerMessage;
+      try {
+        msg = JSON.parse(String(e.data)) as ServerMessage;
+      } catch {
+        return;
+      }
+      this.handle(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.pinger) clearInterval(this.pinger);
+      this.failPending();
+      if (this.closed) return;
+      this.listener.connection(false);
+      this.timer = setTimeout(() => this.open(), backoff(this.attempts++));
+    };
+  }
+
+  private readonly handlers: { [T in ServerMessage['t']]: (m: Extract<ServerMessage, { t: T }>) => void } = {
+    full: (m) => {
+      this.v = m.v;
+      this.syncing = false;
+      this.listener.state(m.game, null);
+    },
+    event: (m) => {
+      switch (versionAction(this.v, m.v)) {
+        case 'apply':
+          this.v = m.v;
+          this.listener.state(m.game, { kind: m.kind, move: m.move });
+          break;
+        case 'resync':
+          if (!this.syncing) {
+            this.syncing = true;
+            this.sendRaw({ t: 'sync', v: this.v });
+          }
+          break;
+        case 'ignore':
+          break;
+      }
+    },
+    ack: (m) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      p?.resolve(m.v);
+    },
+    error: (m) => {
+      const p = m.id === undefined ? undefined : this.pending.get(m.id);
+      if (p && m.id !== undefined) {
+        this.pending.delete(m.id);
+        p.reject(new RequestError(m.code, m.message));
+      } else {
+        this.listener.error?.(m.code, m.message);
+      }
+    },
+    pong: () => {},
+  };
+
+  private handle(msg: ServerMessage): void {
+    const f = this.handlers[msg.t] as ((m: ServerMessage) => void) | undefined;
+    f?.(msg);
+  }
+
+  private sendRaw(msg: unknown): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private failPending(): void {
+    for (const p of this.pending.values()) p.reject(new RequestError('disconnected', 'connection closed'));
+    this.pending.clear();
+  }
+}
