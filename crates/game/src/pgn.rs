@@ -1,0 +1,178 @@
+//! PGN: export of a [`Game`] (Seven Tag Roster, Chess960 set-up, time
+//! control, termination, clock comments) and streaming import of PGN files
+//! through pgn-reader, with errors naming game, line and move.
+
+use std::fmt::Write as _;
+
+use shakmaty::Position;
+
+use crate::game::Game;
+use crate::notation::{self, Lang};
+use crate::rules::{GameResult, Reason, Variant};
+
+/// The tags of a game that the game itself does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnTags {
+    /// `Event`, `?` if unknown.
+    pub event: String,
+    /// `Site`, `?` if unknown.
+    pub site: String,
+    /// `Date` as `YYYY.MM.DD`, with `??` for unknown parts.
+    pub date: String,
+    /// `Round`, `?` if unknown, `-` if not applicable.
+    pub round: String,
+    /// `White` player.
+    pub white: String,
+    /// `Black` player.
+    pub black: String,
+    /// `TimeControl` in PGN form (`180+2`), if the game was timed.
+    pub time_control: Option<String>,
+    /// Further tags, written after the standard ones in this order.
+    pub extra: Vec<(String, String)>,
+}
+
+impl Default for PgnTags {
+    fn default() -> PgnTags {
+        PgnTags {
+            event: "?".into(),
+            site: "?".into(),
+            date: "????.??.??".into(),
+            round: "?".into(),
+            white: "?".into(),
+            black: "?".into(),
+            time_control: None,
+            extra: Vec::new(),
+        }
+    }
+}
+
+fn escape(value: &str) -> String {
+    value
+        .chars()
+        .filter(|c| !c.is_control())
+        .flat_map(|c| match c {
+            '"' => vec!['\\', '"'],
+            '\\' => vec!['\\', '\\'],
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// PGN `Termination` value for a reason.
+pub fn termination(reason: Option<Reason>) -> &'static str {
+    match reason {
+        None => "unterminated",
+        Some(Reason::Timeout | Reason::TimeoutVsInsufficientMaterial) => "time forfeit",
+        Some(Reason::Abandonment | Reason::Aborted) => "abandoned",
+        Some(_) => "normal",
+    }
+}
+
+/// Formats milliseconds as a `[%clk]` value: `h:mm:ss`, with decimals only
+/// when the clock has a fraction of a second.
+pub fn format_clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    let frac = ms % 1000;
+    let mut s = format!("{}:{:02}:{:02}", secs / 3600, (secs / 60) % 60, secs % 60);
+    if frac != 0 {
+        let f = format!("{frac:03}");
+        s.push('.');
+        s.push_str(f.trim_end_matches('0'));
+    }
+    s
+}
+
+/// Exports `game` as PGN with English SAN. See [`to_pgn_lang`].
+pub fn to_pgn(game: &Game, tags: &PgnTags) -> String {
+    to_pgn_lang(game, tags, Lang::En)
+}
+
+/// Exports `game` as PGN, writing SAN with the piece letters of `lang`.
+///
+/// Tags: the Seven Tag Roster, then `Variant "Chess960"` for Chess960 games,
+/// `SetUp "1"` + `FEN` when the game did not start from the standard
+/// position, `TimeControl` when known, `Termination`, `Rules` (the rule set)
+/// and the extra tags. Moves carry `{[%clk h:mm:ss]}` when clocks were kept.
+pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
+    let result = game
+        .outcome()
+        .map(|o| o.result)
+        .unwrap_or(GameResult::Aborted);
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    };
+    tag("Event", &tags.event);
+    tag("Site", &tags.site);
+    tag("Date", &tags.date);
+    tag("Round", &tags.round);
+    tag("White", &tags.white);
+    tag("Black", &tags.black);
+    tag("Result", result.as_str());
+    if game.variant() == Variant::Chess960 {
+        tag("Variant", "Chess960");
+    }
+    let standard_start = shakmaty::Chess::default();
+    let initial = game.initial_position();
+    let differs = game.variant() == Variant::Chess960
+        || *initial != standard_start
+        || game.initial_fen() != crate::Game::new(game.rules()).initial_fen();
+    if differs {
+        tag("SetUp", "1");
+        tag("FEN", &game.initial_fen());
+    }
+    if let Some(tc) = &tags.time_control {
+        tag("TimeControl", tc);
+    }
+    tag("Termination", termination(game.outcome().map(|o| o.reason)));
+    tag("Rules", game.rules().as_str());
+    if let Some(o) = game.outcome() {
+        tag("PlyYardReason", o.reason.as_str());
+    }
+    for (k, v) in &tags.extra {
+        let name: String = k
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            tag(&name, v);
+        }
+    }
+    out.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    let mut need_number = true;
+    for (i, played) in game.history().iter().enumerate() {
+        let pos = game.position_at(i).expect("position before each move");
+        let white = pos.turn().is_white();
+        let number = pos.fullmoves().get();
+        if white {
+            tokens.push(format!("{number}."));
+        } else if need_number {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(notation::localize_san(&played.san, lang, white));
+        need_number = false;
+        if let Some(ms) = played.clock_ms {
+            tokens.push(format!("{{[%clk {}]}}", format_clock(ms)));
+            need_number = true;
+        }
+    }
+    tokens.push(result.as_str().to_owned());
+
+    let mut line_len = 0;
+    for t in tokens {
+        let len = t.chars().count();
+        if line_len > 0 && line_len + 1 + len > 79 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(&t);
+        line_len += len;
+    }
+    out.push_str("\n\n");
+    out
+}
