@@ -5,7 +5,7 @@ import type { Api } from '@lichess-org/chessground/api';
 import type { Key as SquareKey } from '@lichess-org/chessground/types';
 import { ApiError, type Color, type GameState, getGame, pgnUrl, socketUrl } from './api.js';
 import { h, replace } from './dom.js';
-import { boardConfig, canMove, isPromotion } from './ground.js';
+import { boardConfig, canMove, canUndo, colorOfPly, isPromotion } from './ground.js';
 import { type Key, t } from './i18n.js';
 import { icon } from './icons.js';
 import { newGameForm } from './newgame.js';
@@ -26,18 +26,6 @@ export function currentLetters(): Letters {
 }
 
 const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
-
-/** Colour that played ply `index` (0-based) of a game starting from `initialFen`. */
-export function colorOfPly(initialFen: string, index: number): Color {
-  const first: Color = initialFen.split(' ')[1] === 'b' ? 'black' : 'white';
-  return index % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
-}
-
-/** May the viewer take back a move now? (a move of theirs exists and the game goes on) */
-export function canUndo(game: GameState): boolean {
-  if (game.status !== 'ongoing' || game.you === null) return false;
-  return game.moves.some((_, i) => colorOfPly(game.initial_fen, i) === game.you);
-}
 
 function errorText(code: string): string {
   const key = `error.${code}` as Key;

@@ -2,8 +2,8 @@
 //! options (orientation, whether a move is in flight). Nothing here touches
 //! the DOM, so it is tested directly.
 import type { Config } from '@lichess-org/chessground/config';
-import type { Color, Key } from '@lichess-org/chessground/types';
-import type { GameState } from './api.js';
+import type { Key } from '@lichess-org/chessground/types';
+import type { Color, GameState } from './api.js';
 import { parseFen } from './notation.js';
 
 /** What the view adds to the game state. */
@@ -60,4 +60,16 @@ export function boardConfig(game: GameState, view: ViewOptions): Config {
 export function isPromotion(game: GameState, from: string, to: string): boolean {
   const piece = parseFen(game.fen).board.get(from);
   return piece?.role === 'pawn' && (to[1] === '8' || to[1] === '1') && (game.dests[from] ?? []).includes(to);
+}
+
+/** Colour that played ply `index` (0-based) of a game starting from `initialFen`. */
+export function colorOfPly(initialFen: string, index: number): Color {
+  const first: Color = initialFen.split(' ')[1] === 'b' ? 'black' : 'white';
+  return index % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
+}
+
+/** May the viewer take back a move now? (a move of theirs exists and the game goes on) */
+export function canUndo(game: GameState): boolean {
+  if (game.status !== 'ongoing' || game.you === null) return false;
+  return game.moves.some((_, i) => colorOfPly(game.initial_fen, i) === game.you);
 }

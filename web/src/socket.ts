@@ -56,6 +56,9 @@ export function backoff(n: number, random: () => number = Math.random): number {
   return Math.round(base * (1 + random() * 0.25));
 }
 
+/** `WebSocket.OPEN`, spelt out so the module also loads where WebSocket is not global. */
+const OPEN = 1;
+
 interface Pending {
   resolve: (v: number) => void;
   reject: (e: RequestError) => void;
@@ -84,13 +87,13 @@ export class GameSocket {
 
   /** Is the socket open now? */
   get isOpen(): boolean {
-    return this.ws?.readyState === WebSocket.OPEN;
+    return this.ws?.readyState === OPEN;
   }
 
   /** Sends a request; resolves with the version at which it was committed. */
   request(req: Request): Promise<number> {
     const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) {
+    if (!ws || ws.readyState !== OPEN) {
       return Promise.reject(new RequestError('disconnected', 'not connected'));
     }
     const id = this.nextId++;
@@ -184,7 +187,7 @@ export class GameSocket {
   }
 
   private sendRaw(msg: unknown): void {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.ws?.readyState === OPEN) this.ws.send(JSON.stringify(msg));
   }
 
   private failPending(): void {

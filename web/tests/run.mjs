@@ -1,0 +1,96 @@
+// `npm test`: compiles the TypeScript tests with esbuild, starts the real
+// server binary on a free port with a temporary SQLite database (unless
+// PLYYARD_URL points at a running one), runs every test with node's test
+// runner, then stops the server.
+//
+// Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL,
+//      PLYYARD_TESTS=unit to run only the unit tests (no server, no browser).
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(web, '.test-build');
+const only = process.env.PLYYARD_TESTS ?? 'all';
+
+const entries = [];
+for (const kind of only === 'unit' ? ['unit'] : ['unit', 'browser']) {
+  for (const f of readdirSync(join(web, 'tests', kind))) {
+    if (f.endsWith('.test.ts')) entries.push(join(web, 'tests', kind, f));
+  }
+}
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: web,
+  entryPoints: entries,
+  outdir,
+  outbase: join(web, 'tests'),
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'inline',
+  logLevel: 'warning',
+});
+const files = entries.map((e) => join(outdir, e.slice(join(web, 'tests').length + 1).replace(/\.ts$/, '.mjs')));
+
+let server = null;
+let tmp = null;
+const env = { ...process.env };
+if (only !== 'unit' && !process.env.PLYYARD_URL) {
+  const bin = resolve(web, process.env.PLYYARD_BIN ?? '../target/debug/plyyard');
+  if (!existsSync(bin)) {
+    console.error(`error: server binary ${bin} not found; build it (cargo build -p plyyard) or set PLYYARD_BIN`);
+    process.exit(2);
+  }
+  tmp = mkdtempSync(join(tmpdir(), 'plyyard-web-'));
+  server = spawn(bin, ['--addr', '127.0.0.1:0', '--db', `sqlite://${join(tmp, 't.db')}`], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+  });
+  const url = await new Promise((ok, fail) => {
+    let buf = '';
+    const timer = setTimeout(() => fail(new Error(`server did not report its address in 30 s:\n${buf}`)), 30_000);
+    server.stderr.on('data', (chunk) => {
+      buf += chunk;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    server.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${buf}`)));
+  });
+  // Keep draining stderr so the server never blocks on a full pipe.
+  server.stderr.on('data', (chunk) => {
+    if (process.env.PLYYARD_SERVER_LOG) process.stderr.write(chunk);
+  });
+  env.PLYYARD_URL = url;
+  console.log(`plyyard server at ${url}`);
+}
+
+const code = await new Promise((done) => {
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], { stdio: 'inherit', env });
+  child.on('exit', (c, sig) => done(c ?? (sig ? 1 : 0)));
+});
+
+if (server) {
+  server.kill('SIGTERM');
+  await new Promise((r) => {
+    const t = setTimeout(() => {
+      server.kill('SIGKILL');
+      r();
+    }, 5000);
+    server.on('exit', () => {
+      clearTimeout(t);
+      r();
+    });
+  });
+}
+if (tmp) rmSync(tmp, { recursive: true, force: true });
+process.exit(code);

@@ -1,0 +1,116 @@
+//! The socket client: in-order events, resync on gaps, acks, reconnect with ?v=.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { GameState } from '../../src/api.js';
+import { backoff, GameSocket, RequestError, versionAction } from '../../src/socket.js';
+import { sampleGame } from './fixtures.js';
+
+/** A stand-in for the browser WebSocket, driven by the test. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Record<string, unknown>[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  close(): void {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(msg: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(msg) });
+  }
+}
+
+function setup(v = 3) {
+  FakeSocket.all = [];
+  const states: Array<{ v: number; kind: string | null }> = [];
+  const conn: boolean[] = [];
+  const sock = new GameSocket(
+    (n) => `ws://x/api/games/abc/socket?v=${n}`,
+    v,
+    {
+      state: (g: GameState, e) => states.push({ v: g.v, kind: e?.kind ?? null }),
+      connection: (open) => conn.push(open),
+    },
+    (url) => new FakeSocket(url) as unknown as WebSocket,
+  );
+  const ws = FakeSocket.all[0]!;
+  ws.open();
+  return { sock, ws, states, conn };
+}
+
+test('versionAction applies the next version, ignores old ones, resyncs on gaps', () => {
+  assert.equal(versionAction(5, 6), 'apply');
+  assert.equal(versionAction(5, 5), 'ignore');
+  assert.equal(versionAction(5, 2), 'ignore');
+  assert.equal(versionAction(5, 7), 'resync');
+});
+
+test('backoff doubles from half a second up to ten seconds', () => {
+  assert.equal(backoff(0, () => 0), 500);
+  assert.equal(backoff(1, () => 0), 1000);
+  assert.equal(backoff(3, () => 0), 4000);
+  assert.equal(backoff(10, () => 0), 10000);
+  assert.equal(backoff(0, () => 1), 625);
+});
+
+test('events are applied in order; duplicates ignored; a gap asks for sync once', () => {
+  const { sock, ws, states } = setup(3);
+  assert.equal(ws.url, 'ws://x/api/games/abc/socket?v=3');
+  ws.receive({ t: 'event', v: 4, kind: 'move', move: { uci: 'g1f3', san: 'Nf3' }, game: sampleGame({ v: 4 }) });
+  ws.receive({ t: 'event', v: 4, kind: 'move', move: null, game: sampleGame({ v: 4 }) });
+  ws.receive({ t: 'event', v: 7, kind: 'move', move: null, game: sampleGame({ v: 7 }) });
+  ws.receive({ t: 'event', v: 8, kind: 'move', move: null, game: sampleGame({ v: 8 }) });
+  assert.deepEqual(states, [{ v: 4, kind: 'move' }]);
+  assert.deepEqual(ws.sent, [{ t: 'sync', v: 4 }]);
+  ws.receive({ t: 'full', v: 8, game: sampleGame({ v: 8 }) });
+  assert.equal(sock.v, 8);
+  assert.deepEqual(states.at(-1), { v: 8, kind: null });
+  ws.receive({ t: 'event', v: 9, kind: 'end', move: null, game: sampleGame({ v: 9 }) });
+  assert.deepEqual(states.at(-1), { v: 9, kind: 'end' });
+  sock.close();
+});
+
+test('requests resolve on ack and reject on error with the code', async () => {
+  const { sock, ws } = setup();
+  const a = sock.request({ t: 'move', uci: 'e2e4' });
+  const b = sock.request({ t: 'undo' });
+  assert.deepEqual(ws.sent, [
+    { t: 'move', uci: 'e2e4', id: 1 },
+    { t: 'undo', id: 2 },
+  ]);
+  ws.receive({ t: 'error', id: 2, code: 'not_your_turn', message: 'wait' });
+  ws.receive({ t: 'ack', id: 1, v: 4 });
+  assert.equal(await a, 4);
+  await assert.rejects(b, (e: unknown) => e instanceof RequestError && e.code === 'not_your_turn');
+  sock.close();
+});
+
+test('a dropped connection fails pending requests and reconnects with the last version', async () => {
+  const { sock, ws, conn } = setup(3);
+  ws.receive({ t: 'event', v: 4, kind: 'move', move: null, game: sampleGame({ v: 4 }) });
+  const pending = sock.request({ t: 'resign' });
+  ws.close();
+  await assert.rejects(pending, (e: unknown) => e instanceof RequestError && e.code === 'disconnected');
+  assert.deepEqual(conn, [true, false]);
+  await assert.rejects(sock.request({ t: 'undo' }), (e: unknown) => e instanceof RequestError);
+  await new Promise((r) => setTimeout(r, 700));
+  const again = FakeSocket.all[1];
+  assert.ok(again, 'reconnected');
+  assert.equal(again.url, 'ws://x/api/games/abc/socket?v=4');
+  again.open();
+  assert.deepEqual(conn, [true, false, true]);
+  sock.close();
+  assert.equal(FakeSocket.all.length, 2);
+});
