@@ -254,7 +254,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   function openNewGame(): void {
     dialogTitle.textContent = t('home.play.title');
     replace(dialogBody, newGameForm());
-    dialog.showModal();
+    if (!dialog.open) dialog.showModal();
   }
 
   function onState(next: GameState, event: GameEvent | null): void {
@@ -346,6 +346,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     boardEl.setAttribute('role', 'img');
 
     // Banner and status line.
+    statusEl.dataset.state = !ongoing ? 'over' : g.you === null ? 'spectator' : canMove(g, pending) ? 'your-turn' : 'waiting';
     if (!ongoing) {
       const r = resultText(g.result, g.you, g.reason);
       bannerEl.hidden = false;

@@ -124,6 +124,7 @@ export function newGameForm(): HTMLFormElement {
   };
   const sync = () => {
     const cur = read();
+    saveSettings(cur);
     chess960Box.hidden = cur.variant !== 'chess960';
     number.disabled = cur.positionMode !== 'chosen';
   };

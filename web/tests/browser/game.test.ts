@@ -1,0 +1,302 @@
+//! Playing the computer in a real Chromium against the real server.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, test } from 'node:test';
+import {
+  apiGame,
+  clickMove,
+  closeBrowser,
+  dragMove,
+  jsErrors,
+  moveTexts,
+  newPage,
+  PHONE,
+  shot,
+  squarePoint,
+  startGame,
+  waitForOurTurn,
+  waitForPlies,
+} from './helpers.js';
+
+after(closeBrowser);
+
+test('as White at Beginner: click moves, legal-move dots, the computer replies', async () => {
+  const { context, page } = await newPage();
+  await startGame(page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(page);
+  assert.equal(await page.locator('.cg-wrap.orientation-white').count(), 1);
+
+  // Selecting the e2 pawn shows its two destinations as dots.
+  const e2 = await squarePoint(page, 'e2');
+  await page.mouse.click(e2.x, e2.y);
+  await page.locator('cg-board square.move-dest').first().waitFor();
+  assert.equal(await page.locator('cg-board square.move-dest').count(), 2);
+  const e4 = await squarePoint(page, 'e4');
+  await page.mouse.click(e4.x, e4.y);
+
+  await waitForPlies(page, 2);
+  const moves = await moveTexts(page);
+  assert.equal(moves[0], 'e4');
+  assert.ok(moves[1] && moves[1].length >= 2, `computer replied ${moves[1]}`);
+  await waitForOurTurn(page);
+  // The last move is highlighted on the board.
+  assert.equal(await page.locator('cg-board square.last-move').count(), 2);
+
+  // A second move, dragged this time.
+  await dragMove(page, 'g1', 'f3');
+  await waitForPlies(page, 4);
+  assert.equal((await moveTexts(page))[2], 'Nf3');
+  await waitForOurTurn(page);
+  await page.getByTestId('move-input').focus();
+  await shot(page, 'game-desktop');
+  assert.deepEqual(jsErrors(page), []);
+  await context.close();
+});
+
+test('as Black the computer moves first and the board is flipped', async () => {
+  const { context, page } = await newPage();
+  await startGame(page, { level: 'beginner', color: 'black' });
+  await waitForPlies(page, 1);
+  await waitForOurTurn(page);
+  assert.equal(await page.locator('.cg-wrap.orientation-black').count(), 1);
+  const id = new URL(page.url()).pathname.split('/').pop()!;
+  const state = await apiGame(context, id);
+  assert.equal(state.you, 'black');
+  assert.equal(state.moves.length, 1);
+  // Undo is not possible yet: the only move is the computer's.
+  assert.equal(await page.getByTestId('undo').isDisabled(), true);
+  // Flip shows White at the bottom, and back.
+  await page.getByTestId('flip-board').click();
+  assert.equal(await page.locator('.cg-wrap.orientation-white').count(), 1);
+  await page.getByTestId('flip-board').click();
+  assert.equal(await page.locator('.cg-wrap.orientation-black').count(), 1);
+  await context.close();
+});
+
+test('typed moves, Undo restores the previous position, reload keeps the game', async () => {
+  const { context, page } = await newPage();
+  const id = await startGame(page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(page);
+  const input = page.getByTestId('move-input');
+
+  await input.fill('e4');
+  await input.press('Enter');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  const before = await apiGame(context, id);
+
+  // An impossible move is refused on the client with a message; nothing is sent.
+  await input.fill('Qh8');
+  await input.press('Enter');
+  await page.getByTestId('move-feedback').filter({ hasText: 'Qh8' }).waitFor();
+  assert.equal((await apiGame(context, id)).moves.length, 2);
+
+  await input.fill('Nf3');
+  await input.press('Enter');
+  await waitForPlies(page, 4);
+  await waitForOurTurn(page);
+  assert.equal((await moveTexts(page))[2], 'Nf3');
+
+  await page.getByTestId('undo').click();
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  const undone = await apiGame(context, id);
+  assert.equal(undone.fen, before.fen);
+  assert.deepEqual(undone.moves, before.moves);
+
+  // Undo again: back to the start.
+  await page.getByTestId('undo').click();
+  await waitForPlies(page, 0);
+  assert.equal(await page.getByTestId('undo').isDisabled(), true);
+
+  await clickMove(page, 'd2', 'd4');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  const shown = await moveTexts(page);
+  await page.reload();
+  await waitForPlies(page, 2);
+  assert.deepEqual(await moveTexts(page), shown);
+  assert.equal(new URL(page.url()).pathname, `/game/${id}`);
+  await waitForOurTurn(page);
+  await context.close();
+});
+
+test('resign asks for confirmation, then shows the result; PGN downloads', async () => {
+  const { context, page } = await newPage();
+  const id = await startGame(page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(page);
+  await clickMove(page, 'e2', 'e4');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  const san = await moveTexts(page);
+
+  await page.getByTestId('resign').click();
+  await page.getByTestId('resign-dialog').waitFor();
+  await page.getByTestId('resign-cancel').click();
+  assert.equal(await page.getByTestId('resign-dialog').isHidden(), true);
+  assert.equal((await apiGame(context, id)).status, 'ongoing');
+
+  await page.getByTestId('resign').click();
+  await page.getByTestId('resign-confirm').click();
+  await page.getByTestId('result').waitFor();
+  assert.equal(await page.getByTestId('result-headline').textContent(), 'You lost');
+  assert.equal(await page.getByTestId('result-reason').textContent(), 'by resignation');
+  const state = await apiGame(context, id);
+  assert.equal(state.result, '0-1');
+  assert.equal(state.reason, 'resignation');
+  assert.equal(await page.getByTestId('resign').isDisabled(), true);
+  assert.equal(await page.getByTestId('move-form').isHidden(), true);
+  await shot(page, 'game-result-desktop');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-pgn').click()]);
+  const path = await download.path();
+  const pgn = readFileSync(path, 'utf8');
+  assert.match(pgn, /\[Result "0-1"\]/);
+  assert.match(pgn, /\[White "[^"]+"\]/);
+  assert.match(pgn, /\[Black "[^"]+"\]/);
+  assert.ok(pgn.includes(`1. e4 ${san[1]}`), pgn);
+  assert.match(pgn.trim(), /0-1$/);
+  assert.match(download.suggestedFilename(), /\.pgn$/);
+
+  // The result survives a reload, and the game is listed on the home page.
+  await page.reload();
+  await page.getByTestId('result').waitFor();
+  await page.getByTestId('home-link').click();
+  await page.locator(`[data-testid="recent-game"][data-id="${id}"]`).waitFor();
+  await context.close();
+});
+
+test('promotion picker: asked every time, cancel restores, choice is played', async () => {
+  const { context, page } = await newPage();
+  const res = await context.request.post('/api/computer-games', {
+    data: { level: 'beginner', color: 'white', variant: 'standard', position: null, fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' },
+  });
+  assert.equal(res.status(), 201, await res.text());
+  const game = (await res.json()) as { id: string };
+  await page.goto(`/game/${game.id}`);
+  await waitForOurTurn(page);
+
+  await clickMove(page, 'a7', 'a8');
+  await page.getByTestId('promotion').waitFor();
+  for (const role of ['queen', 'rook', 'bishop', 'knight']) await page.getByTestId(`promotion-${role}`).waitFor();
+  await shot(page, 'promotion-desktop');
+  await page.getByTestId('promotion-cancel').click();
+  assert.equal(await page.getByTestId('promotion').isHidden(), true);
+  assert.equal((await apiGame(context, game.id)).moves.length, 0);
+
+  // Typing the move without a piece asks too.
+  await page.getByTestId('move-input').fill('a8');
+  await page.getByTestId('move-input').press('Enter');
+  await page.getByTestId('promotion').waitFor();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.getByTestId('promotion').isHidden(), true);
+
+  await dragMove(page, 'a7', 'a8');
+  await page.getByTestId('promotion-knight').click();
+  await waitForPlies(page, 2);
+  assert.equal((await moveTexts(page))[0], 'a8=N');
+  const state = await apiGame(context, game.id);
+  assert.equal(state.moves[0]!.uci, 'a7a8n');
+  await context.close();
+});
+
+test('Chess960 with a chosen position number', async () => {
+  const { context, page } = await newPage();
+  const id = await startGame(page, { level: 'beginner', color: 'white', variant: 'chess960', position: 0 });
+  const state = await apiGame(context, id);
+  assert.equal(state.fen.split(' ')[0]!.split('/')[7], 'BBQNNRKR');
+  await waitForOurTurn(page);
+  await context.close();
+});
+
+test('a bad position number is refused before sending', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/');
+  await page.getByTestId('variant-chess960').check();
+  await page.getByTestId('position-chosen').check();
+  await page.getByTestId('position-number').fill('960');
+  await page.getByTestId('new-game-submit').click();
+  await page.getByTestId('new-game-error').filter({ hasText: '959' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/');
+  await context.close();
+});
+
+test('phone-sized screen: board fits and controls are reachable', async () => {
+  const { context, page } = await newPage({ viewport: PHONE });
+  await page.goto('/');
+  await shot(page, 'home-phone');
+  await startGame(page, { level: 'easy', color: 'white' });
+  await waitForOurTurn(page);
+  const board = await page.locator('cg-board').boundingBox();
+  assert.ok(board && board.width <= PHONE.width && board.width >= PHONE.width - 40, `board ${board?.width}`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+  await clickMove(page, 'e2', 'e4');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  for (const id of ['undo', 'resign', 'flip-board', 'new-game', 'download-pgn', 'sound-toggle']) {
+    assert.equal(await page.getByTestId(id).isVisible(), true, id);
+  }
+  await shot(page, 'game-phone');
+  await context.close();
+});
+
+test('sound toggle and the New game dialog', async () => {
+  const { context, page } = await newPage();
+  await startGame(page, { level: 'beginner', color: 'white' });
+  const sound = page.getByTestId('sound-toggle');
+  const was = await sound.getAttribute('aria-pressed');
+  await sound.click();
+  assert.notEqual(await sound.getAttribute('aria-pressed'), was);
+  await page.reload();
+  assert.notEqual(await page.getByTestId('sound-toggle').getAttribute('aria-pressed'), was);
+
+  await page.getByTestId('new-game').click();
+  await page.getByTestId('new-game-dialog').waitFor();
+  const first = page.url();
+  await page.getByTestId('color-black').check();
+  await page.getByTestId('new-game-submit').click();
+  await page.waitForURL((u) => u.toString() !== first && /\/game\//.test(u.pathname));
+  await waitForPlies(page, 1);
+  await context.close();
+});
+
+test('every interactive element has a test id and an accessible name', async () => {
+  const { context, page } = await newPage();
+  const check = async (where: string) => {
+    const bad = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea')) {
+        if (el.closest('[hidden]') || el.getClientRects().length === 0) continue;
+        if (el.classList.contains('skip-link')) continue;
+        const id = el.getAttribute('data-testid');
+        let name = el.getAttribute('aria-label') ?? '';
+        if (!name && el.id) name = document.querySelector(`label[for="${el.id}"]`)?.textContent ?? '';
+        if (!name) name = el.closest('label')?.textContent ?? '';
+        if (!name) name = el.textContent ?? '';
+        if (!name) name = el.getAttribute('title') ?? '';
+        if (!id || !name.trim()) out.push(el.outerHTML.slice(0, 120));
+      }
+      return out;
+    });
+    assert.deepEqual(bad, [], where);
+  };
+  await page.goto('/');
+  await page.getByTestId('new-game-form').waitFor();
+  await check('home');
+  await startGame(page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(page);
+  await check('game');
+  await page.getByTestId('resign').click();
+  await check('resign dialog');
+  await context.close();
+});
+
+test('an unknown game shows a clear message', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/game/doesnotexist');
+  await page.getByTestId('game-error').waitFor();
+  await page.getByTestId('back-home').click();
+  await page.getByTestId('new-game-form').waitFor();
+  await context.close();
+});
