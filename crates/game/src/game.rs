@@ -812,13 +812,11 @@ impl Game {
     }
 
     /// Overrides the outcome after import (PGN results the board cannot know).
-    #[allow(dead_code)]
     pub(crate) fn set_outcome(&mut self, o: Outcome) {
         self.outcome = Some(o);
     }
 
     /// Sets the clock of an already played move (PGN import).
-    #[allow(dead_code)]
     pub(crate) fn set_clock(&mut self, index: usize, clock_ms: u64) {
         if let Some(m) = self.history.get_mut(index) {
             m.clock_ms = Some(clock_ms);

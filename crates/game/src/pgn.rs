@@ -6,6 +6,10 @@ use std::fmt::Write as _;
 
 use shakmaty::Position;
 
+mod import;
+
+pub use import::{ImportedGame, PgnError, PgnErrorKind, PgnImporter};
+
 use crate::game::Game;
 use crate::notation::{self, Lang};
 use crate::rules::{GameResult, Reason, Variant};
