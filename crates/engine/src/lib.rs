@@ -1,1 +1,360 @@
-//! Ply Yard engine crate.
+//! Ply Yard engine: an alpha-beta searcher on top of shakmaty, with a tuned
+//! classical evaluation, human-like playing levels and a UCI front end.
+//!
+//! The [`Engine`] is what the server calls in-process; [`uci`] wraps it for
+//! chess GUIs. An engine owns its transposition table and thread setting and
+//! nothing is global, so several engines can live side by side.
+
+pub mod eval;
+pub mod level;
+pub mod params;
+pub mod search;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Move, Position};
+
+use crate::eval::{Classical, Evaluator};
+use crate::search::{Budget, Info, Shared, Worker};
+
+pub use crate::search::Info as SearchInfo;
+
+/// Playing strength offered to people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Plays like someone who has just learnt the moves.
+    Beginner,
+    /// A casual player.
+    Easy,
+    /// A club beginner.
+    Normal,
+    /// A solid club player.
+    Hard,
+    /// The engine's full strength.
+    Expert,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 5] = [
+        Level::Beginner,
+        Level::Easy,
+        Level::Normal,
+        Level::Hard,
+        Level::Expert,
+    ];
+
+    /// Wall-time budget per move the server should give this level.
+    pub fn think_time(self) -> Duration {
+        Duration::from_millis(match self {
+            Level::Beginner => 200,
+            Level::Easy => 300,
+            Level::Normal => 500,
+            Level::Hard => 1000,
+            Level::Expert => 2000,
+        })
+    }
+
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Error for a string that names no level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseLevelError(pub String);
+
+impl fmt::Display for ParseLevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown level {:?} (expected beginner, easy, normal, hard or expert)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseLevelError {}
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    fn from_str(s: &str) -> Result<Level, ParseLevelError> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| ParseLevelError(s.to_owned()))
+    }
+}
+
+/// A player's clock as seen by the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left.
+    pub time: Duration,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Moves until the next time control, if any.
+    pub movestogo: Option<u32>,
+}
+
+/// When to stop searching; every limit given applies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum iteration depth.
+    pub depth: Option<u32>,
+    /// Maximum number of nodes.
+    pub nodes: Option<u64>,
+    /// Fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Clock of the side to move; the engine budgets from it.
+    pub clock: Option<Clock>,
+    /// Search until stopped (other limits still apply).
+    pub infinite: bool,
+}
+
+/// A search score from the side to move's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in that many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// Outcome of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best_move: Move,
+    /// Score of the position after the best line.
+    pub score: Score,
+    /// Principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// Depth of the last finished iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Wall time used.
+    pub time: Duration,
+}
+
+/// A reusable engine: transposition table, evaluation and thread count.
+pub struct Engine {
+    tt: tt::Table,
+    threads: usize,
+    eval: Arc<dyn Evaluator>,
+    move_overhead: Duration,
+}
+
+impl Engine {
+    /// An engine with a `hash_mb` MiB transposition table and one thread.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            tt: tt::Table::new(hash_mb),
+            threads: 1,
+            eval: Arc::new(Classical::default()),
+            move_overhead: Duration::from_millis(30),
+        }
+    }
+
+    /// Replaces the transposition table with one of `hash_mb` MiB.
+    pub fn set_hash(&mut self, hash_mb: usize) {
+        self.tt = tt::Table::new(hash_mb);
+    }
+
+    /// Number of search threads (at least one).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, 256);
+    }
+
+    /// Safety margin kept off the clock for communication delays.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
+    }
+
+    /// Uses another evaluation (for example a neural network).
+    pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
+        self.eval = eval;
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Searches the position reached from `start` by `moves` and picks a move
+    /// the way `level` plays; `seed` drives the weaker levels' choices.
+    ///
+    /// Returns `None` if the position has no legal move. Moves in `moves`
+    /// that are illegal end the history there.
+    pub fn search(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        level: Level,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult> {
+        if level == Level::Expert {
+            self.search_with_info(start, moves, limits, stop, &mut |_| {})
+        } else {
+            level::choose(self, start, moves, limits, level, seed, stop)
+        }
+    }
+
+    /// Full-strength search reporting every finished iteration to `info`.
+    pub fn search_with_info(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        self.run(start, moves, limits, 1, stop, info)
+            .into_iter()
+            .next()
+    }
+
+    /// Best `multipv` lines of the position, best first.
+    pub fn analyse(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+    ) -> Vec<SearchResult> {
+        self.run(start, moves, limits, multipv, stop, &mut |_| {})
+    }
+
+    /// Like [`Engine::analyse`], reporting progress to `info`.
+    pub fn analyse_with_info(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> Vec<SearchResult> {
+        self.run(start, moves, limits, multipv, stop, info)
+    }
+
+    fn run(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> Vec<SearchResult> {
+        let started = Instant::now();
+        let (pos, keys) = replay(start, moves);
+        if pos.legal_moves().is_empty() {
+            return Vec::new();
+        }
+        self.tt.new_search();
+        let budget = time::budget(limits, pos.fullmoves().get(), self.move_overhead);
+        let shared = Shared {
+            tt: &self.tt,
+            eval: &*self.eval,
+            stop,
+            abort: AtomicBool::new(false),
+            helper_nodes: Default::default(),
+            start: started,
+        };
+        let helpers = self.threads - 1;
+        let (lines, depth, seldepth, nodes) = std::thread::scope(|scope| {
+            let shared = &shared;
+            for id in 0..helpers {
+                let keys = keys.clone();
+                let pos = pos.clone();
+                scope.spawn(move || {
+                    let helper_budget = Budget {
+                        soft: None,
+                        hard: None,
+                        nodes: None,
+                        depth: search::MAX_PLY as u32,
+                    };
+                    let mut w = Worker::new(shared, false, keys, helper_budget);
+                    w.iterate(&pos, 1, None, (id as u32 + 1) % 2);
+                    shared.helper_nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                });
+            }
+            let mut w = Worker::new(shared, true, keys.clone(), budget);
+            let (lines, depth, seldepth) = w.iterate(&pos, multipv, Some(info), 0);
+            shared.abort.store(true, Ordering::Relaxed);
+            (lines, depth, seldepth, w.nodes)
+        });
+        let nodes = nodes + shared.helper_nodes.load(Ordering::Relaxed);
+        let time = started.elapsed();
+        lines
+            .into_iter()
+            .map(|l| SearchResult {
+                best_move: l.pv[0],
+                score: search::to_score(l.score),
+                pv: l.pv,
+                depth,
+                seldepth,
+                nodes,
+                time,
+            })
+            .collect()
+    }
+}
+
+/// Plays `moves` from `start`, returning the final position and the keys of
+/// every position on the way (the last one is the final position's).
+pub fn replay(start: &Chess, moves: &[Move]) -> (Chess, Vec<u64>) {
+    let mut pos = start.clone();
+    let mut keys = Vec::with_capacity(moves.len() + search::MAX_PLY + 8);
+    keys.push(search::key_of(&pos));
+    for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.play_unchecked(m);
+        keys.push(search::key_of(&pos));
+    }
+    (pos, keys)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,481 @@
+//! Static evaluation: the [`Evaluator`] interface the search calls, and the
+//! classical hand-written evaluation behind it.
+//!
+//! The classical evaluation is linear in its parameters (a middlegame and an
+//! endgame weight per feature, blended by game phase), so one routine serves
+//! both the search (summing weights) and the tuner (recording how often each
+//! feature occurs, see [`trace`]).
+
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};
+
+use crate::params::{self as p, N_PARAMS, Params, S};
+
+/// Anything that can score a position for the side to move, in centipawns.
+///
+/// The search only ever talks to this trait, so a neural network evaluation
+/// can take the place of the classical one.
+pub trait Evaluator: Send + Sync {
+    /// Score of `pos` from the point of view of the side to move.
+    fn evaluate(&self, pos: &Chess) -> i32;
+}
+
+/// The classical evaluation with a set of parameters.
+#[derive(Clone, Default)]
+pub struct Classical {
+    params: Params,
+}
+
+impl Classical {
+    /// An evaluation using the given parameters.
+    pub fn with_params(params: Params) -> Classical {
+        Classical { params }
+    }
+
+    /// Score for White (before the side-to-move sign is applied).
+    pub fn white_score(&self, pos: &Chess) -> i32 {
+        let mut sink = Sum {
+            params: &self.params,
+            mg: 0,
+            eg: 0,
+        };
+        let info = features(pos.board(), &mut sink);
+        blend(sink.mg, sink.eg, info)
+    }
+}
+
+impl Evaluator for Classical {
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let tempo = self.params.0[p::TEMPO];
+        let w = self.white_score(pos);
+        let phase = phase(pos.board());
+        let t = (tempo.0 * phase + tempo.1 * (p::MAX_PHASE - phase)) / p::MAX_PHASE;
+        match pos.turn() {
+            Color::White => w + t,
+            Color::Black => -w + t,
+        }
+    }
+}
+
+/// Non-linear information the final blend needs.
+#[derive(Debug, Clone, Copy)]
+pub struct BlendInfo {
+    /// Game phase, `MAX_PHASE` for the opening down to 0 for bare kings.
+    pub phase: i32,
+    /// Endgame scale for White being better, out of [`SCALE_FULL`].
+    pub scale_white: i32,
+    /// Endgame scale for Black being better.
+    pub scale_black: i32,
+}
+
+/// The unscaled endgame factor.
+pub const SCALE_FULL: i32 = 64;
+
+/// Blends middlegame and endgame sums into one score for White.
+pub fn blend(mg: i32, eg: i32, info: BlendInfo) -> i32 {
+    let scale = if eg > 0 {
+        info.scale_white
+    } else {
+        info.scale_black
+    };
+    let eg = eg * scale / SCALE_FULL;
+    (mg * info.phase + eg * (p::MAX_PHASE - info.phase)) / p::MAX_PHASE
+}
+
+/// Receives feature occurrences (positive for White, negative for Black).
+pub trait Sink {
+    /// Feature `index` occurs `count` more times for White than for Black.
+    fn add(&mut self, index: usize, count: i32);
+}
+
+struct Sum<'a> {
+    params: &'a Params,
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        let S(m, e) = self.params.0[index];
+        self.mg += m * count;
+        self.eg += e * count;
+    }
+}
+
+/// Sparse feature counts of one position, for tuning.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    /// `(parameter index, White count minus Black count)`, nonzero only.
+    pub terms: Vec<(u16, i16)>,
+}
+
+impl Sink for [i32; N_PARAMS] {
+    fn add(&mut self, index: usize, count: i32) {
+        self[index] += count;
+    }
+}
+
+/// Feature counts and blend information of a position, for the tuner.
+pub fn trace(board: &Board) -> (Trace, BlendInfo) {
+    let mut dense = Box::new([0i32; N_PARAMS]);
+    let info = features(board, &mut *dense);
+    let terms = dense
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c != 0)
+        .map(|(i, c)| (i as u16, *c as i16))
+        .collect();
+    (Trace { terms }, info)
+}
+
+/// Game phase from the non-pawn material on the board.
+pub fn phase(board: &Board) -> i32 {
+    let ph = board.knights().count()
+        + board.bishops().count()
+        + 2 * board.rooks().count()
+        + 4 * board.queens().count();
+    (ph as i32).min(p::MAX_PHASE)
+}
+
+/// Square index from `color`'s point of view (a1 for White is a8 for Black).
+#[inline]
+fn rel(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.to_usize(),
+        Color::Black => sq.flip_vertical().to_usize(),
+    }
+}
+
+#[inline]
+fn sign(color: Color) -> i32 {
+    match color {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+#[inline]
+fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
+    let not_a = Bitboard(!0x0101_0101_0101_0101);
+    let not_h = Bitboard(!0x8080_8080_8080_8080);
+    match color {
+        Color::White => Bitboard(((pawns & not_a).0 << 7) | ((pawns & not_h).0 << 9)),
+        Color::Black => Bitboard(((pawns & not_a).0 >> 9) | ((pawns & not_h).0 >> 7)),
+    }
+}
+
+/// Squares in front of `sq` (from `color`'s view) on the same file.
+#[inline]
+fn forward_file(color: Color, sq: Square) -> Bitboard {
+    Bitboard::from_file(sq.file()) & forward_ranks(color, sq.rank().to_u32())
+}
+
+#[inline]
+fn forward_ranks(color: Color, r: u32) -> Bitboard {
+    Bitboard(match color {
+        Color::White if r >= 7 => 0,
+        Color::White => !0u64 << (8 * (r + 1)),
+        Color::Black => (1u64 << (8 * r)) - 1,
+    })
+}
+
+#[inline]
+fn adjacent_files(sq: Square) -> Bitboard {
+    let f = Bitboard::from_file(sq.file());
+    Bitboard(((f.0 << 1) & !0x0101_0101_0101_0101) | ((f.0 >> 1) & !0x8080_8080_8080_8080))
+}
+
+/// Squares where enemy pawns could stop or capture a pawn on its way.
+#[inline]
+fn passed_mask(color: Color, sq: Square) -> Bitboard {
+    let front = forward_file(color, sq);
+    front
+        | Bitboard(
+            ((front.0 << 1) & !0x0101_0101_0101_0101) | ((front.0 >> 1) & !0x8080_8080_8080_8080),
+        )
+}
+
+/// Walks the board once and reports every feature to `sink`.
+pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
+    let occupied = board.occupied();
+    let pawns = board.pawns();
+    let mut pawn_att = [Bitboard(0); 2];
+    for c in Color::ALL {
+        pawn_att[c as usize] = pawn_attacks_bb(c, pawns & board.by_color(c));
+    }
+
+    for c in Color::ALL {
+        let s = sign(c);
+        let us = board.by_color(c);
+        let them = board.by_color(!c);
+        let our_pawns = pawns & us;
+        let their_pawns = pawns & them;
+        let Some(our_king) = board.king_of(c) else {
+            continue;
+        };
+        let their_king = board.king_of(!c);
+
+        // Material and piece-square tables.
+        for role in Role::ALL {
+            for sq in board.by_role(role) & us {
+                let r = role as usize - 1;
+                sink.add(p::MATERIAL + r, s);
+                sink.add(p::PST + r * 64 + rel(c, sq), s);
+            }
+        }
+
+        // Mobility, king attacks and rook files.
+        let mobility_area = !(us | pawn_att[!c as usize]);
+        let king_zone = their_king
+            .map(|k| attacks::king_attacks(k) | Bitboard::from_square(k))
+            .unwrap_or(Bitboard(0));
+        let mut attackers = 0;
+        for sq in board.knights() & us {
+            let a = attacks::knight_attacks(sq);
+            sink.add(p::MOB_N + (a & mobility_area).count(), s);
+            let z = (a & king_zone).count();
+            if z > 0 {
+                attackers += 1;
+                sink.add(p::KING_ATT_N, s * z as i32);
+            }
+        }
+        for sq in board.bishops() & us {
+            let a = attacks::bishop_attacks(sq, occupied ^ (board.queens() & us));
+            sink.add(p::MOB_B + (a & mobility_area).count(), s);
+            let z = (a & king_zone).count();
+            if z > 0 {
+                attackers += 1;
+                sink.add(p::KING_ATT_B, s * z as i32);
+            }
+        }
+        for sq in board.rooks() & us {
+            let a = attacks::rook_attacks(sq, occupied ^ (board.rooks_and_queens() & us));
+            sink.add(p::MOB_R + (a & mobility_area).count(), s);
+            let z = (a & king_zone).count();
+            if z > 0 {
+                attackers += 1;
+                sink.add(p::KING_ATT_R, s * z as i32);
+            }
+            let file = Bitboard::from_file(sq.file());
+            if (file & our_pawns).is_empty() {
+                if (file & their_pawns).is_empty() {
+                    sink.add(p::ROOK_OPEN, s);
+                } else {
+                    sink.add(p::ROOK_SEMI_OPEN, s);
+                }
+            }
+            let seventh = if c == Color::White { 6 } else { 1 };
+            if sq.rank().to_u32() == seventh {
+                sink.add(p::ROOK_SEVENTH, s);
+            }
+        }
+        for sq in board.queens() & us {
+            let a = attacks::queen_attacks(sq, occupied);
+            sink.add(p::MOB_Q + (a & mobility_area).count(), s);
+            let z = (a & king_zone).count();
+            if z > 0 {
+                attackers += 1;
+                sink.add(p::KING_ATT_Q, s * z as i32);
+            }
+        }
+        sink.add(p::KING_ATTACKERS + attackers.min(7), s);
+
+        if (board.bishops() & us).count() >= 2 {
+            sink.add(p::BISHOP_PAIR, s);
+        }
+
+        // Threats: our non-pawn pieces attacked by enemy pawns.
+        let hit = (us & !pawns & !board.kings() & pawn_att[!c as usize]).count();
+        if hit > 0 {
+            sink.add(p::THREAT_BY_PAWN, s * hit as i32);
+        }
+
+        // Pawn structure.
+        for sq in our_pawns {
+            let rr = rel(c, sq) / 8;
+            if (adjacent_files(sq) & our_pawns).is_empty() {
+                sink.add(p::ISOLATED, s);
+            }
+            if (forward_file(c, sq) & our_pawns).any() {
+                sink.add(p::DOUBLED, s);
+            }
+            let support = attacks::pawn_attacks(!c, sq) & our_pawns;
+            let phalanx = adjacent_files(sq) & Bitboard::from_rank(sq.rank()) & our_pawns;
+            if support.any() || phalanx.any() {
+                sink.add(p::CONNECTED + rr, s);
+            }
+            if (passed_mask(c, sq) & their_pawns).is_empty()
+                && (forward_file(c, sq) & our_pawns).is_empty()
+            {
+                sink.add(p::PASSED + rr, s);
+                let path = forward_file(c, sq);
+                if (path & occupied).is_empty() {
+                    sink.add(p::PASSED_FREE + rr, s);
+                }
+                let front = match c {
+                    Color::White => sq.offset(8),
+                    Color::Black => sq.offset(-8),
+                };
+                if let Some(front) = front {
+                    let weight = rr.saturating_sub(2) as i32;
+                    sink.add(
+                        p::PASSED_OWN_KING,
+                        s * weight * our_king.distance(front) as i32,
+                    );
+                    if let Some(tk) = their_king {
+                        sink.add(p::PASSED_ENEMY_KING, s * weight * tk.distance(front) as i32);
+                    }
+                }
+            }
+        }
+
+        // King shelter: own pawns on the three files around the king, in
+        // front of it, on the two nearest ranks.
+        let kf = our_king.file();
+        let mut shield = 0;
+        let mut open = 0;
+        for df in -1..=1 {
+            if let Some(f) = kf.offset(df) {
+                let fbb = Bitboard::from_file(f);
+                let near = match c {
+                    Color::White => {
+                        let r = our_king.rank().to_u32();
+                        if r >= 6 {
+                            Bitboard(0)
+                        } else {
+                            Bitboard(0xffffu64 << (8 * (r + 1)))
+                        }
+                    }
+                    Color::Black => {
+                        let r = our_king.rank().to_u32();
+                        if r <= 1 {
+                            Bitboard(0)
+                        } else {
+                            Bitboard(0xffffu64 << (8 * (r - 2)))
+                        }
+                    }
+                };
+                if (fbb & near & our_pawns).any() {
+                    shield += 1;
+                }
+                if (fbb & our_pawns).is_empty() {
+                    open += 1;
+                }
+            }
+        }
+        sink.add(p::KING_SHIELD + shield, s);
+        if open > 0 {
+            sink.add(p::KING_OPEN_FILE, s * open);
+        }
+    }
+
+    let phase = phase(board);
+    BlendInfo {
+        phase,
+        scale_white: scale_for(board, Color::White),
+        scale_black: scale_for(board, Color::Black),
+    }
+}
+
+fn non_pawn_value(board: &Board, c: Color) -> i32 {
+    let us = board.by_color(c);
+    (board.knights() & us).count() as i32 * 3
+        + (board.bishops() & us).count() as i32 * 3
+        + (board.rooks() & us).count() as i32 * 5
+        + (board.queens() & us).count() as i32 * 9
+}
+
+/// Endgame scale when `strong` is the side ahead: drawish material
+/// configurations are pulled toward zero.
+fn scale_for(board: &Board, strong: Color) -> i32 {
+    let weak = !strong;
+    let strong_pawns = (board.pawns() & board.by_color(strong)).count();
+    let sv = non_pawn_value(board, strong);
+    let wv = non_pawn_value(board, weak);
+    if strong_pawns == 0 && sv - wv <= 3 {
+        // A minor piece up with no pawns (or less) cannot usually win.
+        return if sv <= 3 { 0 } else { 12 };
+    }
+    let bishops = board.bishops();
+    let only_bishops = board.knights().is_empty()
+        && board.rooks().is_empty()
+        && board.queens().is_empty()
+        && (bishops & board.by_color(strong)).count() == 1
+        && (bishops & board.by_color(weak)).count() == 1;
+    if only_bishops {
+        let light = Bitboard(0x55aa_55aa_55aa_55aa);
+        let sb = bishops & board.by_color(strong);
+        let wb = bishops & board.by_color(weak);
+        if (sb & light).any() != (wb & light).any() {
+            return 24;
+        }
+    }
+    if strong_pawns == 1 && sv == wv && sv > 0 {
+        return 40;
+    }
+    SCALE_FULL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("legal")
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let e = Classical::default();
+        let w = e.white_score(&Chess::default());
+        assert_eq!(w, 0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        let e = Classical::default();
+        let fens = [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "8/5k2/8/3P4/8/2K5/8/8 w - - 0 1",
+            "r4rk1/pp3ppp/2n5/3q4/3P4/2Q2N2/PP3PPP/R4RK1 b - - 0 1",
+        ];
+        for f in fens {
+            let a = pos(f);
+            let mirrored = a.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
+            let b: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
+            assert_eq!(e.evaluate(&a), e.evaluate(&b), "{f}");
+        }
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        let e = Classical::default();
+        let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(e.evaluate(&p) > 700);
+    }
+
+    #[test]
+    fn lone_minor_scales_to_draw() {
+        let e = Classical::default();
+        let p = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
+        assert!(e.evaluate(&p).abs() < 50);
+    }
+
+    #[test]
+    fn trace_reproduces_score() {
+        let e = Classical::default();
+        let params = Params::default();
+        let p = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let (t, info) = trace(p.board());
+        let (mut mg, mut eg) = (0, 0);
+        for (i, c) in t.terms {
+            mg += params.0[i as usize].0 * i32::from(c);
+            eg += params.0[i as usize].1 * i32::from(c);
+        }
+        assert_eq!(blend(mg, eg, info), e.white_score(&p));
+    }
+}

@@ -1,0 +1,990 @@
+//! The alpha-beta search: iterative deepening with aspiration windows,
+//! principal variation search, quiescence, pruning and reductions, move
+//! ordering heuristics, and the thread-local state one search thread owns.
+//!
+//! Positions are copied and made (`Chess::play_unchecked` on a clone); the
+//! Zobrist key is updated incrementally alongside when shakmaty can.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
+
+use crate::eval::Evaluator;
+use crate::see::{see_ge, value};
+use crate::tt::{Bound, Table};
+
+/// Deepest ply the search ever reaches.
+pub const MAX_PLY: usize = 120;
+/// Score of being checkmated now (negated: giving mate now).
+pub const MATE: i32 = 32000;
+/// Scores beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 8;
+/// Larger than any score.
+pub const INF: i32 = MATE + 1;
+
+// Search tunables, all in one place.
+const ASPIRATION_DELTA: i32 = 18;
+const RFP_MAX_DEPTH: i32 = 8;
+const RFP_MARGIN: i32 = 75;
+const NMP_MIN_DEPTH: i32 = 3;
+const FUTILITY_MAX_DEPTH: i32 = 8;
+const FUTILITY_BASE: i32 = 90;
+const FUTILITY_PER_DEPTH: i32 = 90;
+const SEE_QUIET_MARGIN: i32 = 55;
+const SEE_CAPTURE_MARGIN: i32 = 90;
+const LMP_MAX_DEPTH: i32 = 8;
+const QS_DELTA: i32 = 200;
+const HISTORY_MAX: i32 = 16384;
+const TIME_CHECK_MASK: u64 = 1023;
+
+const NULL_MOVE: Move = Move::Put {
+    role: Role::Pawn,
+    to: Square::A1,
+};
+
+/// Compact 16-bit form of a move for the transposition table:
+/// from | to << 6 | promotion << 12 (castling is king square to rook square).
+pub fn encode_move(m: Move) -> u16 {
+    match m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => from as u16 | (to as u16) << 6 | (promotion.map_or(0, |r| r as u16)) << 12,
+        Move::EnPassant { from, to } => from as u16 | (to as u16) << 6,
+        Move::Castle { king, rook } => king as u16 | (rook as u16) << 6,
+        Move::Put { .. } => 0,
+    }
+}
+
+/// Converts an internal score to a UCI-style score.
+pub fn to_score(v: i32) -> crate::Score {
+    if v >= MATE_BOUND {
+        crate::Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        crate::Score::Mate(-(MATE + v) / 2)
+    } else {
+        crate::Score::Cp(v)
+    }
+}
+
+fn score_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn score_from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Zobrist key of a position, with en passant only when a capture is legal.
+pub fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn child_key(pos: &Chess, child: &Chess, key: u64, m: Move) -> u64 {
+    match pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal) {
+        Some(k) => k.0,
+        None => key_of(child),
+    }
+}
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    /// Transposition table.
+    pub tt: &'a Table,
+    /// Evaluation function.
+    pub eval: &'a dyn Evaluator,
+    /// Stop requested from outside (GUI `stop`, server cancel).
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread when the search is over.
+    pub abort: AtomicBool,
+    /// Nodes of finished helper work, for reporting.
+    pub helper_nodes: AtomicU64,
+    /// When the search started.
+    pub start: Instant,
+}
+
+/// Limits the main thread enforces.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Stop starting new iterations after this (scaled by stability).
+    pub soft: Option<Duration>,
+    /// Abort the search at once after this.
+    pub hard: Option<Duration>,
+    /// Abort after this many nodes.
+    pub nodes: Option<u64>,
+    /// Deepest iteration.
+    pub depth: u32,
+}
+
+/// One line of a (multi-)PV search result.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// Internal score.
+    pub score: i32,
+    /// Principal variation (first move is the root move).
+    pub pv: Vec<Move>,
+}
+
+/// Progress report after each finished iteration line.
+#[derive(Debug, Clone)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of the line.
+    pub multipv: usize,
+    /// Score from the side to move.
+    pub score: crate::Score,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Time since the start.
+    pub time: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    eval: i32,
+    /// (piece index, destination) of the move played from this ply.
+    played: Option<(usize, usize)>,
+    null: bool,
+}
+
+/// One search thread.
+pub struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    main: bool,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    can_abort: bool,
+    budget: Budget,
+    keys: Vec<u64>,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    counter: Box<[[u16; 64]; 12]>,
+    killers: [[u16; 2]; MAX_PLY + 2],
+    stack: [Frame; MAX_PLY + 2],
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[i32; 64]; 64]>,
+    root_exclude: Vec<u16>,
+    root_depth: i32,
+}
+
+fn piece_index(color: Color, role: Role) -> usize {
+    color as usize * 6 + role as usize - 1
+}
+
+fn has_non_pawn(pos: &Chess) -> bool {
+    let b = pos.board();
+    (pos.us() & !b.pawns() & !b.kings()).any()
+}
+
+fn from_to(m: Move) -> (usize, usize) {
+    match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+            (from as usize, to as usize)
+        }
+        Move::Castle { king, rook } => (king as usize, rook as usize),
+        Move::Put { to, .. } => (to as usize, to as usize),
+    }
+}
+
+impl<'a> Worker<'a> {
+    /// A thread with fresh heuristics over the game's key history
+    /// (`keys` ends with the root position's key).
+    pub fn new(shared: &'a Shared<'a>, main: bool, keys: Vec<u64>, budget: Budget) -> Worker<'a> {
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        Worker {
+            shared,
+            main,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            can_abort: false,
+            budget,
+            keys,
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[0; 64]; 12]),
+            killers: [[0; 2]; MAX_PLY + 2],
+            stack: [Frame {
+                eval: 0,
+                played: None,
+                null: false,
+            }; MAX_PLY + 2],
+            pv: Box::new([[NULL_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+            root_exclude: Vec::new(),
+            root_depth: 0,
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.shared.start.elapsed()
+    }
+
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if !self.can_abort {
+            return false;
+        }
+        if self.main {
+            if let Some(n) = self.budget.nodes
+                && self.nodes >= n
+            {
+                self.aborted = true;
+                return true;
+            }
+            if self.nodes & TIME_CHECK_MASK == 0 {
+                if self.shared.stop.load(Ordering::Relaxed) {
+                    self.aborted = true;
+                } else if let Some(h) = self.budget.hard
+                    && self.elapsed() >= h
+                {
+                    self.aborted = true;
+                }
+            }
+        } else if self.nodes & 255 == 0 && self.shared.abort.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Iterative deepening over `root`; returns the lines of the deepest
+    /// finished iteration (best first), its depth and seldepth.
+    pub fn iterate(
+        &mut self,
+        root: &Chess,
+        multipv: usize,
+        mut report: Option<&mut dyn FnMut(&Info)>,
+        helper_offset: u32,
+    ) -> (Vec<Line>, u32, u32) {
+        let legal = root.legal_moves();
+        let multipv = multipv.clamp(1, legal.len().max(1));
+        let root_key = *self.keys.last().expect("root key");
+        let mut done: Vec<Line> = Vec::new();
+        let mut done_depth = 0;
+        let mut done_sel = 0;
+        let mut last_best: Option<Move> = None;
+        let mut stable = 0u32;
+        let max_depth = self.budget.depth.clamp(1, MAX_PLY as u32 - 4);
+        let mut depth = 1 + helper_offset;
+        while depth <= max_depth {
+            self.root_depth = depth as i32;
+            let mut lines: Vec<Line> = Vec::new();
+            self.root_exclude.clear();
+            for pv_idx in 0..multipv {
+                let prev = done.get(pv_idx).map(|l| l.score);
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = match prev {
+                    Some(s) if depth >= 4 && s.abs() < MATE_BOUND => (s - delta, s + delta),
+                    _ => (-INF, INF),
+                };
+                self.seldepth = 0;
+                let score = loop {
+                    let s = self.negamax(root, root_key, depth as i32, 0, alpha, beta, false);
+                    if self.aborted {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta += delta / 2 + 5;
+                    if delta > 1000 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                };
+                if self.aborted {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                if pv.is_empty() {
+                    break;
+                }
+                self.root_exclude.push(encode_move(pv[0]));
+                lines.push(Line { score, pv });
+                self.can_abort = true;
+            }
+            if self.aborted || lines.len() < multipv {
+                // Keep the finished iteration, but take a new best first
+                // line if it was fully resolved in this iteration.
+                if let Some(first) = lines.first()
+                    && !done.is_empty()
+                {
+                    done[0] = first.clone();
+                }
+                break;
+            }
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            done = lines;
+            done_depth = depth;
+            done_sel = self.seldepth as u32;
+            self.can_abort = true;
+            if let Some(report) = report.as_deref_mut() {
+                for (i, l) in done.iter().enumerate() {
+                    report(&Info {
+                        depth,
+                        seldepth: done_sel,
+                        multipv: i + 1,
+                        score: to_score(l.score),
+                        nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
+                        time: self.elapsed(),
+                        hashfull: self.shared.tt.hashfull(),
+                        pv: l.pv.clone(),
+                    });
+                }
+            }
+            let best = done[0].pv[0];
+            if last_best == Some(best) {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            last_best = Some(best);
+            if self.main {
+                if let Some(soft) = self.budget.soft {
+                    let factor = match stable {
+                        0 => 1.4,
+                        1 => 1.1,
+                        2 | 3 => 0.9,
+                        _ => 0.7,
+                    };
+                    if self.elapsed().as_secs_f64() >= soft.as_secs_f64() * factor * 0.6 {
+                        break;
+                    }
+                }
+                if done[0].score.abs() >= MATE_BOUND
+                    && depth as i32 > (MATE - done[0].score.abs()) * 2 + 4
+                {
+                    // A proven mate: deeper iterations only shorten nothing.
+                    if self.budget.soft.is_some() {
+                        break;
+                    }
+                }
+            }
+            depth += 1;
+        }
+        if done.is_empty()
+            && let Some(&m) = legal.first()
+        {
+            done.push(Line {
+                score: 0,
+                pv: vec![m],
+            });
+        }
+        (done, done_depth, done_sel)
+    }
+
+    fn is_repetition(&self, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let limit = (halfmoves as usize).min(n - 1);
+        let mut i = 4;
+        while i <= limit {
+            if self.keys[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn score_moves(
+        &self,
+        pos: &Chess,
+        moves: &MoveList,
+        scores: &mut [i32; 256],
+        tt_move: u16,
+        ply: usize,
+    ) {
+        let turn = pos.turn() as usize;
+        let counter = if ply > 0 {
+            self.stack[ply - 1]
+                .played
+                .map_or(0, |(p, to)| self.counter[p][to])
+        } else {
+            0
+        };
+        let killers = self.killers[ply];
+        for (i, &m) in moves.iter().enumerate() {
+            let code = encode_move(m);
+            scores[i] = if code == tt_move {
+                1_000_000_000
+            } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
+                let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
+                let mvv = victim * 16 - value(m.role()) / 16;
+                if see_ge(pos, m, 0) {
+                    500_000_000 + mvv
+                } else {
+                    -500_000_000 + mvv
+                }
+            } else if m.is_promotion() {
+                -600_000_000
+            } else if code == killers[0] {
+                400_000_000
+            } else if code == killers[1] {
+                399_000_000
+            } else if code == counter {
+                398_000_000
+            } else {
+                let (f, t) = from_to(m);
+                self.history[turn][f][t]
+            };
+        }
+    }
+
+    fn update_quiet_stats(
+        &mut self,
+        pos: &Chess,
+        best: Move,
+        quiets: &[Move],
+        depth: i32,
+        ply: usize,
+    ) {
+        let turn = pos.turn() as usize;
+        let bonus = (depth * depth * 16).min(1600);
+        let code = encode_move(best);
+        if self.killers[ply][0] != code {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = code;
+        }
+        if ply > 0
+            && let Some((p, to)) = self.stack[ply - 1].played
+        {
+            self.counter[p][to] = code;
+        }
+        let (f, t) = from_to(best);
+        let h = &mut self.history[turn][f][t];
+        *h += bonus - *h * bonus / HISTORY_MAX;
+        for &q in quiets {
+            let (f, t) = from_to(q);
+            let h = &mut self.history[turn][f][t];
+            *h += -bonus - *h * bonus / HISTORY_MAX;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.check_abort() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if depth <= 0 && !in_check {
+            return self.qsearch(pos, key, ply, alpha, beta);
+        }
+        depth = depth.max(1);
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        if !root {
+            if self.is_repetition(pos.halfmoves()) {
+                return 0;
+            }
+            if pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty()) {
+                return 0;
+            }
+            if pos.board().occupied().count() <= 4 && pos.is_insufficient_material() {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return self.shared.eval.evaluate(pos);
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let entry = self.shared.tt.probe(key);
+        let mut tt_move = entry.map_or(0, |e| e.mv);
+        if root && self.root_exclude.contains(&tt_move) {
+            tt_move = 0;
+        }
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        let eval = if in_check {
+            -INF
+        } else {
+            let raw = match entry {
+                Some(e) => e.eval,
+                None => self.shared.eval.evaluate(pos),
+            };
+            match entry {
+                Some(e)
+                    if e.bound == Bound::Exact
+                        || (e.bound == Bound::Lower && e.score > raw)
+                        || (e.bound == Bound::Upper && e.score < raw) =>
+                {
+                    if e.score.abs() < MATE_BOUND {
+                        e.score
+                    } else {
+                        raw
+                    }
+                }
+                _ => raw,
+            }
+        };
+        let static_eval = match entry {
+            Some(e) if !in_check => e.eval,
+            _ if in_check => -INF,
+            _ => eval,
+        };
+        self.stack[ply].eval = eval;
+        self.stack[ply].null = false;
+        self.stack[ply].played = None;
+        let improving = !in_check
+            && (ply < 2 || self.stack[ply - 2].eval == -INF || eval > self.stack[ply - 2].eval);
+        self.killers[ply + 1] = [0, 0];
+
+        if !pv_node && !in_check && !root {
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval.abs() < MATE_BOUND
+            {
+                return eval;
+            }
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !self.stack[ply - 1].null
+                && has_non_pawn(pos)
+                && let Ok(null) = pos.clone().swap_turn()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let nkey = key_of(&null);
+                self.stack[ply].null = true;
+                self.keys.push(nkey);
+                let s = -self.negamax(&null, nkey, depth - r, ply + 1, -beta, -beta + 1, !cut_node);
+                self.keys.pop();
+                self.stack[ply].null = false;
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        if depth >= 4 && tt_move == 0 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut scores = [0i32; 256];
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+
+        let turn = pos.turn();
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move: Option<Move> = None;
+        let mut searched = 0usize;
+        let mut quiets: [Move; 64] = [NULL_MOVE; 64];
+        let mut n_quiets = 0;
+        let mut skip_quiets = false;
+        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+
+        for i in 0..moves.len() {
+            let mut bi = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            scores.swap(i, bi);
+            moves.swap(i, bi);
+            let m = moves[i];
+            let order = scores[i];
+            if root && self.root_exclude.contains(&encode_move(m)) {
+                continue;
+            }
+            let quiet = !m.is_capture() && !m.is_promotion();
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            if quiet && skip_quiets && !gives_check {
+                continue;
+            }
+            let (f, t) = from_to(m);
+            let hist = if quiet {
+                self.history[turn as usize][f][t]
+            } else {
+                0
+            };
+            let mut reduction = 0;
+            if depth >= 3 && searched > usize::from(pv_node) {
+                reduction = self.lmr[(depth as usize).min(63)][searched.min(63)];
+            }
+            if !root && best > -MATE_BOUND {
+                if quiet {
+                    if !pv_node
+                        && !in_check
+                        && !gives_check
+                        && depth <= LMP_MAX_DEPTH
+                        && searched as i32 >= lmp_limit
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    let lmr_depth = (depth - 1 - reduction).max(0);
+                    if !in_check
+                        && !gives_check
+                        && lmr_depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    if lmr_depth <= FUTILITY_MAX_DEPTH
+                        && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= FUTILITY_MAX_DEPTH
+                    && order < 0
+                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            let ckey = child_key(pos, &child, key, m);
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].played = Some((piece_index(turn, m.role()), t));
+            self.keys.push(ckey);
+
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, ckey, new_depth, ply + 1, -beta, -alpha, false);
+            } else {
+                let mut r = 0;
+                if reduction > 0 && (quiet || order < 0) {
+                    r = reduction;
+                    r -= i32::from(pv_node) + i32::from(root);
+                    r += i32::from(!improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(order >= 398_000_000);
+                    r -= i32::from(gives_check);
+                    r -= hist / 8192;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.negamax(
+                    &child,
+                    ckey,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.negamax(
+                        &child,
+                        ckey,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        !cut_node,
+                    );
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(&child, ckey, new_depth, ply + 1, -beta, -alpha, false);
+                }
+            }
+            self.keys.pop();
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node || root {
+                        self.pv[ply][ply] = m;
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        for k in ply + 1..child_len {
+                            self.pv[ply][k] = self.pv[ply + 1][k];
+                        }
+                        self.pv_len[ply] = child_len;
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(pos, m, &quiets[..n_quiets], depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        if searched == 0 {
+            // Only reachable at the root when every move is excluded.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !root || self.root_exclude.is_empty() {
+            self.shared.tt.store(
+                key,
+                best_move.map_or(0, encode_move),
+                score_to_tt(best, ply),
+                if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    fn qsearch(&mut self, pos: &Chess, key: u64, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.check_abort() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return self.shared.eval.evaluate(pos);
+        }
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let in_check = pos.is_check();
+        let mut best;
+        let stand;
+        if in_check {
+            best = -INF;
+            stand = -INF;
+        } else {
+            stand = match entry {
+                Some(e) => e.eval,
+                None => self.shared.eval.evaluate(pos),
+            };
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if !in_check {
+            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        }
+        let mut scores = [0i32; 256];
+        for (i, &m) in moves.iter().enumerate() {
+            let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
+            scores[i] = victim * 16 - value(m.role()) / 16;
+        }
+        let mut best_move = 0u16;
+        let original_alpha = alpha;
+        for i in 0..moves.len() {
+            let mut bi = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            scores.swap(i, bi);
+            moves.swap(i, bi);
+            let m = moves[i];
+            if !in_check {
+                let gain =
+                    m.capture().map_or(0, value) + m.promotion().map_or(0, |p| value(p) - 100);
+                if stand + gain + QS_DELTA <= alpha && !m.is_promotion() {
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let ckey = child_key(pos, &child, key, m);
+            let s = -self.qsearch(&child, ckey, ply + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    best_move = encode_move(m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            // In check with every evasion pruned cannot happen (evasions are
+            // never pruned), so this is only reached without legal moves.
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { stand },
+            0,
+            bound,
+        );
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Classical;
+    use shakmaty::uci::UciMove;
+
+    #[test]
+    fn repetition_is_seen_through_the_game_history() {
+        let tt = Table::new(1);
+        let eval = Classical::default();
+        let stop = AtomicBool::new(false);
+        let shared = Shared {
+            tt: &tt,
+            eval: &eval,
+            stop: &stop,
+            abort: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+            start: Instant::now(),
+        };
+        let mut pos = Chess::default();
+        let mut keys = vec![key_of(&pos)];
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let mv = m
+                .parse::<UciMove>()
+                .expect("uci")
+                .to_move(&pos)
+                .expect("legal");
+            pos.play_unchecked(mv);
+            keys.push(key_of(&pos));
+        }
+        let budget = Budget {
+            soft: None,
+            hard: None,
+            nodes: None,
+            depth: 1,
+        };
+        let w = Worker::new(&shared, true, keys.clone(), budget);
+        assert!(w.is_repetition(pos.halfmoves()));
+        let w = Worker::new(&shared, true, keys[..4].to_vec(), budget);
+        assert!(!w.is_repetition(3));
+    }
+
+    #[test]
+    fn move_codes_are_unique() {
+        let pos: Chess = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("pos");
+        let codes: std::collections::HashSet<u16> =
+            pos.legal_moves().iter().map(|m| encode_move(*m)).collect();
+        assert_eq!(codes.len(), pos.legal_moves().len());
+    }
+
+    #[test]
+    fn mate_scores_convert() {
+        assert_eq!(to_score(MATE - 1), crate::Score::Mate(1));
+        assert_eq!(to_score(MATE - 3), crate::Score::Mate(2));
+        assert_eq!(to_score(-MATE + 2), crate::Score::Mate(-1));
+        assert_eq!(to_score(35), crate::Score::Cp(35));
+    }
+}

@@ -1,0 +1,398 @@
+//! Library-level tests: the public API, mate finding, legality.
+
+use std::sync::atomic::AtomicBool;
+
+use proptest::prelude::*;
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+
+use crate::{Engine, Level, Limits, Score};
+
+fn pos(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Standard)
+        .expect("legal")
+}
+
+fn uci(p: &Chess, m: &str) -> shakmaty::Move {
+    m.parse::<UciMove>()
+        .expect("uci")
+        .to_move(p)
+        .expect("legal")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn level_names_round_trip() {
+    for l in Level::ALL {
+        assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+        assert_eq!(serde_json_like(l), format!("\"{l}\""));
+    }
+    assert!("grandmaster".parse::<Level>().is_err());
+    assert!(Level::Normal.think_time() < std::time::Duration::from_secs(1));
+}
+
+fn serde_json_like(l: Level) -> String {
+    // serde's lowercase renaming, checked through the Serialize impl.
+    struct W(String);
+    impl std::fmt::Write for W {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.push_str(s);
+            Ok(())
+        }
+    }
+    use serde::Serialize;
+    use serde::ser::{Impossible, Serializer};
+    struct S<'a>(&'a mut W);
+    impl Serializer for S<'_> {
+        type Ok = ();
+        type Error = std::fmt::Error;
+        type SerializeSeq = Impossible<(), std::fmt::Error>;
+        type SerializeTuple = Impossible<(), std::fmt::Error>;
+        type SerializeTupleStruct = Impossible<(), std::fmt::Error>;
+        type SerializeTupleVariant = Impossible<(), std::fmt::Error>;
+        type SerializeMap = Impossible<(), std::fmt::Error>;
+        type SerializeStruct = Impossible<(), std::fmt::Error>;
+        type SerializeStructVariant = Impossible<(), std::fmt::Error>;
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            v: &'static str,
+        ) -> Result<(), Self::Error> {
+            use std::fmt::Write;
+            write!(self.0, "\"{v}\"")
+        }
+        fn serialize_bool(self, _: bool) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_i8(self, _: i8) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_i16(self, _: i16) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_i32(self, _: i32) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_i64(self, _: i64) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_u8(self, _: u8) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_u16(self, _: u16) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_u32(self, _: u32) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_u64(self, _: u64) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_f32(self, _: f32) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_f64(self, _: f64) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_char(self, _: char) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_str(self, _: &str) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_bytes(self, _: &[u8]) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_none(self) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_unit(self) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStruct, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, Self::Error> {
+            Err(std::fmt::Error)
+        }
+    }
+    let mut w = W(String::new());
+    l.serialize(S(&mut w)).expect("unit variant");
+    w.0
+}
+
+#[test]
+fn no_legal_move_gives_none() {
+    let mut e = Engine::new(1);
+    let stop = AtomicBool::new(false);
+    let mated = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert!(
+        e.search(&mated, &[], &depth(3), Level::Expert, 0, &stop)
+            .is_none()
+    );
+}
+
+#[test]
+fn finds_mates() {
+    // (FEN, best move, mate distance)
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", 1),
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "h5f7",
+            1,
+        ),
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "g3g6",
+            2,
+        ),
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "h6h7",
+            2,
+        ),
+        (
+            "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+            "c6c4",
+            2,
+        ),
+    ];
+    let stop = AtomicBool::new(false);
+    for (fen, best, n) in cases {
+        let mut e = Engine::new(8);
+        let p = pos(fen);
+        let r = e
+            .search(&p, &[], &depth(6), Level::Expert, 0, &stop)
+            .expect("move");
+        assert_eq!(r.best_move, uci(&p, best), "{fen}");
+        assert_eq!(r.score, Score::Mate(n), "{fen}");
+    }
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw() {
+    // A queen up, but the next move reaches the hundredth quiet half-move.
+    let p = pos("7k/8/8/8/8/8/8/1Q4K1 w - - 99 80");
+    let mut e = Engine::new(4);
+    let stop = AtomicBool::new(false);
+    let r = e
+        .search(&p, &[], &depth(6), Level::Expert, 0, &stop)
+        .expect("move");
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_sorted() {
+    let mut e = Engine::new(4);
+    let stop = AtomicBool::new(false);
+    let lines = e.analyse(&Chess::default(), &[], &depth(4), 4, &stop);
+    assert_eq!(lines.len(), 4);
+    for w in lines.windows(2) {
+        assert_ne!(w[0].best_move, w[1].best_move);
+        let cp = |s: Score| match s {
+            Score::Cp(c) => c,
+            Score::Mate(_) => unreachable!(),
+        };
+        assert!(cp(w[0].score) >= cp(w[1].score));
+    }
+}
+
+#[test]
+fn history_moves_are_applied() {
+    let start = Chess::default();
+    let mut p = start.clone();
+    let mut moves = Vec::new();
+    for m in ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6"] {
+        let mv = uci(&p, m);
+        p.play_unchecked(mv);
+        moves.push(mv);
+    }
+    let mut e = Engine::new(4);
+    let stop = AtomicBool::new(false);
+    let r = e
+        .search(&start, &moves, &depth(3), Level::Expert, 0, &stop)
+        .expect("move");
+    assert_eq!(r.best_move, uci(&p, "h5f7"));
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn weak_levels_take_mate_in_one_and_are_deterministic() {
+    let p = pos("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    let stop = AtomicBool::new(false);
+    for level in [Level::Easy, Level::Normal, Level::Hard] {
+        let mut e = Engine::new(4);
+        let r = e
+            .search(&p, &[], &Limits::default(), level, 7, &stop)
+            .expect("move");
+        assert_eq!(r.best_move, uci(&p, "h5f7"), "{level}");
+    }
+    let mut a = Engine::new(4);
+    let mut b = Engine::new(4);
+    let start = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    for seed in 0..5 {
+        let x = a
+            .search(
+                &start,
+                &[],
+                &Limits::default(),
+                Level::Beginner,
+                seed,
+                &stop,
+            )
+            .expect("m");
+        let y = b
+            .search(
+                &start,
+                &[],
+                &Limits::default(),
+                Level::Beginner,
+                seed,
+                &stop,
+            )
+            .expect("m");
+        assert_eq!(x.best_move, y.best_move);
+    }
+}
+
+#[test]
+fn easy_never_hangs_the_queen() {
+    // The queen on d4 is attacked by the knight on c6... White to move must
+    // not leave it there or put it where a pawn takes it.
+    let p = pos("r1bqkbnr/pppp1ppp/2n5/8/3Q4/8/PPP1PPPP/RNB1KBNR w KQkq - 1 3");
+    let stop = AtomicBool::new(false);
+    for seed in 0..20 {
+        let mut e = Engine::new(2);
+        let r = e
+            .search(&p, &[], &Limits::default(), Level::Easy, seed, &stop)
+            .expect("move");
+        assert!(
+            !crate::level::hangs_queen(&p, r.best_move),
+            "seed {seed}: {:?}",
+            r.best_move
+        );
+    }
+}
+
+#[test]
+fn stop_flag_ends_infinite_search() {
+    let mut e = Engine::new(4);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        e.search(&Chess::default(), &[], &limits, Level::Expert, 0, &stop)
+    });
+    assert!(r.is_some());
+}
+
+#[test]
+fn threads_search_agrees_on_mate() {
+    let mut e = Engine::new(8);
+    e.set_threads(2);
+    let stop = AtomicBool::new(false);
+    let p = pos("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    let r = e
+        .search(&p, &[], &depth(6), Level::Expert, 0, &stop)
+        .expect("move");
+    assert_eq!(r.score, Score::Mate(2));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn returned_moves_are_legal(walk in proptest::collection::vec(0usize..256, 0..60), level in 0usize..5, seed in 0u64..1000) {
+        let mut p = Chess::default();
+        for i in walk {
+            let ms = p.legal_moves();
+            if ms.is_empty() { break; }
+            p.play_unchecked(ms[i % ms.len()]);
+        }
+        let mut e = Engine::new(1);
+        let stop = AtomicBool::new(false);
+        let limits = Limits { nodes: Some(3000), ..Limits::default() };
+        match e.search(&p, &[], &limits, Level::ALL[level], seed, &stop) {
+            Some(r) => {
+                prop_assert!(p.is_legal(r.best_move));
+                let mut q = p.clone();
+                for m in &r.pv {
+                    prop_assert!(q.is_legal(*m));
+                    q.play_unchecked(*m);
+                }
+            }
+            None => prop_assert!(p.legal_moves().is_empty()),
+        }
+    }
+}
