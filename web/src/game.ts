@@ -52,6 +52,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const youEl = h('div', { class: 'player-strip bottom', 'data-testid': 'you' });
   const bannerEl = h('div', { class: 'result-banner', 'data-testid': 'result', hidden: true });
   const statusEl = h('p', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
+  const infoEl = h('p', { class: 'game-info muted', 'data-testid': 'game-info' });
   const connEl = h('p', { class: 'connection', 'data-testid': 'connection', role: 'status', hidden: true });
   const announcer = h('div', { class: 'visually-hidden', 'aria-live': 'assertive', 'data-testid': 'announcer' });
   const movesTitle = h('h2', { id: 'moves-title', class: 'panel-title' });
@@ -124,7 +125,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       'div',
       { class: 'side-column' },
       bannerEl,
-      h('section', { class: 'card side-card' }, statusEl, connEl, movesTitle, movesBox, inputForm),
+      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, inputForm),
       resignBox,
       controls,
     ),
@@ -359,6 +360,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       else if (g.thinking || g.turn !== g.you) statusEl.textContent = g.thinking ? t('game.turn.computer') : t('game.turn.waiting');
       else statusEl.textContent = t('game.turn.you') + (g.check ? ` · ${t('announce.check')}` : '');
     }
+    infoEl.textContent =
+      g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
     connEl.hidden = connected;
     connEl.textContent = t('conn.reconnecting');
 

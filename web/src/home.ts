@@ -67,7 +67,7 @@ function recentItem(g: GameSummary): HTMLElement {
         h('strong', {}, g.level ? t('home.recent.opponent', { level: t(`level.${g.level}` as Key) }) : '—'),
         h('span', { class: 'muted' }, [t(`variant.${g.variant}` as Key), g.you ? t(`color.${g.you}` as Key) : null, t('home.recent.moves', { count: moves })].filter(Boolean).join(' · ')),
       ),
-      h('span', { class: `recent-outcome ${g.status === 'ongoing' ? 'live' : ''}` }, outcome, h('span', { class: 'muted small' }, when)),
+      h('span', { class: `recent-outcome${g.status === 'ongoing' ? ' live' : ''}` }, h('span', {}, outcome), h('span', { class: 'muted small' }, when)),
     ),
   );
 }
