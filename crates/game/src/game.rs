@@ -823,3 +823,51 @@ impl Game {
         }
     }
 }
+
+/// A snapshot of a game for JSON output (`plyyard replay`, the API): keys in
+/// this order — `fen`, `turn`, `san`, `legal_moves`, `status`, `result`,
+/// `reason`, `claimable`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// FEN of the current position.
+    pub fen: String,
+    /// `white` or `black`.
+    pub turn: &'static str,
+    /// SAN of every move played.
+    pub san: Vec<String>,
+    /// Sorted UCI of every legal move (empty once the game is over).
+    pub legal_moves: Vec<String>,
+    /// `ongoing` or `finished`.
+    pub status: &'static str,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
+    pub result: &'static str,
+    /// Why the game ended, or `null`.
+    pub reason: Option<Reason>,
+    /// Draws the side to move may claim now (FIDE rules).
+    pub claimable: Vec<Reason>,
+}
+
+impl Game {
+    /// A [`Summary`] of the current state.
+    pub fn summary(&self) -> Summary {
+        let outcome = self.outcome();
+        Summary {
+            fen: self.fen(),
+            turn: if self.turn().is_white() {
+                "white"
+            } else {
+                "black"
+            },
+            san: self.history.iter().map(|m| m.san.clone()).collect(),
+            legal_moves: self.legal_uci(),
+            status: if outcome.is_some() {
+                "finished"
+            } else {
+                "ongoing"
+            },
+            result: outcome.map_or("*", |o| o.result.as_str()),
+            reason: outcome.map(|o| o.reason),
+            claimable: self.claimable(),
+        }
+    }
+}

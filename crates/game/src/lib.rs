@@ -15,6 +15,6 @@ pub mod pgn;
 mod rules;
 
 pub use error::{ActionError, ClaimError, GameOverError, MoveError, SetupError};
-pub use game::{Game, PlayedMove};
+pub use game::{Game, PlayedMove, Summary};
 pub use pgn::{PgnTags, to_pgn};
 pub use rules::{GameResult, Outcome, ParseNameError, Reason, RuleSet, Variant};
