@@ -1,19 +1,96 @@
-//! The `serve` family of subcommands.
+//! The `serve` subcommand (also what runs with no subcommand): flags and
+//! environment for the web server in the `server` crate.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::Subcommand;
+use clap::{Args, Parser, Subcommand};
 
+/// Subcommands of this family.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Placeholder until this family lands.
-    #[command(name = "serve-placeholder", hide = true)]
-    Placeholder,
+    /// Serve the Ply Yard web site (the default when no subcommand is given).
+    Serve(ServeArgs),
 }
 
+/// Flags of `plyyard serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port (the log says which).
+    #[arg(long, env = "PLYYARD_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Database URL; SQLite files are created if missing.
+    #[arg(long, env = "PLYYARD_DB", default_value = "sqlite://plyyard.db")]
+    pub db: String,
+    /// Log filter: a level (`info`, `debug`) or `RUST_LOG` directives. Falls
+    /// back to `RUST_LOG`, then `info`.
+    #[arg(long = "log", env = "PLYYARD_LOG")]
+    pub log: Option<String>,
+    /// Secret for signing player cookies. If absent, one is generated and
+    /// kept in the database so cookies survive restarts.
+    #[arg(long, env = "PLYYARD_SECRET", hide_env_values = true)]
+    pub secret: Option<String>,
+    /// Computer searches running at once (default: number of CPUs).
+    #[arg(long, env = "PLYYARD_ENGINE_WORKERS")]
+    pub engine_workers: Option<usize>,
+    /// Hash table per engine worker, in MiB.
+    #[arg(long, env = "PLYYARD_ENGINE_HASH_MB", default_value_t = 16)]
+    pub engine_hash_mb: usize,
+    /// Multiplier of every computer level's thinking time.
+    #[arg(long, env = "PLYYARD_THINK_TIME_FACTOR", default_value_t = 1.0)]
+    pub think_time_factor: f64,
+    /// Seconds a game without sockets or activity stays in memory.
+    #[arg(long, env = "PLYYARD_IDLE_UNLOAD_SECS", default_value_t = 600)]
+    pub idle_unload_secs: u64,
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "plyyard")]
+struct DefaultServe {
+    #[command(flatten)]
+    args: ServeArgs,
+}
+
+/// Runs a subcommand of this family.
 pub fn run(cmd: Command) -> ExitCode {
     match cmd {
-        Command::Placeholder => ExitCode::SUCCESS,
+        Command::Serve(args) => serve(args),
     }
 }
-pub fn run_default() -> ExitCode { ExitCode::SUCCESS }
+
+/// What `plyyard` does with no subcommand: serve with flags from the
+/// environment and defaults.
+pub fn run_default() -> ExitCode {
+    serve(DefaultServe::parse_from(["plyyard"]).args)
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    let filter = args
+        .log
+        .clone()
+        .or_else(|| std::env::var("RUST_LOG").ok())
+        .unwrap_or_else(|| "info".to_owned());
+    server::init_logging(&filter);
+    let mut tuning = server::Tuning {
+        idle_unload: Duration::from_secs(args.idle_unload_secs.max(1)),
+        engine_hash_mb: args.engine_hash_mb.max(1),
+        think_time_factor: args.think_time_factor,
+        ..server::Tuning::default()
+    };
+    if let Some(n) = args.engine_workers {
+        tuning.engine_workers = n.max(1);
+    }
+    let config = server::Config {
+        addr: args.addr,
+        db: args.db,
+        secret: args.secret,
+        tuning,
+    };
+    match server::run(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("plyyard: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

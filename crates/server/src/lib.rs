@@ -1,1 +1,254 @@
-//! Ply Yard server crate.
+//! Ply Yard's web server: the HTTP API and websockets of `docs/protocol.md`,
+//! one actor per live game, durable storage in SQL, the computer player on a
+//! bounded engine pool, and the embedded web app.
+//!
+//! [`Server::bind`] opens the database and the listener; [`Server::serve`]
+//! runs until a shutdown signal. [`run`] does both for the command line.
+
+pub mod actor;
+pub mod client;
+pub mod engine_pool;
+pub mod error;
+pub mod http;
+pub mod identity;
+pub mod metrics;
+pub mod protocol;
+pub mod socket;
+pub mod store;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+use crate::actor::Hub;
+use crate::engine_pool::EnginePool;
+use crate::http::CreateLimiter;
+use crate::identity::CookieSigner;
+use crate::metrics::Metrics;
+use crate::store::Store;
+
+/// Settings key of the generated cookie secret.
+const SECRET_KEY: &str = "cookie_secret";
+
+/// Server configuration (from flags and environment, see `plyyard serve --help`).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Address to listen on (`127.0.0.1:8080`; port 0 picks a free port).
+    pub addr: String,
+    /// Database URL (`sqlite://plyyard.db`).
+    pub db: String,
+    /// Cookie-signing secret; generated and stored in the database if absent.
+    pub secret: Option<String>,
+    /// Runtime tunables.
+    pub tuning: Tuning,
+}
+
+/// Tunables with sensible defaults.
+#[derive(Debug, Clone)]
+pub struct Tuning {
+    /// A live game with no socket and no activity for this long is unloaded.
+    pub idle_unload: Duration,
+    /// Engine searches running at once.
+    pub engine_workers: usize,
+    /// Hash table per engine, MiB.
+    pub engine_hash_mb: usize,
+    /// Multiplier of every level's thinking time (1.0 = the level's budget).
+    pub think_time_factor: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            idle_unload: Duration::from_secs(600),
+            engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            engine_hash_mb: 16,
+            think_time_factor: 1.0,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: "127.0.0.1:8080".into(),
+            db: "sqlite://plyyard.db".into(),
+            secret: None,
+            tuning: Tuning::default(),
+        }
+    }
+}
+
+/// Everything the handlers and actors share.
+#[derive(Debug)]
+pub struct Shared {
+    /// Storage.
+    pub store: Store,
+    /// Live games.
+    pub hub: Hub,
+    /// The computer player.
+    pub engines: Arc<EnginePool>,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// Cookie signing.
+    pub signer: CookieSigner,
+    /// Game-creation rate limits.
+    pub create_limiter: CreateLimiter,
+    /// Tunables.
+    pub tuning: Tuning,
+}
+
+/// The state handed to axum handlers.
+pub type AppState = Arc<Shared>;
+
+/// A failure to start the server.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The server stopped with an I/O error.
+    #[error("server error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A server with its database open and its listener bound.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Server {
+    /// Opens the database (applying migrations), loads or creates the cookie
+    /// secret, and binds the listener.
+    ///
+    /// # Errors
+    /// See [`StartError`].
+    pub async fn bind(config: Config) -> Result<Server, StartError> {
+        let store = Store::open(&config.db).await?;
+        let secret = match config.secret {
+            Some(s) if !s.is_empty() => s,
+            _ => {
+                store
+                    .setting_or_insert(SECRET_KEY, &identity::new_secret())
+                    .await?
+            }
+        };
+        let metrics = Arc::new(Metrics::default());
+        let engines = Arc::new(EnginePool::new(
+            config.tuning.engine_workers,
+            config.tuning.engine_hash_mb,
+            config.tuning.think_time_factor,
+            Arc::clone(&metrics),
+        ));
+        let listener =
+            TcpListener::bind(&config.addr)
+                .await
+                .map_err(|source| StartError::Bind {
+                    addr: config.addr.clone(),
+                    source,
+                })?;
+        let state = Arc::new(Shared {
+            store,
+            hub: Hub::default(),
+            engines,
+            metrics,
+            signer: CookieSigner::new(secret.as_bytes()),
+            create_limiter: CreateLimiter::default(),
+            tuning: config.tuning,
+        });
+        Ok(Server { listener, state })
+    }
+
+    /// The address actually bound (useful with port 0).
+    ///
+    /// # Errors
+    /// If the socket has no local address.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `shutdown` completes, then finishes the requests in
+    /// flight and closes the database.
+    ///
+    /// # Errors
+    /// An I/O error of the listener.
+    pub async fn serve(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), StartError> {
+        let addr = self.local_addr()?;
+        tracing::info!("listening on http://{addr}");
+        let app = http::router(Arc::clone(&self.state));
+        axum::serve(self.listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await?;
+        tracing::info!("shutting down");
+        self.state.store.close().await;
+        Ok(())
+    }
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutdown signal received");
+}
+
+/// Installs the log subscriber (to stderr) with `filter` (`info`,
+/// `plyyard=debug` …; `RUST_LOG` syntax).
+pub fn init_logging(filter: &str) {
+    use std::io::IsTerminal as _;
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+/// Runs the server on a new multi-threaded runtime until SIGINT/SIGTERM.
+///
+/// # Errors
+/// See [`StartError`].
+pub fn run(config: Config) -> Result<(), StartError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let result = rt.block_on(async {
+        let server = Server::bind(config).await?;
+        server.serve(shutdown_signal()).await
+    });
+    // Searches in flight end within their time budget; do not wait longer.
+    rt.shutdown_timeout(Duration::from_secs(5));
+    result
+}

@@ -1,0 +1,402 @@
+//! HTTP routes: the JSON API, the game websocket, health and metrics, and
+//! the embedded web app (single-page: `index.html` for page routes).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use include_dir::{Dir, include_dir};
+use serde::Deserialize;
+
+use crate::actor::{self, Cmd, color_name, rfc3339};
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::{PlayerId, identify};
+use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
+use crate::socket::{Incoming, MAX_FRAME_BYTES, Outgoing, run_session};
+use crate::{AppState, Shared};
+
+static WEB: Dir<'static> = include_dir!("$OUT_DIR/web");
+
+/// Largest accepted request body.
+const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Games listed by `/api/my-games`.
+const MY_GAMES_LIMIT: u32 = 50;
+/// Games one player may create per minute (burst and refill).
+const CREATE_PER_MINUTE: f64 = 30.0;
+
+/// The application's router.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/computer-games", post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/pgn", get(get_pgn))
+        .route("/api/games/{id}/socket", get(game_socket))
+        .route("/api/my-games", get(my_games))
+        .route("/api/{*rest}", get(api_not_found).post(api_not_found))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            identify,
+        ));
+    Router::new()
+        .merge(api)
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(metrics))
+        .fallback(get(web_asset))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such API endpoint")
+}
+
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        state.metrics.render(),
+    )
+}
+
+/// Per-player token buckets for game creation.
+#[derive(Debug, Default)]
+pub struct CreateLimiter {
+    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+}
+
+impl CreateLimiter {
+    fn allow(&self, player: &PlayerId) -> bool {
+        let now = Instant::now();
+        let mut b = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if b.len() > 100_000 {
+            b.retain(|_, (_, t)| now.duration_since(*t).as_secs() < 60);
+        }
+        let (tokens, last) = b
+            .entry(player.0.clone())
+            .or_insert((CREATE_PER_MINUTE, now));
+        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * CREATE_PER_MINUTE / 60.0)
+            .min(CREATE_PER_MINUTE);
+        *last = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn create_game(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    body: axum::body::Bytes,
+) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let req: NewComputerGame = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("invalid game request: {e}")))?;
+    if !state.create_limiter.allow(&player) {
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many new games; wait a moment",
+        ));
+    }
+    let game = actor::create_computer_game(&state, &player, req).await?;
+    Ok((StatusCode::CREATED, Json(game)))
+}
+
+async fn get_game(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    let game = actor::request(&state, &id, |reply| Cmd::State {
+        viewer: Some(player.clone()),
+        reply,
+    })
+    .await?;
+    Ok(Json(game))
+}
+
+async fn get_pgn(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let pgn = actor::request(&state, &id, |reply| Cmd::Pgn { reply }).await?;
+    let disposition = format!("attachment; filename=\"plyyard-{id}.pgn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_owned(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        pgn,
+    )
+        .into_response())
+}
+
+async fn my_games(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+) -> Result<Json<Vec<GameSummaryJson>>, ApiError> {
+    let rows = state.store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
+    let list = rows
+        .into_iter()
+        .map(|g| {
+            let you = if g.white_player.as_deref() == Some(&player.0) {
+                Some(color_name(game::shakmaty::Color::White).to_owned())
+            } else {
+                Some(color_name(game::shakmaty::Color::Black).to_owned())
+            };
+            GameSummaryJson {
+                id: g.id,
+                level: g.level,
+                you,
+                variant: g.variant,
+                status: g.summary.status,
+                result: g.summary.result,
+                reason: g.summary.reason,
+                plies: g.summary.plies,
+                created_at: rfc3339(g.created_at),
+                updated_at: rfc3339(g.summary.updated_at),
+            }
+        })
+        .collect();
+    Ok(Json(list))
+}
+
+#[derive(Debug, Deserialize)]
+struct SocketQuery {
+    v: Option<u64>,
+}
+
+/// Whether the `Origin` of a request names the same host as its `Host`
+/// header. Requests without `Origin` (non-browser clients) pass.
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return false;
+    };
+    if !matches!(scheme, "http" | "https") {
+        return false;
+    }
+    rest.trim_end_matches('/').eq_ignore_ascii_case(host)
+}
+
+async fn game_socket(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Path(id): Path<String>,
+    Query(q): Query<SocketQuery>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !same_origin(&headers) {
+        return Err(ApiError::forbidden("websocket from a foreign origin"));
+    }
+    // Refuse unknown games before upgrading, so the client gets a 404.
+    actor::handle(&state, &id).await?;
+    Ok(ws
+        .max_frame_size(MAX_FRAME_BYTES)
+        .max_message_size(MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| session(state, id, player, q.v, socket)))
+}
+
+async fn session(
+    state: Arc<Shared>,
+    id: String,
+    player: PlayerId,
+    since: Option<u64>,
+    socket: WebSocket,
+) {
+    let (sink, stream) = socket.split();
+    let sink = sink.with(|o: Outgoing| async move {
+        Ok::<_, axum::Error>(match o {
+            Outgoing::Text(t) => Message::Text(t.into()),
+            Outgoing::Close(code, reason) => Message::Close(Some(axum::extract::ws::CloseFrame {
+                code,
+                reason: reason.into(),
+            })),
+        })
+    });
+    let stream = stream.map(|m| match m {
+        Ok(Message::Text(t)) => Incoming::Text(t.as_str().to_owned()),
+        Ok(Message::Binary(_)) => Incoming::Binary,
+        Ok(Message::Close(_)) => Incoming::Close,
+        Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Other,
+        Err(e) => {
+            let too_large = e
+                .into_inner()
+                .downcast_ref::<tokio_tungstenite::tungstenite::Error>()
+                .is_some_and(|t| matches!(t, tokio_tungstenite::tungstenite::Error::Capacity(_)));
+            if too_large {
+                Incoming::TooLarge
+            } else {
+                Incoming::Close
+            }
+        }
+    });
+    run_session(state, id, player, since, Box::pin(sink), Box::pin(stream)).await;
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, e)| e) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("ico") => "image/x-icon",
+        Some("woff2") => "font/woff2",
+        Some("woff") => "font/woff",
+        Some("mp3") => "audio/mpeg",
+        Some("ogg") => "audio/ogg",
+        Some("wav") => "audio/wav",
+        Some("webmanifest") => "application/manifest+json",
+        Some("txt") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A short content hash for `ETag`s.
+fn etag(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("\"{}\"", hex::encode(&Sha256::digest(bytes)[..8]))
+}
+
+async fn web_asset(uri: Uri, headers: HeaderMap) -> Response {
+    let path = uri.path().trim_start_matches('/');
+    let versioned = uri
+        .query()
+        .is_some_and(|q| q.split('&').any(|p| p.starts_with("v=")));
+    let (file, is_page) = match WEB.get_file(path) {
+        Some(f) if !path.is_empty() => (Some(f), false),
+        _ => {
+            // Page routes of the single-page app get index.html; a missing
+            // asset or file-like path is a real 404.
+            let looks_like_file = path.starts_with("assets/")
+                || path.rsplit('/').next().is_some_and(|s| s.contains('.'));
+            if looks_like_file {
+                (None, false)
+            } else {
+                (WEB.get_file("index.html"), true)
+            }
+        }
+    };
+    let Some(file) = file else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let bytes = file.contents();
+    let tag = etag(bytes);
+    let name = if is_page { "index.html" } else { path };
+    let cache = if is_page || name.ends_with(".html") {
+        "no-cache"
+    } else if versioned {
+        "public, max-age=31536000, immutable"
+    } else {
+        "public, max-age=3600"
+    };
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag))
+    {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag)]).into_response();
+    }
+    let mut resp = Response::new(Body::from(bytes));
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(content_type(name)),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if let Ok(v) = HeaderValue::from_str(&tag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn origin_must_match_host() {
+        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
+        assert!(same_origin(&headers(
+            Some("http://127.0.0.1:8080"),
+            "127.0.0.1:8080"
+        )));
+        assert!(same_origin(&headers(
+            Some("https://Chess.Example"),
+            "chess.example"
+        )));
+        assert!(!same_origin(&headers(
+            Some("http://evil.example"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin(&headers(
+            Some("http://127.0.0.1:9999"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
+        assert!(!same_origin(&headers(
+            Some("file://127.0.0.1:8080"),
+            "127.0.0.1:8080"
+        )));
+    }
+
+    #[test]
+    fn content_types_by_extension() {
+        assert_eq!(
+            content_type("assets/app.js"),
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(content_type("assets/app.css"), "text/css; charset=utf-8");
+        assert_eq!(content_type("assets/favicon.svg"), "image/svg+xml");
+        assert_eq!(content_type("x"), "application/octet-stream");
+    }
+
+    #[test]
+    fn the_web_app_is_embedded() {
+        let index = WEB.get_file("index.html").expect("index.html embedded");
+        assert!(
+            index.contents().starts_with(b"<!doctype html")
+                || index.contents().starts_with(b"<!DOCTYPE html")
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! Server metrics in the Prometheus text format: live games, moves (total and
+//! per second over the last minute), engine queue and sockets.
+
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Width of the window for `plyyard_moves_per_second`, in seconds.
+const RATE_WINDOW_SECS: u64 = 60;
+
+/// Counters and gauges shared by the whole server.
+#[derive(Debug)]
+pub struct Metrics {
+    started: Instant,
+    /// Game actors loaded in memory.
+    pub games_live: AtomicI64,
+    /// Websockets open.
+    pub sockets_open: AtomicI64,
+    /// Engine searches waiting for a worker.
+    pub engine_queue: AtomicI64,
+    /// Engine searches running.
+    pub engine_running: AtomicI64,
+    /// Games created since start.
+    pub games_created: AtomicU64,
+    moves_total: AtomicU64,
+    buckets: Mutex<[(u64, u64); RATE_WINDOW_SECS as usize]>,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics {
+            started: Instant::now(),
+            games_live: AtomicI64::new(0),
+            sockets_open: AtomicI64::new(0),
+            engine_queue: AtomicI64::new(0),
+            engine_running: AtomicI64::new(0),
+            games_created: AtomicU64::new(0),
+            moves_total: AtomicU64::new(0),
+            buckets: Mutex::new([(u64::MAX, 0); RATE_WINDOW_SECS as usize]),
+        }
+    }
+}
+
+impl Metrics {
+    /// Counts one committed move (by a player or by the computer).
+    pub fn record_move(&self) {
+        self.moves_total.fetch_add(1, Ordering::Relaxed);
+        let sec = self.started.elapsed().as_secs();
+        let mut b = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = &mut b[(sec % RATE_WINDOW_SECS) as usize];
+        if slot.0 != sec {
+            *slot = (sec, 0);
+        }
+        slot.1 += 1;
+    }
+
+    /// Moves committed since start.
+    pub fn moves_total(&self) -> u64 {
+        self.moves_total.load(Ordering::Relaxed)
+    }
+
+    /// Mean moves per second over the last full window (or since start).
+    pub fn moves_per_second(&self) -> f64 {
+        let now = self.started.elapsed().as_secs();
+        let b = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let count: u64 = b
+            .iter()
+            .filter(|(sec, _)| *sec != u64::MAX && now.saturating_sub(*sec) < RATE_WINDOW_SECS)
+            .map(|(_, n)| n)
+            .sum();
+        let span = (now + 1).min(RATE_WINDOW_SECS);
+        count as f64 / span as f64
+    }
+
+    /// The Prometheus exposition text.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let mut gauge = |name: &str, help: &str, kind: &str, value: String| {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} {kind}");
+            let _ = writeln!(out, "{name} {value}");
+        };
+        let load = |a: &AtomicI64| a.load(Ordering::Relaxed).to_string();
+        gauge(
+            "plyyard_games_live",
+            "Game actors loaded in memory.",
+            "gauge",
+            load(&self.games_live),
+        );
+        gauge(
+            "plyyard_games_created_total",
+            "Games created since start.",
+            "counter",
+            self.games_created.load(Ordering::Relaxed).to_string(),
+        );
+        gauge(
+            "plyyard_moves_total",
+            "Moves committed since start.",
+            "counter",
+            self.moves_total().to_string(),
+        );
+        gauge(
+            "plyyard_moves_per_second",
+            "Moves committed per second over the last minute.",
+            "gauge",
+            format!("{:.3}", self.moves_per_second()),
+        );
+        gauge(
+            "plyyard_engine_queue",
+            "Engine searches waiting for a worker.",
+            "gauge",
+            load(&self.engine_queue),
+        );
+        gauge(
+            "plyyard_engine_running",
+            "Engine searches running.",
+            "gauge",
+            load(&self.engine_running),
+        );
+        gauge(
+            "plyyard_sockets_open",
+            "Websockets open.",
+            "gauge",
+            load(&self.sockets_open),
+        );
+        gauge(
+            "plyyard_uptime_seconds",
+            "Seconds since the server started.",
+            "gauge",
+            self.started.elapsed().as_secs().to_string(),
+        );
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_lists_every_metric_with_values() {
+        let m = Metrics::default();
+        m.record_move();
+        m.record_move();
+        m.games_live.fetch_add(3, Ordering::Relaxed);
+        let text = m.render();
+        assert!(text.contains("plyyard_moves_total 2\n"), "{text}");
+        assert!(text.contains("plyyard_games_live 3\n"), "{text}");
+        assert!(
+            text.contains("# TYPE plyyard_engine_queue gauge\n"),
+            "{text}"
+        );
+        assert!(m.moves_per_second() > 0.0);
+    }
+}

@@ -1,0 +1,323 @@
+//! The wire format shared with the web app (`docs/protocol.md`): the game
+//! state, socket messages in both directions, and request bodies.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ErrorCode};
+
+/// A move as the client sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveJson {
+    /// UCI (`e2e4`, `e7e8q`; Chess960 castling as king-takes-rook).
+    pub uci: String,
+    /// English SAN.
+    pub san: String,
+}
+
+/// The whole state of a game as the client sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    /// Game id.
+    pub id: String,
+    /// Version: the number of the last event.
+    pub v: u64,
+    /// `computer`.
+    pub kind: String,
+    /// Computer level.
+    pub level: Option<String>,
+    /// The viewer's colour, `None` for a spectator.
+    pub you: Option<String>,
+    /// Rule set: `plyyard` or `fide`.
+    pub rules: String,
+    /// `standard` or `chess960`.
+    pub variant: String,
+    /// Chess960 position number.
+    pub position: Option<u32>,
+    /// FEN of the start.
+    pub initial_fen: String,
+    /// FEN now.
+    pub fen: String,
+    /// Side to move.
+    pub turn: String,
+    /// Plies played.
+    pub ply: u32,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The moves played.
+    pub moves: Vec<MoveJson>,
+    /// From and to squares of the last move.
+    pub last_move: Option<[String; 2]>,
+    /// Legal moves of the side to move: from-square → to-squares.
+    pub dests: BTreeMap<String, Vec<String>>,
+    /// `ongoing` or `ended`.
+    pub status: String,
+    /// PGN result.
+    pub result: String,
+    /// Why the game ended.
+    pub reason: Option<String>,
+    /// Whether the computer is thinking.
+    pub thinking: bool,
+    /// Creation time, RFC 3339.
+    pub created_at: String,
+}
+
+/// A line of `/api/my-games`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummaryJson {
+    /// Game id.
+    pub id: String,
+    /// Computer level.
+    pub level: Option<String>,
+    /// The player's colour.
+    pub you: Option<String>,
+    /// `standard` or `chess960`.
+    pub variant: String,
+    /// `ongoing` or `ended`.
+    pub status: String,
+    /// PGN result.
+    pub result: String,
+    /// Why the game ended.
+    pub reason: Option<String>,
+    /// Plies played.
+    pub plies: u32,
+    /// Creation time, RFC 3339.
+    pub created_at: String,
+    /// Time of the last change, RFC 3339.
+    pub updated_at: String,
+}
+
+/// Body of `POST /api/computer-games`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewComputerGame {
+    /// Level name.
+    pub level: engine::Level,
+    /// Colour wanted by the player.
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// Variant.
+    #[serde(default)]
+    pub variant: game::Variant,
+    /// Chess960 position number (random when absent).
+    #[serde(default)]
+    pub position: Option<u32>,
+    /// Rule set (Ply Yard rules by default).
+    #[serde(default)]
+    pub rules: game::RuleSet,
+}
+
+/// The colour a player asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// Play White.
+    White,
+    /// Play Black.
+    Black,
+    /// Draw lots.
+    #[default]
+    Random,
+}
+
+/// What kind of change an event is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A move was played (by a player or the computer).
+    Move,
+    /// Moves were taken back.
+    Undo,
+    /// The game ended without a move (resignation).
+    End,
+}
+
+/// A message from the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientMsg {
+    /// Play a move.
+    Move {
+        /// The move in UCI.
+        uci: String,
+    },
+    /// Take back the player's last move and the computer's reply.
+    Undo,
+    /// Resign.
+    Resign,
+    /// Ask for the events after version `v`.
+    Sync {
+        /// The client's version.
+        v: u64,
+    },
+    /// Keep-alive.
+    Ping,
+}
+
+/// Longest move text accepted (UCI is at most 5 characters).
+const MAX_UCI_LEN: usize = 8;
+
+/// Decodes a client text frame. Returns the client's message id (if it could
+/// be read) with the message or the error to send back.
+pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                None,
+                Err(ApiError::bad_request(format!("malformed JSON: {e}"))),
+            );
+        }
+    };
+    let Some(obj) = value.as_object() else {
+        return (
+            None,
+            Err(ApiError::bad_request("a message must be a JSON object")),
+        );
+    };
+    let id = obj.get("id").and_then(serde_json::Value::as_u64);
+    let Some(t) = obj.get("t").and_then(serde_json::Value::as_str) else {
+        return (id, Err(ApiError::bad_request("missing message type \"t\"")));
+    };
+    let msg = match t {
+        "move" => match obj.get("uci").and_then(serde_json::Value::as_str) {
+            Some(uci) if uci.len() <= MAX_UCI_LEN => Ok(ClientMsg::Move {
+                uci: uci.to_owned(),
+            }),
+            Some(_) => Err(ApiError::new(ErrorCode::IllegalMove, "not a UCI move")),
+            None => Err(ApiError::bad_request("move needs a string \"uci\"")),
+        },
+        "undo" => Ok(ClientMsg::Undo),
+        "resign" => Ok(ClientMsg::Resign),
+        "sync" => match obj.get("v").and_then(serde_json::Value::as_u64) {
+            Some(v) => Ok(ClientMsg::Sync { v }),
+            None => Err(ApiError::bad_request("sync needs a number \"v\"")),
+        },
+        "ping" => Ok(ClientMsg::Ping),
+        other => {
+            let shown: String = other.chars().take(32).collect();
+            Err(ApiError::bad_request(format!(
+                "unknown message type {shown:?}"
+            )))
+        }
+    };
+    (id, msg)
+}
+
+/// A message to the client.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The whole state.
+    Full {
+        /// Version of the state.
+        v: u64,
+        /// The state.
+        game: GameState,
+    },
+    /// One change.
+    Event {
+        /// Version after the change.
+        v: u64,
+        /// What changed.
+        kind: EventKind,
+        /// The move, for `move` events.
+        #[serde(rename = "move")]
+        mv: Option<MoveJson>,
+        /// The state after the change.
+        game: GameState,
+    },
+    /// The client's message was applied and committed.
+    Ack {
+        /// The client's message id.
+        id: Option<u64>,
+        /// The version after it.
+        v: u64,
+    },
+    /// The client's message was refused; nothing changed.
+    Error {
+        /// The client's message id.
+        id: Option<u64>,
+        /// Error code.
+        code: ErrorCode,
+        /// Explanation.
+        message: String,
+    },
+    /// Answer to `ping`.
+    Pong,
+}
+
+impl ServerMsg {
+    /// The error message for `err`.
+    pub fn error(id: Option<u64>, err: ApiError) -> ServerMsg {
+        ServerMsg::Error {
+            id,
+            code: err.code,
+            message: err.message,
+        }
+    }
+
+    /// The JSON text of the message.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            tracing::error!("cannot serialize a server message: {e}");
+            r#"{"t":"error","id":null,"code":"internal","message":"internal server error"}"#
+                .to_owned()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse() {
+        assert_eq!(
+            parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#),
+            (Some(5), Ok(ClientMsg::Move { uci: "e2e4".into() }))
+        );
+        assert_eq!(parse_client(r#"{"t":"undo"}"#), (None, Ok(ClientMsg::Undo)));
+        assert_eq!(
+            parse_client(r#"{"t":"sync","v":12}"#),
+            (None, Ok(ClientMsg::Sync { v: 12 }))
+        );
+        assert_eq!(parse_client(r#"{"t":"ping"}"#).1, Ok(ClientMsg::Ping));
+    }
+
+    #[test]
+    fn bad_client_messages_are_errors_not_panics() {
+        for (text, code) in [
+            ("{", ErrorCode::BadRequest),
+            ("[1,2]", ErrorCode::BadRequest),
+            ("\"move\"", ErrorCode::BadRequest),
+            (r#"{"id":3}"#, ErrorCode::BadRequest),
+            (r#"{"t":"fly","id":3}"#, ErrorCode::BadRequest),
+            (r#"{"t":"move","uci":7}"#, ErrorCode::BadRequest),
+            (
+                r#"{"t":"move","uci":"e2e4e2e4e2e4"}"#,
+                ErrorCode::IllegalMove,
+            ),
+            (r#"{"t":"sync","v":-1}"#, ErrorCode::BadRequest),
+        ] {
+            let err = parse_client(text).1.unwrap_err();
+            assert_eq!(err.code, code, "{text}");
+        }
+        assert_eq!(parse_client(r#"{"t":"fly","id":3}"#).0, Some(3));
+        let long = format!(r#"{{"t":"{}"}}"#, "x".repeat(1000));
+        assert!(parse_client(&long).1.unwrap_err().message.len() < 100);
+    }
+
+    #[test]
+    fn server_messages_have_the_documented_shape() {
+        let ack = ServerMsg::Ack { id: Some(5), v: 13 }.to_text();
+        assert_eq!(ack, r#"{"t":"ack","id":5,"v":13}"#);
+        let err =
+            ServerMsg::error(Some(1), ApiError::new(ErrorCode::NotYourTurn, "wait")).to_text();
+        assert_eq!(
+            err,
+            r#"{"t":"error","id":1,"code":"not_your_turn","message":"wait"}"#
+        );
+        assert_eq!(ServerMsg::Pong.to_text(), r#"{"t":"pong"}"#);
+    }
+}

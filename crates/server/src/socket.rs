@@ -1,0 +1,341 @@
+//! One websocket session on a game: catch-up by version, client commands
+//! forwarded to the game's actor, events fanned out, rate limiting.
+//!
+//! The session is written over any `Sink`/`Stream` of [`Outgoing`] and
+//! [`Incoming`] frames, so it is tested with plain channels as well as with
+//! real sockets; [`crate::http`] adapts axum's websocket to it.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use tokio::sync::broadcast;
+
+use crate::Shared;
+use crate::actor::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::PlayerId;
+use crate::protocol::{ClientMsg, GameState, ServerMsg, parse_client};
+
+/// Largest accepted frame or message, in bytes.
+pub const MAX_FRAME_BYTES: usize = 4096;
+/// Messages a client may send per second (also the burst size).
+const RATE_PER_SEC: f64 = 20.0;
+/// Refused messages after which the socket is closed.
+const MAX_STRIKES: u32 = 20;
+
+/// WebSocket close codes we use.
+pub mod close {
+    /// Policy violation (flooding).
+    pub const POLICY: u16 = 1008;
+    /// Message too big.
+    pub const TOO_BIG: u16 = 1009;
+    /// Unsupported data (binary frames).
+    pub const UNSUPPORTED: u16 = 1003;
+    /// The game does not exist.
+    pub const NOT_FOUND: u16 = 4404;
+}
+
+/// A frame from the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Incoming {
+    /// A text frame.
+    Text(String),
+    /// A binary frame (refused: the protocol is text).
+    Binary,
+    /// A frame larger than [`MAX_FRAME_BYTES`].
+    TooLarge,
+    /// The client closes.
+    Close,
+    /// Control frames the transport handles itself.
+    Other,
+}
+
+/// A frame to the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outgoing {
+    /// A JSON message.
+    Text(String),
+    /// Close with a code and a reason.
+    Close(u16, String),
+}
+
+/// A token bucket: `RATE_PER_SEC` messages per second, bursts of as many.
+#[derive(Debug)]
+struct RateLimiter {
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimiter {
+    fn new() -> RateLimiter {
+        RateLimiter {
+            tokens: RATE_PER_SEC,
+            last: Instant::now(),
+        }
+    }
+
+    fn allow(&mut self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * RATE_PER_SEC).min(RATE_PER_SEC);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+struct Session<'a, S> {
+    shared: &'a Arc<Shared>,
+    game_id: &'a str,
+    player: &'a PlayerId,
+    sink: S,
+    seats: Seats,
+    sent_v: u64,
+}
+
+impl<S, E> Session<'_, S>
+where
+    S: Sink<Outgoing, Error = E> + Unpin,
+{
+    fn viewer_state(&self, game: &GameState) -> GameState {
+        let mut g = game.clone();
+        g.you = self
+            .seats
+            .color_of(self.player)
+            .map(|c| color_name(c).to_owned());
+        g
+    }
+
+    async fn send(&mut self, msg: &ServerMsg) -> Result<(), E> {
+        self.sink.send(Outgoing::Text(msg.to_text())).await
+    }
+
+    async fn send_event(&mut self, e: &Event) -> Result<(), E> {
+        if e.v <= self.sent_v {
+            return Ok(());
+        }
+        let msg = ServerMsg::Event {
+            v: e.v,
+            kind: e.kind,
+            mv: e.mv.clone(),
+            game: self.viewer_state(&e.game),
+        };
+        self.sent_v = e.v;
+        self.send(&msg).await
+    }
+
+    async fn catch_up(&mut self, c: CatchUp) -> Result<(), E> {
+        match c {
+            CatchUp::UpToDate => Ok(()),
+            CatchUp::Events(events) => {
+                for e in events {
+                    self.send_event(&e).await?;
+                }
+                Ok(())
+            }
+            CatchUp::Full(game) => {
+                self.sent_v = game.v;
+                let msg = ServerMsg::Full {
+                    v: game.v,
+                    game: self.viewer_state(&game),
+                };
+                self.send(&msg).await
+            }
+        }
+    }
+
+    async fn subscribe(&mut self, since: Option<u64>) -> Result<Subscription, ApiError> {
+        let sub = actor::request(self.shared, self.game_id, |reply| Cmd::Subscribe {
+            since,
+            reply,
+        })
+        .await?;
+        self.seats = sub.seats.clone();
+        if let Some(v) = since {
+            self.sent_v = v;
+        }
+        Ok(sub)
+    }
+
+    async fn command(&mut self, msg: ClientMsg) -> Result<Option<u64>, ApiError> {
+        let player = self.player.clone();
+        let id = self.game_id;
+        let v = match msg {
+            ClientMsg::Move { uci } => {
+                actor::request(self.shared, id, |reply| Cmd::Move {
+                    player: player.clone(),
+                    uci: uci.clone(),
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::Undo => {
+                actor::request(self.shared, id, |reply| Cmd::Undo {
+                    player: player.clone(),
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::Resign => {
+                actor::request(self.shared, id, |reply| Cmd::Resign {
+                    player: player.clone(),
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::Sync { .. } | ClientMsg::Ping => return Ok(None),
+        }?;
+        Ok(Some(v))
+    }
+}
+
+/// Runs a session until either side closes. `since` is the version the
+/// client already has (`?v=`).
+pub async fn run_session<S, R, E>(
+    shared: Arc<Shared>,
+    game_id: String,
+    player: PlayerId,
+    since: Option<u64>,
+    sink: S,
+    mut stream: R,
+) where
+    S: Sink<Outgoing, Error = E> + Unpin,
+    R: Stream<Item = Incoming> + Unpin,
+{
+    shared.metrics.sockets_open.fetch_add(1, Ordering::Relaxed);
+    let mut session = Session {
+        shared: &shared,
+        game_id: &game_id,
+        player: &player,
+        sink,
+        seats: Seats {
+            white: None,
+            black: None,
+        },
+        sent_v: 0,
+    };
+    let _ = serve(&mut session, since, &mut stream).await;
+    let _ = session.sink.close().await;
+    shared.metrics.sockets_open.fetch_sub(1, Ordering::Relaxed);
+}
+
+async fn serve<S, R, E>(
+    session: &mut Session<'_, S>,
+    since: Option<u64>,
+    stream: &mut R,
+) -> Result<(), E>
+where
+    S: Sink<Outgoing, Error = E> + Unpin,
+    R: Stream<Item = Incoming> + Unpin,
+{
+    let mut events = match session.subscribe(since).await {
+        Ok(sub) => {
+            let rx = sub.events;
+            session.catch_up(sub.catch_up).await?;
+            rx
+        }
+        Err(e) => {
+            let code = if e.code == ErrorCode::NotFound {
+                close::NOT_FOUND
+            } else {
+                close::POLICY
+            };
+            session.send(&ServerMsg::error(None, e)).await?;
+            session
+                .sink
+                .send(Outgoing::Close(code, "cannot open this game".into()))
+                .await?;
+            return Ok(());
+        }
+    };
+    let mut limiter = RateLimiter::new();
+    let mut strikes = 0u32;
+    loop {
+        tokio::select! {
+            frame = stream.next() => {
+                let text = match frame {
+                    None | Some(Incoming::Close) => return Ok(()),
+                    Some(Incoming::Other) => continue,
+                    Some(Incoming::TooLarge) => {
+                        let msg = ServerMsg::error(None, ApiError::new(
+                            ErrorCode::TooLarge,
+                            format!("frames are limited to {MAX_FRAME_BYTES} bytes"),
+                        ));
+                        session.send(&msg).await?;
+                        session.sink.send(Outgoing::Close(close::TOO_BIG, "frame too large".into())).await?;
+                        return Ok(());
+                    }
+                    Some(Incoming::Binary) => {
+                        session.send(&ServerMsg::error(None, ApiError::bad_request("binary frames are not supported"))).await?;
+                        continue;
+                    }
+                    Some(Incoming::Text(t)) => t,
+                };
+                if !limiter.allow(Instant::now()) {
+                    strikes += 1;
+                    if strikes > MAX_STRIKES {
+                        session.sink.send(Outgoing::Close(close::POLICY, "too many messages".into())).await?;
+                        return Ok(());
+                    }
+                    let (id, _) = parse_client(&text);
+                    session.send(&ServerMsg::error(id, ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"))).await?;
+                    continue;
+                }
+                let (id, parsed) = parse_client(&text);
+                match parsed {
+                    Err(e) => session.send(&ServerMsg::error(id, e)).await?,
+                    Ok(ClientMsg::Ping) => session.send(&ServerMsg::Pong).await?,
+                    Ok(ClientMsg::Sync { v }) => match session.subscribe(Some(v)).await {
+                        Ok(sub) => {
+                            events = sub.events;
+                            session.catch_up(sub.catch_up).await?;
+                        }
+                        Err(e) => session.send(&ServerMsg::error(id, e)).await?,
+                    },
+                    Ok(cmd) => match session.command(cmd).await {
+                        Ok(Some(v)) => session.send(&ServerMsg::Ack { id, v }).await?,
+                        Ok(None) => {}
+                        Err(e) => session.send(&ServerMsg::error(id, e)).await?,
+                    },
+                }
+            }
+            ev = events.recv() => match ev {
+                Ok(e) => session.send_event(&e).await?,
+                Err(broadcast::error::RecvError::Lagged(_)) | Err(broadcast::error::RecvError::Closed) => {
+                    let since = Some(session.sent_v);
+                    match session.subscribe(since).await {
+                        Ok(sub) => {
+                            events = sub.events;
+                            session.catch_up(sub.catch_up).await?;
+                        }
+                        Err(e) => {
+                            session.send(&ServerMsg::error(None, e)).await?;
+                            return Ok(());
+                        }
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn rate_limiter_allows_bursts_then_refills() {
+        let mut r = RateLimiter::new();
+        let t0 = Instant::now();
+        let allowed = (0..30).filter(|_| r.allow(t0)).count();
+        assert_eq!(allowed, RATE_PER_SEC as usize);
+        assert!(!r.allow(t0));
+        assert!(r.allow(t0 + Duration::from_millis(100)));
+    }
+}

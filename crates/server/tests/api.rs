@@ -1,0 +1,635 @@
+//! The server over real HTTP and websockets: a server on a port-0 listener
+//! with a temporary SQLite file, driven by the loopback client.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use server::client::{Client, Socket, recv_json, recv_until, send_json};
+use server::{Config, Server, Tuning};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct TestServer {
+    addr: SocketAddr,
+    db: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl TestServer {
+    async fn start(dir: &tempfile::TempDir, think: f64) -> TestServer {
+        let db = format!("sqlite://{}", dir.path().join("plyyard.db").display());
+        TestServer::start_on(db, think).await
+    }
+
+    async fn start_on(db: String, think: f64) -> TestServer {
+        let config = Config {
+            addr: "127.0.0.1:0".into(),
+            db: db.clone(),
+            secret: None,
+            tuning: Tuning {
+                engine_workers: 2,
+                engine_hash_mb: 4,
+                think_time_factor: think,
+                ..Tuning::default()
+            },
+        };
+        let server = Server::bind(config).await.expect("server starts");
+        let addr = server.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server
+                .serve(async move {
+                    let _ = rx.await;
+                })
+                .await
+                .expect("server runs");
+        });
+        TestServer {
+            addr,
+            db,
+            stop: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    async fn stop(mut self) -> String {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.task.take() {
+            t.await.unwrap();
+        }
+        self.db.clone()
+    }
+}
+
+async fn new_game(c: &mut Client, body: Value) -> Value {
+    let r = c
+        .post("/api/computer-games", &body.to_string())
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json().unwrap()
+}
+
+async fn state(c: &mut Client, id: &str) -> Value {
+    let r = c.get(&format!("/api/games/{id}")).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.json().unwrap()
+}
+
+async fn socket(c: &Client, id: &str, v: Option<u64>) -> Socket {
+    let path = match v {
+        Some(v) => format!("/api/games/{id}/socket?v={v}"),
+        None => format!("/api/games/{id}/socket"),
+    };
+    c.socket(&path, Some(&format!("http://{}", c.addr)))
+        .await
+        .unwrap()
+}
+
+fn is(t: &'static str) -> impl Fn(&Value) -> bool {
+    move |m| m["t"] == t
+}
+
+/// Sends a command and waits for its ack or error, returning it.
+async fn command(ws: &mut Socket, msg: Value) -> Value {
+    let id = msg["id"].clone();
+    send_json(ws, &msg).await.unwrap();
+    recv_until(ws, WAIT, |m| {
+        (m["t"] == "ack" || m["t"] == "error") && m["id"] == id
+    })
+    .await
+    .unwrap()
+}
+
+/// Waits for the event that brings the game to `ply` plies.
+async fn until_ply(ws: &mut Socket, ply: u64) -> Value {
+    recv_until(ws, WAIT, |m| m["t"] == "event" && m["game"]["ply"] == ply)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn play_a_game_against_the_computer() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(
+        &mut c,
+        json!({"level":"beginner","color":"white","variant":"standard"}),
+    )
+    .await;
+    assert!(c.cookie.as_deref().unwrap().starts_with("plyyard_player="));
+    assert_eq!(g["you"], "white");
+    assert_eq!(g["v"], 0);
+    assert_eq!(g["thinking"], false);
+    assert_eq!(g["dests"]["e2"], json!(["e3", "e4"]));
+    let id = g["id"].as_str().unwrap().to_owned();
+
+    let mut ws = socket(&c, &id, Some(0)).await;
+    let ack = command(&mut ws, json!({"t":"move","id":1,"uci":"e2e4"})).await;
+    assert_eq!(ack, json!({"t":"ack","id":1,"v":1}));
+    let reply = until_ply(&mut ws, 2).await;
+    assert_eq!(reply["v"], 2);
+    assert_eq!(reply["kind"], "move");
+    assert_eq!(reply["game"]["you"], "white");
+    assert_eq!(reply["game"]["thinking"], false);
+    assert_eq!(reply["game"]["turn"], "white");
+    let computer_uci = reply["move"]["uci"].as_str().unwrap().to_owned();
+
+    // The stored state agrees with the events.
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["v"], 2);
+    assert_eq!(s["moves"][0], json!({"uci":"e2e4","san":"e4"}));
+    assert_eq!(s["moves"][1]["uci"], computer_uci.as_str());
+    assert_eq!(s["last_move"][0], &computer_uci[..2]);
+
+    // Illegal moves are refused and change nothing.
+    for (n, bad) in ["e2e4", "e4e6", "a1a8", "zz", "e7e8q"]
+        .into_iter()
+        .enumerate()
+    {
+        let err = command(&mut ws, json!({"t":"move","id":10 + n,"uci":bad})).await;
+        assert_eq!(err["t"], "error", "{bad}");
+        assert_eq!(err["code"], "illegal_move", "{bad}: {err}");
+    }
+    assert_eq!(state(&mut c, &id).await, s);
+
+    // The PGN has the moves.
+    let pgn = c.get(&format!("/api/games/{id}/pgn")).await.unwrap();
+    assert_eq!(pgn.status, 200);
+    assert!(
+        pgn.header("content-type")
+            .unwrap()
+            .starts_with("application/x-chess-pgn")
+    );
+    assert_eq!(
+        pgn.header("content-disposition").unwrap(),
+        format!("attachment; filename=\"plyyard-{id}.pgn\"")
+    );
+    let text = pgn.text();
+    assert!(text.contains("[White \"Anonymous\"]"), "{text}");
+    assert!(
+        text.contains("[Black \"Ply Yard computer (beginner)\"]"),
+        "{text}"
+    );
+    assert!(text.contains("1. e4 "), "{text}");
+    assert!(text.trim_end().ends_with('*'), "{text}");
+
+    // Metrics count the moves.
+    let m = c.get("/metrics").await.unwrap().text();
+    assert!(m.contains("plyyard_moves_total 2\n"), "{m}");
+    assert!(m.contains("plyyard_sockets_open 1\n"), "{m}");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn out_of_turn_and_undo_while_thinking() {
+    let dir = tempfile::tempdir().unwrap();
+    // Expert searches for its whole budget (2 s), so the next messages
+    // surely arrive while it thinks.
+    let srv = TestServer::start(&dir, 1.0).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"expert","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, None).await;
+    let full = recv_json(&mut ws, WAIT).await.unwrap().unwrap();
+    assert_eq!(full["t"], "full");
+    assert_eq!(full["v"], 0);
+
+    assert_eq!(
+        command(&mut ws, json!({"t":"move","id":1,"uci":"d2d4"})).await["t"],
+        "ack"
+    );
+    let err = command(&mut ws, json!({"t":"move","id":2,"uci":"e2e4"})).await;
+    assert_eq!(err["code"], "not_your_turn");
+    let err = command(&mut ws, json!({"t":"move","id":3,"uci":"d7d5"})).await;
+    assert_eq!(err["code"], "not_your_turn");
+
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["thinking"], true);
+    assert_eq!(s["ply"], 1);
+
+    // Undo while the computer thinks: only our move goes, the search stops.
+    let ack = command(&mut ws, json!({"t":"undo","id":4})).await;
+    assert_eq!(ack, json!({"t":"ack","id":4,"v":2}));
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["ply"], 0);
+    assert_eq!(s["thinking"], false);
+    assert_eq!(s["fen"], s["initial_fen"]);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["ply"], 0, "a cancelled search must not play");
+    assert_eq!(s["v"], 2);
+
+    let err = command(&mut ws, json!({"t":"undo","id":5})).await;
+    assert_eq!(err["code"], "nothing_to_undo");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn undo_takes_back_the_move_and_the_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    // As Black, the computer opens.
+    let g = new_game(&mut c, json!({"level":"easy","color":"black"})).await;
+    assert_eq!(g["you"], "black");
+    assert_eq!(g["thinking"], true);
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, Some(0)).await;
+    let first = until_ply(&mut ws, 1).await;
+    assert_eq!(first["v"], 1);
+    let after_first = state(&mut c, &id).await;
+
+    // Nothing of ours to take back yet.
+    assert_eq!(
+        command(&mut ws, json!({"t":"undo","id":1})).await["code"],
+        "nothing_to_undo"
+    );
+
+    // Play a legal reply from the dests we were given.
+    let (from, tos) = after_first["dests"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .next()
+        .unwrap();
+    let uci = format!("{from}{}", tos[0].as_str().unwrap());
+    assert_eq!(
+        command(&mut ws, json!({"t":"move","id":2,"uci":uci})).await["t"],
+        "ack"
+    );
+    until_ply(&mut ws, 3).await;
+
+    let ack = command(&mut ws, json!({"t":"undo","id":3})).await;
+    assert_eq!(ack["t"], "ack");
+    let ev = recv_until(&mut ws, WAIT, |m| m["t"] == "event" && m["kind"] == "undo")
+        .await
+        .unwrap();
+    assert_eq!(ev["game"]["ply"], 1);
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["fen"], after_first["fen"]);
+    assert_eq!(s["moves"], after_first["moves"]);
+    assert_eq!(s["v"].as_u64().unwrap(), ack["v"].as_u64().unwrap());
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn resign_ends_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"normal","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, Some(0)).await;
+    assert_eq!(
+        command(&mut ws, json!({"t":"resign","id":1})).await,
+        json!({"t":"ack","id":1,"v":1})
+    );
+    let ev = recv_until(&mut ws, WAIT, is("event")).await.unwrap();
+    assert_eq!(ev["kind"], "end");
+    assert_eq!(ev["game"]["status"], "ended");
+    assert_eq!(ev["game"]["result"], "0-1");
+    assert_eq!(ev["game"]["reason"], "resignation");
+    assert_eq!(ev["game"]["dests"], json!({}));
+    for (n, msg) in [
+        json!({"t":"move","id":2,"uci":"e2e4"}),
+        json!({"t":"resign","id":3}),
+        json!({"t":"undo","id":4}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let err = command(&mut ws, msg).await;
+        assert_eq!(err["code"], "game_over", "message {n}: {err}");
+    }
+    let pgn = c.get(&format!("/api/games/{id}/pgn")).await.unwrap().text();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    let mine: Value = c.get("/api/my-games").await.unwrap().json().unwrap();
+    assert_eq!(mine[0]["id"], id.as_str());
+    assert_eq!(mine[0]["reason"], "resignation");
+    assert_eq!(mine[0]["you"], "white");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn strangers_can_watch_but_not_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut owner = Client::new(srv.addr);
+    let g = new_game(&mut owner, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+
+    let mut stranger = Client::new(srv.addr);
+    let s = state(&mut stranger, &id).await;
+    assert_eq!(s["you"], Value::Null);
+    let mut ws = socket(&stranger, &id, None).await;
+    assert_eq!(
+        recv_json(&mut ws, WAIT).await.unwrap().unwrap()["t"],
+        "full"
+    );
+    for (n, msg) in [
+        json!({"t":"move","id":1,"uci":"e2e4"}),
+        json!({"t":"undo","id":2}),
+        json!({"t":"resign","id":3}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_eq!(
+            command(&mut ws, msg).await["code"],
+            "forbidden",
+            "message {n}"
+        );
+    }
+    let mine: Value = stranger.get("/api/my-games").await.unwrap().json().unwrap();
+    assert_eq!(mine, json!([]));
+    assert_eq!(state(&mut owner, &id).await["v"], 0);
+
+    // A forged cookie is a stranger too.
+    let mut forger = Client::new(srv.addr);
+    let real = owner.cookie.clone().unwrap();
+    forger.cookie = Some(format!("{}x", &real[..real.len() - 1]));
+    assert_eq!(state(&mut forger, &id).await["you"], Value::Null);
+
+    // The spectator sees the owner's moves live.
+    let mut ows = socket(&owner, &id, Some(0)).await;
+    assert_eq!(
+        command(&mut ows, json!({"t":"move","id":1,"uci":"e2e4"})).await["t"],
+        "ack"
+    );
+    let seen = until_ply(&mut ws, 1).await;
+    assert_eq!(seen["game"]["you"], Value::Null);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn reconnect_with_a_version_gets_the_missed_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, Some(0)).await;
+    command(&mut ws, json!({"t":"move","id":1,"uci":"g1f3"})).await;
+    until_ply(&mut ws, 2).await;
+    command(&mut ws, json!({"t":"move","id":2,"uci":"g2g3"})).await;
+    until_ply(&mut ws, 4).await;
+    drop(ws);
+
+    // Missed events are replayed in order.
+    let mut ws = socket(&c, &id, Some(2)).await;
+    let a = recv_json(&mut ws, WAIT).await.unwrap().unwrap();
+    let b = recv_json(&mut ws, WAIT).await.unwrap().unwrap();
+    assert_eq!((a["t"].as_str(), a["v"].as_u64()), (Some("event"), Some(3)));
+    assert_eq!(a["move"]["uci"], "g2g3");
+    assert_eq!((b["t"].as_str(), b["v"].as_u64()), (Some("event"), Some(4)));
+
+    // Up to date: nothing but the answer to a ping.
+    let mut ws2 = socket(&c, &id, Some(4)).await;
+    send_json(&mut ws2, &json!({"t":"ping"})).await.unwrap();
+    assert_eq!(
+        recv_json(&mut ws2, WAIT).await.unwrap().unwrap(),
+        json!({"t":"pong"})
+    );
+
+    // A version from the future gets the full state.
+    let mut ws3 = socket(&c, &id, Some(99)).await;
+    let full = recv_json(&mut ws3, WAIT).await.unwrap().unwrap();
+    assert_eq!(
+        (full["t"].as_str(), full["v"].as_u64()),
+        (Some("full"), Some(4))
+    );
+    assert_eq!(full["game"]["ply"], 4);
+
+    // `sync` on an open socket replays too.
+    send_json(&mut ws2, &json!({"t":"sync","v":3}))
+        .await
+        .unwrap();
+    let e = recv_json(&mut ws2, WAIT).await.unwrap().unwrap();
+    assert_eq!((e["t"].as_str(), e["v"].as_u64()), (Some("event"), Some(4)));
+
+    // After a restart the replay buffer is gone: an old version gets `full`,
+    // the latest one nothing; the cookie (secret kept in the database) and
+    // the game survive.
+    drop((ws, ws2, ws3));
+    let db = srv.stop().await;
+    let srv = TestServer::start_on(db, 0.25).await;
+    c.addr = srv.addr;
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["you"], "white");
+    assert_eq!(s["v"], 4);
+    assert_eq!(s["moves"][2]["uci"], "g2g3");
+    let mut ws = socket(&c, &id, Some(2)).await;
+    let full = recv_json(&mut ws, WAIT).await.unwrap().unwrap();
+    assert_eq!(
+        (full["t"].as_str(), full["v"].as_u64()),
+        (Some("full"), Some(4))
+    );
+    // And play goes on.
+    command(&mut ws, json!({"t":"move","id":3,"uci":"f1g2"})).await;
+    let ev = until_ply(&mut ws, 6).await;
+    assert_eq!(ev["v"], 6);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn bad_socket_input_gets_errors_and_never_changes_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let before = state(&mut c, &id).await;
+    let mut ws = socket(&c, &id, Some(0)).await;
+
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    for text in [
+        "{not json",
+        "[]",
+        "42",
+        r#"{"t":"teleport","id":9}"#,
+        r#"{"t":"move","id":8}"#,
+    ] {
+        ws.send(Message::Text(text.into())).await.unwrap();
+        let err = recv_json(&mut ws, WAIT).await.unwrap().unwrap();
+        assert_eq!(err["t"], "error", "{text}");
+        assert_eq!(err["code"], "bad_request", "{text}");
+    }
+    ws.send(Message::Binary(vec![1u8, 2, 3].into()))
+        .await
+        .unwrap();
+    assert_eq!(
+        recv_json(&mut ws, WAIT).await.unwrap().unwrap()["code"],
+        "bad_request"
+    );
+    // Still usable.
+    send_json(&mut ws, &json!({"t":"ping"})).await.unwrap();
+    assert_eq!(
+        recv_json(&mut ws, WAIT).await.unwrap().unwrap()["t"],
+        "pong"
+    );
+
+    // An oversized frame closes the socket.
+    let big = json!({"t":"move","id":1,"uci":"e2e4","pad":"x".repeat(8000)});
+    let _ = ws.send(Message::Text(big.to_string().into())).await;
+    let mut closed = false;
+    for _ in 0..3 {
+        match recv_json(&mut ws, WAIT).await {
+            Ok(None) | Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(Some(m)) => assert_ne!(m["t"], "ack", "an oversized move must not be played"),
+        }
+    }
+    assert!(closed, "the socket must close after an oversized frame");
+
+    // A flood gets rate_limited errors, then a close.
+    let mut ws = socket(&c, &id, Some(0)).await;
+    for n in 0..200 {
+        if ws
+            .send(Message::Text(json!({"t":"ping","id":n}).to_string().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut limited = 0;
+    let mut pongs = 0;
+    loop {
+        match recv_json(&mut ws, WAIT).await {
+            Ok(Some(m)) if m["code"] == "rate_limited" => limited += 1,
+            Ok(Some(m)) if m["t"] == "pong" => pongs += 1,
+            Ok(Some(m)) => panic!("unexpected {m}"),
+            Ok(None) | Err(_) => break,
+        }
+    }
+    assert!((1..=25).contains(&pongs), "pongs {pongs}");
+    assert!(limited >= 1, "limited {limited}");
+
+    // The server is fine and the game unchanged.
+    assert_eq!(state(&mut c, &id).await, before);
+    assert_eq!(c.get("/healthz").await.unwrap().text(), "ok");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn foreign_origins_and_unknown_games_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}/socket");
+    let err = c
+        .socket(&path, Some("http://evil.example"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("403"), "{err}");
+    // Same origin and no origin (non-browser clients) are accepted.
+    assert!(
+        c.socket(&path, Some(&format!("http://{}", srv.addr)))
+            .await
+            .is_ok()
+    );
+    assert!(c.socket(&path, None).await.is_ok());
+
+    let err = c
+        .socket("/api/games/zzzzzzzz/socket", None)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("404"), "{err}");
+    let r = c.get("/api/games/zzzzzzzz").await.unwrap();
+    assert_eq!(r.status, 404);
+    let body: Value = r.json().unwrap();
+    assert_eq!(body["error"]["code"], "not_found");
+    assert_eq!(c.get("/api/games/..%2F..%2Fetc").await.unwrap().status, 404);
+    assert_eq!(c.get("/api/nothing-here").await.unwrap().status, 404);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn game_requests_are_validated() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    for body in [
+        "not json",
+        r#"{"level":"grandmaster"}"#,
+        r#"{"color":"white"}"#,
+        r#"{"level":"easy","color":"purple"}"#,
+        r#"{"level":"easy","variant":"chess960","position":960}"#,
+        r#"{"level":"easy","variant":"standard","position":3}"#,
+        r#"{"level":"easy","surprise":true}"#,
+    ] {
+        let r = c.post("/api/computer-games", body).await.unwrap();
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+        let e: Value = r.json().unwrap();
+        assert_eq!(e["error"]["code"], "bad_request", "{body}");
+    }
+    let big = format!(r#"{{"level":"easy","pad":"{}"}}"#, "x".repeat(100_000));
+    assert_eq!(
+        c.post("/api/computer-games", &big).await.unwrap().status,
+        413
+    );
+
+    let g = new_game(
+        &mut c,
+        json!({"level":"hard","color":"white","variant":"chess960","position":0}),
+    )
+    .await;
+    assert_eq!(g["variant"], "chess960");
+    assert_eq!(g["position"], 0);
+    let fen = g["initial_fen"].as_str().unwrap();
+    assert!(
+        fen.starts_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w "),
+        "{fen}"
+    );
+    // Chess960 castling is offered king-to-rook only.
+    assert!(g["dests"].get("g1").is_none());
+    let g = new_game(
+        &mut c,
+        json!({"level":"expert","color":"random","variant":"chess960"}),
+    )
+    .await;
+    let n = g["position"].as_u64().unwrap();
+    assert!(n < 960);
+    assert!(g["you"] == "white" || g["you"] == "black");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn the_web_app_and_service_endpoints_are_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    for page in ["/", "/game/abcdefgh"] {
+        let r = c.get(page).await.unwrap();
+        assert_eq!(r.status, 200, "{page}");
+        assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
+        assert_eq!(r.header("cache-control"), Some("no-cache"));
+        assert!(r.text().to_lowercase().starts_with("<!doctype html"));
+    }
+    assert_eq!(c.get("/assets/no-such-file.js").await.unwrap().status, 404);
+    assert_eq!(c.get("/healthz").await.unwrap().text(), "ok");
+    let m = c.get("/metrics").await.unwrap();
+    assert!(m.header("content-type").unwrap().starts_with("text/plain"));
+    for name in [
+        "plyyard_games_live",
+        "plyyard_moves_total",
+        "plyyard_moves_per_second",
+        "plyyard_engine_queue",
+    ] {
+        assert!(m.text().contains(&format!("\n{name} ")), "{name}");
+    }
+    srv.stop().await;
+}
