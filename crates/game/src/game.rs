@@ -237,6 +237,31 @@ impl Game {
         Ok(Game::from_position(pos, mode, rules, None))
     }
 
+    /// A game from a FEN for move-generator testing (perft): like
+    /// [`Game::from_fen`], but positions whose check could not have arisen
+    /// legally or with more material than a game can have are accepted, as
+    /// published perft suites contain such positions.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::from_fen`] for every other defect.
+    pub fn from_fen_lenient(fen: &str, rules: RuleSet) -> Result<Game, SetupError> {
+        let parsed = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| SetupError::Fen {
+            input: clip(fen),
+            reason: e.to_string(),
+        })?;
+        let setup = parsed.into_setup();
+        let mode = CastlingMode::detect(&setup);
+        let pos = Chess::from_setup(setup, mode)
+            .or_else(shakmaty::PositionError::ignore_impossible_check)
+            .or_else(shakmaty::PositionError::ignore_too_much_material)
+            .map_err(|e| SetupError::Position {
+                input: clip(fen),
+                reason: describe_position_error(e.kinds()),
+            })?;
+        Ok(Game::from_position(pos, mode, rules, None))
+    }
+
     /// The rule set of this game.
     pub fn rules(&self) -> RuleSet {
         self.rules
