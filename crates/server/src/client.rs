@@ -229,6 +229,19 @@ pub async fn recv_until(
     }
 }
 
+/// Runs `fut` to completion on a fresh single-threaded runtime, for
+/// synchronous callers (tests of the real binary).
+///
+/// # Panics
+/// If the runtime cannot be created.
+pub fn block_on<F: std::future::Future>(fut: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+        .block_on(fut)
+}
+
 fn parse_response(raw: &[u8]) -> Result<Response, ClientError> {
     let split = raw
         .windows(4)

@@ -100,6 +100,28 @@ pub struct Shared {
     pub tuning: Tuning,
 }
 
+impl Shared {
+    /// The shared state over an open store, signing cookies with `secret`.
+    pub fn new(store: Store, secret: &[u8], tuning: Tuning) -> Shared {
+        let metrics = Arc::new(Metrics::default());
+        let engines = Arc::new(EnginePool::new(
+            tuning.engine_workers,
+            tuning.engine_hash_mb,
+            tuning.think_time_factor,
+            Arc::clone(&metrics),
+        ));
+        Shared {
+            store,
+            hub: Hub::default(),
+            engines,
+            metrics,
+            signer: CookieSigner::new(secret),
+            create_limiter: CreateLimiter::default(),
+            tuning,
+        }
+    }
+}
+
 /// The state handed to axum handlers.
 pub type AppState = Arc<Shared>;
 
@@ -145,13 +167,6 @@ impl Server {
                     .await?
             }
         };
-        let metrics = Arc::new(Metrics::default());
-        let engines = Arc::new(EnginePool::new(
-            config.tuning.engine_workers,
-            config.tuning.engine_hash_mb,
-            config.tuning.think_time_factor,
-            Arc::clone(&metrics),
-        ));
         let listener =
             TcpListener::bind(&config.addr)
                 .await
@@ -159,15 +174,7 @@ impl Server {
                     addr: config.addr.clone(),
                     source,
                 })?;
-        let state = Arc::new(Shared {
-            store,
-            hub: Hub::default(),
-            engines,
-            metrics,
-            signer: CookieSigner::new(secret.as_bytes()),
-            create_limiter: CreateLimiter::default(),
-            tuning: config.tuning,
-        });
+        let state = Arc::new(Shared::new(store, secret.as_bytes(), config.tuning));
         Ok(Server { listener, state })
     }
 

@@ -329,6 +329,117 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    use futures_channel::mpsc;
+    use serde_json::{Value, json};
+
+    use crate::protocol::{ColorChoice, NewComputerGame};
+    use crate::store::Store;
+    use crate::{Shared, Tuning};
+
+    async fn shared(dir: &tempfile::TempDir) -> Arc<Shared> {
+        let url = format!("sqlite://{}", dir.path().join("s.db").display());
+        let store = Store::open(&url).await.unwrap();
+        let tuning = Tuning {
+            engine_workers: 1,
+            engine_hash_mb: 1,
+            think_time_factor: 0.25,
+            ..Tuning::default()
+        };
+        Arc::new(Shared::new(store, b"test", tuning))
+    }
+
+    async fn next(rx: &mut mpsc::UnboundedReceiver<Outgoing>) -> Outgoing {
+        tokio::time::timeout(Duration::from_secs(20), rx.next())
+            .await
+            .expect("a frame in time")
+            .expect("the session is open")
+    }
+
+    fn json_of(o: Outgoing) -> Value {
+        match o {
+            Outgoing::Text(t) => serde_json::from_str(&t).unwrap(),
+            Outgoing::Close(code, why) => panic!("closed {code}: {why}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_session_over_channels() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir).await;
+        let player = crate::identity::new_player_id();
+        let req = NewComputerGame {
+            level: engine::Level::Beginner,
+            color: ColorChoice::White,
+            variant: game::Variant::Standard,
+            position: None,
+            rules: game::RuleSet::PlyYard,
+        };
+        let g = actor::create_computer_game(&shared, &player, req)
+            .await
+            .unwrap();
+        let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();
+        let (client_tx, from_client) = mpsc::unbounded::<Incoming>();
+        let task = tokio::spawn(run_session(
+            Arc::clone(&shared),
+            g.id.clone(),
+            player,
+            None,
+            to_client,
+            from_client,
+        ));
+        let full = json_of(next(&mut client_rx).await);
+        assert_eq!(full["t"], "full");
+        assert_eq!(full["game"]["you"], "white");
+
+        let send = |v: Value| {
+            client_tx
+                .unbounded_send(Incoming::Text(v.to_string()))
+                .unwrap()
+        };
+        send(json!({"t":"move","id":1,"uci":"e2e4"}));
+        let mut got = Vec::new();
+        while got.len() < 3 {
+            got.push(json_of(next(&mut client_rx).await));
+        }
+        assert!(got.contains(&json!({"t":"ack","id":1,"v":1})), "{got:?}");
+        assert!(got.iter().any(|m| m["t"] == "event" && m["v"] == 1));
+        assert!(
+            got.iter()
+                .any(|m| m["t"] == "event" && m["v"] == 2 && m["game"]["ply"] == 2)
+        );
+
+        client_tx.unbounded_send(Incoming::TooLarge).unwrap();
+        assert_eq!(json_of(next(&mut client_rx).await)["code"], "too_large");
+        assert_eq!(
+            next(&mut client_rx).await,
+            Outgoing::Close(close::TOO_BIG, "frame too large".into())
+        );
+        task.await.unwrap();
+        assert_eq!(shared.metrics.sockets_open.load(Ordering::Relaxed), 0);
+    }
+
+    #[tokio::test]
+    async fn a_session_on_a_missing_game_closes() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir).await;
+        let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();
+        let (_client_tx, from_client) = mpsc::unbounded::<Incoming>();
+        run_session(
+            shared,
+            "nosuchgm".into(),
+            crate::identity::new_player_id(),
+            None,
+            to_client,
+            from_client,
+        )
+        .await;
+        assert_eq!(json_of(next(&mut client_rx).await)["code"], "not_found");
+        assert!(matches!(
+            next(&mut client_rx).await,
+            Outgoing::Close(close::NOT_FOUND, _)
+        ));
+    }
+
     #[test]
     fn rate_limiter_allows_bursts_then_refills() {
         let mut r = RateLimiter::new();

@@ -1,0 +1,164 @@
+//! The real binary is killed with SIGKILL in the middle of a game and
+//! restarted on the same database: every acknowledged move is still there,
+//! the player's cookie still works, and the computer resumes its turn.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use server::client::{Client, Socket, block_on, recv_until, send_json};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+struct Running {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `plyyard serve` on a free port and waits for its "listening on" line.
+fn start(db: &Path) -> Running {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plyyard"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--think-time-factor",
+            "0.25",
+        ])
+        .arg("--db")
+        .arg(format!("sqlite://{}", db.display()))
+        .env_remove("PLYYARD_SECRET")
+        .env("PLYYARD_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start plyyard");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut sent = false;
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if !sent && let Some(rest) = line.split("listening on http://").nth(1) {
+                let _ = tx.send(rest.trim().to_owned());
+                sent = true;
+            }
+        }
+    });
+    let addr = rx
+        .recv_timeout(WAIT)
+        .expect("the server prints its address")
+        .parse()
+        .expect("a socket address");
+    Running { child, addr }
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "plyyard-crash-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn open(c: &Client, id: &str, v: u64) -> Socket {
+    c.socket(&format!("/api/games/{id}/socket?v={v}"), None)
+        .await
+        .expect("socket opens")
+}
+
+async fn play(ws: &mut Socket, n: u64, uci: &str) -> Value {
+    send_json(ws, &json!({"t":"move","id":n,"uci":uci}))
+        .await
+        .unwrap();
+    recv_until(ws, WAIT, |m| m["t"] == "ack" || m["t"] == "error")
+        .await
+        .unwrap()
+}
+
+async fn until_ply(ws: &mut Socket, ply: u64) -> Value {
+    recv_until(ws, WAIT, |m| {
+        (m["t"] == "event" || m["t"] == "full") && m["game"]["ply"] == ply
+    })
+    .await
+    .unwrap()["game"]
+        .clone()
+}
+
+#[test]
+fn kill_dash_nine_loses_no_acknowledged_move() {
+    let dir = temp_dir();
+    let db = dir.join("crash.db");
+
+    let first = start(&db);
+    let mut c = Client::new(first.addr);
+    let (id, acked, last_uci) = block_on(async {
+        let r = c
+            .post(
+                "/api/computer-games",
+                r#"{"level":"expert","color":"white","variant":"standard"}"#,
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{}", r.text());
+        let g: Value = r.json().unwrap();
+        let id = g["id"].as_str().unwrap().to_owned();
+        let mut ws = open(&c, &id, 0).await;
+        // Each of our moves is played from the dests the server gives.
+        let mut state = g;
+        let mut acked = 0;
+        let mut last = String::new();
+        for n in 0..4u64 {
+            let dests = state["dests"].as_object().unwrap().clone();
+            let (from, tos) = dests.iter().next_back().unwrap();
+            let uci = format!("{from}{}", tos[0].as_str().unwrap());
+            let ack = play(&mut ws, n, &uci).await;
+            assert_eq!(ack["t"], "ack", "{ack}");
+            acked = ack["v"].as_u64().unwrap();
+            last = uci;
+            if n < 3 {
+                state = until_ply(&mut ws, 2 * n + 2).await;
+            }
+        }
+        (id, acked, last)
+    });
+    // The last move is acknowledged, the computer is thinking: kill now.
+    drop(first);
+
+    let second = start(&db);
+    c.addr = second.addr;
+    block_on(async {
+        let r = c.get(&format!("/api/games/{id}")).await.unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        let s: Value = r.json().unwrap();
+        assert_eq!(s["you"], "white", "the cookie survives a restart");
+        // Killed while the computer was thinking (expert searches for its
+        // whole budget): our last move is there and the computer is on it.
+        assert_eq!(s["v"].as_u64().unwrap(), acked, "{s}");
+        assert_eq!(s["ply"], 7, "{s}");
+        assert_eq!(s["moves"][6]["uci"], last_uci.as_str());
+        assert_eq!(s["thinking"], true, "{s}");
+        // The computer resumes its turn and the game goes on.
+        let mut ws = open(&c, &id, 0).await;
+        let g = until_ply(&mut ws, 8).await;
+        assert_eq!(g["turn"], "white");
+        assert_eq!(g["moves"][6]["uci"], last_uci.as_str());
+    });
+    drop(second);
+    let _ = std::fs::remove_dir_all(&dir);
+}
