@@ -896,3 +896,6 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

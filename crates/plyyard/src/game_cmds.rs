@@ -114,8 +114,9 @@ pub fn run(cmd: Command) -> ExitCode {
     }
 }
 
-fn start_game(start: &StartArgs, rules: RuleSet) -> Result<Game, SetupError> {
+fn start_game(start: &StartArgs, rules: RuleSet, lenient: bool) -> Result<Game, SetupError> {
     match (&start.fen, start.chess960) {
+        (Some(fen), _) if lenient => Game::from_fen_lenient(fen, rules),
         (Some(fen), _) => Game::from_fen(fen, rules),
         (None, Some(n)) => Game::chess960(n, rules),
         (None, None) => Ok(Game::new(rules)),
@@ -129,7 +130,7 @@ fn print_json(value: &serde_json::Value) {
 }
 
 fn replay(args: ReplayArgs) -> ExitCode {
-    let mut game = match start_game(&args.start, args.rules) {
+    let mut game = match start_game(&args.start, args.rules, false) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("plyyard replay: {e}");
@@ -154,7 +155,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
 }
 
 fn perft(args: PerftArgs) -> ExitCode {
-    let game = match start_game(&args.start, RuleSet::default()) {
+    let game = match start_game(&args.start, RuleSet::default(), true) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("plyyard perft: {e}");
