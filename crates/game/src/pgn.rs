@@ -150,12 +150,14 @@ pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
         let pos = game.position_at(i).expect("position before each move");
         let white = pos.turn().is_white();
         let number = pos.fullmoves().get();
+        let san = notation::localize_san(&played.san, lang, white);
         if white {
-            tokens.push(format!("{number}."));
+            tokens.push(format!("{number}. {san}"));
         } else if need_number {
-            tokens.push(format!("{number}..."));
+            tokens.push(format!("{number}... {san}"));
+        } else {
+            tokens.push(san);
         }
-        tokens.push(notation::localize_san(&played.san, lang, white));
         need_number = false;
         if let Some(ms) = played.clock_ms {
             tokens.push(format!("{{[%clk {}]}}", format_clock(ms)));
@@ -179,4 +181,110 @@ pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
     }
     out.push_str("\n\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, RuleSet};
+    use shakmaty::Color;
+
+    const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+
+    /// Compares with a golden file; `UPDATE_GOLDEN=1` rewrites it.
+    fn golden(name: &str, actual: &str) {
+        let path = format!("{DATA}/{name}");
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, actual).unwrap();
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(actual, expected, "golden file {name}");
+    }
+
+    fn timed_game() -> Game {
+        let mut g = Game::new(RuleSet::PlyYard);
+        let clocks = [
+            180_000, 179_500, 178_000, 177_250, 170_000, 176_000, 169_100,
+        ];
+        for (san, ms) in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+            .into_iter()
+            .zip(clocks)
+        {
+            let m = g.parse_san(san).unwrap();
+            g.play_with(m, Some(ms), false).unwrap();
+        }
+        g
+    }
+
+    fn tags() -> PgnTags {
+        PgnTags {
+            event: "Ply Yard table".into(),
+            site: "http://127.0.0.1:8080/t/abc123".into(),
+            date: "2026.11.29".into(),
+            round: "-".into(),
+            white: "Ana \"the rook\"".into(),
+            black: "Boris".into(),
+            time_control: Some("180+2".into()),
+            extra: vec![("WhiteElo".into(), "1500".into())],
+        }
+    }
+
+    #[test]
+    fn export_with_clocks() {
+        golden("export_clocks.pgn", &to_pgn(&timed_game(), &tags()));
+    }
+
+    #[test]
+    fn export_localised() {
+        let g = timed_game();
+        golden(
+            "export_fr.pgn",
+            &to_pgn_lang(&g, &PgnTags::default(), Lang::Fr),
+        );
+        golden(
+            "export_ru.pgn",
+            &to_pgn_lang(&g, &PgnTags::default(), Lang::Ru),
+        );
+    }
+
+    #[test]
+    fn export_chess960_and_resignation() {
+        let mut g = Game::chess960(0, RuleSet::Fide).unwrap();
+        for san in ["g4", "g5", "Nf3", "Nf6", "Ne3", "Ne6"] {
+            g.play_san(san).unwrap();
+        }
+        g.resign(Color::Black).unwrap();
+        golden("export_chess960.pgn", &to_pgn(&g, &PgnTags::default()));
+    }
+
+    #[test]
+    fn export_from_fen_black_to_move_and_timeout() {
+        let mut g = Game::from_fen("8/8/8/4n3/8/k7/8/KR6 b - - 10 60", RuleSet::PlyYard).unwrap();
+        g.play_san("Nd3").unwrap();
+        g.flag(Color::White).unwrap();
+        golden("export_fen_timeout.pgn", &to_pgn(&g, &PgnTags::default()));
+    }
+
+    #[test]
+    fn exported_games_import_back() {
+        for g in [timed_game(), Game::chess960(0, RuleSet::Fide).unwrap()] {
+            let text = to_pgn(&g, &tags());
+            let back: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
+            assert_eq!(back.len(), 1);
+            let imported = back[0].as_ref().unwrap();
+            assert_eq!(imported.game.history(), g.history());
+            assert_eq!(imported.game.outcome(), g.outcome());
+            assert_eq!(imported.game.initial_fen(), g.initial_fen());
+            assert_eq!(imported.pgn_tags(), tags());
+            assert_eq!(to_pgn(&imported.game, &imported.pgn_tags()), text);
+        }
+    }
+
+    #[test]
+    fn clock_format() {
+        assert_eq!(format_clock(0), "0:00:00");
+        assert_eq!(format_clock(3_723_000), "1:02:03");
+        assert_eq!(format_clock(59_500), "0:00:59.5");
+        assert_eq!(format_clock(1_250), "0:00:01.25");
+    }
 }
