@@ -49,9 +49,8 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
     process.exit(2);
   }
   tmp = mkdtempSync(join(tmpdir(), 'plyyard-web-'));
-  server = spawn(bin, ['--addr', '127.0.0.1:0', '--db', `sqlite://${join(tmp, 't.db')}`], {
+  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', `sqlite://${join(tmp, 't.db')}`], {
     stdio: ['ignore', 'inherit', 'pipe'],
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
   });
   const url = await new Promise((ok, fail) => {
     let buf = '';
