@@ -68,8 +68,24 @@ export function colorOfPly(initialFen: string, index: number): Color {
   return index % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
 }
 
-/** May the viewer take back a move now? (a move of theirs exists and the game goes on) */
+/** Reasons for which a finished game may still be taken back (the game ended on the board). */
+const BOARD_ENDINGS = new Set([
+  'checkmate',
+  'stalemate',
+  'insufficient_material',
+  'threefold_repetition',
+  'fivefold_repetition',
+  'fifty_moves',
+  'seventyfive_moves',
+]);
+
+/**
+ * May the viewer take back a move now? They need a move of theirs on the
+ * board, and the game must be going on or have ended on the board (not by
+ * resignation or time), as docs/protocol.md allows.
+ */
 export function canUndo(game: GameState): boolean {
-  if (game.status !== 'ongoing' || game.you === null) return false;
+  if (game.you === null) return false;
+  if (game.status !== 'ongoing' && !BOARD_ENDINGS.has(game.reason ?? '')) return false;
   return game.moves.some((_, i) => colorOfPly(game.initial_fen, i) === game.you);
 }

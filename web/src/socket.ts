@@ -14,7 +14,7 @@ export type ServerMessage =
   | { t: 'full'; v: number; game: GameState }
   | { t: 'event'; v: number; kind: string; move: MoveRecord | null; game: GameState }
   | { t: 'ack'; id: number; v: number }
-  | { t: 'error'; id?: number; code: string; message: string }
+  | { t: 'error'; id?: number | null; code: string; message: string }
   | { t: 'pong' };
 
 /** Requests the client makes (ids are added by the socket). */
@@ -170,8 +170,8 @@ export class GameSocket {
       p?.resolve(m.v);
     },
     error: (m) => {
-      const p = m.id === undefined ? undefined : this.pending.get(m.id);
-      if (p && m.id !== undefined) {
+      const p = typeof m.id === 'number' ? this.pending.get(m.id) : undefined;
+      if (p && typeof m.id === 'number') {
         this.pending.delete(m.id);
         p.reject(new RequestError(m.code, m.message));
       } else {

@@ -67,6 +67,8 @@ export function jsErrors(page: Page): string[] {
 /** Saves a screenshot as artifacts/screenshots/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
+  // Let board animations finish.
+  await page.waitForTimeout(400);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 

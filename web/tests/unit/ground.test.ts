@@ -62,7 +62,10 @@ test('undo is possible once the player has a move on the board', () => {
   assert.equal(canUndo(sampleGame({ moves: [], ply: 0 })), false);
   // Black whose only move so far is the computer's opening move.
   assert.equal(canUndo(sampleGame({ you: 'black', moves: [{ uci: 'e2e4', san: 'e4' }] })), false);
-  assert.equal(canUndo(sampleGame({ status: 'ended' })), false);
+  assert.equal(canUndo(sampleGame({ status: 'ended', result: '0-1', reason: 'resignation' })), false);
+  assert.equal(canUndo(sampleGame({ status: 'ended', result: '0-1', reason: 'checkmate' })), true);
+  assert.equal(canUndo(sampleGame({ status: 'ended', result: '1/2-1/2', reason: 'stalemate' })), true);
+  assert.equal(canUndo(sampleGame({ you: null })), false);
   assert.equal(colorOfPly('8/8/8/8/8/8/8/K6k b - - 0 1', 0), 'black');
   assert.equal(colorOfPly('8/8/8/8/8/8/8/K6k b - - 0 1', 1), 'white');
 });
