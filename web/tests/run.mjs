@@ -4,7 +4,8 @@
 // runner, then stops the server.
 //
 // Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL,
-//      PLYYARD_TESTS=unit to run only the unit tests (no server, no browser).
+//      PLYYARD_TESTS=unit to run only the unit tests (no server, no browser),
+//      PLYYARD_TEST_NAME=<regexp> to run only the tests whose name matches.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -74,7 +75,8 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
 }
 
 const code = await new Promise((done) => {
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], { stdio: 'inherit', env });
+  const filter = process.env.PLYYARD_TEST_NAME ? [`--test-name-pattern=${process.env.PLYYARD_TEST_NAME}`] : [];
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...filter, ...files], { stdio: 'inherit', env });
   child.on('exit', (c, sig) => done(c ?? (sig ? 1 : 0)));
 });
 

@@ -300,3 +300,25 @@ test('an unknown game shows a clear message', async () => {
   await page.getByTestId('new-game-form').waitFor();
   await context.close();
 });
+
+test('someone else opening the game watches it live, without controls', async () => {
+  const player = await newPage();
+  const id = await startGame(player.page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(player.page);
+
+  const watcher = await newPage();
+  await watcher.page.goto(`/game/${id}`);
+  await watcher.page.locator('[data-testid="status"][data-state="spectator"]').waitFor();
+  assert.equal(await watcher.page.getByTestId('status').textContent(), 'You are watching this game.');
+  for (const hidden of ['undo', 'resign', 'move-form']) {
+    assert.equal(await watcher.page.getByTestId(hidden).isHidden(), true, hidden);
+  }
+  assert.equal(await watcher.page.locator('.cg-wrap.manipulable').count(), 0);
+
+  await clickMove(player.page, 'e2', 'e4');
+  await waitForPlies(watcher.page, 2);
+  assert.equal((await moveTexts(watcher.page))[0], 'e4');
+  assert.equal((await apiGame(watcher.context, id)).you, null);
+  await player.context.close();
+  await watcher.context.close();
+});
