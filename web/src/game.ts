@@ -319,12 +319,14 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     movesBox.scrollTop = movesBox.scrollHeight;
   }
 
-  function strip(el: HTMLElement, color: Color, name: string, thinking: boolean): void {
+  function strip(el: HTMLElement, color: Color, name: string, thinking: boolean, yourTurn: boolean): void {
     replace(
       el,
       h('span', { class: `piece-dot ${color}`, 'aria-hidden': 'true' }),
       h('span', { class: 'player-name' }, name),
       thinking ? h('span', { class: 'thinking', 'data-testid': 'thinking', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')) : null,
+      // A reminder next to the board on small screens, where the status line is further down.
+      yourTurn ? h('span', { class: 'turn-pill', 'aria-hidden': 'true' }, t('game.turn.you')) : null,
     );
   }
 
@@ -341,8 +343,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const top: Color = bottom === 'white' ? 'black' : 'white';
     const nameOf = (c: Color) => (g.you === c ? t('game.you') : g.you === null ? t(`color.${c}` as Key) : computerName);
     const thinkingOf = (c: Color) => ongoing && g.you !== null && c !== g.you && (g.thinking || g.turn === c);
-    strip(opponentEl, top, nameOf(top), thinkingOf(top));
-    strip(youEl, bottom, nameOf(bottom), thinkingOf(bottom));
+    const yourTurn = (c: Color) => c === g.you && canMove(g, pending);
+    strip(opponentEl, top, nameOf(top), thinkingOf(top), yourTurn(top));
+    strip(youEl, bottom, nameOf(bottom), thinkingOf(bottom), yourTurn(bottom));
     boardEl.setAttribute('aria-label', t('game.board'));
     boardEl.setAttribute('role', 'img');
 

@@ -11,6 +11,7 @@ export function homePage(root: HTMLElement): () => void {
   let failed = false;
 
   const render = () => {
+    document.title = `${t('site.name')} · ${t('home.play.title')}`;
     const list = h('div', { class: 'recent', 'data-testid': 'recent-games' });
     if (failed) list.append(h('p', { class: 'muted' }, t('error.network')));
     else if (games === null) list.append(h('p', { class: 'muted', 'aria-busy': 'true' }, '…'));
