@@ -5,6 +5,7 @@
 //! chess GUIs. An engine owns its transposition table and thread setting and
 //! nothing is global, so several engines can live side by side.
 
+pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod params;
@@ -12,6 +13,7 @@ pub mod search;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod uci;
 
 use std::fmt;
 use std::str::FromStr;
