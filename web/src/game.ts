@@ -446,6 +446,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         },
       });
       window.addEventListener('pagehide', () => socket?.close());
+      window.addEventListener('offline', () => socket?.drop());
+      window.addEventListener('online', () => socket?.retryNow());
     })
     .catch((e: unknown) => {
       const missing = e instanceof ApiError && (e.status === 404 || e.code === 'not_found');

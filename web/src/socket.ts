@@ -103,6 +103,20 @@ export class GameSocket {
     });
   }
 
+  /** Drops the connection now (the browser went offline); it is retried with backoff. */
+  drop(): void {
+    this.ws?.close();
+  }
+
+  /** Reconnects at once if not connected (the browser is back online). */
+  retryNow(): void {
+    if (this.closed || this.ws) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.attempts = 0;
+    this.open();
+  }
+
   /** Closes for good (leaving the page). */
   close(): void {
     this.closed = true;

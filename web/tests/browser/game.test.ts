@@ -322,3 +322,23 @@ test('someone else opening the game watches it live, without controls', async ()
   await player.context.close();
   await watcher.context.close();
 });
+
+test('a dropped connection shows a notice, reconnects and the game goes on', async () => {
+  const { context, page } = await newPage();
+  const id = await startGame(page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(page);
+  await clickMove(page, 'e2', 'e4');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+
+  await context.setOffline(true);
+  await page.getByTestId('connection').waitFor({ state: 'visible' });
+  await context.setOffline(false);
+  await page.getByTestId('connection').waitFor({ state: 'hidden', timeout: 30_000 });
+
+  await clickMove(page, 'd2', 'd4');
+  await waitForPlies(page, 4);
+  await waitForOurTurn(page);
+  assert.equal((await apiGame(context, id)).moves.length, 4);
+  await context.close();
+});

@@ -114,3 +114,19 @@ test('a dropped connection fails pending requests and reconnects with the last v
   sock.close();
   assert.equal(FakeSocket.all.length, 2);
 });
+
+test('going offline drops the socket; coming back online reconnects at once', () => {
+  const { sock, ws, conn } = setup(5);
+  sock.drop();
+  assert.deepEqual(conn, [true, false]);
+  assert.equal(FakeSocket.all.length, 1);
+  sock.retryNow();
+  assert.equal(FakeSocket.all.length, 2);
+  assert.equal(FakeSocket.all[1]!.url, 'ws://x/api/games/abc/socket?v=5');
+  sock.retryNow();
+  assert.equal(FakeSocket.all.length, 2, 'no second socket while one is opening');
+  FakeSocket.all[1]!.open();
+  assert.deepEqual(conn, [true, false, true]);
+  assert.ok(ws !== FakeSocket.all[1]);
+  sock.close();
+});
