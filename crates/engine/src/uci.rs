@@ -50,6 +50,7 @@ struct Options {
     level: Level,
     overhead_ms: u64,
     seed: u64,
+    position_is_960: bool,
 }
 
 impl Default for Options {
@@ -64,13 +65,14 @@ impl Default for Options {
             level: Level::Expert,
             overhead_ms: 30,
             seed: 0,
+            position_is_960: false,
         }
     }
 }
 
 impl Options {
     fn mode(&self) -> CastlingMode {
-        if self.chess960 {
+        if self.chess960 || self.position_is_960 {
             CastlingMode::Chess960
         } else {
             CastlingMode::Standard
@@ -276,7 +278,15 @@ impl Session {
                     .parse::<Fen>()
                     .map_err(|e| format!("bad FEN {fen:?}: {e}"))
                     .and_then(|f| {
-                        f.into_position::<Chess>(mode)
+                        // A standard-mode GUI may still send a position whose
+                        // castling rooks are not on the corners (a Chess960
+                        // start): accept it with Chess960 castling.
+                        f.clone()
+                            .into_position::<Chess>(mode)
+                            .or_else(|e| {
+                                f.into_position::<Chess>(CastlingMode::Chess960)
+                                    .map_err(|_| e)
+                            })
                             .map_err(|e| format!("illegal position {fen:?}: {e}"))
                     });
                 (pos, &args[end..])
@@ -311,6 +321,7 @@ impl Session {
         } else if let Some(t) = rest.first() {
             return self.error(&format!("unexpected token {t:?} in position command"));
         }
+        self.opts.position_is_960 = start.castles().mode() == CastlingMode::Chess960;
         self.start = start;
         self.moves = moves;
     }
