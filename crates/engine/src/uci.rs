@@ -283,11 +283,11 @@ impl Session {
                         // start): accept it with Chess960 castling.
                         f.clone()
                             .into_position::<Chess>(mode)
-                            .or_else(|e| {
-                                f.into_position::<Chess>(CastlingMode::Chess960)
-                                    .map_err(|_| e)
-                            })
                             .map_err(|e| format!("illegal position {fen:?}: {e}"))
+                            .or_else(|msg| {
+                                f.into_position::<Chess>(CastlingMode::Chess960)
+                                    .map_err(|_| msg)
+                            })
                     });
                 (pos, &args[end..])
             }
