@@ -6,6 +6,7 @@
 //! nothing is global, so several engines can live side by side.
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod level;
 pub mod params;
@@ -13,6 +14,7 @@ pub mod search;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;
 
 use std::fmt;

@@ -1,5 +1,6 @@
 //! The engine family of subcommands: `uci`, `bench`, `datagen`, `tune`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -14,6 +15,39 @@ pub enum Command {
         #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Play fast self-play games and write labelled positions (`FEN | result`).
+    Datagen {
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Random opening moves before the engines take over.
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file (appended to).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the evaluation weights to labelled positions (Texel method).
+    Tune {
+        /// Positions written by `datagen`.
+        #[arg(long)]
+        data: PathBuf,
+        /// Gradient descent epochs.
+        #[arg(long, default_value_t = 200)]
+        epochs: u32,
+        /// Adam learning rate (centipawns per step).
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Where to write the tuned table as Rust source.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 pub fn run(cmd: Command) -> ExitCode {
@@ -26,6 +60,73 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Bench { depth } => {
             let r = engine::bench::run(depth, &mut |l| eprintln!("{l}"));
             println!("{}", r.summary());
+            ExitCode::SUCCESS
+        }
+        Command::Datagen {
+            games,
+            nodes,
+            random_plies,
+            seed,
+            out,
+        } => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out);
+            let mut file = match file {
+                Ok(f) => std::io::BufWriter::new(f),
+                Err(e) => {
+                    eprintln!("plyyard datagen: cannot open {}: {e}", out.display());
+                    return ExitCode::FAILURE;
+                }
+            };
+            let cfg = engine::datagen::Config {
+                games,
+                nodes,
+                random_plies,
+                seed,
+            };
+            match engine::datagen::run(&cfg, &mut file, &mut |l| eprintln!("{l}")) {
+                Ok(n) => {
+                    println!("wrote {n} positions to {}", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("plyyard datagen: writing {}: {e}", out.display());
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Tune {
+            data,
+            epochs,
+            rate,
+            out,
+        } => {
+            let text = match std::fs::read_to_string(&data) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("plyyard tune: cannot read {}: {e}", data.display());
+                    return ExitCode::FAILURE;
+                }
+            };
+            let (samples, bad) = engine::tune::load(&text);
+            eprintln!(
+                "{} positions ({bad} unreadable lines skipped)",
+                samples.len()
+            );
+            if samples.is_empty() {
+                eprintln!("plyyard tune: no usable positions in {}", data.display());
+                return ExitCode::FAILURE;
+            }
+            let start = engine::params::Params::default();
+            let tuned =
+                engine::tune::tune(&start, &samples, epochs, rate, &mut |l| eprintln!("{l}"));
+            if let Err(e) = std::fs::write(&out, engine::tune::to_rust(&tuned)) {
+                eprintln!("plyyard tune: cannot write {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            println!("wrote tuned weights to {}", out.display());
             ExitCode::SUCCESS
         }
     }
