@@ -14,6 +14,25 @@ use crate::game::Game;
 use crate::notation::{self, Lang};
 use crate::rules::{GameResult, Reason, Variant};
 
+/// Tags the exporter writes from the game itself (or from [`PgnTags`]
+/// fields); extra tags with these names are left out.
+pub const DERIVED_TAGS: [&str; 14] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Variant",
+    "SetUp",
+    "FEN",
+    "TimeControl",
+    "Termination",
+    "Rules",
+    "PlyYardReason",
+];
+
 /// The tags of a game that the game itself does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PgnTags {
@@ -96,7 +115,7 @@ pub fn to_pgn(game: &Game, tags: &PgnTags) -> String {
 /// Tags: the Seven Tag Roster, then `Variant "Chess960"` for Chess960 games,
 /// `SetUp "1"` + `FEN` when the game did not start from the standard
 /// position, `TimeControl` when known, `Termination`, `Rules` (the rule set)
-/// and the extra tags. Moves carry `{[%clk h:mm:ss]}` when clocks were kept.
+/// and the extra tags (those with valid names not in [`DERIVED_TAGS`]). Moves carry `{[%clk h:mm:ss]}` when clocks were kept.
 pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
     let result = game
         .outcome()
@@ -134,12 +153,9 @@ pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
         tag("PlyYardReason", o.reason.as_str());
     }
     for (k, v) in &tags.extra {
-        let name: String = k
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            tag(&name, v);
+        let valid = !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if valid && !DERIVED_TAGS.iter().any(|d| d.eq_ignore_ascii_case(k)) {
+            tag(k, v);
         }
     }
     out.push('\n');

@@ -115,22 +115,6 @@ impl ImportedGame {
     /// except those the exporter derives from the game itself.
     pub fn pgn_tags(&self) -> PgnTags {
         let get = |n: &str, d: &str| self.tag(n).unwrap_or(d).to_owned();
-        let derived = [
-            "Event",
-            "Site",
-            "Date",
-            "Round",
-            "White",
-            "Black",
-            "Result",
-            "Variant",
-            "SetUp",
-            "FEN",
-            "TimeControl",
-            "Termination",
-            "Rules",
-            "PlyYardReason",
-        ];
         PgnTags {
             event: get("Event", "?"),
             site: get("Site", "?"),
@@ -142,7 +126,7 @@ impl ImportedGame {
             extra: self
                 .tags
                 .iter()
-                .filter(|(k, _)| !derived.contains(&k.as_str()))
+                .filter(|(k, _)| !crate::pgn::DERIVED_TAGS.contains(&k.as_str()))
                 .cloned()
                 .collect(),
         }
@@ -882,5 +866,34 @@ mod tests {
         assert_eq!(g.game.ply(), 7);
         assert_eq!(g.game.outcome().unwrap().reason, Reason::Resignation);
         assert_eq!(g.game.history()[6].san, "O-O");
+    }
+}
+
+#[cfg(test)]
+mod fuzz_regressions {
+    use super::*;
+    use crate::pgn::to_pgn;
+
+    /// Every file in `tests/data/fuzz` (inputs the fuzzers once broke on)
+    /// must import without panicking, and every game that imports must
+    /// export and import back to the same game.
+    #[test]
+    fn fuzz_inputs_round_trip() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let data = std::fs::read(entry.unwrap().path()).unwrap();
+            seen += 1;
+            for item in PgnImporter::new(data.as_slice()).take(64) {
+                let Ok(imported) = item else { continue };
+                let text = to_pgn(&imported.game, &imported.pgn_tags());
+                let again: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
+                assert_eq!(again.len(), 1, "{text}");
+                let back = again.into_iter().next().unwrap().expect("own PGN imports");
+                assert_eq!(back.game.history(), imported.game.history());
+                assert_eq!(back.game.outcome(), imported.game.outcome());
+            }
+        }
+        assert!(seen > 0);
     }
 }
