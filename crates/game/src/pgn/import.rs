@@ -513,6 +513,9 @@ fn scan_moves(text: &[u8]) -> (Vec<Token>, Option<(usize, &'static str)>) {
             b' ' | b'\t' | b'\r' | b'}' | b']' => i += 1,
             _ => {
                 let start = i;
+                // Always take the first byte, so that a stray `[` inside a
+                // variation cannot stall the scan.
+                i += 1;
                 while i < text.len()
                     && !matches!(
                         text[i],
