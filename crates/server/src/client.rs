@@ -163,6 +163,7 @@ impl Client {
             h.insert("origin", v);
         }
         let stream = TcpStream::connect(self.addr).await?;
+        stream.set_nodelay(true)?;
         let (ws, _) = tokio_tungstenite::client_async(req, stream)
             .await
             .map_err(|e| ClientError::Ws(Box::new(e)))?;

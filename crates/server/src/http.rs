@@ -26,6 +26,13 @@ use crate::{AppState, Shared};
 
 static WEB: Dir<'static> = include_dir!("$OUT_DIR/web");
 
+/// Read buffer per websocket: messages are small, so a small buffer keeps
+/// many idle sockets cheap (tungstenite's default is 128 KiB).
+const SOCKET_READ_BUFFER: usize = 8 * 1024;
+/// Bytes gathered before a websocket write (each message is flushed anyway).
+const SOCKET_WRITE_BUFFER: usize = 0;
+/// Outgoing bytes queued for a slow client before its socket is dropped.
+const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
 /// Largest accepted request body.
 const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Games listed by `/api/my-games`.
@@ -218,6 +225,9 @@ async fn game_socket(
     Ok(ws
         .max_frame_size(MAX_FRAME_BYTES)
         .max_message_size(MAX_FRAME_BYTES)
+        .read_buffer_size(SOCKET_READ_BUFFER)
+        .write_buffer_size(SOCKET_WRITE_BUFFER)
+        .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| session(state, id, player, q.v, socket)))
 }
 

@@ -21,6 +21,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
 use crate::actor::Hub;
@@ -198,7 +199,14 @@ impl Server {
         let addr = self.local_addr()?;
         tracing::info!("listening on http://{addr}");
         let app = http::router(Arc::clone(&self.state));
-        axum::serve(self.listener, app)
+        // Small socket messages must leave at once, not wait for Nagle's
+        // algorithm and the peer's delayed ACK (~40 ms per reply).
+        let listener = self.listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::warn!("cannot set TCP_NODELAY: {e}");
+            }
+        });
+        axum::serve(listener, app)
             .with_graceful_shutdown(shutdown)
             .await?;
         tracing::info!("shutting down");

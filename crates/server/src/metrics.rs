@@ -124,6 +124,14 @@ impl Metrics {
             "gauge",
             load(&self.sockets_open),
         );
+        if let Some(rss) = resident_memory_bytes() {
+            gauge(
+                "process_resident_memory_bytes",
+                "Resident memory of the server process, in bytes.",
+                "gauge",
+                rss.to_string(),
+            );
+        }
         gauge(
             "plyyard_uptime_seconds",
             "Seconds since the server started.",
@@ -132,6 +140,14 @@ impl Metrics {
         );
         out
     }
+}
+
+/// Resident set size of this process (Linux: `VmRSS` of `/proc/self/status`).
+pub fn resident_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 #[cfg(test)]
@@ -152,5 +168,9 @@ mod tests {
             "{text}"
         );
         assert!(m.moves_per_second() > 0.0);
+        if cfg!(target_os = "linux") {
+            assert!(resident_memory_bytes().unwrap() > 1 << 20);
+            assert!(text.contains("process_resident_memory_bytes "), "{text}");
+        }
     }
 }
