@@ -259,17 +259,33 @@ pub async fn create_computer_game(
     player: &PlayerId,
     req: NewComputerGame,
 ) -> Result<GameState, ApiError> {
-    let game = match (req.variant, req.position) {
-        (Variant::Standard, None) => Game::new(req.rules),
-        (Variant::Standard, Some(_)) => {
+    let game = match (req.variant, req.position, req.fen.as_deref()) {
+        (_, Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "give either a position number or a FEN, not both",
+            ));
+        }
+        (Variant::Standard, Some(_), None) => {
             return Err(ApiError::bad_request(
                 "a position number is only for chess960",
             ));
         }
-        (Variant::Chess960, Some(n)) => {
+        (variant, None, Some(fen)) => {
+            let g = Game::from_fen_with(fen, req.rules, variant == Variant::Chess960)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            if let Some(o) = g.outcome() {
+                return Err(ApiError::bad_request(format!(
+                    "the game would be over from the start ({})",
+                    o.reason
+                )));
+            }
+            g
+        }
+        (Variant::Standard, None, None) => Game::new(req.rules),
+        (Variant::Chess960, Some(n), None) => {
             Game::chess960(n, req.rules).map_err(|e| ApiError::bad_request(e.to_string()))?
         }
-        (Variant::Chess960, None) => Game::random_chess960(req.rules, &mut rand::rng()).1,
+        (Variant::Chess960, None, None) => Game::random_chess960(req.rules, &mut rand::rng()).1,
     };
     let human = match req.color {
         ColorChoice::White => Color::White,

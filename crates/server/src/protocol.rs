@@ -106,6 +106,10 @@ pub struct NewComputerGame {
     /// Rule set (Ply Yard rules by default).
     #[serde(default)]
     pub rules: game::RuleSet,
+    /// Start from this position (FEN; X-FEN or Shredder-FEN for Chess960)
+    /// instead of the variant's start.
+    #[serde(default)]
+    pub fen: Option<String>,
 }
 
 /// The colour a player asks for.

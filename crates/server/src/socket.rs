@@ -373,6 +373,7 @@ mod tests {
             variant: game::Variant::Standard,
             position: None,
             rules: game::RuleSet::PlyYard,
+            fen: None,
         };
         let g = actor::create_computer_game(&shared, &player, req)
             .await

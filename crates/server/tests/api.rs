@@ -608,6 +608,58 @@ async fn game_requests_are_validated() {
 }
 
 #[tokio::test]
+async fn games_can_start_from_a_fen_and_promotion_needs_a_piece() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    for (fen, why) in [
+        ("garbage", "unparsable"),
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "no kings"),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "checkmated at the start"),
+        ("k7/8/8/8/8/8/8/K7 w - - 0 1", "insufficient material"),
+    ] {
+        let body = json!({"level":"easy","color":"white","fen":fen}).to_string();
+        let r = c.post("/api/computer-games", &body).await.unwrap();
+        assert_eq!(r.status, 400, "{why}: {}", r.text());
+    }
+    let body = json!({"level":"easy","variant":"chess960","position":3,"fen":"8/P6k/8/8/8/8/8/K7 w - - 0 1"});
+    assert_eq!(
+        c.post("/api/computer-games", &body.to_string())
+            .await
+            .unwrap()
+            .status,
+        400
+    );
+
+    let fen = "8/P6k/8/8/8/8/8/K7 w - - 0 1";
+    let g = new_game(&mut c, json!({"level":"easy","color":"white","fen":fen})).await;
+    assert_eq!(g["initial_fen"], fen);
+    assert_eq!(g["dests"]["a7"], json!(["a8"]));
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, Some(0)).await;
+    let err = command(&mut ws, json!({"t":"move","id":1,"uci":"a7a8"})).await;
+    assert_eq!(err["code"], "illegal_move", "the piece must be chosen");
+    let ack = command(&mut ws, json!({"t":"move","id":2,"uci":"a7a8q"})).await;
+    assert_eq!(ack["t"], "ack");
+    let s = until_ply(&mut ws, 2).await;
+    assert_eq!(s["game"]["moves"][0], json!({"uci":"a7a8q","san":"a8=Q"}));
+    let pgn = c.get(&format!("/api/games/{id}/pgn")).await.unwrap().text();
+    assert!(pgn.contains("[SetUp \"1\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert!(pgn.contains("1. a8=Q "), "{pgn}");
+
+    // The game reloads from its FEN after a restart.
+    drop(ws);
+    let db = srv.stop().await;
+    let srv = TestServer::start_on(db, 0.25).await;
+    c.addr = srv.addr;
+    let back = state(&mut c, &id).await;
+    assert_eq!(back["initial_fen"], fen);
+    assert_eq!(back["fen"], s["game"]["fen"]);
+    srv.stop().await;
+}
+
+#[tokio::test]
 async fn the_web_app_and_service_endpoints_are_served() {
     let dir = tempfile::tempdir().unwrap();
     let srv = TestServer::start(&dir, 0.25).await;
