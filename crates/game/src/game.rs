@@ -131,6 +131,36 @@ fn looks_like_uci(s: &str) -> bool {
             && (b.len() == 4 || matches!(b[4], b'q' | b'r' | b'b' | b'n' | b'k')))
 }
 
+/// Accepts the common spellings SAN readers meet besides the standard one:
+/// castling with zeros or lowercase letters, and long algebraic notation
+/// (`Ng1-f3`, `e2-e4`: the dash between the squares is dropped).
+fn normalize_san(s: &str) -> String {
+    let (body, suffix) = match s.find(['+', '#']) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    let castle = match body {
+        "0-0" | "o-o" => Some("O-O"),
+        "0-0-0" | "o-o-o" => Some("O-O-O"),
+        _ => None,
+    };
+    if let Some(c) = castle {
+        return format!("{c}{suffix}");
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between_squares = c == '-'
+            && i > 0
+            && matches!(chars[i - 1], '1'..='8')
+            && chars.get(i + 1).is_some_and(|n| matches!(n, 'a'..='h'));
+        if !between_squares {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl Game {
     fn from_position(
         start: Chess,
@@ -439,8 +469,8 @@ impl Game {
     }
 
     fn san_in(&self, san: &str, lang: Lang) -> Result<Move, MoveError> {
-        let trimmed = san.trim().trim_end_matches(['!', '?']);
-        let english = notation::delocalize_san(trimmed, lang)
+        let trimmed = normalize_san(san.trim().trim_end_matches(['!', '?']));
+        let english = notation::delocalize_san(&trimmed, lang)
             .ok_or_else(|| MoveError::Malformed { input: clip(san) })?;
         let parsed = SanPlus::from_ascii(english.as_bytes())
             .map_err(|_| MoveError::Malformed { input: clip(san) })?;

@@ -245,6 +245,24 @@ fn localised_san_is_read() {
     assert_eq!(g.uci_of(g.parse_san_lang("Re2", Lang::Fr).unwrap()), "e1e2");
 }
 
+#[test]
+fn other_spellings_of_moves() {
+    let mut g = Game::new(RuleSet::PlyYard);
+    play_all(&mut g, "e2-e4 e7-e5 Ng1-f3 Ng8-f6 Bf1-c4 Bf8-c5 0-0 o-o");
+    let sans: Vec<&str> = g.history().iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nf6", "Bc4", "Bc5", "O-O", "O-O"]);
+    play_all(&mut g, "Bc4xf7+");
+    assert_eq!(g.history().last().unwrap().san, "Bxf7+");
+    // The long form of a French rook capture.
+    assert_eq!(
+        g.uci_of(g.parse_san_lang("Tf8xf7", Lang::Fr).unwrap()),
+        "f8f7"
+    );
+    // Spelling helpers never turn nonsense into a move.
+    assert!(g.parse_san("0-0-0-0").is_err());
+    assert!(g.parse_san("e2-").is_err());
+}
+
 // ---------- errors ----------
 
 #[test]
