@@ -162,3 +162,49 @@ fn kill_dash_nine_loses_no_acknowledged_move() {
     drop(second);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sigterm_stops_the_server_cleanly_even_with_open_sockets() {
+    let dir = temp_dir();
+    let db = dir.join("term.db");
+    let mut running = start(&db);
+    let mut c = Client::new(running.addr);
+    let _ws = block_on(async {
+        let r = c
+            .post(
+                "/api/computer-games",
+                r#"{"level":"beginner","color":"white"}"#,
+            )
+            .await
+            .unwrap();
+        let g: Value = r.json().unwrap();
+        let mut ws = open(&c, g["id"].as_str().unwrap(), 0).await;
+        assert_eq!(play(&mut ws, 1, "e2e4").await["t"], "ack");
+        ws
+    });
+    let pid = running.child.id().to_string();
+    let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(status.success());
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    let exit = loop {
+        if let Some(s) = running.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server must stop within 15 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit:?}");
+    drop(running);
+    // The database is intact and reopens with the move.
+    let again = start(&db);
+    c.addr = again.addr;
+    block_on(async {
+        let games: Value = c.get("/api/my-games").await.unwrap().json().unwrap();
+        assert!(games[0]["plies"].as_u64().unwrap() >= 1, "{games}");
+    });
+    drop(again);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,16 +26,21 @@ impl TestServer {
     }
 
     async fn start_on(db: String, think: f64) -> TestServer {
+        let tuning = Tuning {
+            engine_workers: 2,
+            engine_hash_mb: 4,
+            think_time_factor: think,
+            ..Tuning::default()
+        };
+        TestServer::start_with(db, tuning).await
+    }
+
+    async fn start_with(db: String, tuning: Tuning) -> TestServer {
         let config = Config {
             addr: "127.0.0.1:0".into(),
             db: db.clone(),
             secret: None,
-            tuning: Tuning {
-                engine_workers: 2,
-                engine_hash_mb: 4,
-                think_time_factor: think,
-                ..Tuning::default()
-            },
+            tuning,
         };
         let server = Server::bind(config).await.expect("server starts");
         let addr = server.local_addr().unwrap();
@@ -656,6 +661,94 @@ async fn games_can_start_from_a_fen_and_promotion_needs_a_piece() {
     let back = state(&mut c, &id).await;
     assert_eq!(back["initial_fen"], fen);
     assert_eq!(back["fen"], s["game"]["fen"]);
+    srv.stop().await;
+}
+
+async fn games_live(c: &mut Client) -> u64 {
+    let m = c.get("/metrics").await.unwrap().text();
+    m.lines()
+        .find_map(|l| l.strip_prefix("plyyard_games_live "))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn idle_games_are_unloaded_and_come_back_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("plyyard.db").display());
+    let tuning = Tuning {
+        engine_workers: 1,
+        engine_hash_mb: 1,
+        think_time_factor: 0.25,
+        idle_unload: Duration::from_millis(300),
+    };
+    let srv = TestServer::start_with(db, tuning).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    assert_eq!(games_live(&mut c).await, 1);
+
+    // An open socket keeps the game loaded.
+    let mut ws = socket(&c, &id, Some(0)).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(games_live(&mut c).await, 1);
+    assert_eq!(
+        command(&mut ws, json!({"t":"move","id":1,"uci":"e2e4"})).await["t"],
+        "ack"
+    );
+    until_ply(&mut ws, 2).await;
+    drop(ws);
+
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while games_live(&mut c).await != 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the idle game stays loaded"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Loaded again on demand, with everything it had.
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["ply"], 2);
+    assert_eq!(s["v"], 2);
+    assert_eq!(games_live(&mut c).await, 1);
+    let mut ws = socket(&c, &id, Some(2)).await;
+    assert_eq!(
+        command(&mut ws, json!({"t":"move","id":2,"uci":"d2d4"})).await,
+        json!({"t":"ack","id":2,"v":3})
+    );
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn racing_moves_from_two_sockets_apply_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 1.0).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"expert","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut a = socket(&c, &id, Some(0)).await;
+    let mut b = socket(&c, &id, Some(0)).await;
+    send_json(&mut a, &json!({"t":"move","id":1,"uci":"e2e4"}))
+        .await
+        .unwrap();
+    send_json(&mut b, &json!({"t":"move","id":1,"uci":"d2d4"}))
+        .await
+        .unwrap();
+    let ra = recv_until(&mut a, WAIT, |m| m["t"] == "ack" || m["t"] == "error")
+        .await
+        .unwrap();
+    let rb = recv_until(&mut b, WAIT, |m| m["t"] == "ack" || m["t"] == "error")
+        .await
+        .unwrap();
+    let acks = [&ra, &rb].iter().filter(|m| m["t"] == "ack").count();
+    assert_eq!(acks, 1, "{ra} {rb}");
+    let refused = if ra["t"] == "error" { &ra } else { &rb };
+    assert_eq!(refused["code"], "not_your_turn");
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["ply"], 1);
+    assert_eq!(s["v"], 1);
     srv.stop().await;
 }
 
