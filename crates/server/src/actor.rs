@@ -314,6 +314,13 @@ pub async fn create_computer_game(
     shared.store.touch_player(&player.0, now).await?;
     shared.store.insert_game(&row).await?;
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
+    tracing::info!(
+        game = %row.id,
+        level = row.level.as_deref().unwrap_or("-"),
+        variant = %row.variant,
+        human = color_name(human),
+        "game created"
+    );
     let id = row.id.clone();
     let handle = spawn_actor(shared, row, game);
     // A fresh id cannot be in the hub yet; set it before anyone asks.
@@ -741,6 +748,7 @@ impl Actor {
         self.version += 1;
         self.row.summary = summary;
         self.shared.metrics.record_move();
+        self.log_end();
         self.think_if_needed();
         Ok(self.publish(
             EventKind::Move,
@@ -795,7 +803,14 @@ impl Actor {
         self.game = next;
         self.version += 1;
         self.row.summary = summary;
+        self.log_end();
         Ok(self.publish(EventKind::End, None))
+    }
+
+    fn log_end(&self) {
+        if let Some(o) = self.game.outcome() {
+            tracing::info!(game = %self.row.id, result = o.result.as_str(), reason = %o.reason, plies = self.game.ply(), "game over");
+        }
     }
 
     fn pgn(&self) -> String {

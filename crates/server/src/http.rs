@@ -59,7 +59,25 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .fallback(get(web_asset))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
+}
+
+/// Logs every request at `debug` (server errors at `warn`), without the
+/// query string.
+async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let t0 = Instant::now();
+    let resp = next.run(req).await;
+    let status = resp.status().as_u16();
+    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    if resp.status().is_server_error() {
+        tracing::warn!(%method, %path, status, ms, "request failed");
+    } else {
+        tracing::debug!(%method, %path, status, ms, "request");
+    }
+    resp
 }
 
 async fn api_not_found() -> ApiError {

@@ -2,8 +2,9 @@
 //!
 //! This module owns every SQL statement of the server. The schema lives in
 //! `migrations/` (embedded in the binary and applied at start) and is written
-//! in SQL that SQLite and PostgreSQL both accept, so another backend only
-//! replaces the pool type here. Every write that changes a game happens in one
+//! in SQL that SQLite and PostgreSQL both accept, and the statements use
+//! numbered placeholders (`$1`), which both databases read the same way, so
+//! another backend only replaces the pool type here. Every write that changes a game happens in one
 //! transaction that also bumps the game's version: a move is either stored
 //! with its new version or not at all.
 
@@ -151,7 +152,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT value FROM settings WHERE key = ?")
+        let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
             .bind(key)
             .fetch_optional(&self.pool)
             .await?;
@@ -164,11 +165,13 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn setting_or_insert(&self, key: &str, value: &str) -> Result<String, StoreError> {
-        sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
-            .bind(key)
-            .bind(value)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
         self.setting(key).await?.ok_or(StoreError::Corrupt {
             table: "settings",
             detail: format!("{key} vanished after insert"),
@@ -181,7 +184,7 @@ impl Store {
     /// A database failure.
     pub async fn touch_player(&self, id: &str, now: i64) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO players (id, created_at, last_seen_at) VALUES (?, ?, ?) \
+            "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
              ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
         )
         .bind(id)
@@ -200,7 +203,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, kind, white_player, black_player, level, rules, variant, \
              position, initial_fen, status, result, reason, plies, version, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(&g.id)
         .bind(&g.kind)
@@ -228,7 +231,7 @@ impl Store {
     /// # Errors
     /// A database failure or a corrupt row.
     pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
-        let Some(row) = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?"))
+        let Some(row) = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?
@@ -237,7 +240,7 @@ impl Store {
         };
         let game = game_from_row(&row)?;
         let moves = sqlx::query(
-            "SELECT ply, uci, san, clock_ms, draw_offer FROM moves WHERE game_id = ? ORDER BY ply",
+            "SELECT ply, uci, san, clock_ms, draw_offer FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -273,7 +276,7 @@ impl Store {
         for m in moves {
             sqlx::query(
                 "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(game_id)
             .bind(i64::from(m.ply))
@@ -301,7 +304,7 @@ impl Store {
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply > ?")
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
             .bind(game_id)
             .bind(i64::from(keep))
             .execute(&mut *tx)
@@ -332,8 +335,8 @@ impl Store {
     /// A database failure or a corrupt row.
     pub async fn recent_games(&self, player: &str, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE white_player = ? OR black_player = ? \
-             ORDER BY updated_at DESC, created_at DESC LIMIT ?"
+            "SELECT {GAME_COLUMNS} FROM games WHERE white_player = $1 OR black_player = $2 \
+             ORDER BY updated_at DESC, created_at DESC LIMIT $3"
         ))
         .bind(player)
         .bind(player)
@@ -359,8 +362,8 @@ async fn update_summary(
     s: &GameSummary,
 ) -> Result<(), StoreError> {
     let done = sqlx::query(
-        "UPDATE games SET status = ?, result = ?, reason = ?, plies = ?, version = ?, \
-         updated_at = ? WHERE id = ?",
+        "UPDATE games SET status = $1, result = $2, reason = $3, plies = $4, version = $5, \
+         updated_at = $6 WHERE id = $7",
     )
     .bind(&s.status)
     .bind(&s.result)
