@@ -60,7 +60,10 @@ fn main() {
 
     let modules = web.join("node_modules");
     let lock = web.join("package-lock.json");
-    if !modules.exists() || mtime(&modules) < mtime(&lock) {
+    // npm rewrites node_modules/.package-lock.json on every install, even
+    // when no top-level folder changes.
+    let installed = mtime(&modules).max(mtime(&modules.join(".package-lock.json")));
+    if !modules.exists() || installed < mtime(&lock) {
         run(
             Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund"])

@@ -419,6 +419,59 @@ mod tests {
         assert_eq!(content_type("x"), "application/octet-stream");
     }
 
+    async fn fetch(path: &str, if_none_match: Option<&str>) -> Response {
+        let mut h = HeaderMap::new();
+        if let Some(tag) = if_none_match {
+            h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(tag).unwrap());
+        }
+        web_asset(path.parse().unwrap(), h).await
+    }
+
+    #[tokio::test]
+    async fn assets_have_types_caching_and_etags() {
+        let page = fetch("/game/abcdefgh", None).await;
+        assert_eq!(page.status(), StatusCode::OK);
+        assert_eq!(page.headers()[header::CACHE_CONTROL], "no-cache");
+        let tag = page.headers()[header::ETAG].to_str().unwrap().to_owned();
+        let again = fetch("/", Some(&tag)).await;
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(fetch("/", Some("\"other\"")).await.status(), StatusCode::OK);
+        assert_eq!(
+            fetch("/assets/missing.js", None).await.status(),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            fetch("/robots.txt", None).await.status(),
+            StatusCode::NOT_FOUND
+        );
+
+        // Every embedded file other than index.html is served as itself.
+        let mut files = Vec::new();
+        let mut dirs = vec![&WEB];
+        while let Some(d) = dirs.pop() {
+            files.extend(d.files().map(|f| f.path().to_string_lossy().into_owned()));
+            dirs.extend(d.dirs());
+        }
+        for path in files.iter().filter(|p| p.as_str() != "index.html") {
+            let plain = fetch(&format!("/{path}"), None).await;
+            assert_eq!(plain.status(), StatusCode::OK, "{path}");
+            assert_eq!(
+                plain.headers()[header::CONTENT_TYPE],
+                content_type(path),
+                "{path}"
+            );
+            assert_eq!(
+                plain.headers()[header::CACHE_CONTROL],
+                "public, max-age=3600"
+            );
+            let versioned = fetch(&format!("/{path}?v=abc"), None).await;
+            assert_eq!(
+                versioned.headers()[header::CACHE_CONTROL],
+                "public, max-age=31536000, immutable"
+            );
+        }
+    }
+
     #[test]
     fn the_web_app_is_embedded() {
         let index = WEB.get_file("index.html").expect("index.html embedded");

@@ -99,6 +99,9 @@ pub struct Shared {
     pub create_limiter: CreateLimiter,
     /// Tunables.
     pub tuning: Tuning,
+    /// Becomes `true` when the server starts shutting down; open sockets
+    /// then close with "going away" so clients reconnect to the next server.
+    pub shutting_down: tokio::sync::watch::Sender<bool>,
 }
 
 impl Shared {
@@ -119,6 +122,7 @@ impl Shared {
             signer: CookieSigner::new(secret),
             create_limiter: CreateLimiter::default(),
             tuning,
+            shutting_down: tokio::sync::watch::Sender::new(false),
         }
     }
 }
@@ -206,8 +210,12 @@ impl Server {
                 tracing::warn!("cannot set TCP_NODELAY: {e}");
             }
         });
+        let state = Arc::clone(&self.state);
         axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                state.shutting_down.send_replace(true);
+            })
             .await?;
         tracing::info!("shutting down");
         self.state.store.close().await;

@@ -33,6 +33,8 @@ pub mod close {
     pub const TOO_BIG: u16 = 1009;
     /// Unsupported data (binary frames).
     pub const UNSUPPORTED: u16 = 1003;
+    /// The server is shutting down.
+    pub const GOING_AWAY: u16 = 1001;
     /// The game does not exist.
     pub const NOT_FOUND: u16 = 4404;
 }
@@ -255,8 +257,19 @@ where
     };
     let mut limiter = RateLimiter::new();
     let mut strikes = 0u32;
+    let mut stopping = session.shared.shutting_down.subscribe();
+    if *stopping.borrow() {
+        return Ok(());
+    }
     loop {
         tokio::select! {
+            changed = stopping.changed() => {
+                let stop = changed.is_err() || *stopping.borrow_and_update();
+                if stop {
+                    session.sink.send(Outgoing::Close(close::GOING_AWAY, "server restarting".into())).await?;
+                    return Ok(());
+                }
+            }
             frame = stream.next() => {
                 let text = match frame {
                     None | Some(Incoming::Close) => return Ok(()),

@@ -722,6 +722,24 @@ async fn idle_games_are_unloaded_and_come_back_on_demand() {
 }
 
 #[tokio::test]
+async fn shutdown_closes_sockets_with_going_away() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let mut ws = socket(&c, g["id"].as_str().unwrap(), Some(0)).await;
+    let stopped = tokio::spawn(srv.stop());
+    let frame = tokio::time::timeout(WAIT, ws.next()).await.unwrap();
+    match frame {
+        Some(Ok(Message::Close(Some(f)))) => assert_eq!(u16::from(f.code), 1001),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    stopped.await.unwrap();
+}
+
+#[tokio::test]
 async fn racing_moves_from_two_sockets_apply_once() {
     let dir = tempfile::tempdir().unwrap();
     let srv = TestServer::start(&dir, 1.0).await;
