@@ -31,8 +31,6 @@ pub mod close {
     pub const POLICY: u16 = 1008;
     /// Message too big.
     pub const TOO_BIG: u16 = 1009;
-    /// Unsupported data (binary frames).
-    pub const UNSUPPORTED: u16 = 1003;
     /// The server is shutting down.
     pub const GOING_AWAY: u16 = 1001;
     /// The game does not exist.
