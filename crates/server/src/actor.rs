@@ -137,6 +137,17 @@ pub enum Cmd {
         /// The new version, once committed.
         reply: oneshot::Sender<Result<u64, ApiError>>,
     },
+    /// `player` claims a draw, optionally announcing a move.
+    Claim {
+        /// Who asks.
+        player: PlayerId,
+        /// What is claimed.
+        reason: Reason,
+        /// The move announced with the claim.
+        uci: Option<String>,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
     /// The game as PGN.
     Pgn {
         /// Answer.
@@ -610,6 +621,15 @@ impl Actor {
                 let r = self.resign(&player).await;
                 let _ = reply.send(r);
             }
+            Cmd::Claim {
+                player,
+                reason,
+                uci,
+                reply,
+            } => {
+                let r = self.claim(&player, reason, uci.as_deref()).await;
+                let _ = reply.send(r);
+            }
             Cmd::Pgn { reply } => {
                 let _ = reply.send(self.pgn());
             }
@@ -675,6 +695,11 @@ impl Actor {
             result: outcome.map_or("*", |o| o.result.as_str()).into(),
             reason: outcome.map(|o| o.reason.as_str().to_owned()),
             thinking: self.thinking.is_some(),
+            claimable: g
+                .claimable()
+                .into_iter()
+                .map(|r| r.as_str().to_owned())
+                .collect(),
             created_at: rfc3339(self.row.created_at),
         }
     }
@@ -800,6 +825,49 @@ impl Actor {
             .update_game(&self.row.id, &summary)
             .await?;
         self.cancel_thinking();
+        self.game = next;
+        self.version += 1;
+        self.row.summary = summary;
+        self.log_end();
+        Ok(self.publish(EventKind::End, None))
+    }
+
+    async fn claim(
+        &mut self,
+        player: &PlayerId,
+        reason: Reason,
+        uci: Option<&str>,
+    ) -> Result<u64, ApiError> {
+        let color = self.player_color(player)?;
+        if self.game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        if self.game.turn() != color || self.thinking.is_some() {
+            return Err(ApiError::new(ErrorCode::NotYourTurn, "it is not your turn"));
+        }
+        let mut next = self.game.clone();
+        let claimed = match uci {
+            Some(u) => {
+                let mv = next.parse_uci(u).map_err(move_error)?;
+                next.claim_draw_with_move(mv, reason)
+            }
+            None => next.claim_draw(reason),
+        };
+        claimed.map_err(|e| match e {
+            game::ActionError::GameOver { .. } => {
+                ApiError::new(ErrorCode::GameOver, "the game is over")
+            }
+            game::ActionError::Move(m) => move_error(m),
+            other => ApiError::new(ErrorCode::CannotClaim, other.to_string()),
+        })?;
+        if uci.is_some() {
+            return self.commit_move(next).await;
+        }
+        let summary = summary_of(&next, self.version + 1, now_ms());
+        self.shared
+            .store
+            .update_game(&self.row.id, &summary)
+            .await?;
         self.game = next;
         self.version += 1;
         self.row.summary = summary;

@@ -27,6 +27,8 @@ pub enum ErrorCode {
     GameOver,
     /// Nothing to take back.
     NothingToUndo,
+    /// The draw claimed does not hold (or claims are not used in this game).
+    CannotClaim,
     /// Too many requests or messages.
     RateLimited,
     /// A frame or body is too large.
@@ -42,9 +44,10 @@ impl ErrorCode {
             ErrorCode::BadRequest => StatusCode::BAD_REQUEST,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::Forbidden => StatusCode::FORBIDDEN,
-            ErrorCode::IllegalMove | ErrorCode::NotYourTurn | ErrorCode::NothingToUndo => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ErrorCode::IllegalMove
+            | ErrorCode::NotYourTurn
+            | ErrorCode::NothingToUndo
+            | ErrorCode::CannotClaim => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::GameOver => StatusCode::CONFLICT,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,

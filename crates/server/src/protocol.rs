@@ -59,6 +59,9 @@ pub struct GameState {
     pub reason: Option<String>,
     /// Whether the computer is thinking.
     pub thinking: bool,
+    /// Draws the side to move may claim now (FIDE rules only):
+    /// `threefold_repetition`, `fifty_moves`.
+    pub claimable: Vec<String>,
     /// Creation time, RFC 3339.
     pub created_at: String,
 }
@@ -149,6 +152,13 @@ pub enum ClientMsg {
     Undo,
     /// Resign.
     Resign,
+    /// Claim a draw (FIDE rules), optionally by announcing a move.
+    Claim {
+        /// `threefold_repetition` or `fifty_moves`.
+        reason: game::Reason,
+        /// The move announced with the claim.
+        uci: Option<String>,
+    },
     /// Ask for the events after version `v`.
     Sync {
         /// The client's version.
@@ -193,6 +203,25 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
         },
         "undo" => Ok(ClientMsg::Undo),
         "resign" => Ok(ClientMsg::Resign),
+        "claim" => {
+            let reason = obj
+                .get("reason")
+                .and_then(serde_json::Value::as_str)
+                .and_then(|r| r.parse::<game::Reason>().ok());
+            let uci = obj.get("uci").and_then(serde_json::Value::as_str);
+            match (reason, uci) {
+                (None, _) => Err(ApiError::bad_request(
+                    "claim needs a \"reason\": threefold_repetition or fifty_moves",
+                )),
+                (Some(_), Some(u)) if u.len() > MAX_UCI_LEN => {
+                    Err(ApiError::new(ErrorCode::IllegalMove, "not a UCI move"))
+                }
+                (Some(reason), uci) => Ok(ClientMsg::Claim {
+                    reason,
+                    uci: uci.map(str::to_owned),
+                }),
+            }
+        }
         "sync" => match obj.get("v").and_then(serde_json::Value::as_u64) {
             Some(v) => Ok(ClientMsg::Sync { v }),
             None => Err(ApiError::bad_request("sync needs a number \"v\"")),
@@ -287,6 +316,20 @@ mod tests {
             (None, Ok(ClientMsg::Sync { v: 12 }))
         );
         assert_eq!(parse_client(r#"{"t":"ping"}"#).1, Ok(ClientMsg::Ping));
+        assert_eq!(
+            parse_client(r#"{"t":"claim","reason":"fifty_moves","uci":"g1f3"}"#).1,
+            Ok(ClientMsg::Claim {
+                reason: game::Reason::FiftyMoves,
+                uci: Some("g1f3".into())
+            })
+        );
+        assert_eq!(
+            parse_client(r#"{"t":"claim","reason":"boredom"}"#)
+                .1
+                .unwrap_err()
+                .code,
+            ErrorCode::BadRequest
+        );
     }
 
     #[test]

@@ -188,6 +188,15 @@ where
                 })
                 .await?
             }
+            ClientMsg::Claim { reason, uci } => {
+                actor::request(self.shared, id, |reply| Cmd::Claim {
+                    player: player.clone(),
+                    reason,
+                    uci: uci.clone(),
+                    reply,
+                })
+                .await?
+            }
             ClientMsg::Sync { .. } | ClientMsg::Ping => return Ok(None),
         }?;
         Ok(Some(v))

@@ -664,6 +664,77 @@ async fn games_can_start_from_a_fen_and_promotion_needs_a_piece() {
     srv.stop().await;
 }
 
+#[tokio::test]
+async fn draws_are_claimed_under_fide_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(&dir, 0.25).await;
+    let mut c = Client::new(srv.addr);
+    let fen = "k7/8/8/8/8/8/1R6/K7 w - - 99 80";
+    let g = new_game(
+        &mut c,
+        json!({"level":"easy","color":"white","rules":"fide","fen":fen}),
+    )
+    .await;
+    assert_eq!(g["rules"], "fide");
+    assert_eq!(g["claimable"], json!([]));
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, Some(0)).await;
+    let err = command(&mut ws, json!({"t":"claim","id":1,"reason":"fifty_moves"})).await;
+    assert_eq!(err["code"], "cannot_claim", "{err}");
+    let err = command(
+        &mut ws,
+        json!({"t":"claim","id":2,"reason":"checkmate","uci":"b2b3"}),
+    )
+    .await;
+    assert_eq!(err["code"], "cannot_claim", "{err}");
+    let err = command(
+        &mut ws,
+        json!({"t":"claim","id":3,"reason":"fifty_moves","uci":"b2b9"}),
+    )
+    .await;
+    assert_eq!(err["code"], "illegal_move", "{err}");
+    assert_eq!(state(&mut c, &id).await["v"], 0);
+    // Announcing the move that makes the hundredth half-move.
+    let ack = command(
+        &mut ws,
+        json!({"t":"claim","id":4,"reason":"fifty_moves","uci":"b2b3"}),
+    )
+    .await;
+    assert_eq!(ack, json!({"t":"ack","id":4,"v":1}));
+    let s = state(&mut c, &id).await;
+    assert_eq!(s["status"], "ended");
+    assert_eq!(s["result"], "1/2-1/2");
+    assert_eq!(s["reason"], "fifty_moves");
+    assert_eq!(s["moves"][0]["uci"], "b2b3");
+
+    // Under Ply Yard rules the same move ends the game by itself, and
+    // claims are refused.
+    let g = new_game(&mut c, json!({"level":"easy","color":"white","fen":fen})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&c, &id, Some(0)).await;
+    let err = command(
+        &mut ws,
+        json!({"t":"claim","id":1,"reason":"fifty_moves","uci":"b2b3"}),
+    )
+    .await;
+    assert_eq!(err["code"], "cannot_claim", "{err}");
+    command(&mut ws, json!({"t":"move","id":2,"uci":"b2b3"})).await;
+    let s = state(&mut c, &id).await;
+    assert_eq!(
+        (s["status"].as_str(), s["reason"].as_str()),
+        (Some("ended"), Some("fifty_moves"))
+    );
+
+    // A FIDE game reached with the claim already available shows it.
+    let g = new_game(
+        &mut c,
+        json!({"level":"easy","color":"white","rules":"fide","fen":"k7/8/8/8/8/8/1R6/K7 w - - 100 80"}),
+    )
+    .await;
+    assert_eq!(g["claimable"], json!(["fifty_moves"]));
+    srv.stop().await;
+}
+
 async fn games_live(c: &mut Client) -> u64 {
     let m = c.get("/metrics").await.unwrap().text();
     m.lines()
