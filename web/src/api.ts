@@ -58,6 +58,8 @@ export interface NewGameRequest {
   color: Color | 'random';
   variant: Variant;
   position: number | null;
+  /** Start from this position (standard chess only); omitted for the usual start. */
+  fen?: string;
 }
 
 /** An error answered by the server (or a network failure, code `network`). */

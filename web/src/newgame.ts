@@ -14,9 +14,11 @@ export interface Settings {
   variant: Variant;
   positionMode: 'random' | 'chosen';
   positionNumber: string;
+  /** A FEN to start from (standard chess); empty for the usual start. Not remembered. */
+  fen: string;
 }
 
-const DEFAULTS: Settings = { level: 'beginner', color: 'white', variant: 'standard', positionMode: 'random', positionNumber: '518' };
+const DEFAULTS: Settings = { level: 'beginner', color: 'white', variant: 'standard', positionMode: 'random', positionNumber: '518', fen: '' };
 
 /** Loads the remembered settings, falling back to defaults field by field. */
 export function loadSettings(): Settings {
@@ -28,6 +30,7 @@ export function loadSettings(): Settings {
       variant: raw.variant === 'chess960' ? 'chess960' : 'standard',
       positionMode: raw.positionMode === 'chosen' ? 'chosen' : 'random',
       positionNumber: typeof raw.positionNumber === 'string' ? raw.positionNumber : DEFAULTS.positionNumber,
+      fen: '',
     };
   } catch {
     return { ...DEFAULTS };
@@ -36,7 +39,7 @@ export function loadSettings(): Settings {
 
 function saveSettings(s: Settings): void {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(s));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...s, fen: undefined }));
   } catch {
     // Not remembered when storage is unavailable.
   }
@@ -49,6 +52,14 @@ export function toRequest(s: Settings): NewGameRequest | { error: Key } {
     const text = s.positionNumber.trim();
     if (!/^\d{1,3}$/.test(text) || Number(text) > 959) return { error: 'home.position.invalid' };
     position = Number(text);
+  }
+  const fen = s.fen.trim().replace(/\s+/g, ' ');
+  if (s.variant === 'standard' && fen !== '') {
+    // The server judges the position; this only rejects what cannot be a FEN at all.
+    if (!/^[1-8pnbrqkPNBRQK/]+( [wb]( \S+){0,4})?$/.test(fen) || fen.split(' ')[0]!.split('/').length !== 8) {
+      return { error: 'home.fen.invalid' };
+    }
+    return { level: s.level, color: s.color, variant: s.variant, position: null, fen };
   }
   return { level: s.level, color: s.color, variant: s.variant, position };
 }
@@ -94,6 +105,24 @@ export function newGameForm(): HTMLFormElement {
   const error = h('p', { id: errorId, class: 'form-error', role: 'alert', 'data-testid': 'new-game-error' });
   const submit = h('button', { type: 'submit', class: 'primary big', 'data-testid': 'new-game-submit' }, t('home.newGame'));
 
+  const fenId = `${uid}-fen`;
+  const fenInput = h('input', {
+    id: fenId,
+    type: 'text',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    placeholder: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+    'aria-describedby': `${fenId}-help ${errorId}`,
+    'data-testid': 'start-fen',
+  });
+  const fenBox = h(
+    'details',
+    { class: 'fen-options' },
+    h('summary', { 'data-testid': 'start-fen-toggle' }, t('home.fen.toggle')),
+    h('div', { class: 'field wide' }, h('label', { for: fenId }, t('home.fen.label')), fenInput, h('p', { id: `${fenId}-help`, class: 'muted small' }, t('home.fen.help'))),
+  );
+
   const chess960Box = h(
     'div',
     { class: 'chess960-options' },
@@ -108,6 +137,7 @@ export function newGameForm(): HTMLFormElement {
     group('color', 'home.color', ['white', 'black', 'random'] as const, (c) => `color.${c}` as Key, s.color),
     group('variant', 'home.variant', ['standard', 'chess960'] as const, (v) => `variant.${v}` as Key, s.variant),
     chess960Box,
+    fenBox,
     error,
     submit,
   );
@@ -120,12 +150,14 @@ export function newGameForm(): HTMLFormElement {
       variant: v('variant') as Variant,
       positionMode: v('positionMode') === 'chosen' ? 'chosen' : 'random',
       positionNumber: number.value,
+      fen: fenInput.value,
     };
   };
   const sync = () => {
     const cur = read();
     saveSettings(cur);
     chess960Box.hidden = cur.variant !== 'chess960';
+    fenBox.hidden = cur.variant !== 'standard';
     number.disabled = cur.positionMode !== 'chosen';
   };
   form.addEventListener('change', sync);
@@ -138,7 +170,7 @@ export function newGameForm(): HTMLFormElement {
     const req = toRequest(cur);
     if ('error' in req) {
       error.textContent = t(req.error);
-      number.focus();
+      (req.error === 'home.fen.invalid' ? fenInput : number).focus();
       return;
     }
     error.textContent = '';
@@ -149,7 +181,9 @@ export function newGameForm(): HTMLFormElement {
       .catch((err: unknown) => {
         submit.disabled = false;
         submit.textContent = t('home.newGame');
-        error.textContent = err instanceof ApiError && err.code === 'network' ? t('error.network') : t('error.generic');
+        if (err instanceof ApiError && err.code === 'network') error.textContent = t('error.network');
+        else if (err instanceof ApiError && err.code === 'bad_request' && 'fen' in req) error.textContent = t('home.fen.invalid');
+        else error.textContent = t('error.generic');
       });
   });
   return form;

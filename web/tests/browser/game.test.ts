@@ -168,12 +168,25 @@ test('resign asks for confirmation, then shows the result; PGN downloads', async
 
 test('promotion picker: asked every time, cancel restores, choice is played', async () => {
   const { context, page } = await newPage();
-  const res = await context.request.post('/api/computer-games', {
-    data: { level: 'beginner', color: 'white', variant: 'standard', position: null, fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' },
-  });
-  assert.equal(res.status(), 201, await res.text());
-  const game = (await res.json()) as { id: string };
-  await page.goto(`/game/${game.id}`);
+  // Start from a position through the form's FEN field.
+  await page.goto('/');
+  await page.getByTestId('variant-standard').check();
+  await page.getByTestId('color-white').check();
+  await page.getByTestId('start-fen-toggle').click();
+  await page.getByTestId('start-fen').fill('not a position');
+  await page.getByTestId('new-game-submit').click();
+  await page.getByTestId('new-game-error').filter({ hasText: 'FEN' }).waitFor();
+  // Shaped like a FEN, but no kings: the server refuses it and the form says so.
+  await page.getByTestId('start-fen').fill('8/8/8/8/8/8/8/8 w - - 0 1');
+  await page.getByTestId('new-game-error').evaluate((el) => (el.textContent = ''));
+  await page.getByTestId('new-game-submit').click();
+  await page.getByTestId('new-game-error').filter({ hasText: 'FEN' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/');
+  await page.getByTestId('start-fen').fill('8/P6k/8/8/8/8/7P/K7 w - - 0 1');
+  await page.getByTestId('new-game-submit').click();
+  await page.waitForURL(/\/game\/[^/]+$/);
+  const game = { id: new URL(page.url()).pathname.split('/').pop()! };
+  assert.equal((await apiGame(context, game.id)).fen, '8/P6k/8/8/8/8/7P/K7 w - - 0 1');
   await waitForOurTurn(page);
 
   await clickMove(page, 'a7', 'a8');
@@ -197,6 +210,10 @@ test('promotion picker: asked every time, cancel restores, choice is played', as
   assert.equal((await moveTexts(page))[0], 'a8=N');
   const state = await apiGame(context, game.id);
   assert.equal(state.moves[0]!.uci, 'a7a8n');
+  const pgn = await (await context.request.get(`/api/games/${game.id}/pgn`)).text();
+  assert.match(pgn, /\[SetUp "1"\]/);
+  assert.match(pgn, /\[FEN "8\/P6k\/8\/8\/8\/8\/7P\/K7 w - - 0 1"\]/);
+  assert.match(pgn, /1\. a8=N/);
   await context.close();
 });
 
@@ -266,7 +283,7 @@ test('every interactive element has a test id and an accessible name', async () 
   const check = async (where: string) => {
     const bad = await page.evaluate(() => {
       const out: string[] = [];
-      for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea')) {
+      for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea, summary')) {
         if (el.closest('[hidden]') || el.getClientRects().length === 0) continue;
         if (el.classList.contains('skip-link')) continue;
         const id = el.getAttribute('data-testid');

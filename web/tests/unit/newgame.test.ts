@@ -1,0 +1,32 @@
+//! The New game form's request: position numbers and start positions.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Settings, toRequest } from '../../src/newgame.js';
+
+const base: Settings = { level: 'normal', color: 'black', variant: 'standard', positionMode: 'random', positionNumber: '518', fen: '' };
+
+test('standard chess sends no position number', () => {
+  assert.deepEqual(toRequest(base), { level: 'normal', color: 'black', variant: 'standard', position: null });
+  assert.deepEqual(toRequest({ ...base, positionMode: 'chosen', positionNumber: 'x' }), { level: 'normal', color: 'black', variant: 'standard', position: null });
+});
+
+test('Chess960: random, or a whole number from 0 to 959', () => {
+  const c = { ...base, variant: 'chess960' as const };
+  assert.equal((toRequest(c) as { position: number | null }).position, null);
+  for (const [text, want] of [['0', 0], ['518', 518], [' 959 ', 959]] as const) {
+    assert.equal((toRequest({ ...c, positionMode: 'chosen', positionNumber: text }) as { position: number }).position, want);
+  }
+  for (const bad of ['960', '-1', '1.5', '', 'abc', '1e2', '0x10']) {
+    assert.deepEqual(toRequest({ ...c, positionMode: 'chosen', positionNumber: bad }), { error: 'home.position.invalid' }, bad);
+  }
+});
+
+test('a start FEN is sent for standard chess only, after a shape check', () => {
+  const fen = '8/P6k/8/8/8/8/8/K7 w - - 0 1';
+  assert.deepEqual(toRequest({ ...base, fen: `  ${fen} ` }), { level: 'normal', color: 'black', variant: 'standard', position: null, fen });
+  assert.equal('fen' in (toRequest({ ...base, variant: 'chess960', fen }) as object), false);
+  for (const bad of ['hello', '8/8/8 w - - 0 1', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1']) {
+    assert.deepEqual(toRequest({ ...base, fen: bad }), { error: 'home.fen.invalid' }, bad);
+  }
+  assert.equal((toRequest({ ...base, fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR' }) as { fen: string }).fen, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+});
