@@ -3,6 +3,9 @@
 export type Color = 'white' | 'black';
 export type Level = 'beginner' | 'easy' | 'normal' | 'hard' | 'expert';
 export type Variant = 'standard' | 'chess960';
+export type Rules = 'plyyard' | 'fide';
+/** Draws that can be claimed under FIDE rules. */
+export type ClaimReason = 'threefold_repetition' | 'fifty_moves';
 export type Status = 'ongoing' | 'ended' | string;
 
 export const LEVELS: readonly Level[] = ['beginner', 'easy', 'normal', 'hard', 'expert'];
@@ -20,7 +23,7 @@ export interface GameState {
   kind: string;
   level: Level | null;
   you: Color | null;
-  rules: string;
+  rules: Rules | string;
   variant: Variant;
   position: number | null;
   initial_fen: string;
@@ -35,6 +38,8 @@ export interface GameState {
   result: string;
   reason: string | null;
   thinking: boolean;
+  /** Draws the side to move may claim now (FIDE rules); absent from older servers. */
+  claimable?: ClaimReason[];
   created_at: string;
 }
 
@@ -58,6 +63,7 @@ export interface NewGameRequest {
   color: Color | 'random';
   variant: Variant;
   position: number | null;
+  rules: Rules;
   /** Start from this position (standard chess only); omitted for the usual start. */
   fen?: string;
 }

@@ -3,7 +3,7 @@
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Key as SquareKey } from '@lichess-org/chessground/types';
-import { ApiError, type Color, type GameState, getGame, pgnUrl, socketUrl } from './api.js';
+import { ApiError, type ClaimReason, type Color, type GameState, getGame, pgnUrl, socketUrl } from './api.js';
 import { h, replace } from './dom.js';
 import { boardConfig, canMove, canUndo, colorOfPly, isPromotion } from './ground.js';
 import { type Key, t } from './i18n.js';
@@ -41,6 +41,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   let promotion: { from: string; to: string } | null = null;
   let confirmingResign = false;
   let connected = true;
+  let gone = false;
   let feedback = '';
   let socket: GameSocket | null = null;
   let ground: Api | null = null;
@@ -115,6 +116,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const dialogBody = h('div', {});
   const dialog = h('dialog', { class: 'new-game-dialog', 'aria-labelledby': 'new-game-title', 'data-testid': 'new-game-dialog' }, h('div', { class: 'dialog-head' }, dialogTitle, dialogClose), dialogBody);
 
+  const claimBox = h('div', { class: 'claims', 'data-testid': 'claims', hidden: true });
   const controls = h('div', { class: 'controls' }, flipBtn.b, undoBtn.b, resignBtn.b, newBtn.b, pgnLink, soundBtn.b);
 
   const page = h(
@@ -126,6 +128,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       { class: 'side-column' },
       bannerEl,
       h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, inputForm),
+      claimBox,
       resignBox,
       controls,
     ),
@@ -234,6 +237,17 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     if (!socket) return;
     try {
       await socket.request({ t: 'undo' });
+      feedback = '';
+    } catch (e) {
+      feedback = errorText(e instanceof RequestError ? e.code : 'generic');
+    }
+    update();
+  }
+
+  async function claim(reason: ClaimReason): Promise<void> {
+    if (!socket) return;
+    try {
+      await socket.request({ t: 'claim', reason });
       feedback = '';
     } catch (e) {
       feedback = errorText(e instanceof RequestError ? e.code : 'generic');
@@ -363,10 +377,19 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       else if (g.thinking || g.turn !== g.you) statusEl.textContent = g.thinking ? t('game.turn.computer') : t('game.turn.waiting');
       else statusEl.textContent = t('game.turn.you') + (g.check ? ` · ${t('announce.check')}` : '');
     }
-    infoEl.textContent =
-      g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
-    connEl.hidden = connected;
-    connEl.textContent = t('conn.reconnecting');
+    const variantText = g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
+    infoEl.textContent = [variantText, g.rules === 'fide' || g.rules === 'plyyard' ? t(`rules.${g.rules}`) : null].filter(Boolean).join(' · ');
+
+    const claims = canMove(g, pending) ? (g.claimable ?? []) : [];
+    claimBox.hidden = claims.length === 0;
+    replace(
+      claimBox,
+      ...claims.map((reason) =>
+        h('button', { type: 'button', class: 'control claim', 'data-testid': `claim-${reason}`, onclick: () => void claim(reason) }, t(`game.claim.${reason}` as Key)),
+      ),
+    );
+    connEl.hidden = connected && !gone;
+    connEl.textContent = gone ? t('error.gone') : t('conn.reconnecting');
 
     movesTitle.textContent = t('game.moves');
     renderMoves(g);
@@ -442,6 +465,10 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         },
         error: (code) => {
           feedback = errorText(code);
+          update();
+        },
+        gone: () => {
+          gone = true;
           update();
         },
       });

@@ -1,7 +1,7 @@
 //! The "Play the computer" settings (level, colour, variant, Chess960
 //! position) and starting the game. Used on the home page and in the game
 //! page's New game dialog. The last choices are remembered.
-import { ApiError, type Color, createComputerGame, LEVELS, type Level, type NewGameRequest, type Variant } from './api.js';
+import { ApiError, type Color, createComputerGame, LEVELS, type Level, type NewGameRequest, type Rules, type Variant } from './api.js';
 import { h } from './dom.js';
 import { type Key, t } from './i18n.js';
 
@@ -12,13 +12,14 @@ export interface Settings {
   level: Level;
   color: Color | 'random';
   variant: Variant;
+  rules: Rules;
   positionMode: 'random' | 'chosen';
   positionNumber: string;
   /** A FEN to start from (standard chess); empty for the usual start. Not remembered. */
   fen: string;
 }
 
-const DEFAULTS: Settings = { level: 'beginner', color: 'white', variant: 'standard', positionMode: 'random', positionNumber: '518', fen: '' };
+const DEFAULTS: Settings = { level: 'beginner', color: 'white', variant: 'standard', rules: 'plyyard', positionMode: 'random', positionNumber: '518', fen: '' };
 
 /** Loads the remembered settings, falling back to defaults field by field. */
 export function loadSettings(): Settings {
@@ -28,6 +29,7 @@ export function loadSettings(): Settings {
       level: LEVELS.includes(raw.level as Level) ? (raw.level as Level) : DEFAULTS.level,
       color: raw.color === 'white' || raw.color === 'black' || raw.color === 'random' ? raw.color : DEFAULTS.color,
       variant: raw.variant === 'chess960' ? 'chess960' : 'standard',
+      rules: raw.rules === 'fide' ? 'fide' : 'plyyard',
       positionMode: raw.positionMode === 'chosen' ? 'chosen' : 'random',
       positionNumber: typeof raw.positionNumber === 'string' ? raw.positionNumber : DEFAULTS.positionNumber,
       fen: '',
@@ -59,9 +61,9 @@ export function toRequest(s: Settings): NewGameRequest | { error: Key } {
     if (!/^[1-8pnbrqkPNBRQK/]+( [wb]( \S+){0,4})?$/.test(fen) || fen.split(' ')[0]!.split('/').length !== 8) {
       return { error: 'home.fen.invalid' };
     }
-    return { level: s.level, color: s.color, variant: s.variant, position: null, fen };
+    return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position: null, fen };
   }
-  return { level: s.level, color: s.color, variant: s.variant, position };
+  return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position };
 }
 
 let formCounter = 0;
@@ -137,6 +139,8 @@ export function newGameForm(): HTMLFormElement {
     group('color', 'home.color', ['white', 'black', 'random'] as const, (c) => `color.${c}` as Key, s.color),
     group('variant', 'home.variant', ['standard', 'chess960'] as const, (v) => `variant.${v}` as Key, s.variant),
     chess960Box,
+    group('rules', 'home.rules', ['plyyard', 'fide'] as const, (r) => `rules.${r}` as Key, s.rules),
+    h('p', { class: 'muted small rules-help' }, t('home.rules.help')),
     fenBox,
     error,
     submit,
@@ -148,6 +152,7 @@ export function newGameForm(): HTMLFormElement {
       level: v('level') as Level,
       color: v('color') as Settings['color'],
       variant: v('variant') as Variant,
+      rules: v('rules') === 'fide' ? 'fide' : 'plyyard',
       positionMode: v('positionMode') === 'chosen' ? 'chosen' : 'random',
       positionNumber: number.value,
       fen: fenInput.value,

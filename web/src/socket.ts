@@ -1,7 +1,7 @@
 //! The game socket (docs/protocol.md): versioned events applied in order, a
 //! resync on gaps, requests acknowledged by id, and reconnection with
 //! exponential backoff that resumes with `?v=`.
-import type { GameState, MoveRecord } from './api.js';
+import type { ClaimReason, GameState, MoveRecord } from './api.js';
 
 /** A change the server reports. */
 export interface GameEvent {
@@ -18,7 +18,10 @@ export type ServerMessage =
   | { t: 'pong' };
 
 /** Requests the client makes (ids are added by the socket). */
-export type Request = { t: 'move'; uci: string } | { t: 'undo' } | { t: 'resign' };
+export type Request = { t: 'move'; uci: string } | { t: 'undo' } | { t: 'resign' } | { t: 'claim'; reason: ClaimReason };
+
+/** Close code the server uses for a game that does not exist (docs/protocol.md). */
+export const CLOSE_NO_SUCH_GAME = 4404;
 
 /** A refusal from the server, or `disconnected` when the socket closed before an answer. */
 export class RequestError extends Error {
@@ -38,6 +41,8 @@ export interface SocketListener {
   connection(open: boolean): void;
   /** An error not tied to a request of ours. */
   error?(code: string, message: string): void;
+  /** The game no longer exists: the socket stops reconnecting. */
+  gone?(): void;
 }
 
 /** Something that can open a websocket; swapped in tests. */
@@ -145,12 +150,17 @@ export class GameSocket {
       }
       this.handle(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e?: CloseEvent) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.pinger) clearInterval(this.pinger);
       this.failPending();
       if (this.closed) return;
+      if (e?.code === CLOSE_NO_SUCH_GAME) {
+        this.closed = true;
+        this.listener.gone?.();
+        return;
+      }
       this.listener.connection(false);
       this.timer = setTimeout(() => this.open(), backoff(this.attempts++));
     };

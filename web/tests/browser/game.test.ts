@@ -359,3 +359,36 @@ test('a dropped connection shows a notice, reconnects and the game goes on', asy
   assert.equal((await apiGame(context, id)).moves.length, 4);
   await context.close();
 });
+
+test('FIDE rules: a fifty-move draw is claimed with a button; Ply Yard rules end it by themselves', async () => {
+  const { context, page } = await newPage();
+  // A hundred half-moves without capture or pawn move: the claim is open at once.
+  const fen = '8/8/4k3/8/8/4K3/4R3/8 w - - 100 80';
+  await page.goto('/');
+  await page.getByTestId('variant-standard').check();
+  await page.getByTestId('color-white').check();
+  await page.getByTestId('rules-fide').check();
+  await page.getByTestId('start-fen-toggle').click();
+  await page.getByTestId('start-fen').fill(fen);
+  await page.getByTestId('new-game-submit').click();
+  await page.waitForURL(/\/game\/[^/]+$/);
+  const id = new URL(page.url()).pathname.split('/').pop()!;
+  await waitForOurTurn(page);
+  assert.match((await page.getByTestId('game-info').textContent()) ?? '', /FIDE rules/);
+  await page.getByTestId('claim-fifty_moves').click();
+  await page.getByTestId('result').waitFor();
+  assert.equal(await page.getByTestId('result-headline').textContent(), 'Draw');
+  const state = await apiGame(context, id);
+  assert.equal(state.result, '1/2-1/2');
+  assert.equal(state.reason, 'fifty_moves');
+
+  // The same position under Ply Yard rules is already drawn: the server refuses it, the form says so.
+  await page.goto('/');
+  await page.getByTestId('rules-plyyard').check();
+  await page.getByTestId('start-fen-toggle').click();
+  await page.getByTestId('start-fen').fill(fen);
+  await page.getByTestId('new-game-submit').click();
+  await page.getByTestId('new-game-error').filter({ hasText: 'FEN' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/');
+  await context.close();
+});

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Settings, toRequest } from '../../src/newgame.js';
 
-const base: Settings = { level: 'normal', color: 'black', variant: 'standard', positionMode: 'random', positionNumber: '518', fen: '' };
+const base: Settings = { level: 'normal', color: 'black', variant: 'standard', rules: 'fide', positionMode: 'random', positionNumber: '518', fen: '' };
 
 test('standard chess sends no position number', () => {
-  assert.deepEqual(toRequest(base), { level: 'normal', color: 'black', variant: 'standard', position: null });
-  assert.deepEqual(toRequest({ ...base, positionMode: 'chosen', positionNumber: 'x' }), { level: 'normal', color: 'black', variant: 'standard', position: null });
+  assert.deepEqual(toRequest(base), { level: 'normal', color: 'black', variant: 'standard', rules: 'fide', position: null });
+  assert.deepEqual(toRequest({ ...base, positionMode: 'chosen', positionNumber: 'x' }), { level: 'normal', color: 'black', variant: 'standard', rules: 'fide', position: null });
 });
 
 test('Chess960: random, or a whole number from 0 to 959', () => {
@@ -23,7 +23,7 @@ test('Chess960: random, or a whole number from 0 to 959', () => {
 
 test('a start FEN is sent for standard chess only, after a shape check', () => {
   const fen = '8/P6k/8/8/8/8/8/K7 w - - 0 1';
-  assert.deepEqual(toRequest({ ...base, fen: `  ${fen} ` }), { level: 'normal', color: 'black', variant: 'standard', position: null, fen });
+  assert.deepEqual(toRequest({ ...base, fen: `  ${fen} ` }), { level: 'normal', color: 'black', variant: 'standard', rules: 'fide', position: null, fen });
   assert.equal('fen' in (toRequest({ ...base, variant: 'chess960', fen }) as object), false);
   for (const bad of ['hello', '8/8/8 w - - 0 1', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1']) {
     assert.deepEqual(toRequest({ ...base, fen: bad }), { error: 'home.fen.invalid' }, bad);

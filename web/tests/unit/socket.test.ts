@@ -12,16 +12,16 @@ class FakeSocket {
   sent: Record<string, unknown>[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((e?: { code: number }) => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
   send(data: string): void {
     this.sent.push(JSON.parse(data) as Record<string, unknown>);
   }
-  close(): void {
+  close(code = 1000): void {
     this.readyState = 3;
-    this.onclose?.();
+    this.onclose?.({ code });
   }
   open(): void {
     this.readyState = 1;
@@ -36,18 +36,20 @@ function setup(v = 3) {
   FakeSocket.all = [];
   const states: Array<{ v: number; kind: string | null }> = [];
   const conn: boolean[] = [];
+  let gone = 0;
   const sock = new GameSocket(
     (n) => `ws://x/api/games/abc/socket?v=${n}`,
     v,
     {
       state: (g: GameState, e) => states.push({ v: g.v, kind: e?.kind ?? null }),
       connection: (open) => conn.push(open),
+      gone: () => gone++,
     },
     (url) => new FakeSocket(url) as unknown as WebSocket,
   );
   const ws = FakeSocket.all[0]!;
   ws.open();
-  return { sock, ws, states, conn };
+  return { sock, ws, states, conn, gone: () => gone };
 }
 
 test('versionAction applies the next version, ignores old ones, resyncs on gaps', () => {
@@ -129,4 +131,13 @@ test('going offline drops the socket; coming back online reconnects at once', ()
   assert.deepEqual(conn, [true, false, true]);
   assert.ok(ws !== FakeSocket.all[1]);
   sock.close();
+});
+
+test('a game that no longer exists (close 4404) stops the reconnecting', async () => {
+  const { ws, conn, gone } = setup(2);
+  ws.close(4404);
+  assert.equal(gone(), 1);
+  assert.deepEqual(conn, [true]);
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(FakeSocket.all.length, 1);
 });
