@@ -117,6 +117,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const dialog = h('dialog', { class: 'new-game-dialog', 'aria-labelledby': 'new-game-title', 'data-testid': 'new-game-dialog' }, h('div', { class: 'dialog-head' }, dialogTitle, dialogClose), dialogBody);
 
   const claimBox = h('div', { class: 'claims', 'data-testid': 'claims', hidden: true });
+  const claimWithMove = h('input', { type: 'checkbox', id: 'claim-with-move', 'data-testid': 'claim-with-move' });
+  const claimWithMoveText = h('span', {});
+  const claimWithMoveBox = h('label', { class: 'claim-with-move', for: 'claim-with-move', hidden: true }, claimWithMove, claimWithMoveText);
   const controls = h('div', { class: 'controls' }, flipBtn.b, undoBtn.b, resignBtn.b, newBtn.b, pgnLink, soundBtn.b);
 
   const page = h(
@@ -127,7 +130,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       'div',
       { class: 'side-column' },
       bannerEl,
-      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, inputForm),
+      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, inputForm, claimWithMoveBox),
       claimBox,
       resignBox,
       controls,
@@ -172,12 +175,30 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     void sendMove(from + to);
   }
 
+  /** Under FIDE rules, announces `uci` with a draw claim; false when no claim holds (nothing was played). */
+  async function claimWith(sock: GameSocket, uci: string): Promise<boolean> {
+    for (const reason of ['threefold_repetition', 'fifty_moves'] as const) {
+      try {
+        await sock.request({ t: 'claim', reason, uci });
+        return true;
+      } catch (e) {
+        if (!(e instanceof RequestError && e.code === 'cannot_claim')) throw e;
+      }
+    }
+    return false;
+  }
+
   async function sendMove(uci: string): Promise<void> {
     if (!socket) return;
     pending = true;
     update();
     try {
-      await socket.request({ t: 'move', uci });
+      const claiming = claimWithMove.checked && game?.rules === 'fide';
+      if (!claiming || !(await claimWith(socket, uci))) {
+        await socket.request({ t: 'move', uci });
+        if (claiming) feedback = t('game.claim.none');
+      }
+      claimWithMove.checked = false;
       input.value = '';
     } catch (e) {
       feedback = errorText(e instanceof RequestError ? e.code : 'generic');
@@ -380,6 +401,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const variantText = g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
     infoEl.textContent = [variantText, g.rules === 'fide' || g.rules === 'plyyard' ? t(`rules.${g.rules}`) : null].filter(Boolean).join(' · ');
 
+    claimWithMoveBox.hidden = g.rules !== 'fide' || g.you === null || !ongoing;
+    claimWithMoveText.textContent = t('game.claimWithMove');
     const claims = canMove(g, pending) ? (g.claimable ?? []) : [];
     claimBox.hidden = claims.length === 0;
     replace(

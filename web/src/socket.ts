@@ -18,7 +18,7 @@ export type ServerMessage =
   | { t: 'pong' };
 
 /** Requests the client makes (ids are added by the socket). */
-export type Request = { t: 'move'; uci: string } | { t: 'undo' } | { t: 'resign' } | { t: 'claim'; reason: ClaimReason };
+export type Request = { t: 'move'; uci: string } | { t: 'undo' } | { t: 'resign' } | { t: 'claim'; reason: ClaimReason; uci?: string };
 
 /** Close code the server uses for a game that does not exist (docs/protocol.md). */
 export const CLOSE_NO_SUCH_GAME = 4404;

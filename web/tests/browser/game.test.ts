@@ -392,3 +392,40 @@ test('FIDE rules: a fifty-move draw is claimed with a button; Ply Yard rules end
   assert.equal(new URL(page.url()).pathname, '/');
   await context.close();
 });
+
+test('FIDE rules: a draw claimed by announcing the move that makes it', async () => {
+  const { context, page } = await newPage();
+  const start = async (fen: string) => {
+    await page.goto('/');
+    await page.getByTestId('variant-standard').check();
+    await page.getByTestId('color-white').check();
+    await page.getByTestId('rules-fide').check();
+    await page.getByTestId('start-fen-toggle').click();
+    await page.getByTestId('start-fen').fill(fen);
+    await page.getByTestId('new-game-submit').click();
+    await page.waitForURL(/\/game\/[^/]+$/);
+    await waitForOurTurn(page);
+    return new URL(page.url()).pathname.split('/').pop()!;
+  };
+
+  // 99 half-moves: the rook move makes 100, and the claim goes with it.
+  const id = await start('8/8/4k3/8/8/4K3/4R3/8 w - - 99 80');
+  assert.equal(await page.locator('[data-testid^="claim-"][data-testid$="moves"]').count(), 0);
+  await page.getByTestId('claim-with-move').check();
+  await clickMove(page, 'e2', 'a2');
+  await page.getByTestId('result').waitFor();
+  const state = await apiGame(context, id);
+  assert.deepEqual(state.moves.map((m) => m.uci), ['e2a2']);
+  assert.equal(state.reason, 'fifty_moves');
+  assert.equal(state.result, '1/2-1/2');
+
+  // Far from any draw: the claim fails, the move is played anyway and the player is told.
+  const id2 = await start('8/8/4k3/8/8/4K3/4R3/8 w - - 10 80');
+  await page.getByTestId('claim-with-move').check();
+  await clickMove(page, 'e2', 'a2');
+  await page.getByTestId('move-feedback').filter({ hasText: 'no draw to claim' }).waitFor();
+  await waitForPlies(page, 2);
+  assert.equal((await apiGame(context, id2)).status, 'ongoing');
+  assert.equal(await page.getByTestId('claim-with-move').isChecked(), false);
+  await context.close();
+});
