@@ -6,8 +6,8 @@ import {
   apiGame,
   clickMove,
   closeBrowser,
+  done,
   dragMove,
-  jsErrors,
   moveTexts,
   newPage,
   PHONE,
@@ -49,8 +49,7 @@ test('as White at Beginner: click moves, legal-move dots, the computer replies',
   await waitForOurTurn(page);
   await page.getByTestId('move-input').focus();
   await shot(page, 'game-desktop');
-  assert.deepEqual(jsErrors(page), []);
-  await context.close();
+  await done(context, page);
 });
 
 test('as Black the computer moves first and the board is flipped', async () => {
@@ -70,7 +69,7 @@ test('as Black the computer moves first and the board is flipped', async () => {
   assert.equal(await page.locator('.cg-wrap.orientation-white').count(), 1);
   await page.getByTestId('flip-board').click();
   assert.equal(await page.locator('.cg-wrap.orientation-black').count(), 1);
-  await context.close();
+  await done(context, page);
 });
 
 test('typed moves, Undo restores the previous position, reload keeps the game', async () => {
@@ -118,7 +117,7 @@ test('typed moves, Undo restores the previous position, reload keeps the game', 
   assert.deepEqual(await moveTexts(page), shown);
   assert.equal(new URL(page.url()).pathname, `/game/${id}`);
   await waitForOurTurn(page);
-  await context.close();
+  await done(context, page);
 });
 
 test('resign asks for confirmation, then shows the result; PGN downloads', async () => {
@@ -163,7 +162,7 @@ test('resign asks for confirmation, then shows the result; PGN downloads', async
   await page.getByTestId('result').waitFor();
   await page.getByTestId('home-link').click();
   await page.locator(`[data-testid="recent-game"][data-id="${id}"]`).waitFor();
-  await context.close();
+  await done(context, page);
 });
 
 test('promotion picker: asked every time, cancel restores, choice is played', async () => {
@@ -214,7 +213,7 @@ test('promotion picker: asked every time, cancel restores, choice is played', as
   assert.match(pgn, /\[SetUp "1"\]/);
   assert.match(pgn, /\[FEN "8\/P6k\/8\/8\/8\/8\/7P\/K7 w - - 0 1"\]/);
   assert.match(pgn, /1\. a8=N/);
-  await context.close();
+  await done(context, page);
 });
 
 test('Chess960 with a chosen position number', async () => {
@@ -223,7 +222,7 @@ test('Chess960 with a chosen position number', async () => {
   const state = await apiGame(context, id);
   assert.equal(state.fen.split(' ')[0]!.split('/')[7], 'BBQNNRKR');
   await waitForOurTurn(page);
-  await context.close();
+  await done(context, page);
 });
 
 test('a bad position number is refused before sending', async () => {
@@ -235,7 +234,7 @@ test('a bad position number is refused before sending', async () => {
   await page.getByTestId('new-game-submit').click();
   await page.getByTestId('new-game-error').filter({ hasText: '959' }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/');
-  await context.close();
+  await done(context, page);
 });
 
 test('phone-sized screen: board fits and controls are reachable', async () => {
@@ -255,7 +254,7 @@ test('phone-sized screen: board fits and controls are reachable', async () => {
     assert.equal(await page.getByTestId(id).isVisible(), true, id);
   }
   await shot(page, 'game-phone');
-  await context.close();
+  await done(context, page);
 });
 
 test('sound toggle and the New game dialog', async () => {
@@ -275,7 +274,7 @@ test('sound toggle and the New game dialog', async () => {
   await page.getByTestId('new-game-submit').click();
   await page.waitForURL((u) => u.toString() !== first && /\/game\//.test(u.pathname));
   await waitForPlies(page, 1);
-  await context.close();
+  await done(context, page);
 });
 
 test('every interactive element has a test id and an accessible name', async () => {
@@ -306,7 +305,7 @@ test('every interactive element has a test id and an accessible name', async () 
   await check('game');
   await page.getByTestId('resign').click();
   await check('resign dialog');
-  await context.close();
+  await done(context, page);
 });
 
 test('an unknown game shows a clear message', async () => {
@@ -315,7 +314,7 @@ test('an unknown game shows a clear message', async () => {
   await page.getByTestId('game-error').waitFor();
   await page.getByTestId('back-home').click();
   await page.getByTestId('new-game-form').waitFor();
-  await context.close();
+  await done(context, page);
 });
 
 test('someone else opening the game watches it live, without controls', async () => {
@@ -336,8 +335,8 @@ test('someone else opening the game watches it live, without controls', async ()
   await waitForPlies(watcher.page, 2);
   assert.equal((await moveTexts(watcher.page))[0], 'e4');
   assert.equal((await apiGame(watcher.context, id)).you, null);
-  await player.context.close();
-  await watcher.context.close();
+  await done(player.context, player.page);
+  await done(watcher.context, watcher.page);
 });
 
 test('a dropped connection shows a notice, reconnects and the game goes on', async () => {
@@ -357,7 +356,7 @@ test('a dropped connection shows a notice, reconnects and the game goes on', asy
   await waitForPlies(page, 4);
   await waitForOurTurn(page);
   assert.equal((await apiGame(context, id)).moves.length, 4);
-  await context.close();
+  await done(context, page);
 });
 
 test('FIDE rules: a fifty-move draw is claimed with a button; Ply Yard rules end it by themselves', async () => {
@@ -390,7 +389,7 @@ test('FIDE rules: a fifty-move draw is claimed with a button; Ply Yard rules end
   await page.getByTestId('new-game-submit').click();
   await page.getByTestId('new-game-error').filter({ hasText: 'FEN' }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/');
-  await context.close();
+  await done(context, page);
 });
 
 test('FIDE rules: a draw claimed by announcing the move that makes it', async () => {
@@ -427,5 +426,5 @@ test('FIDE rules: a draw claimed by announcing the move that makes it', async ()
   await waitForPlies(page, 2);
   assert.equal((await apiGame(context, id2)).status, 'ongoing');
   assert.equal(await page.getByTestId('claim-with-move').isChecked(), false);
-  await context.close();
+  await done(context, page);
 });

@@ -64,6 +64,13 @@ export function jsErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
 }
 
+/** Closes a test's context after checking its page threw no uncaught errors. */
+export async function done(context: BrowserContext, ...pages: Page[]): Promise<void> {
+  const errors = pages.flatMap((p) => jsErrors(p));
+  await context.close();
+  if (errors.length > 0) throw new Error(`uncaught page errors:\n${errors.join('\n')}`);
+}
+
 /** Saves a screenshot as artifacts/screenshots/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });

@@ -1,7 +1,7 @@
 //! Languages in the browser: detection, switching, remembering, piece letters.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { closeBrowser, DESKTOP, moveTexts, newPage, PHONE, shot, startGame, waitForOurTurn, waitForPlies } from './helpers.js';
+import { closeBrowser, DESKTOP, done, moveTexts, newPage, PHONE, shot, startGame, waitForOurTurn, waitForPlies } from './helpers.js';
 
 after(closeBrowser);
 
@@ -12,7 +12,7 @@ test('the browser language is used on the first visit', async () => {
   assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
   assert.equal(await page.getByTestId('lang-select').inputValue(), 'fr');
   await shot(page, 'home-fr-desktop');
-  await context.close();
+  await done(context, page);
 });
 
 test('home page in English at desktop size', async () => {
@@ -20,7 +20,7 @@ test('home page in English at desktop size', async () => {
   await page.goto('/');
   await page.getByTestId('recent-empty').waitFor();
   await shot(page, 'home-desktop');
-  await context.close();
+  await done(context, page);
 });
 
 test('switching language changes labels and piece letters, and is remembered', async () => {
@@ -80,5 +80,5 @@ test('switching language changes labels and piece letters, and is remembered', a
   await page.getByTestId('lang-select').selectOption('ro');
   assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Joc nou');
   assert.equal(await page.locator('#recent-title').textContent(), 'Partidele mele recente');
-  await context.close();
+  await done(context, page);
 });
