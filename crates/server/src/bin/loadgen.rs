@@ -50,6 +50,9 @@ enum Mode {
         /// Seed of our random move choice.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played at the same time.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
     },
     /// Server memory with many idle live games.
     Idle {
@@ -87,7 +90,8 @@ fn main() -> std::process::ExitCode {
                     games,
                     moves,
                     seed,
-                } => latency(cli.addr, &levels, games, moves, seed).await,
+                    concurrency,
+                } => latency(cli.addr, &levels, games, moves, seed, concurrency).await,
                 Mode::Idle {
                     games,
                     sockets,
@@ -185,57 +189,77 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// Plays one game of `moves` random moves; returns the reply times in ms.
+async fn play_game(addr: SocketAddr, level: String, moves: u32, seed: u64) -> Result<Vec<f64>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut samples = Vec::new();
+    let mut c = Client::new(addr);
+    let mut state = create(&mut c, &level).await?;
+    let id = state["id"].as_str().unwrap_or_default().to_owned();
+    let mut ws: Socket = c
+        .socket(&format!("/api/games/{id}/socket?v=0"), None)
+        .await?;
+    for n in 0..moves {
+        if state["status"] != "ongoing" {
+            break;
+        }
+        let Some(uci) = random_move(&state, &mut rng) else {
+            break;
+        };
+        let ply = state["ply"].as_u64().unwrap_or(0);
+        let t0 = Instant::now();
+        send_json(&mut ws, &json!({"t":"move","id":n,"uci":uci})).await?;
+        let reply = recv_until(&mut ws, WAIT, |m| {
+            (m["t"] == "event" && (m["game"]["ply"] == ply + 2 || m["game"]["status"] == "ended"))
+                || m["t"] == "error"
+        })
+        .await?;
+        if reply["t"] == "error" {
+            return Err(ClientError::Parse(format!("move refused: {reply}")));
+        }
+        state = reply["game"].clone();
+        if state["ply"] == ply + 2 {
+            samples.push(t0.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    Ok(samples)
+}
+
 async fn latency(
     addr: SocketAddr,
     levels: &[String],
     games: u32,
     moves: u32,
     seed: u64,
+    concurrency: usize,
 ) -> Result<()> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    println!("| level | replies | median ms | p95 ms | max ms |");
-    println!("|---|---|---|---|---|");
+    println!("concurrency {concurrency}, {games} games x {moves} moves per level");
+    println!("| level | replies | median ms | p95 ms | max ms | moves/s |");
+    println!("|---|---|---|---|---|---|");
     for level in levels {
+        let t0 = Instant::now();
         let mut samples = Vec::new();
-        for _ in 0..games {
-            let mut c = Client::new(addr);
-            let mut state = create(&mut c, level).await?;
-            let id = state["id"].as_str().unwrap_or_default().to_owned();
-            let mut ws: Socket = c
-                .socket(&format!("/api/games/{id}/socket?v=0"), None)
-                .await?;
-            for n in 0..moves {
-                if state["status"] != "ongoing" {
-                    break;
-                }
-                let Some(uci) = random_move(&state, &mut rng) else {
-                    break;
-                };
-                let ply = state["ply"].as_u64().unwrap_or(0);
-                let t0 = Instant::now();
-                send_json(&mut ws, &json!({"t":"move","id":n,"uci":uci})).await?;
-                let reply = recv_until(&mut ws, WAIT, |m| {
-                    (m["t"] == "event"
-                        && (m["game"]["ply"] == ply + 2 || m["game"]["status"] == "ended"))
-                        || m["t"] == "error"
-                })
-                .await?;
-                if reply["t"] == "error" {
-                    return Err(ClientError::Parse(format!("move refused: {reply}")));
-                }
-                state = reply["game"].clone();
-                if state["ply"] == ply + 2 {
-                    samples.push(t0.elapsed().as_secs_f64() * 1000.0);
-                }
+        let mut next = 0u32;
+        let mut running = tokio::task::JoinSet::new();
+        while next < games || !running.is_empty() {
+            while next < games && running.len() < concurrency.max(1) {
+                let game_seed = seed.wrapping_mul(1000).wrapping_add(u64::from(next));
+                running.spawn(play_game(addr, level.clone(), moves, game_seed));
+                next += 1;
+            }
+            if let Some(done) = running.join_next().await {
+                samples.extend(done.map_err(|e| ClientError::Parse(format!("task: {e}")))??);
             }
         }
+        let wall = t0.elapsed().as_secs_f64();
         samples.sort_by(f64::total_cmp);
         println!(
-            "| {level} | {} | {:.0} | {:.0} | {:.0} |",
+            "| {level} | {} | {:.0} | {:.0} | {:.0} | {:.1} |",
             samples.len(),
             percentile(&samples, 50.0),
             percentile(&samples, 95.0),
-            samples.last().copied().unwrap_or(f64::NAN)
+            samples.last().copied().unwrap_or(f64::NAN),
+            2.0 * samples.len() as f64 / wall
         );
     }
     Ok(())
