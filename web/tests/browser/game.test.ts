@@ -29,8 +29,8 @@ test('as White at Beginner: click moves, legal-move dots, the computer replies',
   // Selecting the e2 pawn shows its two destinations as dots.
   const e2 = await squarePoint(page, 'e2');
   await page.mouse.click(e2.x, e2.y);
-  await page.locator('cg-board square.move-dest').first().waitFor();
-  assert.equal(await page.locator('cg-board square.move-dest').count(), 2);
+  await page.locator('cg-board square.move-dest:visible').first().waitFor();
+  assert.equal(await page.locator('cg-board square.move-dest:visible').count(), 2);
   const e4 = await squarePoint(page, 'e4');
   await page.mouse.click(e4.x, e4.y);
 
@@ -40,7 +40,7 @@ test('as White at Beginner: click moves, legal-move dots, the computer replies',
   assert.ok(moves[1] && moves[1].length >= 2, `computer replied ${moves[1]}`);
   await waitForOurTurn(page);
   // The last move is highlighted on the board.
-  assert.equal(await page.locator('cg-board square.last-move').count(), 2);
+  assert.equal(await page.locator('cg-board square.last-move:visible').count(), 2);
 
   // A second move, dragged this time.
   await dragMove(page, 'g1', 'f3');
@@ -426,5 +426,37 @@ test('FIDE rules: a draw claimed by announcing the move that makes it', async ()
   await waitForPlies(page, 2);
   assert.equal((await apiGame(context, id2)).status, 'ongoing');
   assert.equal(await page.getByTestId('claim-with-move').isChecked(), false);
+  await done(context, page);
+});
+
+test('check is highlighted; a capture leaving bare kings ends in a draw with its reason', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/');
+  await page.getByTestId('variant-standard').check();
+  await page.getByTestId('color-white').check();
+  await page.getByTestId('rules-plyyard').check();
+  await page.getByTestId('start-fen-toggle').click();
+  await page.getByTestId('start-fen').fill('4k3/8/8/8/8/8/4q3/4K3 w - - 0 1');
+  await page.getByTestId('new-game-submit').click();
+  await page.waitForURL(/\/game\/[^/]+$/);
+  await waitForOurTurn(page);
+  await page.locator('cg-board square.check').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('cg-board square.check:visible').count(), 1);
+  assert.match((await page.getByTestId('status').textContent()) ?? '', /Check/);
+
+  await page.getByTestId('move-input').fill('Kxe2');
+  await page.getByTestId('move-input').press('Enter');
+  await page.getByTestId('result').waitFor();
+  assert.equal(await page.getByTestId('result-headline').textContent(), 'Draw');
+  assert.equal(await page.getByTestId('result-reason').textContent(), 'neither side can checkmate');
+  // The board redraws on the next animation frame (chessground hides unused squares).
+  await page.locator('cg-board square.check').waitFor({ state: 'hidden' });
+  assert.deepEqual(await moveTexts(page), ['Kxe2']);
+  // A draw on the board can still be taken back.
+  assert.equal(await page.getByTestId('undo').isEnabled(), true);
+  await page.getByTestId('undo').click();
+  await waitForPlies(page, 0);
+  await waitForOurTurn(page);
+  await page.locator('cg-board square.check').waitFor({ state: 'visible' });
   await done(context, page);
 });
