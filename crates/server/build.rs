@@ -35,6 +35,8 @@ fn main() {
         }
     }
 
+    copy_translations(&web.join("i18n"), &out.with_file_name("i18n"));
+
     if std::env::var_os("PLYYARD_SKIP_WEB").is_some_and(|v| v != "0") {
         println!(
             "cargo:warning=PLYYARD_SKIP_WEB is set: embedding a placeholder page instead of the web app"
@@ -83,6 +85,22 @@ fn main() {
             "`npm run build` did not produce {}",
             out.join("index.html").display()
         ));
+    }
+}
+
+/// Copies the translation tables (`web/i18n/*.json`, shared with the web
+/// app) to `$OUT_DIR/i18n` for the server's own use.
+fn copy_translations(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).expect("create OUT_DIR/i18n");
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json") {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy a translation table");
+        }
     }
 }
 

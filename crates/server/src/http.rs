@@ -335,10 +335,22 @@ async fn web_asset(uri: Uri, headers: HeaderMap) -> Response {
     let Some(file) = file else {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     };
-    let bytes = file.contents();
-    let tag = etag(bytes);
     let name = if is_page { "index.html" } else { path };
-    let cache = if is_page || name.ends_with(".html") {
+    let bytes = if name == "index.html" {
+        let lang = crate::i18n::negotiate(
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok()),
+        );
+        axum::body::Bytes::from(crate::i18n::localize_page(
+            &String::from_utf8_lossy(file.contents()),
+            lang,
+        ))
+    } else {
+        axum::body::Bytes::from_static(file.contents())
+    };
+    let tag = etag(&bytes);
+    let cache = if name.ends_with(".html") {
         "no-cache"
     } else if versioned {
         "public, max-age=31536000, immutable"
@@ -366,6 +378,9 @@ async fn web_asset(uri: Uri, headers: HeaderMap) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    if name == "index.html" {
+        h.insert(header::VARY, HeaderValue::from_static("Accept-Language"));
+    }
     resp
 }
 
@@ -431,6 +446,21 @@ mod tests {
     async fn assets_have_types_caching_and_etags() {
         let page = fetch("/game/abcdefgh", None).await;
         assert_eq!(page.status(), StatusCode::OK);
+        assert_eq!(page.headers()[header::VARY], "Accept-Language");
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::ACCEPT_LANGUAGE,
+            HeaderValue::from_static("ru-RU,ru;q=0.9,en;q=0.5"),
+        );
+        let ru = web_asset("/".parse().unwrap(), h).await;
+        let body = axum::body::to_bytes(ru.into_body(), 1 << 20).await.unwrap();
+        let body = String::from_utf8_lossy(&body);
+        if WEB.get_file("index.html").is_some_and(|f| {
+            f.contents_utf8()
+                .is_some_and(|t| t.contains("<html lang=\"en\">"))
+        }) {
+            assert!(body.contains("<html lang=\"ru\">"), "{body}");
+        }
         assert_eq!(page.headers()[header::CACHE_CONTROL], "no-cache");
         let tag = page.headers()[header::ETAG].to_str().unwrap().to_owned();
         let again = fetch("/", Some(&tag)).await;

@@ -10,6 +10,7 @@ pub mod client;
 pub mod engine_pool;
 pub mod error;
 pub mod http;
+pub mod i18n;
 pub mod identity;
 pub mod metrics;
 pub mod protocol;

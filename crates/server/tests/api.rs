@@ -854,6 +854,8 @@ async fn the_web_app_and_service_endpoints_are_served() {
         assert!(r.text().to_lowercase().starts_with("<!doctype html"));
     }
     assert_eq!(c.get("/assets/no-such-file.js").await.unwrap().status, 404);
+    let root = c.get("/").await.unwrap().text();
+    assert!(root.contains("<html lang=\"en\">"), "{root}");
     assert_eq!(c.get("/healthz").await.unwrap().text(), "ok");
     let m = c.get("/metrics").await.unwrap();
     assert!(m.header("content-type").unwrap().starts_with("text/plain"));

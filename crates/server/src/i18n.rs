@@ -1,0 +1,139 @@
+//! The translation tables shared with the web app (`web/i18n/*.json`, flat
+//! key → text), embedded at build time, and language negotiation from
+//! `Accept-Language`. The server uses them for what it renders itself: the
+//! language of `index.html` before the app starts.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use include_dir::{Dir, include_dir};
+
+static TABLES: Dir<'static> = include_dir!("$OUT_DIR/i18n");
+
+/// The language used when nothing better matches.
+pub const DEFAULT_LANG: &str = "en";
+
+type Table = HashMap<String, String>;
+
+fn tables() -> &'static HashMap<&'static str, Table> {
+    static PARSED: OnceLock<HashMap<&'static str, Table>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        TABLES
+            .files()
+            .filter_map(|f| {
+                let lang = f.path().file_stem()?.to_str()?;
+                match serde_json::from_slice::<Table>(f.contents()) {
+                    Ok(t) => Some((lang, t)),
+                    Err(e) => {
+                        tracing::error!("translation table {lang}: {e}");
+                        None
+                    }
+                }
+            })
+            .collect()
+    })
+}
+
+/// The languages with a table, sorted.
+pub fn languages() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = tables().keys().copied().collect();
+    v.sort_unstable();
+    v
+}
+
+/// The text of `key` in `lang`, if translated.
+pub fn text(lang: &str, key: &str) -> Option<&'static str> {
+    tables().get(lang)?.get(key).map(String::as_str)
+}
+
+/// The best available language for an `Accept-Language` header value
+/// (`fr-CH, fr;q=0.9, en;q=0.8`): highest quality first, matching on the
+/// primary subtag; [`DEFAULT_LANG`] otherwise.
+pub fn negotiate(accept: Option<&str>) -> &'static str {
+    let available = languages();
+    let fallback = available
+        .iter()
+        .copied()
+        .find(|l| *l == DEFAULT_LANG)
+        .or_else(|| available.first().copied())
+        .unwrap_or(DEFAULT_LANG);
+    let Some(accept) = accept else {
+        return fallback;
+    };
+    let mut wanted: Vec<(f32, usize, String)> = accept
+        .split(',')
+        .enumerate()
+        .filter_map(|(i, part)| {
+            let mut bits = part.split(';');
+            let tag = bits.next()?.trim();
+            let q = bits
+                .filter_map(|b| b.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let primary = tag.split('-').next()?.to_ascii_lowercase();
+            (q > 0.0 && !primary.is_empty()).then_some((q, i, primary))
+        })
+        .collect();
+    wanted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    wanted
+        .iter()
+        .find_map(|(_, _, p)| available.iter().copied().find(|l| l == p))
+        .unwrap_or(fallback)
+}
+
+/// `index.html` in `lang`: the `lang` attribute of `<html>`, and the
+/// `<noscript>` text when the tables have `app.noscript`.
+pub fn localize_page(html: &str, lang: &str) -> String {
+    let mut out = html.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1);
+    if let Some(msg) = text(lang, "app.noscript")
+        && let (Some(a), Some(b)) = (out.find("<noscript>"), out.find("</noscript>"))
+        && a < b
+    {
+        let escaped = msg
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        out.replace_range(a + "<noscript>".len()..b, &escaped);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_four_languages_are_embedded() {
+        for lang in ["en", "fr", "ro", "ru"] {
+            assert!(languages().contains(&lang), "{lang}: {:?}", languages());
+            assert!(text(lang, "site.name").is_some(), "{lang}");
+        }
+        assert_ne!(text("fr", "level.beginner"), text("en", "level.beginner"));
+    }
+
+    #[test]
+    fn negotiation_follows_quality_and_primary_tags() {
+        assert_eq!(negotiate(None), "en");
+        assert_eq!(negotiate(Some("fr-CH, fr;q=0.9, en;q=0.8")), "fr");
+        assert_eq!(negotiate(Some("de-DE, ru;q=0.5, ro;q=0.7")), "ro");
+        assert_eq!(negotiate(Some("en;q=0.1, ru")), "ru");
+        assert_eq!(negotiate(Some("ru;q=0, ro;q=0.2")), "ro");
+        assert_eq!(negotiate(Some("de, ja")), "en");
+        assert_eq!(negotiate(Some(";;,,q=,")), "en");
+        assert_eq!(negotiate(Some("RO-md")), "ro");
+    }
+
+    #[test]
+    fn pages_get_the_language() {
+        let page = "<!doctype html>\n<html lang=\"en\">\n<noscript>Needs JS.</noscript>";
+        let fr = localize_page(page, "fr");
+        assert!(fr.contains("<html lang=\"fr\">"), "{fr}");
+        if let Some(msg) = text("fr", "app.noscript") {
+            assert!(fr.contains(msg), "{fr}");
+        }
+        assert_eq!(
+            localize_page("<p>no html tag</p>", "ru"),
+            "<p>no html tag</p>"
+        );
+    }
+}
