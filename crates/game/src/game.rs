@@ -410,7 +410,11 @@ impl Game {
     }
 
     /// Parses SAN into a legal move of the current position. English SAN is
-    /// tried first; then French, Romanian, Russian letters and figurines. A
+    /// tried first; only text that is not English SAN at all is then read
+    /// with French, Romanian, Russian letters or figurines. Well-formed
+    /// English SAN is never reinterpreted: `Nc4` with no knight able to go
+    /// there is illegal, not a Romanian bishop move, and `Re2` is a rook move,
+    /// not a French king move (use [`Game::parse_san_lang`] for those). A
     /// trailing `!`/`?` annotation is ignored.
     ///
     /// # Errors
@@ -424,9 +428,7 @@ impl Game {
         }
         match self.san_in(san, Lang::En) {
             Ok(m) => return Ok(m),
-            Err(MoveError::Ambiguous { .. }) => {
-                return Err(MoveError::Ambiguous { input: clip(san) });
-            }
+            Err(e @ (MoveError::Ambiguous { .. } | MoveError::Illegal { .. })) => return Err(e),
             Err(_) => {}
         }
         let mut found: Vec<Move> = Vec::new();
@@ -493,6 +495,20 @@ impl Game {
             self.parse_uci(text)
         } else {
             self.parse_san(text)
+        }
+    }
+
+    /// Parses a move in UCI or in SAN written with the piece letters of
+    /// `lang` only.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::parse_uci`] and [`Game::parse_san_lang`].
+    pub fn parse_move_lang(&self, text: &str, lang: Lang) -> Result<Move, MoveError> {
+        if looks_like_uci(text.trim()) {
+            self.parse_uci(text)
+        } else {
+            self.parse_san_lang(text, lang)
         }
     }
 

@@ -20,8 +20,10 @@ pub enum Command {
     /// Play moves from a position and print the resulting game as one JSON object.
     ///
     /// Moves may be UCI (`e2e4`, `e7e8q`, castling `e1g1` or king-takes-rook
-    /// `e1h1`) or SAN (`Nf3`, `O-O`, `exd8=Q+`, also with French, Russian,
-    /// Romanian letters or figurines). An illegal or malformed move (including
+    /// `e1h1`) or SAN (`Nf3`, `O-O`, `exd8=Q+`). SAN is English first; text
+    /// that is not English SAN is read with French, Russian, Romanian letters
+    /// or figurines (`--lang` picks one language only, e.g. the French king
+    /// `Re2`). An illegal or malformed move (including
     /// `0000`) or a move after the end of the game exits with status 2 and
     /// prints `{"error": …, "ply": N, "move": …}` where N is the move's
     /// 1-based position in the list.
@@ -54,6 +56,11 @@ pub struct ReplayArgs {
     /// `fide` (they are claims; fivefold and 75-move are automatic).
     #[arg(long, default_value = "plyyard")]
     rules: RuleSet,
+    /// Read SAN with the piece letters of this language only: en, fr, ru,
+    /// ro or figurine (default: English, then the others for text that is
+    /// not English SAN).
+    #[arg(long)]
+    lang: Option<Lang>,
     /// Moves, in UCI or SAN.
     #[arg(value_name = "MOVE", allow_hyphen_values = true)]
     moves: Vec<String>,
@@ -139,7 +146,13 @@ fn replay(args: ReplayArgs) -> ExitCode {
         }
     };
     for (i, text) in args.moves.iter().enumerate() {
-        if let Err(e) = game.play_text(text) {
+        let played = match args.lang {
+            Some(lang) => game
+                .parse_move_lang(text, lang)
+                .and_then(|m| game.play(m).map(|_| ())),
+            _ => game.play_text(text).map(|_| ()),
+        };
+        if let Err(e) = played {
             print_json(&json!({
                 "error": e.to_string(),
                 "kind": e.kind(),

@@ -123,6 +123,21 @@ fn replay_localised_san() {
 }
 
 #[test]
+fn replay_lang_selects_one_language() {
+    // English first: no rook reaches e2 and no knight c4, so these are illegal…
+    for bad in ["Re2", "Nc4"] {
+        let out = plyyard(&["replay", "e4", "e5", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert_eq!(json(&out)["kind"], "illegal", "{bad}");
+    }
+    // …unless the language is given: the French king, the Romanian bishop.
+    let v = replay(&["--lang", "fr", "e4", "e5", "Re2", "Cc6", "g1f3"]);
+    assert_eq!(strings(&v["san"]), ["e4", "e5", "Ke2", "Nc6", "Nf3"]);
+    let v = replay(&["--lang", "ro", "e4", "e5", "Nc4"]);
+    assert_eq!(strings(&v["san"]), ["e4", "e5", "Bc4"]);
+}
+
+#[test]
 fn replay_refuses_bad_moves_with_status_2() {
     for (args, ply, mv) in [
         (vec!["e4", "e4"], 2, "e4"),

@@ -245,6 +245,23 @@ fn localised_san_is_read() {
     assert_eq!(g.uci_of(g.parse_san_lang("Re2", Lang::Fr).unwrap()), "e1e2");
 }
 
+/// Cross-check find: well-formed English SAN that is illegal was read again
+/// with other languages' letters and played (`Nc4` as a Romanian bishop,
+/// `Re2` as a French king).
+#[test]
+fn illegal_english_san_is_not_reread_in_other_languages() {
+    let mut g = Game::new(RuleSet::PlyYard);
+    play_all(&mut g, "e4 e5");
+    assert!(matches!(g.parse_san("Nc4"), Err(MoveError::Illegal { .. })));
+    assert!(matches!(g.parse_san("Re2"), Err(MoveError::Illegal { .. })));
+    assert!(matches!(g.play_text("Nc4"), Err(MoveError::Illegal { .. })));
+    assert_eq!(g.ply(), 2);
+    // Letters that are not English still select another language.
+    assert_eq!(g.uci_of(g.parse_san("Fc4").unwrap()), "f1c4");
+    assert_eq!(g.uci_of(g.parse_san("Dh5").unwrap()), "d1h5");
+    assert_eq!(g.uci_of(g.parse_san("Сc4").unwrap()), "f1c4");
+}
+
 #[test]
 fn other_spellings_of_moves() {
     let mut g = Game::new(RuleSet::PlyYard);

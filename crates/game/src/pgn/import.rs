@@ -298,10 +298,9 @@ fn start_game(tags: &[(String, String)], default_rules: RuleSet) -> Result<Game,
         Some(fen) if tag_value(tags, "SetUp") != Some("0") => {
             Game::from_fen_with(fen, rules, chess960).map_err(PgnErrorKind::Setup)
         }
-        _ if chess960 => Err(PgnErrorKind::Tag {
-            name: "FEN".into(),
-            reason: "a Chess960 game needs its starting FEN".into(),
-        }),
+        // Writers such as python-chess leave out the FEN of a Chess960 game
+        // that starts from the standard array (position 518).
+        _ if chess960 => Game::chess960(518, rules).map_err(PgnErrorKind::Setup),
         _ => Ok(Game::new(rules)),
     }
 }
@@ -769,6 +768,22 @@ mod tests {
 
     fn all(text: &[u8]) -> Vec<Result<ImportedGame, PgnError>> {
         PgnImporter::new(text).collect()
+    }
+
+    /// Cross-check find: `Variant "Chess960"` without a FEN (the standard
+    /// array, as python-chess writes it) was refused.
+    #[test]
+    fn chess960_without_fen_starts_from_the_standard_array() {
+        let text = b"[Variant \"Chess960\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O *\n";
+        let games = all(text);
+        let g = &games[0].as_ref().unwrap().game;
+        assert_eq!(g.variant(), Variant::Chess960);
+        assert_eq!(g.history().last().unwrap().uci, "e1h1");
+        assert_eq!(g.history().last().unwrap().san, "O-O");
+        let pgn = crate::pgn::to_pgn(g, &PgnTags::default());
+        assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+        let again: Vec<_> = PgnImporter::new(pgn.as_bytes()).collect();
+        assert_eq!(again[0].as_ref().unwrap().game.moves(), g.moves());
     }
 
     #[test]

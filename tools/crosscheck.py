@@ -1,0 +1,665 @@
+#!/usr/bin/env python3
+"""Cross-check Ply Yard's rules core against python-chess, through the real binary.
+
+Random games (standard, Chess960 from random start numbers, positions reached by
+random play and given as FEN, small random endgames) are replayed with
+`plyyard replay` in UCI and in SAN, under both rule sets, and every field of the
+JSON is compared with a reference built on python-chess: final FEN, turn, SAN
+list, sorted legal UCI moves, status/result/reason, claimable draws. Refused
+input (illegal, malformed, ambiguous moves, `0000`, moves after the end) must
+exit 2 with a JSON error. `plyyard perft --divide` is compared on random
+positions, `plyyard pgn export` of the games is re-read by python-chess, and the
+`--chess960 N` numbering is compared with `chess.Board.from_chess960_pos(N)`.
+
+The reference decides results itself, per FIDE Laws and docs/rules-crosscheck.md:
+repetition identity is FIDE 9.2.3 (placement, side to move, castling rights,
+en passant only when a legal capture exists); Ply Yard rules end the game on
+threefold/50 moves, FIDE rules on fivefold/75 moves with threefold/50 moves
+as claims of the side to move; a stalemate that is also insufficient material
+is reported as stalemate (as lichess does).
+
+Everything is seeded: game K of seed S is the same on every run, and each
+difference is printed with the command that reproduces it.
+
+    pip install chess==1.11.2
+    cargo build -p plyyard
+    python3 tools/crosscheck.py --games 200 --seed 1
+    python3 tools/crosscheck.py --seed 1 --game 37 -v    # one game again
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+RULESETS = ("plyyard", "fide")
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_BIN = os.path.join(HERE, "..", "target", "debug", "plyyard")
+
+
+# ---------------------------------------------------------------- reference
+
+
+def rep_key(board: chess.Board):
+    """FIDE 9.2.3 identity: placement, side to move, castling rights, legal e.p."""
+    ep = board.ep_square if board.has_legal_en_passant() else None
+    return (board.board_fen(), board.turn, board.clean_castling_rights(), ep)
+
+
+class Ref:
+    """A game replayed by python-chess, with our own bookkeeping of repetitions."""
+
+    def __init__(self, board: chess.Board):
+        self.board = board.copy(stack=False)
+        self.keys = [rep_key(self.board)]
+        self.san: list[str] = []
+        self.uci: list[str] = []
+
+    def push(self, move: chess.Move) -> None:
+        self.san.append(self.board.san(move))
+        self.uci.append(self.board.uci(move))
+        self.board.push(move)
+        self.keys.append(rep_key(self.board))
+
+    def repetitions(self) -> int:
+        return self.keys.count(self.keys[-1])
+
+    def outcome(self, rules: str):
+        """(result, reason) if the game is over under `rules`, else None."""
+        b = self.board
+        if b.is_checkmate():
+            return ("0-1" if b.turn == chess.WHITE else "1-0", "checkmate")
+        if b.is_stalemate():
+            return ("1/2-1/2", "stalemate")
+        if b.is_insufficient_material():
+            return ("1/2-1/2", "insufficient_material")
+        if rules == "plyyard":
+            if self.repetitions() >= 3:
+                return ("1/2-1/2", "threefold_repetition")
+            if b.halfmove_clock >= 100:
+                return ("1/2-1/2", "fifty_moves")
+        else:
+            if self.repetitions() >= 5:
+                return ("1/2-1/2", "fivefold_repetition")
+            if b.halfmove_clock >= 150:
+                return ("1/2-1/2", "seventyfive_moves")
+        return None
+
+    def summary(self, rules: str) -> dict:
+        b = self.board
+        out = self.outcome(rules)
+        claimable = []
+        if out is None and rules == "fide":
+            if self.repetitions() >= 3:
+                claimable.append("threefold_repetition")
+            if b.halfmove_clock >= 100:
+                claimable.append("fifty_moves")
+        legal = [] if out is not None else sorted(b.uci(m) for m in b.legal_moves)
+        return {
+            "fen": b.fen(),
+            "turn": "white" if b.turn == chess.WHITE else "black",
+            "san": list(self.san),
+            "legal_moves": legal,
+            "status": "ongoing" if out is None else "finished",
+            "result": "*" if out is None else out[0],
+            "reason": None if out is None else out[1],
+            "claimable": claimable,
+        }
+
+
+def expected_replay(start: chess.Board, moves: list[chess.Move], rules: str):
+    """What `plyyard replay` must print for `moves` from `start` under `rules`:
+    ("ok", summary) or ("error", ply, kind) when a move comes after the end."""
+    ref = Ref(start)
+    for i, m in enumerate(moves):
+        if ref.outcome(rules) is not None:
+            return ("error", i + 1, "game_over")
+        ref.push(m)
+    return ("ok", ref.summary(rules))
+
+
+# ---------------------------------------------------------------- generation
+
+CENTRE = chess.BB_CENTER
+
+
+def move_weight(board: chess.Board, m: chess.Move, style: str, rng: random.Random) -> float:
+    if style == "uniform":
+        return 1.0
+    w = 1.0
+    if style == "tactical":
+        if board.is_en_passant(m):
+            w += 40
+        if board.is_castling(m):
+            w += 30
+        if m.promotion:
+            w += 20
+        if board.is_capture(m):
+            w += 4
+        if board.gives_check(m):
+            w += 6
+        p = board.piece_at(m.from_square)
+        if p and p.piece_type == chess.PAWN:
+            w += 3
+            if abs(m.to_square - m.from_square) == 16:
+                w += 6
+        return w
+    # "shuffle": keep material, prefer quiet piece moves so positions repeat
+    if board.is_capture(m) or board.piece_at(m.from_square).piece_type == chess.PAWN:
+        w = 0.05
+    if board.is_castling(m):
+        w = 0.2
+    return w
+
+
+def pick(board: chess.Board, style: str, rng: random.Random, history: list[chess.Move]) -> chess.Move:
+    legal = list(board.legal_moves)
+    if style == "shuffle" and len(history) >= 4 and rng.random() < 0.6:
+        back = history[-4]
+        if back in legal:
+            return back
+    weights = [move_weight(board, m, style, rng) for m in legal]
+    return rng.choices(legal, weights=weights)[0]
+
+
+def random_play(board: chess.Board, n: int, style: str, rng: random.Random) -> list[chess.Move]:
+    b = board.copy(stack=False)
+    out: list[chess.Move] = []
+    for _ in range(n):
+        if b.is_game_over():
+            break
+        m = pick(b, style, rng, out)
+        out.append(m)
+        b.push(m)
+    return out
+
+
+def random_endgame(rng: random.Random) -> chess.Board:
+    """A small random legal position: two kings and a few men."""
+    while True:
+        b = chess.Board(None)
+        squares = rng.sample(chess.SQUARES, 2)
+        b.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        b.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        pool = [chess.PAWN] * 4 + [chess.KNIGHT, chess.BISHOP, chess.BISHOP, chess.ROOK, chess.QUEEN]
+        for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 4, 5])):
+            pt = rng.choice(pool)
+            color = rng.choice(chess.COLORS)
+            sq = rng.choice(chess.SQUARES)
+            if b.piece_at(sq) or (pt == chess.PAWN and chess.square_rank(sq) in (0, 7)):
+                continue
+            b.set_piece_at(sq, chess.Piece(pt, color))
+        b.turn = rng.choice(chess.COLORS)
+        if rng.random() < 0.5:
+            b.halfmove_clock = rng.choice([0, 30, 90, 97, 99, 140, 147, 149])
+        b.fullmove_number = rng.randint(1, 120)
+        if b.is_valid():
+            return b
+
+
+@dataclass
+class Case:
+    """One random game: how it starts and the moves played."""
+
+    index: int
+    kind: str
+    start: chess.Board
+    start_args: list[str]
+    chess960: bool
+    moves: list[chess.Move]
+    style: str
+    rules: str
+    desc: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def fen_mode(fen: str) -> bool:
+    """Whether `--fen` must use Chess960 castling for this FEN."""
+    return chess.Board(fen, chess960=True).has_chess960_castling_rights()
+
+
+def make_case(seed: int, index: int) -> Case:
+    rng = random.Random(f"plyyard-crosscheck:{seed}:{index}")
+    kind = rng.choices(["standard", "chess960", "fen", "fen960", "endgame"], [25, 25, 20, 15, 15])[0]
+    style = rng.choices(["uniform", "tactical", "shuffle"], [30, 45, 25])[0]
+    rules = rng.choice(RULESETS)
+    if kind == "standard":
+        start = chess.Board()
+        args: list[str] = []
+        c960 = False
+        desc = "standard"
+    elif kind == "chess960":
+        n = rng.randrange(960)
+        start = chess.Board.from_chess960_pos(n)
+        args = ["--chess960", str(n)]
+        c960 = True
+        desc = f"chess960 #{n}"
+    elif kind in ("fen", "fen960"):
+        if kind == "fen":
+            base = chess.Board()
+        else:
+            base = chess.Board.from_chess960_pos(rng.randrange(960))
+        pre = random_play(base, rng.randint(4, 60), rng.choice(["tactical", "uniform"]), rng)
+        for m in pre:
+            base.push(m)
+        if base.is_game_over():
+            base.pop()
+        if base.ep_square is None and rng.random() < 0.3:
+            base.halfmove_clock = rng.choice([90, 96, 99, 140, 146, 149])
+        shredder = kind == "fen960" and rng.random() < 0.5
+        fen = base.shredder_fen() if shredder else base.fen()
+        c960 = fen_mode(fen)
+        start = chess.Board(fen, chess960=c960)
+        args = ["--fen", fen]
+        desc = f"fen after {len(pre)} random plies"
+    else:
+        b = random_endgame(rng)
+        fen = b.fen()
+        c960 = False
+        start = chess.Board(fen)
+        args = ["--fen", fen]
+        desc = "random endgame"
+    length = rng.choice([rng.randint(0, 20), rng.randint(20, 120), rng.randint(120, 400)])
+    moves: list[chess.Move] = []
+    ref = Ref(start)
+    while len(moves) < length and ref.outcome(rules) is None:
+        m = pick(ref.board, style, rng, moves)
+        moves.append(m)
+        ref.push(m)
+    return Case(index, kind, start, args, c960, moves, style, rules, desc)
+
+
+# ---------------------------------------------------------------- the binary
+
+
+@dataclass
+class Stats:
+    games: int = 0
+    replays: int = 0
+    positions: int = 0
+    moves: int = 0
+    legal_moves: int = 0
+    errors_checked: int = 0
+    perft_positions: int = 0
+    perft_nodes: int = 0
+    pgn_games: int = 0
+    c960_numbers: int = 0
+    setups: int = 0
+    reasons: dict = field(default_factory=dict)
+
+
+class Checker:
+    def __init__(self, binary: str, seed: int, max_report: int, verbose: bool):
+        self.bin = binary
+        self.seed = seed
+        self.max_report = max_report
+        self.verbose = verbose
+        self.stats = Stats()
+        self.diffs: list[str] = []
+        self.diff_count = 0
+        self.categories: dict[str, int] = {}
+
+    def run(self, args: list[str], stdin: str | None = None):
+        p = subprocess.run([self.bin, *args], capture_output=True, text=True, input=stdin)
+        return p.returncode, p.stdout, p.stderr
+
+    def differ(self, category: str, index: int | None, text: str, cmd: list[str] | None = None) -> None:
+        self.diff_count += 1
+        self.categories[category] = self.categories.get(category, 0) + 1
+        if len(self.diffs) < self.max_report:
+            lines = [f"[{category}] " + (f"game {index}: " if index is not None else "") + text]
+            if cmd:
+                lines.append("  reproduce: " + shlex.join(["target/debug/plyyard", *cmd]))
+            if index is not None:
+                lines.append(f"  again:     python3 tools/crosscheck.py --seed {self.seed} --game {index} -v")
+            self.diffs.append("\n".join(lines))
+            if self.verbose:
+                print(self.diffs[-1], file=sys.stderr)
+
+    # -- replay --------------------------------------------------------------
+
+    def replay(self, case: Case, moves: list[chess.Move], rules: str, notation: str, label: str) -> None:
+        ref = Ref(case.start)
+        texts = []
+        for m in moves:
+            texts.append(ref.board.san(m) if notation == "san" else ref.board.uci(m))
+            ref.board.push(m)
+        cmd = ["replay", *case.start_args, "--rules", rules, "--", *texts]
+        code, out, err = self.run(cmd)
+        self.stats.replays += 1
+        exp = expected_replay(case.start, moves, rules)
+        if exp[0] == "error":
+            self.expect_error(case.index, cmd, code, out, exp[1], texts[exp[1] - 1], {exp[2]}, label)
+            return
+        want = exp[1]
+        if code != 0:
+            self.differ("replay-refused", case.index, f"{label}: exit {code}: {out.strip()} {err.strip()}", cmd)
+            return
+        try:
+            got = json.loads(out)
+        except json.JSONDecodeError:
+            self.differ("replay-json", case.index, f"{label}: not JSON: {out[:200]!r}", cmd)
+            return
+        self.stats.positions += 1
+        self.stats.moves += len(moves)
+        self.stats.legal_moves += len(want["legal_moves"])
+        if want["reason"]:
+            key = f"{rules}:{want['reason']}"
+            self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
+        for claim in want["claimable"]:
+            key = f"fide:claimable:{claim}"
+            self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
+        if list(got.keys()) != list(want.keys()):
+            self.differ("json-keys", case.index, f"{label}: keys {list(got.keys())}", cmd)
+        for k, v in want.items():
+            if got.get(k) != v:
+                g = got.get(k)
+                if k == "san":
+                    i = next((j for j, (a, b) in enumerate(zip(g or [], v)) if a != b), None)
+                    detail = f"first at {i}: ours {g[i]!r} ref {v[i]!r}" if i is not None else f"ours {g} ref {v}"
+                elif k == "legal_moves":
+                    detail = f"only ours {sorted(set(g or []) - set(v))} only ref {sorted(set(v) - set(g or []))}"
+                else:
+                    detail = f"ours {g!r} ref {v!r}"
+                self.differ(f"field-{k}", case.index, f"{label}: {k}: {detail}", cmd)
+
+    def expect_error(self, index, cmd, code, out, ply, move, kinds, label) -> None:
+        self.stats.errors_checked += 1
+        if code != 2:
+            self.differ("error-exit", index, f"{label}: expected exit 2 ({'/'.join(kinds)} at ply {ply}), got {code}: {out.strip()[:200]}", cmd)
+            return
+        try:
+            got = json.loads(out)
+        except json.JSONDecodeError:
+            self.differ("error-json", index, f"{label}: error output not JSON: {out[:200]!r}", cmd)
+            return
+        if not isinstance(got.get("error"), str) or got.get("ply") != ply or got.get("move") != move:
+            self.differ("error-fields", index, f"{label}: want ply {ply} move {move!r}, got {got}", cmd)
+        elif got.get("kind") not in kinds:
+            self.differ("error-kind", index, f"{label}: want kind {kinds}, got {got.get('kind')!r} ({got.get('error')})", cmd)
+
+    # -- refused moves ---------------------------------------------------------
+
+    def bad_moves(self, case: Case, rng: random.Random) -> None:
+        """At a random ongoing position of the game, append refused moves."""
+        cut = rng.randint(0, len(case.moves))
+        ref = Ref(case.start)
+        for m in case.moves[:cut]:
+            ref.push(m)
+        b = ref.board
+        if ref.outcome(case.rules) is not None or b.is_game_over():
+            return
+        prefix = ref.uci
+        legal = set(b.legal_moves)
+        candidates: list[tuple[str, set[str]]] = [("0000", {"illegal"})]
+        pseudo = [m for m in b.pseudo_legal_moves if m not in legal]
+        if pseudo:
+            m = rng.choice(pseudo)
+            candidates.append((b.uci(m), {"illegal"}))
+        for _ in range(3):
+            f, t = rng.sample(chess.SQUARES, 2)
+            m = chess.Move(f, t)
+            if m not in legal and chess.Move(f, t, chess.QUEEN) not in legal and not self._castle_alias(b, m):
+                candidates.append((m.uci(), {"illegal"}))
+                break
+        pawn_promos = [m for m in legal if m.promotion]
+        if pawn_promos:
+            m = rng.choice(pawn_promos)
+            candidates.append((chess.Move(m.from_square, m.to_square).uci(), {"illegal"}))
+        # ambiguous SAN: drop the disambiguation of a move that needs it
+        for m in legal:
+            san = b.san(m)
+            piece = b.piece_at(m.from_square)
+            if piece.piece_type in (chess.PAWN, chess.KING) or m.promotion:
+                continue
+            body = san.rstrip("+#")
+            plain = body[0] + ("x" if "x" in body else "") + chess.square_name(m.to_square)
+            if plain != body:
+                candidates.append((plain, {"ambiguous"}))
+                break
+        # illegal English SAN: a piece letter that no such piece can play
+        for letter, pt in (("R", chess.ROOK), ("N", chess.KNIGHT), ("B", chess.BISHOP), ("Q", chess.QUEEN), ("K", chess.KING)):
+            sq = rng.choice(chess.SQUARES)
+            if not any(mv.to_square == sq and b.piece_type_at(mv.from_square) == pt for mv in legal):
+                occupied = b.piece_at(sq) is not None
+                candidates.append((f"{letter}{'x' if occupied else ''}{chess.square_name(sq)}", {"illegal"}))
+        candidates.append((rng.choice(["Zz9", "e9", "Nf", "xx", "e2e", "a1a1a", "O-O-O-O", "Ke0"]), {"malformed", "illegal"}))
+        text, kinds = rng.choice(candidates)
+        cmd = ["replay", *case.start_args, "--rules", case.rules, "--", *prefix, text]
+        code, out, _ = self.run(cmd)
+        self.expect_error(case.index, cmd, code, out, len(prefix) + 1, text, kinds, f"refused {text!r}")
+
+    @staticmethod
+    def _castle_alias(b: chess.Board, m: chess.Move) -> bool:
+        """Whether `m` could be read as castling (e1g1 in a Chess960 game, king-takes-rook)."""
+        p = b.piece_at(m.from_square)
+        return p is not None and p.piece_type == chess.KING and chess.square_rank(m.from_square) == chess.square_rank(m.to_square)
+
+    # -- one game --------------------------------------------------------------
+
+    def game(self, case: Case) -> None:
+        rng = random.Random(f"plyyard-crosscheck-checks:{self.seed}:{case.index}")
+        self.stats.games += 1
+        other = "fide" if case.rules == "plyyard" else "plyyard"
+        self.replay(case, case.moves, case.rules, "uci", f"uci {case.rules}")
+        self.replay(case, case.moves, other, "san", f"san {other}")
+        for _ in range(2):
+            if case.moves:
+                cut = rng.randrange(len(case.moves))
+                self.replay(case, case.moves[:cut], rng.choice(RULESETS), rng.choice(["uci", "san"]), f"prefix {cut}")
+        self.bad_moves(case, rng)
+
+    # -- perft -----------------------------------------------------------------
+
+    def perft(self, case: Case, rng: random.Random) -> None:
+        ref = Ref(case.start)
+        cut = rng.randint(0, len(case.moves))
+        for m in case.moves[:cut]:
+            ref.push(m)
+        b = ref.board
+        depth = rng.choice([2, 2, 3])
+        fen = b.shredder_fen() if case.chess960 and rng.random() < 0.5 else b.fen()
+        cmd = ["perft", "--fen", fen, "--depth", str(depth), "--divide"]
+        code, out, err = self.run(cmd)
+        want = {}
+        for m in b.legal_moves:
+            uci = b.uci(m)
+            b.push(m)
+            want[uci] = perft_count(b, depth - 1)
+            b.pop()
+        self.stats.perft_positions += 1
+        self.stats.perft_nodes += sum(want.values())
+        if code != 0:
+            self.differ("perft-refused", case.index, f"perft exit {code}: {err.strip()}", cmd)
+            return
+        got = {}
+        lines = out.strip().splitlines()
+        for line in lines[:-1]:
+            if ":" in line:
+                k, v = line.split(":")
+                got[k.strip()] = int(v)
+        total = int(lines[-1]) if lines else -1
+        if got != want or total != sum(want.values()):
+            diff = {k: (got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)}
+            self.differ("perft", case.index, f"depth {depth} total ours {total} ref {sum(want.values())}; (ours, ref) {diff}", cmd)
+
+    # -- PGN -------------------------------------------------------------------
+
+    def pgn(self, cases: list[Case]) -> None:
+        """Export the games with python-chess, normalise them with `plyyard pgn
+        export`, read the result back with python-chess."""
+        buf = io.StringIO()
+        wanted = []
+        for c in cases:
+            g = chess.pgn.Game()
+            board = c.start.copy(stack=False)
+            g.setup(board)
+            if c.chess960:
+                g.headers["Variant"] = "Chess960"
+            g.headers["Event"] = f"Cross-check {c.index}"
+            g.headers["Site"] = "Ply Yard"
+            g.headers["Date"] = "2026.11.29"
+            g.headers["Round"] = str(c.index)
+            g.headers["White"] = "Alpha, A."
+            g.headers["Black"] = "Beta, B."
+            exp = expected_replay(c.start, c.moves, "fide")
+            moves = c.moves
+            if exp[0] == "error":
+                moves = c.moves[: exp[1] - 1]
+                exp = expected_replay(c.start, moves, "fide")
+            g.headers["Result"] = exp[1]["result"]
+            node = g
+            for m in moves:
+                node = node.add_variation(m)
+            print(g, file=buf, end="\n\n")
+            wanted.append((c, g.headers, moves))
+        with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
+            f.write(buf.getvalue())
+            path = f.name
+        try:
+            code, out, err = self.run(["pgn", "export", path])
+        finally:
+            keep = os.environ.get("CROSSCHECK_KEEP_PGN")
+            if not keep:
+                os.unlink(path)
+        if code != 0:
+            self.differ("pgn-export", None, f"exit {code}: {err.strip()[:500]}", ["pgn", "export", path])
+            return
+        stream = io.StringIO(out)
+        for c, headers, moves in wanted:
+            got = chess.pgn.read_game(stream)
+            self.stats.pgn_games += 1
+            if got is None:
+                self.differ("pgn-missing", c.index, "game missing from the export")
+                return
+            if got.errors:
+                self.differ("pgn-parse", c.index, f"python-chess cannot read our export: {got.errors[0]}")
+            got_moves = [m for m in got.mainline_moves()]
+            if got_moves != moves:
+                self.differ("pgn-moves", c.index, f"moves differ after export ({len(got_moves)} vs {len(moves)})")
+            for k in ("Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant"):
+                want = headers.get(k)
+                if k == "Variant" and want is None:
+                    continue
+                if got.headers.get(k) != want and not (k in ("FEN", "SetUp") and want is None):
+                    self.differ("pgn-header", c.index, f"{k}: ours {got.headers.get(k)!r} ref {want!r}")
+            if list(got.headers.keys())[:7] != ["Event", "Site", "Date", "Round", "White", "Black", "Result"]:
+                self.differ("pgn-str", c.index, f"Seven Tag Roster order: {list(got.headers.keys())[:7]}")
+
+    # -- set-up ----------------------------------------------------------------
+
+    def chess960_numbers(self, numbers) -> None:
+        for n in numbers:
+            cmd = ["replay", "--chess960", str(n)]
+            code, out, _ = self.run(cmd)
+            self.stats.c960_numbers += 1
+            want = chess.Board.from_chess960_pos(n)
+            try:
+                got = json.loads(out)["fen"]
+            except (json.JSONDecodeError, KeyError):
+                self.differ("chess960-number", None, f"#{n}: exit {code} {out[:200]!r}", cmd)
+                continue
+            if got != want.fen():
+                self.differ("chess960-number", None, f"#{n}: ours {got} ref {want.fen()}", cmd)
+        for bad in ("960", "-1", "x"):
+            code, out, _ = self.run(["replay", "--chess960", bad])
+            if code == 0:
+                self.differ("chess960-number", None, f"--chess960 {bad} accepted", ["replay", "--chess960", bad])
+
+    def setups(self, seed: int, count: int) -> None:
+        """Random placements, legal or not: we must accept exactly the valid ones."""
+        rng = random.Random(f"plyyard-crosscheck-setup:{seed}")
+        for _ in range(count):
+            b = chess.Board(None)
+            for _ in range(rng.randint(0, 12)):
+                b.set_piece_at(rng.choice(chess.SQUARES), chess.Piece(rng.choice(chess.PIECE_TYPES), rng.choice(chess.COLORS)))
+            for color in chess.COLORS:
+                if rng.random() < 0.9:
+                    b.set_piece_at(rng.choice(chess.SQUARES), chess.Piece(chess.KING, color))
+            b.turn = rng.choice(chess.COLORS)
+            fen = b.fen()
+            cmd = ["replay", "--fen", fen]
+            code, out, _ = self.run(cmd)
+            self.stats.setups += 1
+            ok = b.is_valid()
+            if ok != (code == 0):
+                self.differ("setup", None, f"{fen}: ours {'accepts' if code == 0 else 'refuses'}, python-chess status {b.status()!r}", cmd)
+
+
+def perft_count(b: chess.Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return b.legal_moves.count()
+    n = 0
+    for m in b.legal_moves:
+        b.push(m)
+        n += perft_count(b, depth - 1)
+        b.pop()
+    return n
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="number of random games (default 200)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (default 0)")
+    ap.add_argument("--game", type=int, help="check only this game index (reproduce a difference)")
+    ap.add_argument("--bin", default=DEFAULT_BIN, help="plyyard binary (default target/debug/plyyard)")
+    ap.add_argument("--perft-every", type=int, default=10, help="perft on one position of every Nth game (0: never)")
+    ap.add_argument("--chess960-numbers", type=int, default=60, help="how many --chess960 numbers to check (960: all)")
+    ap.add_argument("--setups", type=int, default=100, help="random set-ups checked for acceptance")
+    ap.add_argument("--max-report", type=int, default=15, help="differences printed in full")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each difference as found, and each game")
+    a = ap.parse_args()
+    if not os.path.exists(a.bin):
+        print(f"{a.bin} not found: run `cargo build -p plyyard` first", file=sys.stderr)
+        return 2
+    ck = Checker(a.bin, a.seed, a.max_report, a.verbose)
+    t0 = time.time()
+    indices = [a.game] if a.game is not None else range(a.first, a.first + a.games)
+    cases = []
+    for i in indices:
+        case = make_case(a.seed, i)
+        if a.verbose:
+            print(f"game {i}: {case.desc}, {case.style}, {case.rules}, {len(case.moves)} plies, start {shlex.join(case.start_args) or '(standard)'}", file=sys.stderr)
+        ck.game(case)
+        if a.perft_every and (i % a.perft_every == 0 or a.game is not None):
+            ck.perft(case, random.Random(f"plyyard-crosscheck-perft:{a.seed}:{i}"))
+        cases.append(case)
+    for j in range(0, len(cases), 500):
+        ck.pgn(cases[j : j + 500])
+    if a.game is None:
+        rng = random.Random(f"plyyard-crosscheck-960:{a.seed}")
+        numbers = range(960) if a.chess960_numbers >= 960 else rng.sample(range(960), a.chess960_numbers)
+        ck.chess960_numbers(numbers)
+        ck.setups(a.seed, a.setups)
+    s = ck.stats
+    print(f"crosscheck seed {a.seed}: {s.games} games, {s.replays} replays, {s.positions} final positions compared "
+          f"({s.moves} moves, {s.legal_moves} legal moves), {s.errors_checked} refusals, "
+          f"{s.perft_positions} perft positions ({s.perft_nodes} nodes), {s.pgn_games} PGN games, "
+          f"{s.c960_numbers} Chess960 numbers, {s.setups} set-ups; {time.time() - t0:.0f} s")
+    print("endings seen: " + ", ".join(f"{k} {v}" for k, v in sorted(s.reasons.items())))
+    if ck.diff_count:
+        print(f"{ck.diff_count} DIFFERENCES: " + ", ".join(f"{k} {v}" for k, v in sorted(ck.categories.items())))
+        for d in ck.diffs:
+            print(d)
+        return 1
+    print("no differences")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
