@@ -124,16 +124,28 @@ impl Store {
     /// # Errors
     /// A bad URL, an unreachable or unwritable database, or a failed migration.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|source| StoreError::Url {
-                url: url.to_owned(),
-                source,
-            })?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
+        let options = if url.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url)
+        } else if let Some((scheme, _)) = url.split_once("://") {
+            Err(sqlx::Error::Configuration(
+                format!(
+                    "unsupported database {scheme:?}: this build stores in SQLite (sqlite://FILE)"
+                )
+                .into(),
+            ))
+        } else {
+            // A plain file path.
+            Ok(SqliteConnectOptions::new().filename(url))
+        }
+        .map_err(|source| StoreError::Url {
+            url: url.to_owned(),
+            source,
+        })?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(options)
@@ -456,6 +468,24 @@ mod tests {
             clock_ms: None,
             draw_offer: false,
         }
+    }
+
+    #[tokio::test]
+    async fn urls_and_plain_paths_open_and_other_databases_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.db");
+        Store::open(plain.to_str().unwrap()).await.unwrap();
+        assert!(plain.exists());
+        let err = Store::open("postgres://localhost/plyyard")
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("SQLite"), "{err}");
+        let missing_dir = dir.path().join("no/such/dir/x.db");
+        assert!(
+            Store::open(&format!("sqlite://{}", missing_dir.display()))
+                .await
+                .is_err()
+        );
     }
 
     #[tokio::test]
