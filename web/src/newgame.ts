@@ -15,7 +15,7 @@ export interface Settings {
   rules: Rules;
   positionMode: 'random' | 'chosen';
   positionNumber: string;
-  /** A FEN to start from (standard chess); empty for the usual start. Not remembered. */
+  /** A FEN to start from; empty for the variant's usual start. Not remembered. */
   fen: string;
 }
 
@@ -49,19 +49,19 @@ function saveSettings(s: Settings): void {
 
 /** Turns settings into the request body, or an error key when the position number is invalid. */
 export function toRequest(s: Settings): NewGameRequest | { error: Key } {
-  let position: number | null = null;
-  if (s.variant === 'chess960' && s.positionMode === 'chosen') {
-    const text = s.positionNumber.trim();
-    if (!/^\d{1,3}$/.test(text) || Number(text) > 959) return { error: 'home.position.invalid' };
-    position = Number(text);
-  }
   const fen = s.fen.trim().replace(/\s+/g, ' ');
-  if (s.variant === 'standard' && fen !== '') {
+  if (fen !== '') {
     // The server judges the position; this only rejects what cannot be a FEN at all.
     if (!/^[1-8pnbrqkPNBRQK/]+( [wb]( \S+){0,4})?$/.test(fen) || fen.split(' ')[0]!.split('/').length !== 8) {
       return { error: 'home.fen.invalid' };
     }
     return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position: null, fen };
+  }
+  let position: number | null = null;
+  if (s.variant === 'chess960' && s.positionMode === 'chosen') {
+    const text = s.positionNumber.trim();
+    if (!/^\d{1,3}$/.test(text) || Number(text) > 959) return { error: 'home.position.invalid' };
+    position = Number(text);
   }
   return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position };
 }
@@ -162,7 +162,6 @@ export function newGameForm(): HTMLFormElement {
     const cur = read();
     saveSettings(cur);
     chess960Box.hidden = cur.variant !== 'chess960';
-    fenBox.hidden = cur.variant !== 'standard';
     number.disabled = cur.positionMode !== 'chosen';
   };
   form.addEventListener('change', sync);

@@ -14,7 +14,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = join(web, '.test-build');
+// One folder per run: several runs may share a working tree.
+const outdir = join(web, '.test-build', String(process.pid));
 const only = process.env.PLYYARD_TESTS ?? 'all';
 
 const entries = [];
@@ -42,7 +43,7 @@ const files = entries.map((e) => join(outdir, e.slice(join(web, 'tests').length 
 
 let server = null;
 let tmp = null;
-const env = { ...process.env };
+const env = { ...process.env, PLYYARD_WEB: web, PLYYARD_SHOTS: resolve(web, '..', 'artifacts', 'screenshots') };
 if (only !== 'unit' && !process.env.PLYYARD_URL) {
   const bin = resolve(web, process.env.PLYYARD_BIN ?? '../target/debug/plyyard');
   if (!existsSync(bin)) {
@@ -94,4 +95,5 @@ if (server) {
   });
 }
 if (tmp) rmSync(tmp, { recursive: true, force: true });
+rmSync(outdir, { recursive: true, force: true });
 process.exit(code);

@@ -460,3 +460,30 @@ test('check is highlighted; a capture leaving bare kings ends in a draw with its
   await page.locator('cg-board square.check').waitFor({ state: 'visible' });
   await done(context, page);
 });
+
+test('Chess960 castling: dragging the king onto its rook plays O-O', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/');
+  await page.getByTestId('variant-chess960').check();
+  await page.getByTestId('color-white').check();
+  await page.getByTestId('start-fen-toggle').click();
+  await page.getByTestId('start-fen').fill('rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1');
+  await page.getByTestId('new-game-submit').click();
+  await page.waitForURL(/\/game\/[^/]+$/);
+  const id = new URL(page.url()).pathname.split('/').pop()!;
+  await waitForOurTurn(page);
+  // The king's destinations include its own rooks (castling) as well as c1.
+  const b1 = await squarePoint(page, 'b1');
+  await page.mouse.click(b1.x, b1.y);
+  await page.locator('cg-board square.move-dest:visible').first().waitFor();
+  assert.equal(await page.locator('cg-board square.move-dest:visible').count(), 3);
+  await page.mouse.click(b1.x, b1.y);
+
+  await dragMove(page, 'b1', 'h1');
+  await waitForPlies(page, 2);
+  assert.equal((await moveTexts(page))[0], 'O-O');
+  const state = await apiGame(context, id);
+  assert.equal(state.moves[0]!.uci, 'b1h1');
+  assert.equal(state.fen.split(' ')[0]!.split('/')[7], 'R4RK1');
+  await done(context, page);
+});

@@ -1,15 +1,14 @@
 //! Browser test helpers: Chromium through playwright-core, a fresh context per
 //! test, and board interaction by square name.
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Base URL of the server under test (set by tests/run.mjs). */
 export const BASE = process.env.PLYYARD_URL ?? 'http://127.0.0.1:8080';
 
-/** Where screenshots go: artifacts/screenshots at the repository root. */
-export const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../artifacts/screenshots');
+/** Where screenshots go: artifacts/screenshots at the repository root (set by tests/run.mjs). */
+export const SHOTS = process.env.PLYYARD_SHOTS ?? resolve(process.cwd(), '../artifacts/screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

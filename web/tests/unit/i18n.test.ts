@@ -2,10 +2,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
 import { format, LANGS, pickLang, TABLES } from '../../src/i18n.js';
 
-const dir = fileURLToPath(new URL('../../i18n/', import.meta.url));
+// The compiled test runs from web/.test-build; tests/run.mjs says where web/ is.
+const dir = join(process.env.PLYYARD_WEB ?? process.cwd(), 'i18n') + sep;
 
 function load(lang: string): Record<string, string> {
   return JSON.parse(readFileSync(`${dir}${lang}.json`, 'utf8')) as Record<string, string>;

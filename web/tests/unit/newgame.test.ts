@@ -21,10 +21,18 @@ test('Chess960: random, or a whole number from 0 to 959', () => {
   }
 });
 
-test('a start FEN is sent for standard chess only, after a shape check', () => {
+test('a start FEN is sent after a shape check, and replaces a Chess960 number', () => {
   const fen = '8/P6k/8/8/8/8/8/K7 w - - 0 1';
   assert.deepEqual(toRequest({ ...base, fen: `  ${fen} ` }), { level: 'normal', color: 'black', variant: 'standard', rules: 'fide', position: null, fen });
-  assert.equal('fen' in (toRequest({ ...base, variant: 'chess960', fen }) as object), false);
+  const x = 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1';
+  assert.deepEqual(toRequest({ ...base, variant: 'chess960', positionMode: 'chosen', positionNumber: '12', fen: x }), {
+    level: 'normal',
+    color: 'black',
+    variant: 'chess960',
+    rules: 'fide',
+    position: null,
+    fen: x,
+  });
   for (const bad of ['hello', '8/8/8 w - - 0 1', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1']) {
     assert.deepEqual(toRequest({ ...base, fen: bad }), { error: 'home.fen.invalid' }, bad);
   }
