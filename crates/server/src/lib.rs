@@ -158,13 +158,21 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the database (applying migrations), loads or creates the cookie
-    /// secret, and binds the listener.
+    /// Binds the listener, opens the database (applying migrations), and
+    /// loads or creates the cookie secret.
     ///
     /// # Errors
     /// See [`StartError`].
     pub async fn bind(config: Config) -> Result<Server, StartError> {
+        let listener =
+            TcpListener::bind(&config.addr)
+                .await
+                .map_err(|source| StartError::Bind {
+                    addr: config.addr.clone(),
+                    source,
+                })?;
         let store = Store::open(&config.db).await?;
+        tracing::info!("database {}", redact_url(&config.db));
         let secret = match config.secret {
             Some(s) if !s.is_empty() => s,
             _ => {
@@ -173,13 +181,6 @@ impl Server {
                     .await?
             }
         };
-        let listener =
-            TcpListener::bind(&config.addr)
-                .await
-                .map_err(|source| StartError::Bind {
-                    addr: config.addr.clone(),
-                    source,
-                })?;
         let state = Arc::new(Shared::new(store, secret.as_bytes(), config.tuning));
         Ok(Server { listener, state })
     }
@@ -221,6 +222,18 @@ impl Server {
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
+    }
+}
+
+/// A database URL without its password, for logs.
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            let user = creds.split(':').next().unwrap_or_default();
+            format!("{}{user}:***{}", &url[..s + 3], &url[at..])
+        }
+        _ => url.to_owned(),
     }
 }
 
@@ -275,4 +288,18 @@ pub fn run(config: Config) -> Result<(), StartError> {
     // Searches in flight end within their time budget; do not wait longer.
     rt.shutdown_timeout(Duration::from_secs(5));
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_logs() {
+        assert_eq!(redact_url("sqlite://plyyard.db"), "sqlite://plyyard.db");
+        assert_eq!(
+            redact_url("postgres://app:s3cret@db.local/plyyard"),
+            "postgres://app:***@db.local/plyyard"
+        );
+    }
 }
