@@ -52,7 +52,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const opponentEl = h('div', { class: 'player-strip top', 'data-testid': 'opponent' });
   const youEl = h('div', { class: 'player-strip bottom', 'data-testid': 'you' });
   const bannerEl = h('div', { class: 'result-banner', 'data-testid': 'result', hidden: true });
-  const statusEl = h('p', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
+  // Not a live region: the announcer below speaks moves and results once.
+  const statusEl = h('p', { class: 'status', 'data-testid': 'status' });
   const infoEl = h('p', { class: 'game-info muted', 'data-testid': 'game-info' });
   const connEl = h('p', { class: 'connection', 'data-testid': 'connection', role: 'status', hidden: true });
   const announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'announcer' });
@@ -83,6 +84,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const flipBtn = button('flip-board', 'flip', () => {
     orientation = orientation === 'white' ? 'black' : 'white';
     renderBoard();
+    update();
   });
   const undoBtn = button('undo', 'undo', () => void undo());
   const resignBtn = button('resign', 'flag', () => {
@@ -215,7 +217,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     update();
     if (!p || role === null) {
       renderBoard();
-      boardEl.focus();
+      if (!inputForm.hidden) input.focus();
       return;
     }
     void sendMove(p.from + p.to + PROMO_CHAR[role]);

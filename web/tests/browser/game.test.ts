@@ -37,6 +37,8 @@ test('as White at Beginner: click moves, legal-move dots, the computer replies',
   await waitForPlies(page, 2);
   const moves = await moveTexts(page);
   assert.equal(moves[0], 'e4');
+  // Screen readers hear the computer's reply.
+  await page.getByTestId('announcer').filter({ hasText: `The computer played ${moves[1]}` }).waitFor({ state: 'attached' });
   assert.ok(moves[1] && moves[1].length >= 2, `computer replied ${moves[1]}`);
   await waitForOurTurn(page);
   // The last move is highlighted on the board.
@@ -64,9 +66,12 @@ test('as Black the computer moves first and the board is flipped', async () => {
   assert.equal(state.moves.length, 1);
   // Undo is not possible yet: the only move is the computer's.
   assert.equal(await page.getByTestId('undo').isDisabled(), true);
-  // Flip shows White at the bottom, and back.
+  // Flip shows White at the bottom (the player strips follow), and back.
+  assert.match((await page.getByTestId('you').textContent()) ?? '', /You/);
   await page.getByTestId('flip-board').click();
   assert.equal(await page.locator('.cg-wrap.orientation-white').count(), 1);
+  assert.match((await page.getByTestId('opponent').textContent()) ?? '', /You/);
+  assert.match((await page.getByTestId('you').textContent()) ?? '', /Computer/);
   await page.getByTestId('flip-board').click();
   assert.equal(await page.locator('.cg-wrap.orientation-black').count(), 1);
   await done(context, page);
