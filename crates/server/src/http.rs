@@ -125,8 +125,18 @@ impl CreateLimiter {
 async fn create_game(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
-    body: axum::body::Bytes,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let body = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!("request bodies are limited to {MAX_BODY_BYTES} bytes"),
+            )
+        } else {
+            ApiError::bad_request(e.body_text())
+        }
+    })?;
     let req: NewComputerGame = serde_json::from_slice(&body)
         .map_err(|e| ApiError::bad_request(format!("invalid game request: {e}")))?;
     if !state.create_limiter.allow(&player) {
@@ -231,10 +241,14 @@ async fn game_socket(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
     Path(id): Path<String>,
-    Query(q): Query<SocketQuery>,
+    q: Result<Query<SocketQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|_| ApiError::bad_request("`v` must be a non-negative integer"))?;
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(format!("not a websocket upgrade: {}", e.body_text()))
+    })?;
     if !same_origin(&headers) {
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }

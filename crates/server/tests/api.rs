@@ -559,6 +559,12 @@ async fn foreign_origins_and_unknown_games_are_refused() {
     assert_eq!(body["error"]["code"], "not_found");
     assert_eq!(c.get("/api/games/..%2F..%2Fetc").await.unwrap().status, 404);
     assert_eq!(c.get("/api/nothing-here").await.unwrap().status, 404);
+    // A plain GET of the socket path, or a bad version, is a JSON error.
+    let r = c.get(&path).await.unwrap();
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json::<Value>().unwrap()["error"]["code"], "bad_request");
+    let err = c.socket(&format!("{path}?v=-3"), None).await.unwrap_err();
+    assert!(err.to_string().contains("400"), "{err}");
     srv.stop().await;
 }
 
