@@ -308,7 +308,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     if (event.kind === 'move' && event.move) {
       const san = localiseSan(event.move.san, letters);
       const mover = colorOfPly(g.initial_fen, g.moves.length - 1);
-      const parts = [t(mover === g.you ? 'announce.yourMove' : 'announce.computerMove', { move: san })];
+      const who: Key =
+        g.you === null ? (mover === 'white' ? 'announce.whiteMove' : 'announce.blackMove') : mover === g.you ? 'announce.yourMove' : 'announce.computerMove';
+      const parts = [t(who, { move: san })];
       if (g.check && g.status === 'ongoing') parts.push(t('announce.check'));
       if (g.status !== 'ongoing') {
         const r = resultText(g.result, g.you, g.reason);

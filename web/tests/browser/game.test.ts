@@ -339,6 +339,8 @@ test('someone else opening the game watches it live, without controls', async ()
   await clickMove(player.page, 'e2', 'e4');
   await waitForPlies(watcher.page, 2);
   assert.equal((await moveTexts(watcher.page))[0], 'e4');
+  const reply = (await moveTexts(watcher.page))[1]!;
+  await watcher.page.getByTestId('announcer').filter({ hasText: `Black played ${reply}` }).waitFor({ state: 'attached' });
   assert.equal((await apiGame(watcher.context, id)).you, null);
   await done(player.context, player.page);
   await done(watcher.context, watcher.page);
