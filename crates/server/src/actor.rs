@@ -248,13 +248,14 @@ pub async fn request<T>(
     for _ in 0..3 {
         let h = handle(shared, id).await?;
         let (tx, rx) = oneshot::channel();
-        if h.tx.send(make(tx)).await.is_err() {
-            shared.hub.forget(id, Some(h.generation));
-            continue;
+        if h.tx.send(make(tx)).await.is_ok()
+            && let Ok(answer) = rx.await
+        {
+            return Ok(answer);
         }
-        return rx
-            .await
-            .map_err(|_| ApiError::internal(format!("game {id}: actor stopped mid-command")));
+        // The actor stopped (unloaded while the command was on its way):
+        // the command was not applied; the game reloads from the database.
+        shared.hub.forget(id, Some(h.generation));
     }
     Err(ApiError::internal(format!(
         "game {id}: actor keeps stopping"
