@@ -223,6 +223,7 @@ pub async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> 
             let Some((row, moves)) = shared.store.load_game(id).await? else {
                 return Err(ApiError::no_game(id));
             };
+            shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
             let game =
                 rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
             Ok(spawn_actor(shared, row, game))

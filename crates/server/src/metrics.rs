@@ -23,6 +23,8 @@ pub struct Metrics {
     pub engine_running: AtomicI64,
     /// Games created since start.
     pub games_created: AtomicU64,
+    /// Games loaded from the database into an actor since start.
+    pub games_loaded: AtomicU64,
     moves_total: AtomicU64,
     buckets: Mutex<[(u64, u64); RATE_WINDOW_SECS as usize]>,
 }
@@ -36,6 +38,7 @@ impl Default for Metrics {
             engine_queue: AtomicI64::new(0),
             engine_running: AtomicI64::new(0),
             games_created: AtomicU64::new(0),
+            games_loaded: AtomicU64::new(0),
             moves_total: AtomicU64::new(0),
             buckets: Mutex::new([(u64::MAX, 0); RATE_WINDOW_SECS as usize]),
         }
@@ -93,6 +96,12 @@ impl Metrics {
             "Games created since start.",
             "counter",
             self.games_created.load(Ordering::Relaxed).to_string(),
+        );
+        gauge(
+            "plyyard_games_loaded_total",
+            "Games loaded from the database since start.",
+            "counter",
+            self.games_loaded.load(Ordering::Relaxed).to_string(),
         );
         gauge(
             "plyyard_moves_total",

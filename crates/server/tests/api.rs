@@ -817,6 +817,56 @@ async fn shutdown_closes_sockets_with_going_away() {
 }
 
 #[tokio::test]
+async fn requests_racing_the_unloading_never_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("plyyard.db").display());
+    let tuning = Tuning {
+        engine_workers: 1,
+        engine_hash_mb: 1,
+        think_time_factor: 0.25,
+        idle_unload: Duration::from_millis(60),
+    };
+    let srv = TestServer::start_with(db, tuning).await;
+    let mut c = Client::new(srv.addr);
+    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut tasks = Vec::new();
+    for t in 0..4u64 {
+        let mut c = c.clone();
+        let id = id.clone();
+        tasks.push(tokio::spawn(async move {
+            for i in 0..40u64 {
+                // Pauses around the unload delay, so requests meet actors that
+                // are loading, live, or just unloading.
+                tokio::time::sleep(Duration::from_millis((i * 7 + t * 13) % 90)).await;
+                let r = c.get(&format!("/api/games/{id}")).await.unwrap();
+                assert_eq!(r.status, 200, "{}", r.text());
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let m = c.get("/metrics").await.unwrap().text();
+    let loads: u64 = m
+        .lines()
+        .find_map(|l| l.strip_prefix("plyyard_games_loaded_total "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        loads >= 2,
+        "the game should have been unloaded and reloaded: {loads}"
+    );
+    let mut ws = socket(&c, &id, Some(0)).await;
+    assert_eq!(
+        command(&mut ws, json!({"t":"move","id":1,"uci":"e2e4"})).await["t"],
+        "ack"
+    );
+    srv.stop().await;
+}
+
+#[tokio::test]
 async fn racing_moves_from_two_sockets_apply_once() {
     let dir = tempfile::tempdir().unwrap();
     let srv = TestServer::start(&dir, 1.0).await;
