@@ -155,6 +155,8 @@ def move_weight(board: chess.Board, m: chess.Move, style: str, rng: random.Rando
             w += 3
             if abs(m.to_square - m.from_square) == 16:
                 w += 6
+            if chess.square_rank(m.to_square) == (4 if board.turn == chess.WHITE else 3):
+                w += 8
         return w
     # "shuffle": keep material, prefer quiet piece moves so positions repeat
     if board.is_capture(m) or board.piece_at(m.from_square).piece_type == chess.PAWN:
@@ -166,7 +168,7 @@ def move_weight(board: chess.Board, m: chess.Move, style: str, rng: random.Rando
 
 def pick(board: chess.Board, style: str, rng: random.Random, history: list[chess.Move]) -> chess.Move:
     legal = list(board.legal_moves)
-    if style == "shuffle" and len(history) >= 4 and rng.random() < 0.6:
+    if style == "shuffle" and len(history) >= 4 and rng.random() < 0.85:
         back = history[-4]
         if back in legal:
             return back
@@ -234,7 +236,7 @@ def make_case(seed: int, index: int) -> Case:
     rng = random.Random(f"plyyard-crosscheck:{seed}:{index}")
     kind = rng.choices(["standard", "chess960", "fen", "fen960", "endgame"], [25, 25, 20, 15, 15])[0]
     style = rng.choices(["uniform", "tactical", "shuffle"], [30, 45, 25])[0]
-    rules = rng.choice(RULESETS)
+    rules = "fide" if style == "shuffle" and rng.random() < 0.7 else rng.choice(RULESETS)
     if kind == "standard":
         start = chess.Board()
         args: list[str] = []
@@ -258,8 +260,13 @@ def make_case(seed: int, index: int) -> Case:
             base.pop()
         if base.ep_square is None and rng.random() < 0.3:
             base.halfmove_clock = rng.choice([90, 96, 99, 140, 146, 149])
-        shredder = kind == "fen960" and rng.random() < 0.5
-        fen = base.shredder_fen() if shredder else base.fen()
+        # Shredder-FEN sometimes (also for standard castling), and sometimes an
+        # en passant square after every double step, capturable or not.
+        ep_mode = rng.choice(["legal", "fen"])
+        if rng.random() < (0.5 if kind == "fen960" else 0.15):
+            fen = base.shredder_fen(en_passant=ep_mode)
+        else:
+            fen = base.fen(en_passant=ep_mode)
         c960 = fen_mode(fen)
         start = chess.Board(fen, chess960=c960)
         args = ["--fen", fen]
@@ -298,6 +305,10 @@ class Stats:
     c960_numbers: int = 0
     setups: int = 0
     reasons: dict = field(default_factory=dict)
+    features: dict = field(default_factory=dict)
+
+    def count(self, table: dict, key: str) -> None:
+        table[key] = table.get(key, 0) + 1
 
 
 class Checker:
@@ -356,11 +367,15 @@ class Checker:
         self.stats.moves += len(moves)
         self.stats.legal_moves += len(want["legal_moves"])
         if want["reason"]:
-            key = f"{rules}:{want['reason']}"
-            self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
+            self.stats.count(self.stats.reasons, f"{rules}:{want['reason']}")
+            if want["reason"] == "stalemate" and ref.board.is_insufficient_material():
+                self.stats.count(self.stats.features, "stalemate that is also insufficient material")
+            if want["reason"] == "checkmate" and ref.board.halfmove_clock >= 100:
+                self.stats.count(self.stats.features, "checkmate on/after the 50th move")
         for claim in want["claimable"]:
-            key = f"fide:claimable:{claim}"
-            self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
+            self.stats.count(self.stats.reasons, f"fide:claimable:{claim}")
+        if ref.board.has_legal_en_passant() and want["status"] == "ongoing":
+            self.stats.count(self.stats.features, "final positions with legal e.p.")
         if list(got.keys()) != list(want.keys()):
             self.differ("json-keys", case.index, f"{label}: keys {list(got.keys())}", cmd)
         for k, v in want.items():
@@ -449,9 +464,35 @@ class Checker:
 
     # -- one game --------------------------------------------------------------
 
+    def features(self, case: Case) -> None:
+        if case.start.ep_square is not None and case.moves:
+            ref = Ref(case.start)
+            for m in case.moves:
+                ref.push(m)
+            if ref.keys.count(ref.keys[0]) > 1:
+                legal = "capturable" if case.start.has_legal_en_passant() else "not capturable"
+                self.stats.count(self.stats.features, f"start with e.p. square ({legal}) repeated")
+        b = case.start.copy(stack=False)
+        for m in case.moves:
+            if b.is_en_passant(m):
+                self.stats.count(self.stats.features, "en passant captures")
+            if b.is_castling(m):
+                self.stats.count(self.stats.features, "castlings")
+                if case.chess960:
+                    self.stats.count(self.stats.features, "Chess960 castlings")
+            if m.promotion:
+                self.stats.count(self.stats.features, "promotions")
+                if m.promotion != chess.QUEEN:
+                    self.stats.count(self.stats.features, "under-promotions")
+            if b.gives_check(m):
+                self.stats.count(self.stats.features, "checks")
+            b.push(m)
+
     def game(self, case: Case) -> None:
         rng = random.Random(f"plyyard-crosscheck-checks:{self.seed}:{case.index}")
         self.stats.games += 1
+        self.stats.count(self.stats.features, f"start: {case.kind}")
+        self.features(case)
         other = "fide" if case.rules == "plyyard" else "plyyard"
         self.replay(case, case.moves, case.rules, "uci", f"uci {case.rules}")
         self.replay(case, case.moves, other, "san", f"san {other}")
@@ -465,13 +506,18 @@ class Checker:
 
     def perft(self, case: Case, rng: random.Random) -> None:
         ref = Ref(case.start)
-        cut = rng.randint(0, len(case.moves))
+        cut = rng.choice([0, rng.randint(0, len(case.moves))])
         for m in case.moves[:cut]:
             ref.push(m)
         b = ref.board
         depth = rng.choice([2, 2, 3])
-        fen = b.shredder_fen() if case.chess960 and rng.random() < 0.5 else b.fen()
-        cmd = ["perft", "--fen", fen, "--depth", str(depth), "--divide"]
+        if cut == 0 and case.kind == "chess960":
+            start = case.start_args
+        else:
+            fen = b.shredder_fen() if case.chess960 and rng.random() < 0.5 else b.fen()
+            start = ["--fen", fen]
+            b = chess.Board(fen, chess960=fen_mode(fen))
+        cmd = ["perft", *start, "--depth", str(depth), "--divide"]
         code, out, err = self.run(cmd)
         want = {}
         for m in b.legal_moves:
@@ -520,11 +566,31 @@ class Checker:
                 moves = c.moves[: exp[1] - 1]
                 exp = expected_replay(c.start, moves, "fide")
             g.headers["Result"] = exp[1]["result"]
+            rng = random.Random(f"plyyard-crosscheck-pgn:{self.seed}:{c.index}")
+            clocks = rng.random() < 0.5
+            clock_values = []
             node = g
+            b = c.start.copy(stack=False)
             for m in moves:
-                node = node.add_variation(m)
+                # side lines, comments and NAGs must be skipped by the importer
+                if rng.random() < 0.05:
+                    node.comment = (node.comment + " a comment (with brackets?)").strip()
+                main = node.add_variation(m)
+                if rng.random() < 0.05:
+                    others = [x for x in b.legal_moves if x != m]
+                    if others:
+                        side = node.add_variation(rng.choice(others))
+                        side.comment = "a side line"
+                node = main
+                b.push(m)
+                if rng.random() < 0.05:
+                    node.nags.add(rng.choice([1, 2, 3, 4, 5, 6]))
+                if clocks:
+                    value = rng.randrange(0, 36000) + rng.choice([0, 0, 0.5, 0.25])
+                    node.set_clock(value)
+                    clock_values.append(value)
             print(g, file=buf, end="\n\n")
-            wanted.append((c, g.headers, moves))
+            wanted.append((c, g.headers, moves, clock_values))
         with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
             f.write(buf.getvalue())
             path = f.name
@@ -538,7 +604,7 @@ class Checker:
             self.differ("pgn-export", None, f"exit {code}: {err.strip()[:500]}", ["pgn", "export", path])
             return
         stream = io.StringIO(out)
-        for c, headers, moves in wanted:
+        for c, headers, moves, clock_values in wanted:
             got = chess.pgn.read_game(stream)
             self.stats.pgn_games += 1
             if got is None:
@@ -549,6 +615,11 @@ class Checker:
             got_moves = [m for m in got.mainline_moves()]
             if got_moves != moves:
                 self.differ("pgn-moves", c.index, f"moves differ after export ({len(got_moves)} vs {len(moves)})")
+            elif clock_values:
+                got_clocks = [n.clock() for n in got.mainline()]
+                bad = [(i, a, b) for i, (a, b) in enumerate(zip(got_clocks, clock_values)) if a is None or abs(a - b) > 0.0011]
+                if bad or len(got_clocks) != len(clock_values):
+                    self.differ("pgn-clock", c.index, f"clocks (ply, ours, ref) {bad[:3]}")
             for k in ("Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant"):
                 want = headers.get(k)
                 if k == "Variant" and want is None:
@@ -652,6 +723,7 @@ def main() -> int:
           f"{s.perft_positions} perft positions ({s.perft_nodes} nodes), {s.pgn_games} PGN games, "
           f"{s.c960_numbers} Chess960 numbers, {s.setups} set-ups; {time.time() - t0:.0f} s")
     print("endings seen: " + ", ".join(f"{k} {v}" for k, v in sorted(s.reasons.items())))
+    print("in the games: " + ", ".join(f"{k} {v}" for k, v in sorted(s.features.items())))
     if ck.diff_count:
         print(f"{ck.diff_count} DIFFERENCES: " + ", ".join(f"{k} {v}" for k, v in sorted(ck.categories.items())))
         for d in ck.diffs:
