@@ -5,7 +5,7 @@ import type { Api } from '@lichess-org/chessground/api';
 import type { Key as SquareKey } from '@lichess-org/chessground/types';
 import { ApiError, type ClaimReason, type Color, type GameState, getGame, pgnUrl, socketUrl } from './api.js';
 import { h, replace } from './dom.js';
-import { boardConfig, canMove, canUndo, colorOfPly, isPromotion } from './ground.js';
+import { boardConfig, canMove, canUndo, colorOfPly, isPromotion, viewingHistory } from './ground.js';
 import { type Key, t } from './i18n.js';
 import { icon } from './icons.js';
 import { newGameForm } from './newgame.js';
@@ -38,6 +38,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   let game: GameState | null = null;
   let orientation: Color = 'white';
   let pending = false;
+  /** Plies shown when looking back through the game; null shows the game itself. */
+  let viewPly: number | null = null;
   let promotion: { from: string; to: string } | null = null;
   let confirmingResign = false;
   let connected = true;
@@ -60,6 +62,15 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const movesTitle = h('h2', { id: 'moves-title', class: 'panel-title' });
   const movesEl = h('ol', { class: 'moves', 'data-testid': 'move-list', 'aria-labelledby': 'moves-title' });
   const movesBox = h('div', { class: 'moves-box' }, movesEl);
+  const navButton = (testid: string, text: string, to: () => number | null) =>
+    h('button', { type: 'button', class: 'icon-only nav', 'data-testid': testid, onclick: () => viewAt(to()) }, text);
+  const navFirst = navButton('history-first', '«', () => 0);
+  const navPrev = navButton('history-prev', '‹', () => Math.max(0, (viewPly ?? game?.moves.length ?? 0) - 1));
+  const navNext = navButton('history-next', '›', () => (viewPly === null ? null : viewPly + 1));
+  const navLive = navButton('history-last', '»', () => null);
+  const historyNote = h('p', { class: 'history-note', 'data-testid': 'history-note', hidden: true });
+  const historyLive = h('button', { type: 'button', class: 'link-button', 'data-testid': 'history-live', onclick: () => viewAt(null) });
+  const historyBox = h('div', { class: 'history' }, h('div', { class: 'history-nav' }, navFirst, navPrev, navNext, navLive), historyNote);
   const inputLabel = h('label', { for: 'move-input' });
   const input = h('input', {
     id: 'move-input',
@@ -132,7 +143,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       'div',
       { class: 'side-column' },
       bannerEl,
-      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, inputForm, claimWithMoveBox),
+      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, historyBox, inputForm, claimWithMoveBox),
       claimBox,
       resignBox,
       controls,
@@ -152,9 +163,17 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     window.setTimeout(() => (announcer.textContent = text), 30);
   };
 
+  /** Shows the position after `ply` plies (null or the last ply: the game itself). */
+  function viewAt(ply: number | null): void {
+    if (!game) return;
+    viewPly = ply === null || ply >= game.moves.length ? null : Math.max(0, ply);
+    renderBoard();
+    update();
+  }
+
   function renderBoard(): void {
     if (!game) return;
-    const config = boardConfig(game, { orientation, pending });
+    const config = boardConfig(game, { orientation, pending, ply: viewPly });
     if (!ground) {
       ground = Chessground(boardEl, {
         ...config,
@@ -232,6 +251,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       update();
       return;
     }
+    if (viewPly !== null) viewAt(null);
     const letters = currentLetters();
     const moves = legalMoves(game.fen, game.dests);
     const res = resolveInput(text, moves, letters);
@@ -297,6 +317,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
   function onState(next: GameState, event: GameEvent | null): void {
     game = next;
+    // Any change brings the board back to the game itself.
+    if (event || (viewPly !== null && viewPly >= next.moves.length)) viewPly = null;
     if (next.you && !ground) orientation = next.you;
     if (event) reactTo(next, event);
     renderBoard();
@@ -340,8 +362,21 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     let number = firstNumber;
     while (i < plies.length) {
       const cells: HTMLElement[] = [];
+      const shown = viewPly ?? plies.length;
       const mk = (ply: number) =>
-        h('span', { class: `move${ply === plies.length - 1 ? ' current' : ''}`, 'data-testid': 'move', 'data-ply': ply + 1, 'data-uci': g.moves[ply]!.uci }, plies[ply]!);
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `move${ply === shown - 1 ? ' current' : ''}`,
+            'aria-current': ply === shown - 1 ? 'step' : null,
+            'data-testid': 'move',
+            'data-ply': ply + 1,
+            'data-uci': g.moves[ply]!.uci,
+            onclick: () => viewAt(ply + 1),
+          },
+          plies[ply]!,
+        );
       if (i === 0 && blackFirst) {
         cells.push(h('span', { class: 'move empty', 'aria-hidden': 'true' }, '…'), mk(0));
         i = 1;
@@ -355,7 +390,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     }
     if (rows.length === 0) replace(movesEl, h('li', { class: 'none muted' }, t('game.moves.none')));
     else replace(movesEl, ...rows);
-    movesBox.scrollTop = movesBox.scrollHeight;
+    if (viewPly === null) movesBox.scrollTop = movesBox.scrollHeight;
+    else movesEl.querySelector('.move.current')?.scrollIntoView({ block: 'nearest' });
   }
 
   function strip(el: HTMLElement, color: Color, name: string, thinking: boolean, yourTurn: boolean): void {
@@ -420,6 +456,24 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
     movesTitle.textContent = t('game.moves');
     renderMoves(g);
+    const viewing = viewingHistory(g, { ply: viewPly });
+    const shownPly = viewing ? viewPly! : g.moves.length;
+    navFirst.disabled = shownPly === 0;
+    navPrev.disabled = shownPly === 0;
+    navNext.disabled = !viewing;
+    navLive.disabled = !viewing;
+    for (const [b, key] of [
+      [navFirst, 'game.history.first'],
+      [navPrev, 'game.history.prev'],
+      [navNext, 'game.history.next'],
+      [navLive, 'game.history.live'],
+    ] as const) {
+      b.setAttribute('aria-label', t(key));
+      b.title = t(key);
+    }
+    historyNote.hidden = !viewing;
+    historyLive.textContent = t('game.history.live');
+    replace(historyNote, t('game.history.viewing'), ' ', historyLive);
 
     const letters = currentLetters();
     inputLabel.textContent = t('game.moveInput.label');
@@ -473,6 +527,18 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     dialogTitle.textContent = t('home.play.title');
     dialogClose.setAttribute('aria-label', t('promotion.cancel'));
   }
+
+  // Arrow keys step through the game, unless typing in a field.
+  const onKey = (e: KeyboardEvent) => {
+    const target = e.target as HTMLElement | null;
+    if (!game || !root.contains(page) || target?.closest('input, textarea, select, dialog') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const shown = viewPly ?? game.moves.length;
+    const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: game.moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    viewAt(Math.max(0, to));
+  };
+  document.addEventListener('keydown', onKey);
 
   promoEl.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') choosePromotion(null);

@@ -4,13 +4,20 @@
 import type { Config } from '@lichess-org/chessground/config';
 import type { Key } from '@lichess-org/chessground/types';
 import type { Color, GameState } from './api.js';
-import { parseFen } from './notation.js';
+import { parseFen, positionsOf } from './notation.js';
 
 /** What the view adds to the game state. */
 export interface ViewOptions {
   orientation: Color;
   /** A move of ours was sent and is not yet answered: the board is frozen. */
   pending: boolean;
+  /** Showing the position after this many plies instead of the current one (null: the game itself). */
+  ply?: number | null;
+}
+
+/** Is `view` showing an earlier position of `game`? */
+export function viewingHistory(game: GameState, view: Pick<ViewOptions, 'ply'>): view is { ply: number } {
+  return view.ply !== null && view.ply !== undefined && view.ply >= 0 && view.ply < game.moves.length;
 }
 
 /** Is it the viewer's turn to move, with the board accepting a move? */
@@ -29,6 +36,7 @@ export function toDests(dests: Record<string, readonly string[]>): Map<Key, Key[
 
 /** Full chessground configuration for `game` as seen with `view`. */
 export function boardConfig(game: GameState, view: ViewOptions): Config {
+  if (viewingHistory(game, view)) return historyConfig(game, view.ply, view.orientation);
   const movable = canMove(game, view.pending);
   return {
     fen: game.fen,
@@ -53,6 +61,26 @@ export function boardConfig(game: GameState, view: ViewOptions): Config {
     draggable: { enabled: true, showGhost: true },
     selectable: { enabled: true },
     drawable: { enabled: true, visible: true },
+  };
+}
+
+/** A view-only board showing the position after `ply` plies of `game`. */
+function historyConfig(game: GameState, ply: number, orientation: Color): Config {
+  const placement = positionsOf(
+    game.initial_fen,
+    game.moves.slice(0, ply).map((m) => m.uci),
+  )[ply]!;
+  const last = ply > 0 ? game.moves[ply - 1]! : null;
+  const toMove = colorOfPly(game.initial_fen, ply);
+  return {
+    fen: placement,
+    orientation,
+    turnColor: toMove,
+    check: last !== null && /[+#]$/.test(last.san) ? toMove : false,
+    lastMove: last ? [last.uci.slice(0, 2) as Key, last.uci.slice(2, 4) as Key] : undefined,
+    viewOnly: game.you === null,
+    movable: { free: false, color: undefined, dests: new Map(), showDests: true },
+    premovable: { enabled: false },
   };
 }
 

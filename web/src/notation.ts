@@ -278,3 +278,68 @@ export function resolveInput(input: string, moves: readonly LegalMove[], letters
   }
   return { kind: 'none' };
 }
+
+const FEN_CHAR: Record<Role, string> = { king: 'k', queen: 'q', rook: 'r', bishop: 'b', knight: 'n', pawn: 'p' };
+const PROMO_ROLE: Record<string, PromotionRole> = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' };
+
+/** Writes a board as the placement field of a FEN. */
+export function placementOf(board: ReadonlyMap<string, Piece>): string {
+  const rows: string[] = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 8; file++) {
+      const p = board.get(String.fromCharCode(97 + file) + rank);
+      if (!p) {
+        empty++;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      const c = FEN_CHAR[p.role];
+      row += p.white ? c.toUpperCase() : c;
+    }
+    rows.push(empty ? row + String(empty) : row);
+  }
+  return rows.join('/');
+}
+
+/**
+ * Moves the pieces of one move the server already accepted, given in UCI
+ * (castling as `e1g1` or king-takes-rook `e1h1`, promotion `e7e8q`). This
+ * only redraws past positions for viewing; it checks nothing.
+ */
+export function applyUci(board: Map<string, Piece>, uci: string): void {
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const piece = board.get(from);
+  if (!piece) return;
+  const target = board.get(to);
+  const rank = from[1]!;
+  const fileDelta = to.charCodeAt(0) - from.charCodeAt(0);
+  if (piece.role === 'king' && to[1] === rank && ((target?.role === 'rook' && target.white === piece.white) || Math.abs(fileDelta) === 2)) {
+    const kingside = fileDelta > 0;
+    const rookFrom = target?.role === 'rook' && target.white === piece.white ? to : (kingside ? 'h' : 'a') + rank;
+    const rook = board.get(rookFrom);
+    board.delete(from);
+    board.delete(rookFrom);
+    board.set((kingside ? 'g' : 'c') + rank, piece);
+    if (rook) board.set((kingside ? 'f' : 'd') + rank, rook);
+    return;
+  }
+  if (piece.role === 'pawn' && fileDelta !== 0 && !target) board.delete(to[0]! + rank);
+  board.delete(from);
+  const promo = PROMO_ROLE[uci[4] ?? ''];
+  board.set(to, promo ? { role: promo, white: piece.white } : piece);
+}
+
+/** Placement fields of every position of a game: index 0 is the start, index n follows the n-th move. */
+export function positionsOf(initialFen: string, ucis: readonly string[]): string[] {
+  const { board } = parseFen(initialFen);
+  const out = [placementOf(board)];
+  for (const uci of ucis) {
+    applyUci(board, uci);
+    out.push(placementOf(board));
+  }
+  return out;
+}

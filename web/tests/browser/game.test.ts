@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import {
   apiGame,
+  boardPieces,
   clickMove,
   closeBrowser,
   done,
@@ -492,5 +493,60 @@ test('Chess960 castling: dragging the king onto its rook plays O-O', async () =>
   const state = await apiGame(context, id);
   assert.equal(state.moves[0]!.uci, 'b1h1');
   assert.equal(state.fen.split(' ')[0]!.split('/')[7], 'R4RK1');
+  await done(context, page);
+});
+
+test('looking back through the game: click a move, arrow keys, back to the game', async () => {
+  const { context, page } = await newPage();
+  await startGame(page, { level: 'beginner', color: 'white' });
+  await waitForOurTurn(page);
+  await clickMove(page, 'e2', 'e4');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  await clickMove(page, 'g1', 'f3');
+  await waitForPlies(page, 4);
+  await waitForOurTurn(page);
+  await page.waitForTimeout(300);
+  const live = await boardPieces(page);
+  assert.equal(live.f3, 'white knight');
+
+  // After 1. e4: the pawn is on e4, the knight still on g1; the board cannot move.
+  await page.getByTestId('move').first().click();
+  await page.getByTestId('history-note').waitFor();
+  await page.waitForTimeout(300);
+  let shown = await boardPieces(page);
+  assert.equal(shown.e4, 'white pawn');
+  assert.equal(shown.e2, undefined);
+  assert.equal(shown.g1, 'white knight');
+  assert.equal(shown.f3, undefined);
+  assert.equal(Object.keys(shown).length, 32);
+
+  // Home shows the start, End the game again.
+  await page.keyboard.press('Home');
+  await page.waitForTimeout(300);
+  shown = await boardPieces(page);
+  assert.equal(shown.e2, 'white pawn');
+  assert.equal(await page.getByTestId('history-prev').isDisabled(), true);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(300);
+  assert.equal((await boardPieces(page)).f3, 'white knight');
+  assert.equal(await page.getByTestId('history-note').isVisible(), true);
+  await page.keyboard.press('End');
+  await page.getByTestId('history-note').waitFor({ state: 'hidden' });
+  await page.waitForTimeout(300);
+  assert.deepEqual(await boardPieces(page), live);
+
+  // Back through the buttons, then a typed move returns to the game and is played.
+  await page.getByTestId('history-first').click();
+  await page.getByTestId('history-live').click();
+  await page.getByTestId('history-note').waitFor({ state: 'hidden' });
+  await page.getByTestId('history-prev').click();
+  // (c3 is the one square Black can never reach in two moves, so Nc3 is always legal here.)
+  await page.getByTestId('move-input').fill('Nc3');
+  await page.getByTestId('move-input').press('Enter');
+  await waitForPlies(page, 6);
+  assert.equal(await page.getByTestId('history-note').isHidden(), true);
   await done(context, page);
 });

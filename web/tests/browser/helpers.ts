@@ -147,3 +147,15 @@ export async function apiGame(context: BrowserContext, id: string): Promise<{ fe
   if (!res.ok()) throw new Error(`GET /api/games/${id}: ${res.status()}`);
   return (await res.json()) as never;
 }
+
+/** The pieces chessground shows, as square → "white pawn" etc. (its elements carry their square as `cgKey`). */
+export async function boardPieces(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const out: Record<string, string> = {};
+    for (const el of document.querySelectorAll('cg-board piece')) {
+      const key = (el as HTMLElement & { cgKey?: string }).cgKey;
+      if (key && !el.classList.contains('ghost') && !el.classList.contains('fading')) out[key] = el.className.replace(/\s*(anim|dragging)\b/g, '').trim();
+    }
+    return out;
+  });
+}

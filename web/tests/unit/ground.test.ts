@@ -69,3 +69,30 @@ test('undo is possible once the player has a move on the board', () => {
   assert.equal(colorOfPly('8/8/8/8/8/8/8/K6k b - - 0 1', 0), 'black');
   assert.equal(colorOfPly('8/8/8/8/8/8/8/K6k b - - 0 1', 1), 'white');
 });
+
+test('looking back shows an earlier position, view only, with its last move and check', () => {
+  const g = sampleGame();
+  const at1 = boardConfig(g, { orientation: 'white', pending: false, ply: 1 });
+  assert.equal(at1.fen, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR');
+  assert.deepEqual(at1.lastMove, ['e2', 'e4']);
+  assert.equal(at1.turnColor, 'black');
+  assert.equal(at1.movable?.color, undefined);
+  assert.equal(at1.movable?.dests?.size, 0);
+  const at0 = boardConfig(g, { orientation: 'black', pending: false, ply: 0 });
+  assert.equal(at0.fen, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+  assert.equal(at0.lastMove, undefined);
+  assert.equal(at0.orientation, 'black');
+  // The last ply (or none) is the game itself, movable again.
+  assert.equal(boardConfig(g, { orientation: 'white', pending: false, ply: 2 }).movable?.color, 'white');
+  assert.equal(boardConfig(g, { orientation: 'white', pending: false, ply: null }).fen, g.fen);
+  const checked = sampleGame({
+    moves: [
+      { uci: 'e2e4', san: 'e4' },
+      { uci: 'f7f6', san: 'f6' },
+      { uci: 'd1h5', san: 'Qh5+' },
+      { uci: 'g7g6', san: 'g6' },
+    ],
+  });
+  assert.equal(boardConfig(checked, { orientation: 'white', pending: false, ply: 3 }).check, 'black');
+  assert.equal(boardConfig(checked, { orientation: 'white', pending: false, ply: 2 }).check, false);
+});

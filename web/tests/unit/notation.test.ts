@@ -1,7 +1,7 @@
 //! Client-side notation: SAN localisation and resolving typed input against `dests`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ENGLISH, type Letters, legalMoves, localiseSan, parseFen, resolveInput } from '../../src/notation.js';
+import { ENGLISH, type Letters, legalMoves, localiseSan, parseFen, positionsOf, resolveInput } from '../../src/notation.js';
 
 const FR: Letters = { king: 'R', queen: 'D', rook: 'T', bishop: 'F', knight: 'C' };
 const RU: Letters = { king: 'Кр', queen: 'Ф', rook: 'Л', bishop: 'С', knight: 'К' };
@@ -142,4 +142,24 @@ test('pawn capture input is not read as a bishop move', () => {
   const r2 = resolveInput('cd5', moves, ENGLISH);
   assert.equal(r2.kind === 'move' && r2.move.uci, 'c4d5');
   assert.equal(moves.find((m) => m.uci === 'c4d5')?.san, 'cxd5');
+});
+
+test('positionsOf replays accepted moves: captures, castling both ways, en passant, promotion', () => {
+  const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  const p = positionsOf(start, ['e2e4', 'd7d5', 'e4d5', 'g8f6', 'g1f3', 'f6d5', 'f1c4', 'c8g4', 'e1g1']);
+  assert.equal(p.length, 10);
+  assert.equal(p[0], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+  assert.equal(p[3], 'rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR');
+  assert.equal(p[9], 'rn1qkb1r/ppp1pppp/8/3n4/2B3b1/5N2/PPPP1PPP/RNBQ1RK1');
+  // En passant and a promotion to a knight.
+  const ep = positionsOf('4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1', ['e5d6']);
+  assert.equal(ep[1], '4k3/8/3P4/8/8/8/8/4K3');
+  const promo = positionsOf('1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1', ['a7b8n']);
+  assert.equal(promo[1], '1N2k3/8/8/8/8/8/8/4K3');
+  // Queenside castling in standard chess, and Chess960 king-takes-rook.
+  const qs = positionsOf('r3k3/8/8/8/8/8/8/4K3 b q - 0 1', ['e8c8']);
+  assert.equal(qs[1], '2kr4/8/8/8/8/8/8/4K3');
+  const c960 = positionsOf('rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1', ['b1h1', 'b8a8']);
+  assert.equal(c960[1], 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1');
+  assert.equal(c960[2], '2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1');
 });
