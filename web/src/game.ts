@@ -173,7 +173,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
   function renderBoard(): void {
     if (!game) return;
-    const config = boardConfig(game, { orientation, pending, ply: viewPly });
+    const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    const config = boardConfig(game, { orientation, pending, ply: viewPly, reducedMotion });
     if (!ground) {
       ground = Chessground(boardEl, {
         ...config,

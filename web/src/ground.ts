@@ -11,6 +11,8 @@ export interface ViewOptions {
   orientation: Color;
   /** A move of ours was sent and is not yet answered: the board is frozen. */
   pending: boolean;
+  /** The person asked for less motion: no piece animation. */
+  reducedMotion?: boolean;
   /** Showing the position after this many plies instead of the current one (null: the game itself). */
   ply?: number | null;
 }
@@ -48,7 +50,7 @@ export function boardConfig(game: GameState, view: ViewOptions): Config {
     coordinates: true,
     autoCastle: true,
     highlight: { lastMove: true, check: true },
-    animation: { enabled: true, duration: 180 },
+    animation: { enabled: !view.reducedMotion, duration: 180 },
     movable: {
       free: false,
       color: movable ? game.you ?? undefined : undefined,

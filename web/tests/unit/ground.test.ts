@@ -96,3 +96,8 @@ test('looking back shows an earlier position, view only, with its last move and 
   assert.equal(boardConfig(checked, { orientation: 'white', pending: false, ply: 3 }).check, 'black');
   assert.equal(boardConfig(checked, { orientation: 'white', pending: false, ply: 2 }).check, false);
 });
+
+test('piece animation follows the reduced-motion preference', () => {
+  assert.equal(boardConfig(sampleGame(), { orientation: 'white', pending: false }).animation?.enabled, true);
+  assert.equal(boardConfig(sampleGame(), { orientation: 'white', pending: false, reducedMotion: true }).animation?.enabled, false);
+});
