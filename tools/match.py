@@ -94,7 +94,7 @@ class Player:
         self.engine = None
 
 
-def play_game(white, black, opening, base, inc, margin, adjudicate):
+def play_game(white, black, opening, base, inc, margin, adjudicate, nodes=None):
     """Returns (result string, reason, pgn game)."""
     board = opening.copy()
     clocks = {chess.WHITE: base, chess.BLACK: base}
@@ -121,12 +121,15 @@ def play_game(white, black, opening, base, inc, margin, adjudicate):
             return outcome.result(), outcome.termination.name.lower(), game
         side = board.turn
         p = players[side]
-        limit = chess.engine.Limit(
-            white_clock=max(clocks[chess.WHITE], 0.001),
-            black_clock=max(clocks[chess.BLACK], 0.001),
-            white_inc=inc,
-            black_inc=inc,
-        )
+        if nodes:
+            limit = chess.engine.Limit(nodes=nodes)
+        else:
+            limit = chess.engine.Limit(
+                white_clock=max(clocks[chess.WHITE], 0.001),
+                black_clock=max(clocks[chess.BLACK], 0.001),
+                white_inc=inc,
+                black_inc=inc,
+            )
         t0 = time.monotonic()
         try:
             res = p.ensure().play(board, limit, info=chess.engine.INFO_SCORE, game=id(game))
@@ -135,7 +138,7 @@ def play_game(white, black, opening, base, inc, margin, adjudicate):
             return ("0-1" if side == chess.WHITE else "1-0"), f"crash: {e}", game
         spent = time.monotonic() - t0
         clocks[side] -= spent
-        if clocks[side] < -margin:
+        if not nodes and clocks[side] < -margin:
             return ("0-1" if side == chess.WHITE else "1-0"), "time forfeit", game
         clocks[side] = max(clocks[side], 0) + inc
         move = res.move
@@ -196,6 +199,7 @@ def main():
     ap.add_argument("--opt2", action="append", help="UCI option NAME=VALUE for engine 2")
     ap.add_argument("--games", type=int, default=20, help="number of games (rounded up to even)")
     ap.add_argument("--tc", default="10+0.1", help="time control base+inc in seconds")
+    ap.add_argument("--nodes", type=int, help="fixed nodes per move instead of a clock (load-independent A/B tests)")
     ap.add_argument("--book", default="/usr/share/games/gnuchess/book.bin")
     ap.add_argument("--book-plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
@@ -232,11 +236,14 @@ def main():
             with lock:
                 players.extend([local.p1, local.p2])
         white, black = (local.p1, local.p2) if first_white else (local.p2, local.p1)
-        result, reason, game = play_game(white, black, op, base, inc, args.margin, not args.no_adjudicate)
+        result, reason, game = play_game(
+            white, black, op, base, inc, args.margin, not args.no_adjudicate, args.nodes
+        )
         game.headers["Result"] = result
         game.headers["Round"] = str(idx + 1)
         game.headers["Termination"] = reason
         game.headers["Opening"] = op.fen()
+        game.headers["BookPlies"] = str(len(op.move_stack))
         with lock:
             if result == "1/2-1/2":
                 tally["d"] += 1
