@@ -49,6 +49,13 @@ pub fn text(lang: &str, key: &str) -> Option<&'static str> {
 /// The best available language for an `Accept-Language` header value
 /// (`fr-CH, fr;q=0.9, en;q=0.8`): highest quality first, matching on the
 /// primary subtag; [`DEFAULT_LANG`] otherwise.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(server::i18n::negotiate(Some("fr-CH, fr;q=0.9, en;q=0.8")), "fr");
+/// assert_eq!(server::i18n::negotiate(Some("de")), "en");
+/// ```
 pub fn negotiate(accept: Option<&str>) -> &'static str {
     let available = languages();
     let fallback = available

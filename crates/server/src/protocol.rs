@@ -173,6 +173,16 @@ const MAX_UCI_LEN: usize = 8;
 
 /// Decodes a client text frame. Returns the client's message id (if it could
 /// be read) with the message or the error to send back.
+///
+/// # Examples
+///
+/// ```
+/// use server::protocol::{ClientMsg, parse_client};
+/// let (id, msg) = parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#);
+/// assert_eq!(id, Some(5));
+/// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into() }));
+/// assert!(parse_client("{oops").1.is_err());
+/// ```
 pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
