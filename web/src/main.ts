@@ -4,6 +4,7 @@ import { h, replace } from './dom.js';
 import { gamePage } from './game.js';
 import { homePage } from './home.js';
 import { initLang, isLang, LANGS, lang, onLangChange, setLang, t, TABLES } from './i18n.js';
+import { unlockAudioOnGesture } from './sound.js';
 
 function header(): HTMLElement {
   const select = h('select', { id: 'lang-select', 'data-testid': 'lang-select' });
@@ -39,6 +40,7 @@ function header(): HTMLElement {
 
 function start(): void {
   initLang();
+  unlockAudioOnGesture();
   const app = document.getElementById('app');
   if (!app) return;
   const main = h('main', { id: 'main', tabindex: -1 });

@@ -30,6 +30,27 @@ const TONES: Record<Sound, Array<[freq: number, start: number, length: number]>>
   end: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.2]],
 };
 
+/**
+ * Browsers start audio only from a user gesture: the first click or key
+ * press creates (or resumes) the audio context, so the computer's moves can
+ * be heard later.
+ */
+export function unlockAudioOnGesture(target: EventTarget = document): void {
+  const unlock = () => {
+    if (!soundEnabled()) return;
+    try {
+      ctx ??= new AudioContext();
+      if (ctx.state === 'suspended') void ctx.resume();
+    } catch {
+      // No audio available.
+    }
+    target.removeEventListener('pointerdown', unlock);
+    target.removeEventListener('keydown', unlock);
+  };
+  target.addEventListener('pointerdown', unlock);
+  target.addEventListener('keydown', unlock);
+}
+
 /** Plays a sound if enabled and the browser allows audio. */
 export function play(sound: Sound): void {
   if (!soundEnabled()) return;
