@@ -196,9 +196,9 @@ async fn play_a_game_against_the_computer() {
 #[tokio::test]
 async fn out_of_turn_and_undo_while_thinking() {
     let dir = tempfile::tempdir().unwrap();
-    // Expert searches for its whole budget (2 s), so the next messages
-    // surely arrive while it thinks.
-    let srv = TestServer::start(&dir, 1.0).await;
+    // Expert searches for its whole budget (here 3 × 2 s), so the next
+    // messages surely arrive while it thinks.
+    let srv = TestServer::start(&dir, 3.0).await;
     let mut c = Client::new(srv.addr);
     let g = new_game(&mut c, json!({"level":"expert","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
@@ -227,7 +227,16 @@ async fn out_of_turn_and_undo_while_thinking() {
     assert_eq!(s["ply"], 0);
     assert_eq!(s["thinking"], false);
     assert_eq!(s["fen"], s["initial_fen"]);
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // The stop flag ends the search long before its 6 s budget.
+    let t0 = tokio::time::Instant::now();
+    while metric(&mut c, "plyyard_engine_running").await != 0 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(3),
+            "the search was not stopped"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let s = state(&mut c, &id).await;
     assert_eq!(s["ply"], 0, "a cancelled search must not play");
     assert_eq!(s["v"], 2);
@@ -741,13 +750,17 @@ async fn draws_are_claimed_under_fide_rules() {
     srv.stop().await;
 }
 
-async fn games_live(c: &mut Client) -> u64 {
+async fn metric(c: &mut Client, name: &str) -> u64 {
     let m = c.get("/metrics").await.unwrap().text();
     m.lines()
-        .find_map(|l| l.strip_prefix("plyyard_games_live "))
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
         .unwrap()
         .parse()
         .unwrap()
+}
+
+async fn games_live(c: &mut Client) -> u64 {
+    metric(c, "plyyard_games_live").await
 }
 
 #[tokio::test]
