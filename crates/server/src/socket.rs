@@ -33,6 +33,8 @@ pub mod close {
     pub const TOO_BIG: u16 = 1009;
     /// The server is shutting down.
     pub const GOING_AWAY: u16 = 1001;
+    /// The server failed to open the game.
+    pub const INTERNAL: u16 = 1011;
     /// The game does not exist.
     pub const NOT_FOUND: u16 = 4404;
 }
@@ -252,7 +254,7 @@ where
             let code = if e.code == ErrorCode::NotFound {
                 close::NOT_FOUND
             } else {
-                close::POLICY
+                close::INTERNAL
             };
             session.send(&ServerMsg::error(None, e)).await?;
             session
