@@ -9,7 +9,7 @@ import { boardConfig, canMove, canUndo, colorOfPly, isPromotion, viewingHistory 
 import { type Key, t } from './i18n.js';
 import { icon } from './icons.js';
 import { newGameForm } from './newgame.js';
-import { type Letters, legalMoves, localiseSan, PROMOTION_ROLES, type PromotionRole, resolveInput, sanOf } from './notation.js';
+import { describePosition, type Letters, legalMoves, localiseSan, PROMOTION_ROLES, type PromotionRole, resolveInput, sanOf } from './notation.js';
 import { resultText } from './result.js';
 import { type GameEvent, GameSocket, RequestError } from './socket.js';
 import { play, setSoundEnabled, soundEnabled } from './sound.js';
@@ -70,6 +70,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const navLive = navButton('history-last', '»', () => null);
   const historyNote = h('p', { class: 'history-note', 'data-testid': 'history-note', hidden: true });
   const historyLive = h('button', { type: 'button', class: 'link-button', 'data-testid': 'history-live', onclick: () => viewAt(null) });
+  const positionSummary = h('summary', { 'data-testid': 'position-text-toggle' });
+  const positionBody = h('div', { class: 'position-body' });
+  const positionText = h('details', { class: 'position-text', 'data-testid': 'position-text' }, positionSummary, positionBody);
   const historyBox = h('div', { class: 'history' }, h('div', { class: 'history-nav' }, navFirst, navPrev, navNext, navLive), historyNote);
   const inputLabel = h('label', { for: 'move-input' });
   const input = h('input', {
@@ -143,7 +146,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       'div',
       { class: 'side-column' },
       bannerEl,
-      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, historyBox, inputForm, claimWithMoveBox),
+      h('section', { class: 'card side-card' }, statusEl, infoEl, connEl, movesTitle, movesBox, historyBox, inputForm, claimWithMoveBox, positionText),
       claimBox,
       resignBox,
       controls,
@@ -473,6 +476,22 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       b.title = t(key);
     }
     historyNote.hidden = !viewing;
+    positionSummary.textContent = t('game.position.title');
+    const shownFen = boardConfig(g, { orientation, pending, ply: viewPly }).fen ?? g.fen;
+    const described = describePosition(shownFen);
+    replace(
+      positionBody,
+      ...(['white', 'black'] as const).map((side) =>
+        h(
+          'p',
+          { 'data-testid': `position-${side}` },
+          t('game.position.side', {
+            side: t(`color.${side}` as Key),
+            pieces: described[side].map(([role, squares]) => `${t(`piece.${role}` as Key)} ${squares.join(', ')}`).join('; '),
+          }),
+        ),
+      ),
+    );
     historyLive.textContent = t('game.history.live');
     replace(historyNote, t('game.history.viewing'), ' ', historyLive);
 

@@ -343,3 +343,22 @@ export function positionsOf(initialFen: string, ucis: readonly string[]): string
   }
   return out;
 }
+
+/** Order in which pieces are listed when a position is described in words. */
+const DESCRIBE_ORDER: readonly Role[] = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
+
+/** The squares of each side's pieces in a placement, king first, squares in a1…h8 order. */
+export function describePosition(fenOrPlacement: string): Record<'white' | 'black', Array<[Role, string[]]>> {
+  const { board } = parseFen(fenOrPlacement);
+  const out: Record<'white' | 'black', Array<[Role, string[]]>> = { white: [], black: [] };
+  for (const side of ['white', 'black'] as const) {
+    for (const role of DESCRIBE_ORDER) {
+      const squares = [...board.entries()]
+        .filter(([, p]) => p.role === role && p.white === (side === 'white'))
+        .map(([sq]) => sq)
+        .sort();
+      if (squares.length > 0) out[side].push([role, squares]);
+    }
+  }
+  return out;
+}

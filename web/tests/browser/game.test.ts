@@ -526,6 +526,13 @@ test('looking back through the game: click a move, arrow keys, back to the game'
   await page.waitForTimeout(300);
   shown = await boardPieces(page);
   assert.equal(shown.e2, 'white pawn');
+  // The same position in words (the board's text alternative).
+  await page.getByTestId('position-text-toggle').click();
+  assert.equal(
+    await page.getByTestId('position-white').textContent(),
+    'White: King e1; Queen d1; Rook a1, h1; Bishop c1, f1; Knight b1, g1; Pawns a2, b2, c2, d2, e2, f2, g2, h2',
+  );
+  await page.getByTestId('position-text-toggle').focus();
   assert.equal(await page.getByTestId('history-prev').isDisabled(), true);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -537,6 +544,7 @@ test('looking back through the game: click a move, arrow keys, back to the game'
   await page.getByTestId('history-note').waitFor({ state: 'hidden' });
   await page.waitForTimeout(300);
   assert.deepEqual(await boardPieces(page), live);
+  assert.match((await page.getByTestId('position-white').textContent()) ?? '', /Knight b1, f3; Pawns a2, b2, c2, d2, e4, f2, g2, h2$/);
 
   // Back through the buttons, then a typed move returns to the game and is played.
   await page.getByTestId('history-first').click();

@@ -1,7 +1,7 @@
 //! Client-side notation: SAN localisation and resolving typed input against `dests`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ENGLISH, type Letters, legalMoves, localiseSan, parseFen, positionsOf, resolveInput } from '../../src/notation.js';
+import { ENGLISH, type Letters, legalMoves, localiseSan, parseFen, positionsOf, resolveInput, describePosition } from '../../src/notation.js';
 
 const FR: Letters = { king: 'R', queen: 'D', rook: 'T', bishop: 'F', knight: 'C' };
 const RU: Letters = { king: 'Кр', queen: 'Ф', rook: 'Л', bishop: 'С', knight: 'К' };
@@ -162,4 +162,17 @@ test('positionsOf replays accepted moves: captures, castling both ways, en passa
   const c960 = positionsOf('rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1', ['b1h1', 'b8a8']);
   assert.equal(c960[1], 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1');
   assert.equal(c960[2], '2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1');
+});
+
+test('describePosition lists each side king first with sorted squares', () => {
+  const d = describePosition('4k3/pp6/8/8/8/8/6PP/R3K2R w KQ - 0 1');
+  assert.deepEqual(d.white, [
+    ['king', ['e1']],
+    ['rook', ['a1', 'h1']],
+    ['pawn', ['g2', 'h2']],
+  ]);
+  assert.deepEqual(d.black, [
+    ['king', ['e8']],
+    ['pawn', ['a7', 'b7']],
+  ]);
 });
