@@ -82,13 +82,16 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     autocapitalize: 'off',
     spellcheck: 'false',
     enterkeyhint: 'send',
+    list: 'legal-moves',
     'aria-describedby': 'move-help move-feedback',
     'data-testid': 'move-input',
   });
+  // Suggestions while typing: the legal moves in the language's notation.
+  const legalList = h('datalist', { id: 'legal-moves', 'data-testid': 'legal-moves' });
   const inputSubmit = h('button', { type: 'submit', class: 'icon-only', 'data-testid': 'move-submit' }, icon('enter'));
   const helpEl = h('p', { id: 'move-help', class: 'muted small' });
   const feedbackEl = h('p', { id: 'move-feedback', class: 'feedback', role: 'status', 'data-testid': 'move-feedback' });
-  const inputForm = h('form', { class: 'move-form', 'data-testid': 'move-form' }, inputLabel, h('div', { class: 'input-row' }, input, inputSubmit), helpEl, feedbackEl);
+  const inputForm = h('form', { class: 'move-form', 'data-testid': 'move-form' }, inputLabel, h('div', { class: 'input-row' }, input, legalList, inputSubmit), helpEl, feedbackEl);
 
   const button = (testid: string, iconName: Parameters<typeof icon>[0], onclick: () => void) => {
     const label = h('span', { class: 'label' });
@@ -502,6 +505,12 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     inputSubmit.setAttribute('aria-label', t('game.moveInput.submit'));
     inputSubmit.title = t('game.moveInput.submit');
     feedbackEl.textContent = feedback;
+    const legal = canMove(g, pending) ? legalMoves(g.fen, g.dests) : [];
+    const suggestions = legal.map((m) => sanOf(m, legal, letters)).sort();
+    if (legalList.dataset.key !== suggestions.join(' ')) {
+      legalList.dataset.key = suggestions.join(' ');
+      replace(legalList, ...suggestions.map((san) => h('option', { value: san })));
+    }
     inputForm.hidden = g.you === null || !ongoing;
 
     flipBtn.label.textContent = t('game.flip');

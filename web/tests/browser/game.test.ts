@@ -83,6 +83,9 @@ test('typed moves, Undo restores the previous position, reload keeps the game', 
   const id = await startGame(page, { level: 'beginner', color: 'white' });
   await waitForOurTurn(page);
   const input = page.getByTestId('move-input');
+  // The input suggests the twenty legal first moves.
+  assert.equal(await page.locator('[data-testid="legal-moves"] option').count(), 20);
+  assert.equal(await page.locator('[data-testid="legal-moves"] option[value="Nf3"]').count(), 1);
 
   await input.fill('e4');
   await input.press('Enter');
