@@ -547,7 +547,15 @@ test('looking back through the game: click a move, arrow keys, back to the game'
   await page.getByTestId('history-note').waitFor({ state: 'hidden' });
   await page.waitForTimeout(300);
   assert.deepEqual(await boardPieces(page), live);
-  assert.match((await page.getByTestId('position-white').textContent()) ?? '', /Knight b1, f3; Pawns a2, b2, c2, d2, e4, f2, g2, h2$/);
+  // Black's replies may have taken the e-pawn: the words follow the board as it is.
+  const whitePawns = Object.entries(live)
+    .filter(([, p]) => p === 'white pawn')
+    .map(([sq]) => sq)
+    .sort();
+  assert.ok(
+    ((await page.getByTestId('position-white').textContent()) ?? '').endsWith(`Knight b1, f3; Pawns ${whitePawns.join(', ')}`),
+    await page.getByTestId('position-white').textContent() ?? '',
+  );
 
   // Back through the buttons, then a typed move returns to the game and is played.
   await page.getByTestId('history-first').click();
