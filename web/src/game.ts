@@ -534,7 +534,10 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
     // Promotion picker.
     promoEl.hidden = promotion === null;
-    if (promotion && g.you) {
+    // Rebuilt only when it changes, so the focused choice keeps its focus.
+    const promoKey = promotion && g.you ? `${promotion.from}${promotion.to}:${g.you}:${t('promotion.title')}` : '';
+    if (promotion && g.you && promoEl.dataset.key !== promoKey) {
+      promoEl.dataset.key = promoKey;
       const you = g.you;
       replace(
         promoEl,
