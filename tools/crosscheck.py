@@ -207,7 +207,47 @@ def random_endgame(rng: random.Random) -> chess.Board:
         if rng.random() < 0.5:
             b.halfmove_clock = rng.choice([0, 30, 90, 97, 99, 140, 147, 149])
         b.fullmove_number = rng.randint(1, 120)
-        if b.is_valid():
+        if b.is_valid() and not impossible_double_check(b):
+            return b
+
+
+def random_ep(rng: random.Random) -> chess.Board:
+    """A random legal position where the side to move may be able to capture
+    en passant, often with its king and an enemy rook or queen on the same
+    rank (the rank pin) or a bishop on a diagonal through the pawns."""
+    while True:
+        b = chess.Board(None)
+        us = rng.choice(chess.COLORS)
+        rank = 4 if us == chess.WHITE else 3
+        f = rng.randrange(8)
+        g = f + rng.choice([-1, 1])
+        if not 0 <= g < 8:
+            continue
+        b.set_piece_at(chess.square(f, rank), chess.Piece(chess.PAWN, us))
+        b.set_piece_at(chess.square(g, rank), chess.Piece(chess.PAWN, not us))
+        step = 1 if us == chess.WHITE else -1
+        ep = chess.square(g, rank + step)
+
+        def put(piece: chess.Piece, sq: int) -> None:
+            if b.piece_at(sq) is None and sq not in (ep, chess.square(g, rank + 2 * step)):
+                b.set_piece_at(sq, piece)
+
+        on_rank = rng.random() < 0.6
+        put(chess.Piece(chess.KING, us), chess.square(rng.randrange(8), rank) if on_rank else rng.choice(chess.SQUARES))
+        slider = rng.choice([chess.ROOK, chess.QUEEN] if on_rank else [chess.BISHOP, chess.QUEEN, chess.ROOK])
+        put(chess.Piece(slider, not us), chess.square(rng.randrange(8), rank) if on_rank else rng.choice(chess.SQUARES))
+        put(chess.Piece(chess.KING, not us), rng.choice(chess.SQUARES))
+        for _ in range(rng.randint(0, 3)):
+            pt = rng.choice([chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK])
+            sq = rng.choice(chess.SQUARES)
+            if pt == chess.PAWN and chess.square_rank(sq) in (0, 7):
+                continue
+            put(chess.Piece(pt, rng.choice(chess.COLORS)), sq)
+        b.turn = us
+        b.ep_square = ep
+        b.halfmove_clock = 0
+        b.fullmove_number = rng.randint(10, 60)
+        if len(b.pieces(chess.KING, us)) == 1 and b.is_valid() and not impossible_double_check(b):
             return b
 
 
@@ -234,7 +274,7 @@ def fen_mode(fen: str) -> bool:
 
 def make_case(seed: int, index: int) -> Case:
     rng = random.Random(f"plyyard-crosscheck:{seed}:{index}")
-    kind = rng.choices(["standard", "chess960", "fen", "fen960", "endgame"], [25, 25, 20, 15, 15])[0]
+    kind = rng.choices(["standard", "chess960", "fen", "fen960", "endgame", "ep"], [24, 24, 19, 14, 12, 7])[0]
     style = rng.choices(["uniform", "tactical", "shuffle"], [30, 45, 25])[0]
     rules = "fide" if style == "shuffle" and rng.random() < 0.7 else rng.choice(RULESETS)
     if kind == "standard":
@@ -271,6 +311,13 @@ def make_case(seed: int, index: int) -> Case:
         start = chess.Board(fen, chess960=c960)
         args = ["--fen", fen]
         desc = f"fen after {len(pre)} random plies"
+    elif kind == "ep":
+        b = random_ep(rng)
+        fen = b.fen(en_passant="fen")
+        c960 = False
+        start = chess.Board(fen)
+        args = ["--fen", fen]
+        desc = "random en passant position"
     else:
         b = random_endgame(rng)
         fen = b.fen()
@@ -376,6 +423,10 @@ class Checker:
             self.stats.count(self.stats.reasons, f"fide:claimable:{claim}")
         if ref.board.has_legal_en_passant() and want["status"] == "ongoing":
             self.stats.count(self.stats.features, "final positions with legal e.p.")
+        elif ref.board.ep_square is not None and any(
+            ref.board.is_en_passant(m) for m in ref.board.generate_pseudo_legal_moves()
+        ):
+            self.stats.count(self.stats.features, "final positions with only an illegal e.p. capture")
         if list(got.keys()) != list(want.keys()):
             self.differ("json-keys", case.index, f"{label}: keys {list(got.keys())}", cmd)
         for k, v in want.items():
@@ -496,6 +547,10 @@ class Checker:
         other = "fide" if case.rules == "plyyard" else "plyyard"
         self.replay(case, case.moves, case.rules, "uci", f"uci {case.rules}")
         self.replay(case, case.moves, other, "san", f"san {other}")
+        if case.kind == "ep":
+            # the start is the interesting position: e.p. legal, pinned or absent
+            self.replay(case, [], rng.choice(RULESETS), "uci", "start")
+            self.perft(case, rng, cut=0)
         for _ in range(2):
             if case.moves:
                 cut = rng.randrange(len(case.moves))
@@ -504,9 +559,10 @@ class Checker:
 
     # -- perft -----------------------------------------------------------------
 
-    def perft(self, case: Case, rng: random.Random) -> None:
+    def perft(self, case: Case, rng: random.Random, cut: int | None = None) -> None:
         ref = Ref(case.start)
-        cut = rng.choice([0, rng.randint(0, len(case.moves))])
+        if cut is None:
+            cut = rng.choice([0, rng.randint(0, len(case.moves))])
         for m in case.moves[:cut]:
             ref.push(m)
         b = ref.board
@@ -565,8 +621,11 @@ class Checker:
             if exp[0] == "error":
                 moves = c.moves[: exp[1] - 1]
                 exp = expected_replay(c.start, moves, "fide")
-            g.headers["Result"] = exp[1]["result"]
             rng = random.Random(f"plyyard-crosscheck-pgn:{self.seed}:{c.index}")
+            result = exp[1]["result"]
+            if result == "*" and rng.random() < 0.4:
+                result = rng.choice(["1-0", "0-1", "1/2-1/2"])  # resignation, agreement, time
+            g.headers["Result"] = result
             clocks = rng.random() < 0.5
             clock_values = []
             node = g
@@ -665,8 +724,19 @@ class Checker:
             code, out, _ = self.run(cmd)
             self.stats.setups += 1
             ok = b.is_valid()
+            if ok and code != 0 and "cannot have arisen" in out and impossible_double_check(b):
+                self.stats.count(self.stats.features, "set-ups: impossible double check refused (python-chess accepts)")
+                continue
             if ok != (code == 0):
                 self.differ("setup", None, f"{fen}: ours {'accepts' if code == 0 else 'refuses'}, python-chess status {b.status()!r}", cmd)
+
+
+def impossible_double_check(b: chess.Board) -> bool:
+    """Two checkers that are both knights or pawns: no single move gives that
+    (only a slider's check can be discovered). python-chess's validity test
+    does not look for it; shakmaty's does."""
+    checkers = list(b.checkers())
+    return len(checkers) == 2 and all(b.piece_type_at(sq) in (chess.KNIGHT, chess.PAWN) for sq in checkers)
 
 
 def perft_count(b: chess.Board, depth: int) -> int:
@@ -702,7 +772,9 @@ def main() -> int:
     t0 = time.time()
     indices = [a.game] if a.game is not None else range(a.first, a.first + a.games)
     cases = []
-    for i in indices:
+    for n, i in enumerate(indices):
+        if n and n % 500 == 0:
+            print(f"… {n} games, {ck.diff_count} differences, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
         case = make_case(a.seed, i)
         if a.verbose:
             print(f"game {i}: {case.desc}, {case.style}, {case.rules}, {len(case.moves)} plies, start {shlex.join(case.start_args) or '(standard)'}", file=sys.stderr)
