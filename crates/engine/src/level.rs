@@ -35,8 +35,8 @@ pub fn style(level: Level) -> Option<Style> {
         Level::Beginner => Style {
             depth: 1,
             nodes: 3_000,
-            candidates: 8,
-            temperature: 170.0,
+            candidates: 6,
+            temperature: 110.0,
             guard: false,
         },
         Level::Easy => Style {
@@ -54,10 +54,10 @@ pub fn style(level: Level) -> Option<Style> {
             guard: true,
         },
         Level::Hard => Style {
-            depth: 6,
-            nodes: 250_000,
+            depth: 7,
+            nodes: 400_000,
             candidates: 4,
-            temperature: 18.0,
+            temperature: 12.0,
             guard: true,
         },
         Level::Expert => return None,

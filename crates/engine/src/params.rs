@@ -80,7 +80,48 @@ fn centre_distance(sq: usize) -> i32 {
     ((2 * f - 7).abs() + (2 * r - 7).abs()) / 2
 }
 
+/// Error for a weight table that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseParamsError(pub String);
+
+impl std::fmt::Display for ParseParamsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseParamsError {}
+
 impl Params {
+    /// Reads a table written by `plyyard tune`: every `S(mg, eg)` in order.
+    ///
+    /// # Errors
+    ///
+    /// Fails unless exactly [`N_PARAMS`] well-formed pairs are found.
+    pub fn from_rust(text: &str) -> Result<Params, ParseParamsError> {
+        let mut w = Vec::with_capacity(N_PARAMS);
+        for chunk in text.split("S(").skip(1) {
+            let inner = chunk
+                .split(')')
+                .next()
+                .ok_or_else(|| ParseParamsError("unclosed S(".into()))?;
+            let (a, b) = inner
+                .split_once(',')
+                .ok_or_else(|| ParseParamsError(format!("expected S(mg, eg), got S({inner})")))?;
+            let parse = |x: &str| {
+                x.trim()
+                    .parse::<i32>()
+                    .map_err(|_| ParseParamsError(format!("bad number in S({inner})")))
+            };
+            w.push(S(parse(a)?, parse(b)?));
+        }
+        let n = w.len();
+        let arr: [S; N_PARAMS] = w
+            .try_into()
+            .map_err(|_| ParseParamsError(format!("expected {N_PARAMS} weights, found {n}")))?;
+        Ok(Params(arr))
+    }
+
     /// Hand-set starting values: simple geometric rules (centralise pieces,
     /// advance pawns, keep the king home until the endgame).
     pub fn initial() -> Params {
@@ -160,5 +201,19 @@ impl Params {
         w[KING_OPEN_FILE] = S(-15, 0);
         w[TEMPO] = S(15, 5);
         Params(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuned_table_text_round_trips() {
+        let p = Params::initial();
+        let text = crate::tune::to_rust(&p);
+        assert_eq!(Params::from_rust(&text), Ok(p));
+        assert!(Params::from_rust("S(1, 2)").is_err());
+        assert!(Params::from_rust("S(1 2)").is_err());
     }
 }

@@ -8,7 +8,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::eval::{BlendInfo, SCALE_FULL, Trace, trace};
-use crate::params::{MAX_PHASE, N_PARAMS, Params, S};
+use crate::params::{MAX_PHASE, N_PARAMS, PST, Params, S};
 
 /// One training position.
 pub struct Sample {
@@ -96,19 +96,40 @@ pub fn best_k(w: &[[f64; 2]], data: &[Sample]) -> f64 {
     (a + b) / 2.0
 }
 
-/// Tunes from `start`, logging each epoch; returns the new weights.
+/// Tunes from `start`, logging progress; returns the weights with the
+/// lowest error on a held-out tenth of the data (early stopping). `lambda`
+/// pulls every weight toward its starting value (L2), which keeps rarely
+/// seen features from drifting on noise; `lambda_pst` applies to the
+/// piece-square tables, which have the most, and sparsest, weights.
 pub fn tune(
     start: &Params,
-    data: &[Sample],
+    all: &[Sample],
     epochs: u32,
     rate: f64,
+    (lambda, lambda_pst): (f64, f64),
     log: &mut dyn FnMut(&str),
 ) -> Params {
-    let mut w = to_float(start);
-    let k = best_k(&w, data);
+    let held: Vec<&Sample> = all.iter().skip(9).step_by(10).collect();
+    let data: Vec<&Sample> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 10 != 9)
+        .map(|(_, s)| s)
+        .collect();
+    let w0 = to_float(start);
+    let mut w = w0.clone();
+    let k = best_k(&w, all);
+    let err = |w: &[[f64; 2]], set: &[&Sample]| -> f64 {
+        set.iter()
+            .map(|s| (s.result - sigmoid(k, eval_of(w, s))).powi(2))
+            .sum::<f64>()
+            / set.len().max(1) as f64
+    };
+    let mut best_w = w.clone();
+    let mut best_held = err(&w, &held);
     log(&format!(
-        "k = {k:.4}, initial error {:.6}",
-        error(&w, k, data)
+        "k = {k:.4}, initial error {:.6} (held-out {best_held:.6})",
+        err(&w, &data)
     ));
     let mut m = vec![[0.0f64; 2]; N_PARAMS];
     let mut v = vec![[0.0f64; 2]; N_PARAMS];
@@ -116,7 +137,7 @@ pub fn tune(
     let ln10 = std::f64::consts::LN_10;
     for epoch in 1..=epochs {
         let mut grad = vec![[0.0f64; 2]; N_PARAMS];
-        for s in data {
+        for s in data.iter().copied() {
             let e = eval_of(&w, s);
             let p = sigmoid(k, e);
             // d/de of (r - p)^2 = -2 (r - p) p (1 - p) k ln10 / 400
@@ -142,7 +163,12 @@ pub fn tune(
         let n = data.len().max(1) as f64;
         for i in 0..N_PARAMS {
             for j in 0..2 {
-                let gr = grad[i][j] / n;
+                let l = if (PST..PST + 6 * 64).contains(&i) {
+                    lambda_pst
+                } else {
+                    lambda
+                };
+                let gr = grad[i][j] / n + 2.0 * l * (w[i][j] - w0[i][j]);
                 m[i][j] = b1 * m[i][j] + (1.0 - b1) * gr;
                 v[i][j] = b2 * v[i][j] + (1.0 - b2) * gr * gr;
                 let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
@@ -151,11 +177,20 @@ pub fn tune(
             }
         }
         if epoch % 10 == 0 || epoch == epochs {
-            log(&format!("epoch {epoch} error {:.6}", error(&w, k, data)));
+            let h = err(&w, &held);
+            if h < best_held {
+                best_held = h;
+                best_w = w.clone();
+            }
+            log(&format!(
+                "epoch {epoch} error {:.6} held-out {h:.6}",
+                err(&w, &data)
+            ));
         }
     }
+    log(&format!("best held-out error {best_held:.6}"));
     let mut out = start.clone();
-    for (i, x) in w.iter().enumerate() {
+    for (i, x) in best_w.iter().enumerate() {
         // The king's material weight is meaningless (always one each).
         out.0[i] = S(x[0].round() as i32, x[1].round() as i32);
     }
@@ -196,7 +231,7 @@ mod tests {
         let w0 = to_float(&start);
         let k = best_k(&w0, &data);
         let before = error(&w0, k, &data);
-        let tuned = tune(&start, &data, 20, 1.0, &mut |_| {});
+        let tuned = tune(&start, &data, 20, 1.0, (0.0, 0.0), &mut |_| {});
         let after = error(&to_float(&tuned), k, &data);
         assert!(after <= before + 1e-9, "{after} > {before}");
         assert!(to_rust(&tuned).contains("pub const WEIGHTS"));

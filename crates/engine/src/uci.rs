@@ -216,6 +216,7 @@ impl Session {
                 self.say("option name Level type combo default Expert var Beginner var Easy var Normal var Hard var Expert");
                 self.say("option name Move Overhead type spin default 30 min 0 max 5000");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
+                self.say("option name EvalFile type string default <empty>");
                 self.say("option name Clear Hash type button");
                 self.say("uciok");
             }
@@ -379,6 +380,26 @@ impl Session {
                 _ => self.error(&format!("bad Seed value {value:?}")),
             },
             "clear hash" => self.engine().clear(),
+            "evalfile" => {
+                let v = value.trim();
+                let params = if v.is_empty() || v == "<empty>" {
+                    Ok(crate::params::Params::default())
+                } else {
+                    std::fs::read_to_string(v)
+                        .map_err(|e| format!("cannot read EvalFile {v:?}: {e}"))
+                        .and_then(|t| {
+                            crate::params::Params::from_rust(&t)
+                                .map_err(|e| format!("bad EvalFile {v:?}: {e}"))
+                        })
+                };
+                match params {
+                    Ok(p) => {
+                        let eval = std::sync::Arc::new(crate::eval::Classical::with_params(p));
+                        self.engine().set_evaluator(eval);
+                    }
+                    Err(e) => self.error(&e),
+                }
+            }
             _ => self.error(&format!("unknown option {name:?}")),
         }
     }

@@ -44,6 +44,12 @@ pub enum Command {
         /// Adam learning rate (centipawns per step).
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
+        /// L2 pull of each weight toward its starting value.
+        #[arg(long, default_value_t = 1e-9)]
+        lambda: f64,
+        /// L2 pull for the piece-square tables.
+        #[arg(long, default_value_t = 1e-7)]
+        lambda_pst: f64,
         /// Where to write the tuned table as Rust source.
         #[arg(long)]
         out: PathBuf,
@@ -101,6 +107,8 @@ pub fn run(cmd: Command) -> ExitCode {
             data,
             epochs,
             rate,
+            lambda,
+            lambda_pst,
             out,
         } => {
             let text = match std::fs::read_to_string(&data) {
@@ -120,8 +128,14 @@ pub fn run(cmd: Command) -> ExitCode {
                 return ExitCode::FAILURE;
             }
             let start = engine::params::Params::default();
-            let tuned =
-                engine::tune::tune(&start, &samples, epochs, rate, &mut |l| eprintln!("{l}"));
+            let tuned = engine::tune::tune(
+                &start,
+                &samples,
+                epochs,
+                rate,
+                (lambda, lambda_pst),
+                &mut |l| eprintln!("{l}"),
+            );
             if let Err(e) = std::fs::write(&out, engine::tune::to_rust(&tuned)) {
                 eprintln!("plyyard tune: cannot write {}: {e}", out.display());
                 return ExitCode::FAILURE;
