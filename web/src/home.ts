@@ -30,7 +30,17 @@ export function homePage(root: HTMLElement): () => void {
           h('p', { class: 'intro' }, t('home.play.intro')),
           newGameForm(),
         ),
-        h('section', { class: 'card recent-card', 'aria-labelledby': 'recent-title' }, h('h2', { id: 'recent-title' }, t('home.recent.title')), list),
+        h(
+          'div',
+          { class: 'home-side' },
+          h('section', { class: 'card recent-card', 'aria-labelledby': 'recent-title' }, h('h2', { id: 'recent-title' }, t('home.recent.title')), list),
+          h(
+            'section',
+            { class: 'card tips-card', 'aria-labelledby': 'tips-title', 'data-testid': 'tips' },
+            h('h2', { id: 'tips-title' }, t('home.tips.title')),
+            h('ul', { class: 'tips' }, h('li', {}, t('home.tips.move')), h('li', {}, t('home.tips.keyboard')), h('li', {}, t('home.tips.undo'))),
+          ),
+        ),
       ),
     );
   };

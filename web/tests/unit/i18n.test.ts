@@ -74,3 +74,19 @@ test('format fills placeholders and leaves unknown ones', () => {
   assert.equal(format('{a} and {b}', { a: 1, b: 'x' }), '1 and x');
   assert.equal(format('{a} {c}', { a: 'y' }), 'y {c}');
 });
+
+test('every key is used by the app (directly, or under a prefix filled in at run time)', () => {
+  const srcDir = join(process.env.PLYYARD_WEB ?? process.cwd(), 'src');
+  const source = readdirSync(srcDir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(srcDir, f), 'utf8'))
+    .join('\n');
+  // Keys built from server codes or choices, e.g. `reason.${code}`.
+  const dynamic = ['level.', 'color.', 'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.'];
+  // Read by the server (docs/protocol.md: index.html's <noscript>).
+  const server = ['app.noscript'];
+  const unused = Object.keys(load('en')).filter(
+    (k) => !source.includes(`'${k}'`) && !dynamic.some((p) => k.startsWith(p) && source.includes(`\`${p}\${`)) && !server.includes(k),
+  );
+  assert.deepEqual(unused, []);
+});
