@@ -349,6 +349,8 @@ class Stats:
     perft_positions: int = 0
     perft_nodes: int = 0
     pgn_games: int = 0
+    pgn_check_games: int = 0
+    pgn_check_bad: int = 0
     c960_numbers: int = 0
     setups: int = 0
     reasons: dict = field(default_factory=dict)
@@ -688,6 +690,80 @@ class Checker:
             if list(got.headers.keys())[:7] != ["Event", "Site", "Date", "Round", "White", "Black", "Result"]:
                 self.differ("pgn-str", c.index, f"Seven Tag Roster order: {list(got.headers.keys())[:7]}")
 
+    def pgn_check(self, cases: list[Case]) -> None:
+        """`plyyard pgn check` on the games written one move a line, some with
+        one move replaced by an illegal one: exactly those games are reported,
+        each with its number, the line and the move."""
+        lines: list[str] = []
+        bad: dict[int, tuple[int, str]] = {}
+        for n, c in enumerate(cases, start=1):
+            rng = random.Random(f"plyyard-crosscheck-pgncheck:{self.seed}:{c.index}")
+            exp = expected_replay(c.start, c.moves, "fide")
+            moves = c.moves if exp[0] == "ok" else c.moves[: exp[1] - 1]
+            lines.append(f'[Event "Check {c.index}"]')
+            if c.chess960:
+                lines.append('[Variant "Chess960"]')
+            if c.start.fen() != chess.STARTING_FEN or c.chess960:
+                lines += ['[SetUp "1"]', f'[FEN "{c.start.fen()}"]']
+            lines.append("")
+            corrupt = rng.randrange(len(moves)) if moves and rng.random() < 0.15 else None
+            b = c.start.copy(stack=False)
+            for k, m in enumerate(moves):
+                number = f"{b.fullmove_number}{'.' if b.turn == chess.WHITE else '...'} "
+                san = b.san(m)
+                if k == corrupt:
+                    for other in (x for x in self._other_sans(c, k, rng)):
+                        try:
+                            b.parse_san(other)
+                        except ValueError as e:
+                            if "ambiguous" not in str(e):
+                                san = other
+                                bad[n] = (len(lines) + 1, other)
+                                break
+                lines.append(number + san)
+                if k == corrupt and n in bad:
+                    break
+                b.push(m)
+            lines.append("*")
+            lines.append("")
+        with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
+            f.write("\n".join(lines) + "\n")
+            path = f.name
+        try:
+            code, out, err = self.run(["pgn", "check", path])
+        finally:
+            if not os.environ.get("CROSSCHECK_KEEP_PGN"):
+                os.unlink(path)
+        self.stats.pgn_check_games += len(cases)
+        self.stats.pgn_check_bad += len(bad)
+        reported: dict[int, str] = {}
+        for line in out.splitlines():
+            if line.startswith(path + ": game "):
+                rest = line[len(path) + 7 :]
+                reported[int(rest.split(",")[0])] = rest
+        summary = f"{len(cases)} games: {len(cases) - len(bad)} valid, {len(bad)} with errors"
+        if code != (1 if bad else 0) or summary not in out:
+            self.differ("pgn-check", None, f"exit {code}, want summary {summary!r}: {out.strip()[-300:]}", ["pgn", "check", path])
+        for n in sorted(set(bad) | set(reported)):
+            if n not in bad:
+                self.differ("pgn-check", cases[n - 1].index, f"game {n} reported but valid: {reported[n]}")
+            elif n not in reported:
+                self.differ("pgn-check", cases[n - 1].index, f"game {n} not reported (bad move {bad[n][1]!r} on line {bad[n][0]})")
+            else:
+                line_no, mv = bad[n]
+                if f"line {line_no}," not in reported[n] or f'"{mv}"' not in reported[n]:
+                    self.differ("pgn-check", cases[n - 1].index, f"game {n}: want line {line_no} move {mv!r}, got {reported[n]}")
+
+    def _other_sans(self, c: Case, k: int, rng: random.Random) -> list[str]:
+        """SAN of moves from other points of the game, likely illegal at ply k."""
+        b = c.start.copy(stack=False)
+        sans = []
+        for m in c.moves:
+            sans.append(b.san(m).rstrip("+#"))
+            b.push(m)
+        rng.shuffle(sans)
+        return sans[:20] + ["Ke9", "Qxh8", "Nxa1", "Rd4", "Bb5"]
+
     # -- set-up ----------------------------------------------------------------
 
     def chess960_numbers(self, numbers) -> None:
@@ -724,6 +800,7 @@ class Checker:
             code, out, _ = self.run(cmd)
             self.stats.setups += 1
             ok = b.is_valid()
+            self.stats.count(self.stats.features, "set-ups valid" if ok else "set-ups invalid")
             if ok and code != 0 and "cannot have arisen" in out and impossible_double_check(b):
                 self.stats.count(self.stats.features, "set-ups: impossible double check refused (python-chess accepts)")
                 continue
@@ -784,6 +861,7 @@ def main() -> int:
         cases.append(case)
     for j in range(0, len(cases), 500):
         ck.pgn(cases[j : j + 500])
+        ck.pgn_check(cases[j : j + 500])
     if a.game is None:
         rng = random.Random(f"plyyard-crosscheck-960:{a.seed}")
         numbers = range(960) if a.chess960_numbers >= 960 else rng.sample(range(960), a.chess960_numbers)
@@ -792,7 +870,8 @@ def main() -> int:
     s = ck.stats
     print(f"crosscheck seed {a.seed}: {s.games} games, {s.replays} replays, {s.positions} final positions compared "
           f"({s.moves} moves, {s.legal_moves} legal moves), {s.errors_checked} refusals, "
-          f"{s.perft_positions} perft positions ({s.perft_nodes} nodes), {s.pgn_games} PGN games, "
+          f"{s.perft_positions} perft positions ({s.perft_nodes} nodes), {s.pgn_games} PGN games exported, "
+          f"{s.pgn_check_games} checked ({s.pgn_check_bad} with an illegal move), "
           f"{s.c960_numbers} Chess960 numbers, {s.setups} set-ups; {time.time() - t0:.0f} s")
     print("endings seen: " + ", ".join(f"{k} {v}" for k, v in sorted(s.reasons.items())))
     print("in the games: " + ", ".join(f"{k} {v}" for k, v in sorted(s.features.items())))
