@@ -350,6 +350,8 @@ class Stats:
     perft_nodes: int = 0
     pgn_games: int = 0
     pgn_check_games: int = 0
+    san_positions: int = 0
+    san_moves: int = 0
     pgn_check_bad: int = 0
     c960_numbers: int = 0
     setups: int = 0
@@ -764,6 +766,44 @@ class Checker:
         rng.shuffle(sans)
         return sans[:20] + ["Ke9", "Qxh8", "Nxa1", "Rd4", "Bb5"]
 
+    def san_all(self, seed: int, count: int) -> None:
+        """SAN of every legal move of crowded random positions (several
+        queens, rooks, knights, bishops of one colour, pins): each move is a
+        one-move game given to `plyyard pgn export`, whose SAN must equal
+        python-chess's (disambiguation by file, rank, both; pinned pieces do
+        not count; `+`/`#`; `=Q`)."""
+        rng = random.Random(f"plyyard-crosscheck-san:{seed}")
+        games: list[str] = []
+        want: list[tuple[str, str]] = []
+        for _ in range(count):
+            b = crowded_position(rng)
+            fen = b.fen()
+            number = f"{b.fullmove_number}{'.' if b.turn == chess.WHITE else '...'}"
+            for m in b.legal_moves:
+                san = b.san(m)
+                games.append(f'[Event "?"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n{number} {san} *\n')
+                want.append((fen, san))
+        if not games:
+            return
+        code, out, err = self.run(["pgn", "export", "-"], stdin="\n".join(games))
+        self.stats.san_positions += count
+        self.stats.san_moves += len(want)
+        if code != 0:
+            self.differ("san-all", None, f"pgn export exit {code}: {err.strip()[:300]}")
+            return
+        got = []
+        for block in out.split("\n\n"):
+            block = block.strip()
+            if block and not block.startswith("["):
+                tokens = [t for t in block.split() if not t[0].isdigit() and t != "*"]
+                got.append(" ".join(tokens))
+        if len(got) != len(want):
+            self.differ("san-all", None, f"{len(got)} games exported, {len(want)} given")
+            return
+        for (fen, san), ours in zip(want, got):
+            if ours != san:
+                self.differ("san-all", None, f"{fen}: ours {ours!r} ref {san!r}", ["replay", "--fen", fen, san])
+
     # -- set-up ----------------------------------------------------------------
 
     def chess960_numbers(self, numbers) -> None:
@@ -808,6 +848,30 @@ class Checker:
                 self.differ("setup", None, f"{fen}: ours {'accepts' if code == 0 else 'refuses'}, python-chess status {b.status()!r}", cmd)
 
 
+def crowded_position(rng: random.Random) -> chess.Board:
+    """A legal position with several pieces of the same kind on one side."""
+    while True:
+        b = chess.Board(None)
+        b.set_piece_at(rng.choice(chess.SQUARES), chess.Piece(chess.KING, chess.WHITE))
+        sq = rng.choice([x for x in chess.SQUARES if b.piece_at(x) is None])
+        b.set_piece_at(sq, chess.Piece(chess.KING, chess.BLACK))
+        us = rng.choice(chess.COLORS)
+        for pt in rng.sample([chess.QUEEN, chess.ROOK, chess.KNIGHT, chess.BISHOP], 2):
+            for _ in range(rng.randint(2, 4)):
+                sq = rng.choice(chess.SQUARES)
+                if b.piece_at(sq) is None:
+                    b.set_piece_at(sq, chess.Piece(pt, us))
+        for _ in range(rng.randint(0, 4)):
+            pt = rng.choice([chess.PAWN, chess.ROOK, chess.BISHOP, chess.QUEEN, chess.KNIGHT])
+            sq = rng.choice(chess.SQUARES)
+            if b.piece_at(sq) is None and not (pt == chess.PAWN and chess.square_rank(sq) in (0, 7)):
+                b.set_piece_at(sq, chess.Piece(pt, rng.choice(chess.COLORS)))
+        b.turn = us
+        b.fullmove_number = rng.randint(20, 80)
+        if b.is_valid() and not impossible_double_check(b) and any(b.legal_moves):
+            return b
+
+
 def impossible_double_check(b: chess.Board) -> bool:
     """Two checkers that are both knights or pawns: no single move gives that
     (only a slider's check can be discovered). python-chess's validity test
@@ -839,6 +903,7 @@ def main() -> int:
     ap.add_argument("--perft-every", type=int, default=10, help="perft on one position of every Nth game (0: never)")
     ap.add_argument("--chess960-numbers", type=int, default=60, help="how many --chess960 numbers to check (960: all)")
     ap.add_argument("--setups", type=int, default=100, help="random set-ups checked for acceptance")
+    ap.add_argument("--san-positions", type=int, default=100, help="crowded positions whose every move's SAN is compared")
     ap.add_argument("--max-report", type=int, default=15, help="differences printed in full")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each difference as found, and each game")
     a = ap.parse_args()
@@ -867,12 +932,14 @@ def main() -> int:
         numbers = range(960) if a.chess960_numbers >= 960 else rng.sample(range(960), a.chess960_numbers)
         ck.chess960_numbers(numbers)
         ck.setups(a.seed, a.setups)
+        ck.san_all(a.seed, a.san_positions)
     s = ck.stats
     print(f"crosscheck seed {a.seed}: {s.games} games, {s.replays} replays, {s.positions} final positions compared "
           f"({s.moves} moves, {s.legal_moves} legal moves), {s.errors_checked} refusals, "
           f"{s.perft_positions} perft positions ({s.perft_nodes} nodes), {s.pgn_games} PGN games exported, "
           f"{s.pgn_check_games} checked ({s.pgn_check_bad} with an illegal move), "
-          f"{s.c960_numbers} Chess960 numbers, {s.setups} set-ups; {time.time() - t0:.0f} s")
+          f"{s.c960_numbers} Chess960 numbers, {s.setups} set-ups, "
+          f"SAN of all {s.san_moves} moves of {s.san_positions} crowded positions; {time.time() - t0:.0f} s")
     print("endings seen: " + ", ".join(f"{k} {v}" for k, v in sorted(s.reasons.items())))
     print("in the games: " + ", ".join(f"{k} {v}" for k, v in sorted(s.features.items())))
     if ck.diff_count:
