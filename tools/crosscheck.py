@@ -352,6 +352,7 @@ class Stats:
     pgn_check_games: int = 0
     san_positions: int = 0
     san_moves: int = 0
+    san_spellings: int = 0
     pgn_check_bad: int = 0
     c960_numbers: int = 0
     setups: int = 0
@@ -803,6 +804,27 @@ class Checker:
         for (fen, san), ours in zip(want, got):
             if ours != san:
                 self.differ("san-all", None, f"{fen}: ours {ours!r} ref {san!r}", ["replay", "--fen", fen, san])
+        # Other spellings python-chess reads: long algebraic (Qe3xf2+, e2-e4),
+        # SAN without its check mark, fully disambiguated SAN.
+        for fen, san in rng.sample(want, min(len(want), count // 3)):
+            b = chess.Board(fen)
+            m = b.parse_san(san)
+            piece = b.piece_type_at(m.from_square)
+            forms = [b.lan(m), san.rstrip("+#")]
+            if piece not in (chess.PAWN, chess.KING):
+                mark = san[len(san.rstrip("+#")) :]
+                capture = "x" if b.is_capture(m) else ""
+                forms.append(f"{san[0]}{chess.square_name(m.from_square)}{capture}{chess.square_name(m.to_square)}{mark}")
+            text = rng.choice(forms)
+            cmd = ["replay", "--fen", fen, text]
+            code, out, _ = self.run(cmd)
+            self.stats.san_spellings += 1
+            try:
+                got_san = json.loads(out)["san"] if code == 0 else None
+            except (json.JSONDecodeError, KeyError):
+                got_san = None
+            if got_san != [san]:
+                self.differ("san-spelling", None, f"{fen}: {text!r} (for {san}): exit {code} {out.strip()[:150]}", cmd)
 
     # -- set-up ----------------------------------------------------------------
 
@@ -939,7 +961,7 @@ def main() -> int:
           f"{s.perft_positions} perft positions ({s.perft_nodes} nodes), {s.pgn_games} PGN games exported, "
           f"{s.pgn_check_games} checked ({s.pgn_check_bad} with an illegal move), "
           f"{s.c960_numbers} Chess960 numbers, {s.setups} set-ups, "
-          f"SAN of all {s.san_moves} moves of {s.san_positions} crowded positions; {time.time() - t0:.0f} s")
+          f"SAN of all {s.san_moves} moves of {s.san_positions} crowded positions ({s.san_spellings} other spellings); {time.time() - t0:.0f} s")
     print("endings seen: " + ", ".join(f"{k} {v}" for k, v in sorted(s.reasons.items())))
     print("in the games: " + ", ".join(f"{k} {v}" for k, v in sorted(s.features.items())))
     if ck.diff_count:
