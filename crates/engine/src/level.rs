@@ -33,10 +33,10 @@ pub struct Style {
 pub fn style(level: Level) -> Option<Style> {
     Some(match level {
         Level::Beginner => Style {
-            depth: 1,
-            nodes: 3_000,
+            depth: 2,
+            nodes: 4_000,
             candidates: 6,
-            temperature: 110.0,
+            temperature: 170.0,
             guard: false,
         },
         Level::Easy => Style {

@@ -224,7 +224,8 @@ impl Engine {
     /// the way `level` plays; `seed` drives the weaker levels' choices.
     ///
     /// Returns `None` if the position has no legal move. Moves in `moves`
-    /// that are illegal end the history there.
+    /// that are illegal end the history there. Without any limit the search
+    /// lasts [`Level::think_time`].
     pub fn search(
         &mut self,
         start: &Chess,
@@ -234,10 +235,21 @@ impl Engine {
         seed: u64,
         stop: &AtomicBool,
     ) -> Option<SearchResult> {
+        // With no limit at all, a level thinks for its usual time instead of
+        // searching until stopped.
+        let mut limits = *limits;
+        if limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+            && !limits.infinite
+        {
+            limits.movetime = Some(level.think_time());
+        }
         if level == Level::Expert {
-            self.search_with_info(start, moves, limits, stop, &mut |_| {})
+            self.search_with_info(start, moves, &limits, stop, &mut |_| {})
         } else {
-            level::choose(self, start, moves, limits, level, seed, stop)
+            level::choose(self, start, moves, &limits, level, seed, stop)
         }
     }
 

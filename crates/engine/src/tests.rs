@@ -396,3 +396,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn engine_is_send_and_unlimited_search_is_bounded() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Engine>();
+    let mut e = Engine::new(4);
+    let stop = AtomicBool::new(false);
+    let t = std::time::Instant::now();
+    let r = e.search(
+        &Chess::default(),
+        &[],
+        &Limits::default(),
+        Level::Expert,
+        0,
+        &stop,
+    );
+    assert!(r.is_some());
+    assert!(t.elapsed() < Level::Expert.think_time() * 3);
+}
