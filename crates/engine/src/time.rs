@@ -31,9 +31,12 @@ pub fn budget(limits: &Limits, fullmove: u32, overhead: Duration) -> Budget {
             .unwrap_or(DEFAULT_MOVES_TO_GO.saturating_sub(fullmove / 4).max(18))
             .clamp(1, 60);
         let base = left / mtg + c.inc * 3 / 4;
-        let cap = left * 2 / 5;
+        // Never plan more than a fifth, nor overrun more than two fifths, of
+        // what is left: on a loaded machine the process may be descheduled
+        // for a while right when the move is due.
+        let cap = left / 5;
         let s = base.min(cap).max(Duration::from_millis(1));
-        let h = (s * HARD_FACTOR).min(left * 3 / 5).max(s);
+        let h = (s * HARD_FACTOR).min(left * 2 / 5).max(s);
         soft = Some(soft.map_or(s, |x| x.min(s)));
         hard = Some(hard.map_or(h, |x| x.min(h)));
     }
