@@ -436,6 +436,21 @@ fn checkmate_and_stalemate() {
     assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Stalemate)));
 }
 
+/// A stalemate that is also insufficient material is reported as a
+/// stalemate, as lichess does (python-chess names the material first); see
+/// docs/rules-crosscheck.md.
+#[test]
+fn stalemate_takes_precedence_over_insufficient_material() {
+    let g = fen("k7/2K5/1B6/8/8/8/8/8 b - - 0 1");
+    assert!(g.position().is_insufficient_material());
+    assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Stalemate)));
+    // Reached by a capture: the knight takes the last black piece.
+    let mut g = fen("k1b5/2K5/3N4/8/8/8/8/8 w - - 0 1");
+    g.play_uci("d6c8").unwrap();
+    assert!(g.position().is_insufficient_material());
+    assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Stalemate)));
+}
+
 #[test]
 fn insufficient_material_ends_at_once() {
     let mut g = fen("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
