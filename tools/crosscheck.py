@@ -851,7 +851,7 @@ class Checker:
         rng = random.Random(f"plyyard-crosscheck-setup:{seed}")
         for _ in range(count):
             b = chess.Board(None)
-            for _ in range(rng.randint(0, 12)):
+            for _ in range(rng.randint(0, 12) if rng.random() < 0.7 else rng.randint(12, 30)):
                 b.set_piece_at(rng.choice(chess.SQUARES), chess.Piece(rng.choice(chess.PIECE_TYPES), rng.choice(chess.COLORS)))
             for color in chess.COLORS:
                 if rng.random() < 0.9:
@@ -865,6 +865,9 @@ class Checker:
             self.stats.count(self.stats.features, "set-ups valid" if ok else "set-ups invalid")
             if ok and code != 0 and "cannot have arisen" in out and impossible_double_check(b):
                 self.stats.count(self.stats.features, "set-ups: impossible double check refused (python-chess accepts)")
+                continue
+            if ok and code != 0 and "more material than a game can have" in out and too_much_material(b):
+                self.stats.count(self.stats.features, "set-ups: more promoted pieces than missing pawns refused (python-chess accepts)")
                 continue
             if ok != (code == 0):
                 self.differ("setup", None, f"{fen}: ours {'accepts' if code == 0 else 'refuses'}, python-chess status {b.status()!r}", cmd)
@@ -900,6 +903,22 @@ def impossible_double_check(b: chess.Board) -> bool:
     does not look for it; shakmaty's does."""
     checkers = list(b.checkers())
     return len(checkers) == 2 and all(b.piece_type_at(sq) in (chess.KNIGHT, chess.PAWN) for sq in checkers)
+
+
+def too_much_material(b: chess.Board) -> bool:
+    """A side has more pieces beyond the starting set (counting bishops per
+    square colour) than it has missing pawns: no game reaches that."""
+    for color in chess.COLORS:
+        extra = (
+            max(0, len(b.pieces(chess.QUEEN, color)) - 1)
+            + max(0, len(b.pieces(chess.ROOK, color)) - 2)
+            + max(0, len(b.pieces(chess.KNIGHT, color)) - 2)
+            + max(0, len(b.pieces(chess.BISHOP, color) & chess.BB_LIGHT_SQUARES) - 1)
+            + max(0, len(b.pieces(chess.BISHOP, color) & chess.BB_DARK_SQUARES) - 1)
+        )
+        if len(b.pieces(chess.PAWN, color)) + extra > 8:
+            return True
+    return False
 
 
 def perft_count(b: chess.Board, depth: int) -> int:
