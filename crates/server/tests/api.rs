@@ -843,22 +843,24 @@ async fn requests_racing_the_unloading_never_fail() {
     let mut c = Client::new(srv.addr);
     let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
-    let mut tasks = Vec::new();
-    for t in 0..4u64 {
-        let mut c = c.clone();
-        let id = id.clone();
-        tasks.push(tokio::spawn(async move {
-            for i in 0..40u64 {
-                // Pauses around the unload delay, so requests meet actors that
-                // are loading, live, or just unloading.
-                tokio::time::sleep(Duration::from_millis((i * 7 + t * 13) % 90)).await;
+    // Pauses around the unload delay (60 ms idle + up to 50 ms until the
+    // actor checks), so requests meet actors that are loading, live, or
+    // just unloading; the 200 ms pauses surely let it unload.
+    let pauses = [0u64, 55, 70, 85, 100, 115, 200];
+    for step in 0..28 {
+        tokio::time::sleep(Duration::from_millis(pauses[step % pauses.len()])).await;
+        let mut tasks = Vec::new();
+        for _ in 0..3 {
+            let mut c = c.clone();
+            let id = id.clone();
+            tasks.push(tokio::spawn(async move {
                 let r = c.get(&format!("/api/games/{id}")).await.unwrap();
                 assert_eq!(r.status, 200, "{}", r.text());
-            }
-        }));
-    }
-    for t in tasks {
-        t.await.unwrap();
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
     }
     let m = c.get("/metrics").await.unwrap().text();
     let loads: u64 = m
