@@ -527,7 +527,8 @@ async fn bad_socket_input_gets_errors_and_never_changes_the_game() {
             Ok(None) | Err(_) => break,
         }
     }
-    assert!((1..=25).contains(&pongs), "pongs {pongs}");
+    // 20 pass at once; a slow server may refill a few before the close.
+    assert!((1..=40).contains(&pongs), "pongs {pongs}");
     assert!(limited >= 1, "limited {limited}");
 
     // The server is fine and the game unchanged.
