@@ -10,6 +10,7 @@ Requires python-chess (`pip install chess`).
 
 import argparse
 import json
+import re
 import shlex
 import sys
 
@@ -40,6 +41,13 @@ def main():
     if args.limit:
         lines = lines[: args.limit]
     for line in lines:
+        # Tolerate the Bratko-Kopec file's spelling: "- ; bm Qd1 + ; id BK.01<NUL>".
+        line = line.replace("\x00", "")
+        line = re.sub(r'\bid ([^";]+?)\s*(;|$)', r'id "\1"\2', line)
+        fields = line.split(None, 4)
+        if len(fields) == 5:
+            rest = re.sub(r"\s+\+", "+", fields[4].lstrip().lstrip(";").lstrip())
+            line = " ".join(fields[:4] + [rest])
         try:
             board, ops = chess.Board.from_epd(line)
         except ValueError as e:
