@@ -208,3 +208,139 @@ fn sigterm_stops_the_server_cleanly_even_with_open_sockets() {
     drop(again);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small deterministic generator for choosing moves (xorshift64).
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// One of the player's legal moves in `state`, promoting to a queen.
+fn pick(state: &Value, rng: &mut Xorshift) -> Option<String> {
+    let mut all = Vec::new();
+    for (from, tos) in state["dests"].as_object()? {
+        for to in tos.as_array()? {
+            all.push(format!("{from}{}", to.as_str()?));
+        }
+    }
+    if all.is_empty() {
+        return None;
+    }
+    let mut uci = all.swap_remove(rng.below(all.len()));
+    let rank = |s: &str| s.as_bytes()[1];
+    let board: Vec<&str> = state["fen"]
+        .as_str()?
+        .split(' ')
+        .next()?
+        .split('/')
+        .collect();
+    let (file, r) = (uci.as_bytes()[0] - b'a', rank(&uci) - b'1');
+    let row = board[7 - r as usize];
+    let mut f = 0u8;
+    let mut piece = ' ';
+    for ch in row.chars() {
+        match ch.to_digit(10) {
+            Some(n) => f += n as u8,
+            None => {
+                if f == file {
+                    piece = ch;
+                }
+                f += 1;
+            }
+        }
+    }
+    if piece.eq_ignore_ascii_case(&'p') && matches!(rank(&uci[2..]), b'1' | b'8') {
+        uci.push('q');
+    }
+    Some(uci)
+}
+
+#[test]
+fn repeated_kills_keep_every_move_the_client_saw() {
+    let dir = temp_dir();
+    let db = dir.join("kills.db");
+    let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut c: Option<Client> = None;
+    let mut id = String::new();
+    let mut seen: Vec<String> = Vec::new();
+    for round in 0..4 {
+        let server = start(&db);
+        let client = c.get_or_insert_with(|| Client::new(server.addr));
+        client.addr = server.addr;
+        let stop_after = 2 + rng.below(4);
+        let (new_id, after) = block_on(async {
+            let mut state: Value = if round == 0 {
+                let r = client
+                    .post(
+                        "/api/computer-games",
+                        r#"{"level":"beginner","color":"white"}"#,
+                    )
+                    .await
+                    .unwrap();
+                r.json().unwrap()
+            } else {
+                let r = client.get(&format!("/api/games/{id}")).await.unwrap();
+                r.json().unwrap()
+            };
+            let gid = state["id"].as_str().unwrap().to_owned();
+            // Everything seen before the kill is still there.
+            let moves: Vec<String> = state["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["uci"].as_str().unwrap().to_owned())
+                .collect();
+            assert!(
+                moves.len() >= seen.len() && moves[..seen.len()] == seen[..],
+                "round {round}: stored {moves:?}, seen {seen:?}"
+            );
+            let mut seen_now = moves;
+            let mut ws = open(client, &gid, state["v"].as_u64().unwrap()).await;
+            if state["status"] == "ongoing"
+                && (state["thinking"] == true || state["turn"] != "white")
+            {
+                state = until_ply(&mut ws, seen_now.len() as u64 + 1).await;
+                seen_now.push(
+                    state["moves"].as_array().unwrap().last().unwrap()["uci"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                );
+            }
+            for n in 0..stop_after {
+                if state["status"] != "ongoing" {
+                    break;
+                }
+                let uci = pick(&state, &mut rng).unwrap();
+                let ack = play(&mut ws, n as u64, &uci).await;
+                assert_eq!(ack["t"], "ack", "{uci}: {ack}");
+                seen_now.push(uci);
+                if n + 1 == stop_after {
+                    break; // kill right after the ack, the computer thinking
+                }
+                let ply = seen_now.len() as u64 + 1;
+                let reply = recv_until(&mut ws, WAIT, |m| {
+                    m["t"] == "event" && (m["game"]["ply"] == ply || m["game"]["status"] == "ended")
+                })
+                .await
+                .unwrap();
+                state = reply["game"].clone();
+                if state["ply"] == ply {
+                    seen_now.push(reply["move"]["uci"].as_str().unwrap().to_owned());
+                }
+            }
+            (gid, seen_now)
+        });
+        id = new_id;
+        seen = after;
+        drop(server); // SIGKILL
+    }
+    assert!(seen.len() >= 6, "the rounds played too little: {seen:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
