@@ -893,7 +893,12 @@ def crowded_position(rng: random.Random) -> chess.Board:
                 b.set_piece_at(sq, chess.Piece(pt, rng.choice(chess.COLORS)))
         b.turn = us
         b.fullmove_number = rng.randint(20, 80)
-        if b.is_valid() and not impossible_double_check(b) and any(b.legal_moves):
+        if (
+            b.is_valid()
+            and not impossible_double_check(b)
+            and not b.is_insufficient_material()
+            and any(b.legal_moves)
+        ):
             return b
 
 
