@@ -8,11 +8,18 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use game::shakmaty::{Chess, Move};
 use tokio::sync::Semaphore;
 
 use crate::metrics::Metrics;
+
+/// The computer's reply never comes sooner than this after the player's
+/// move (every level below Expert, which uses its whole budget anyway), so
+/// it does not land before the player's own move has finished animating.
+/// Scaled by the pool's think factor like the levels' budgets.
+pub const MIN_REPLY: Duration = Duration::from_millis(350);
 
 /// What the computer is asked to think about.
 #[derive(Debug, Clone)]
@@ -68,9 +75,20 @@ impl EnginePool {
         }
     }
 
-    /// Searches for the computer's move. Returns `None` if `stop` was set
-    /// (the search was cancelled) or the position has no legal move.
+    /// Searches for the computer's move and holds it until [`MIN_REPLY`]
+    /// has passed. Returns `None` if `stop` was set (the search was
+    /// cancelled) or the position has no legal move.
     pub async fn think(self: &Arc<Self>, req: ThinkRequest, stop: Arc<AtomicBool>) -> Option<Move> {
+        let started = Instant::now();
+        let paced = req.level != engine::Level::Expert;
+        let best = self.search(req, Arc::clone(&stop)).await?;
+        if paced {
+            tokio::time::sleep_until((started + MIN_REPLY.mul_f64(self.think_factor)).into()).await;
+        }
+        (!stop.load(Ordering::Relaxed)).then_some(best)
+    }
+
+    async fn search(self: &Arc<Self>, req: ThinkRequest, stop: Arc<AtomicBool>) -> Option<Move> {
         self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
         let permit = self.permits.acquire().await;
         self.metrics.engine_queue.fetch_sub(1, Ordering::Relaxed);

@@ -137,9 +137,12 @@ async fn play_a_game_against_the_computer() {
     let id = g["id"].as_str().unwrap().to_owned();
 
     let mut ws = socket(&c, &id, Some(0)).await;
+    let sent = std::time::Instant::now();
     let ack = command(&mut ws, json!({"t":"move","id":1,"uci":"e2e4"})).await;
     assert_eq!(ack, json!({"t":"ack","id":1,"v":1}));
     let reply = until_ply(&mut ws, 2).await;
+    // The reply is paced: never sooner than the floor (scaled like the budgets).
+    assert!(sent.elapsed() >= server::engine_pool::MIN_REPLY.mul_f64(0.25));
     assert_eq!(reply["v"], 2);
     assert_eq!(reply["kind"], "move");
     assert_eq!(reply["game"]["you"], "white");
