@@ -264,7 +264,6 @@ class Case:
     style: str
     rules: str
     desc: str = ""
-    extra: dict = field(default_factory=dict)
 
 
 def fen_mode(fen: str) -> bool:
