@@ -857,19 +857,62 @@ class Checker:
                     b.set_piece_at(rng.choice(chess.SQUARES), chess.Piece(chess.KING, color))
             b.turn = rng.choice(chess.COLORS)
             fen = b.fen()
+            if rng.random() < 0.4:
+                # castling and en passant fields, right or wrong, on a sparse board
+                b = chess.Board(None)
+                b.turn = rng.choice(chess.COLORS)
+                for _ in range(rng.randint(0, 6)):
+                    sq = chess.square(rng.randrange(8), rng.randint(1, 6))
+                    b.set_piece_at(sq, chess.Piece(rng.choice(chess.PIECE_TYPES[:-1]), rng.choice(chess.COLORS)))
+                for color, rank in ((chess.WHITE, 0), (chess.BLACK, 7)):
+                    king_file = 4 if rng.random() < 0.6 else rng.randint(1, 6)
+                    b.set_piece_at(chess.square(king_file, rank), chess.Piece(chess.KING, color))
+                    for f in rng.sample(range(8), rng.randint(0, 3)):
+                        if f != king_file:
+                            b.set_piece_at(chess.square(f, rank), chess.Piece(chess.ROOK, color))
+                castling = rng.choice(["-", "KQkq", "KQ", "kq", "K", "Qk", "HAha", "BGbg", "Hh", "Aa", "Ckq", "KQkqK"])
+                ep = rng.choice(["-", "-", "e3", "d6", "a6", "h3", "c4", "e6"])
+                fen = f"{b.board_fen()} {'w' if b.turn else 'b'} {castling} {ep} 0 1"
+                if rng.random() < 0.5:
+                    # every right the placement allows, as X-FEN or Shredder-FEN
+                    cb = chess.Board(f"{b.board_fen()} {'w' if b.turn else 'b'} - - 0 1", chess960=True)
+                    cb.castling_rights = cb.rooks & (chess.BB_RANK_1 | chess.BB_RANK_8)
+                    cb.castling_rights = cb.clean_castling_rights()
+                    fen = cb.shredder_fen() if rng.random() < 0.3 else cb.fen()
             cmd = ["replay", "--fen", fen]
             code, out, _ = self.run(cmd)
             self.stats.setups += 1
-            ok = b.is_valid()
+            try:
+                b = chess.Board(fen, chess960=True)
+                if not b.has_chess960_castling_rights():
+                    b = chess.Board(fen)
+                ok = b.is_valid()
+            except ValueError:
+                ok = False
             self.stats.count(self.stats.features, "set-ups valid" if ok else "set-ups invalid")
             if ok and code != 0 and "cannot have arisen" in out and impossible_double_check(b):
                 self.stats.count(self.stats.features, "set-ups: impossible double check refused (python-chess accepts)")
+                continue
+            field = fen.split()[2]
+            named = 0 if field == "-" else len(field)
+            if ok and code != 0 and "castling rights do not match" in out and named > len(chess.SquareSet(b.castling_rights)):
+                self.stats.count(self.stats.features, "set-ups: castling letter with no rook refused (python-chess drops it)")
                 continue
             if ok and code != 0 and "more material than a game can have" in out and too_much_material(b):
                 self.stats.count(self.stats.features, "set-ups: more promoted pieces than missing pawns refused (python-chess accepts)")
                 continue
             if ok != (code == 0):
                 self.differ("setup", None, f"{fen}: ours {'accepts' if code == 0 else 'refuses'}, python-chess status {b.status()!r}", cmd)
+            elif ok:
+                # accepted by both: the whole summary must agree (castling with
+                # random attackers, e.p. fields, positions already decided)
+                want = Ref(b).summary("plyyard")
+                got = json.loads(out)
+                for k, v in want.items():
+                    if got.get(k) != v:
+                        self.differ("setup-summary", None, f"{fen}: {k}: ours {got.get(k)!r} ref {v!r}", cmd)
+                if any(b.is_castling(m) for m in b.legal_moves):
+                    self.stats.count(self.stats.features, "set-ups with a legal castling")
 
 
 def crowded_position(rng: random.Random) -> chess.Board:

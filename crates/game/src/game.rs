@@ -161,6 +161,26 @@ fn normalize_san(s: &str) -> String {
     out
 }
 
+/// Parses FEN text. shakmaty reads a castling field that names a right twice
+/// (`KQkqK`) as if it were written once; such a field is malformed FEN and is
+/// refused here, as other readers do.
+fn parse_fen(fen: &str) -> Result<Fen, SetupError> {
+    let castling = fen.split_whitespace().nth(2).unwrap_or("");
+    let repeated = castling
+        .char_indices()
+        .any(|(i, c)| castling[..i].contains(c));
+    if repeated {
+        return Err(SetupError::Fen {
+            input: clip(fen),
+            reason: format!("the castling field {castling:?} names a right twice"),
+        });
+    }
+    Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| SetupError::Fen {
+        input: clip(fen),
+        reason: e.to_string(),
+    })
+}
+
 impl Game {
     fn from_position(
         start: Chess,
@@ -250,10 +270,7 @@ impl Game {
     ///
     /// As [`Game::from_fen`].
     pub fn from_fen_with(fen: &str, rules: RuleSet, chess960: bool) -> Result<Game, SetupError> {
-        let parsed = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| SetupError::Fen {
-            input: clip(fen),
-            reason: e.to_string(),
-        })?;
+        let parsed = parse_fen(fen)?;
         let setup = parsed.into_setup();
         let mode = if chess960 {
             CastlingMode::Chess960
@@ -276,10 +293,7 @@ impl Game {
     ///
     /// As [`Game::from_fen`] for every other defect.
     pub fn from_fen_lenient(fen: &str, rules: RuleSet) -> Result<Game, SetupError> {
-        let parsed = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| SetupError::Fen {
-            input: clip(fen),
-            reason: e.to_string(),
-        })?;
+        let parsed = parse_fen(fen)?;
         let setup = parsed.into_setup();
         let mode = CastlingMode::detect(&setup);
         let pos = Chess::from_setup(setup, mode)

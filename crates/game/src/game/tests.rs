@@ -436,6 +436,28 @@ fn checkmate_and_stalemate() {
     assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Stalemate)));
 }
 
+/// Cross-check find: a castling field naming a right twice was accepted
+/// (python-chess refuses it as malformed FEN).
+#[test]
+fn castling_field_with_a_repeated_letter_is_refused() {
+    for bad in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KKQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAhaA - 0 1",
+    ] {
+        let e = Game::from_fen(bad, RuleSet::PlyYard).unwrap_err();
+        assert!(matches!(e, SetupError::Fen { .. }), "{bad}: {e}");
+        assert!(Game::from_fen_lenient(bad, RuleSet::PlyYard).is_err(), "{bad}");
+    }
+    for good in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1",
+    ] {
+        assert!(Game::from_fen(good, RuleSet::PlyYard).is_ok(), "{good}");
+    }
+}
+
 /// A stalemate that is also insufficient material is reported as a
 /// stalemate, as lichess does (python-chess names the material first); see
 /// docs/rules-crosscheck.md.
