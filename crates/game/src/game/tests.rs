@@ -447,7 +447,10 @@ fn castling_field_with_a_repeated_letter_is_refused() {
     ] {
         let e = Game::from_fen(bad, RuleSet::PlyYard).unwrap_err();
         assert!(matches!(e, SetupError::Fen { .. }), "{bad}: {e}");
-        assert!(Game::from_fen_lenient(bad, RuleSet::PlyYard).is_err(), "{bad}");
+        assert!(
+            Game::from_fen_lenient(bad, RuleSet::PlyYard).is_err(),
+            "{bad}"
+        );
     }
     for good in [
         "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
