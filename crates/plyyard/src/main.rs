@@ -14,10 +14,19 @@ use clap::{Parser, Subcommand};
 
 /// Ply Yard: a self-hostable chess site, a UCI engine and a chess toolbox.
 #[derive(Debug, Parser)]
-#[command(name = "plyyard", version, about, long_about = None)]
+#[command(
+    name = "plyyard",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand: serve the site with these flags.
+    #[command(flatten)]
+    serve: serve_cmds::ServeArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -33,7 +42,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => serve_cmds::run_default(),
+        None => serve_cmds::run_default(cli.serve),
         Some(Command::Serve(cmd)) => serve_cmds::run(cmd),
         Some(Command::Game(cmd)) => game_cmds::run(cmd),
         Some(Command::Engine(cmd)) => engine_cmds::run(cmd),

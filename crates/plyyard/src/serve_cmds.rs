@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Subcommand};
 
 /// Subcommands of this family.
 #[derive(Debug, Subcommand)]
@@ -44,13 +44,6 @@ pub struct ServeArgs {
     pub idle_unload_secs: u64,
 }
 
-#[derive(Debug, Parser)]
-#[command(name = "plyyard")]
-struct DefaultServe {
-    #[command(flatten)]
-    args: ServeArgs,
-}
-
 /// Runs a subcommand of this family.
 pub fn run(cmd: Command) -> ExitCode {
     match cmd {
@@ -58,10 +51,10 @@ pub fn run(cmd: Command) -> ExitCode {
     }
 }
 
-/// What `plyyard` does with no subcommand: serve with flags from the
-/// environment and defaults.
-pub fn run_default() -> ExitCode {
-    serve(DefaultServe::parse_from(["plyyard"]).args)
+/// What `plyyard` does with no subcommand: serve with the top-level flags
+/// (the same as `plyyard serve`'s), the environment and defaults.
+pub fn run_default(args: ServeArgs) -> ExitCode {
+    serve(args)
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
