@@ -71,6 +71,20 @@ pub fn to_score(v: i32) -> crate::Score {
     }
 }
 
+/// Selection step of move ordering: brings the best-scored of
+/// `moves[i..]` to index `i` (ties keep the earlier move).
+#[inline]
+fn pick_best(moves: &mut MoveList, scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    scores.swap(i, best);
+    moves.swap(i, best);
+}
+
 fn score_to_tt(v: i32, ply: usize) -> i32 {
     if v >= MATE_BOUND {
         v + ply as i32
@@ -649,14 +663,7 @@ impl<'a> Worker<'a> {
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
 
         for i in 0..moves.len() {
-            let mut bi = i;
-            for j in i + 1..moves.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            scores.swap(i, bi);
-            moves.swap(i, bi);
+            pick_best(&mut moves, &mut scores, i);
             let m = moves[i];
             let order = scores[i];
             if root && self.root_exclude.contains(&encode_move(m)) {
@@ -865,14 +872,7 @@ impl<'a> Worker<'a> {
         let mut best_move = 0u16;
         let original_alpha = alpha;
         for i in 0..moves.len() {
-            let mut bi = i;
-            for j in i + 1..moves.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            scores.swap(i, bi);
-            moves.swap(i, bi);
+            pick_best(&mut moves, &mut scores, i);
             let m = moves[i];
             if !in_check {
                 let gain =

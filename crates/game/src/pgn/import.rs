@@ -680,6 +680,19 @@ fn finish(
             .map(|g| usize::from(g.initial_position().turn().is_black()))
             .unwrap_or(0)
     };
+    // The error for the unreadable token at `u`, located and numbered.
+    let unknown_token = |u: usize, state: &State| {
+        let t = &tokens[u];
+        let (line, col) = line_col(text, first_line, t.offset);
+        let ply = tokens[..u].iter().filter(|t| t.readable).count() + 1;
+        err(
+            line,
+            Some(col),
+            Some(ply + start_ply(state)),
+            Some(t.text.clone()),
+            PgnErrorKind::UnknownToken(t.text.clone()),
+        )
+    };
     match state.failure.take() {
         Some(Failure::Tag { name, reason }) => {
             return Err(err(
@@ -701,16 +714,7 @@ fn finish(
             if let Some(u) = first_unreadable
                 && at.is_none_or(|a| u < a)
             {
-                let t = &tokens[u];
-                let (line, col) = line_col(text, first_line, t.offset);
-                let ply = tokens[..u].iter().filter(|t| t.readable).count() + 1;
-                return Err(err(
-                    line,
-                    Some(col),
-                    Some(ply + start_ply(&state)),
-                    Some(t.text.clone()),
-                    PgnErrorKind::UnknownToken(t.text.clone()),
-                ));
+                return Err(unknown_token(u, &state));
             }
             let (line, col, shown) = match at {
                 Some(a) => {
@@ -730,16 +734,7 @@ fn finish(
         None => {}
     }
     if let Some(u) = first_unreadable {
-        let t = &tokens[u];
-        let (line, col) = line_col(text, first_line, t.offset);
-        let ply = tokens[..u].iter().filter(|t| t.readable).count() + 1;
-        return Err(err(
-            line,
-            Some(col),
-            Some(ply + start_ply(&state)),
-            Some(t.text.clone()),
-            PgnErrorKind::UnknownToken(t.text.clone()),
-        ));
+        return Err(unknown_token(u, &state));
     }
     let mut game = state.game.take().expect("game exists without a failure");
     match decide_outcome(&state, &game) {
