@@ -1,8 +1,9 @@
 //! Self-play data generation for tuning: fast fixed-node games from varied
 //! openings, writing quiet positions labelled with the game's result.
 //!
-//! Output format, one position per line: `<FEN> | <result>` where result is
-//! 1.0, 0.5 or 0.0 from White's point of view.
+//! Output format, one position per line: `<FEN> | <result> | <score>` where
+//! result is 1.0, 0.5 or 0.0 from White's point of view and score is the
+//! search's score of the position in centipawns, also for White.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -41,7 +42,7 @@ fn white_cp(score: Score, turn: Color) -> i32 {
 }
 
 /// Plays one game; returns the positions to keep and White's result.
-fn play_game(engine: &mut Engine, cfg: &Config, rng: &mut Rng) -> (Vec<String>, f32) {
+fn play_game(engine: &mut Engine, cfg: &Config, rng: &mut Rng) -> (Vec<(String, i32)>, f32) {
     let stop = AtomicBool::new(false);
     let start = Chess::default();
     let mut pos = start.clone();
@@ -95,7 +96,10 @@ fn play_game(engine: &mut Engine, cfg: &Config, rng: &mut Rng) -> (Vec<String>, 
         }
         let quiet = !pos.is_check() && !r.best_move.is_capture() && !r.best_move.is_promotion();
         if quiet && moves.len() >= 16 && matches!(r.score, Score::Cp(c) if c.abs() < 2000) {
-            kept.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+            kept.push((
+                Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+                cp,
+            ));
         }
         pos.play_unchecked(r.best_move);
         moves.push(r.best_move);
@@ -121,8 +125,8 @@ pub fn run(cfg: &Config, out: &mut dyn Write, log: &mut dyn FnMut(&str)) -> std:
     let mut written = 0;
     for g in 0..cfg.games {
         let (positions, result) = play_game(&mut engine, cfg, &mut rng);
-        for fen in &positions {
-            writeln!(out, "{fen} | {result:.1}")?;
+        for (fen, cp) in &positions {
+            writeln!(out, "{fen} | {result:.1} | {cp}")?;
         }
         written += positions.len() as u64;
         log(&format!(
@@ -152,9 +156,13 @@ mod tests {
         let text = String::from_utf8(buf).expect("utf8");
         assert_eq!(text.lines().count() as u64, n);
         for line in text.lines() {
-            let (fen, result) = line.split_once(" | ").expect("separator");
+            let fields: Vec<&str> = line.split(" | ").collect();
+            let [fen, result, score] = fields[..] else {
+                panic!("three fields expected: {line}");
+            };
             assert!(fen.parse::<Fen>().is_ok(), "{fen}");
             assert!(["1.0", "0.5", "0.0"].contains(&result), "{result}");
+            assert!(score.parse::<i32>().is_ok_and(|s| s.abs() < 2000), "{score}");
         }
     }
 }

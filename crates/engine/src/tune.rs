@@ -15,30 +15,43 @@ pub struct Sample {
     trace: Trace,
     info: BlendInfo,
     result: f64,
+    /// Search score for White in centipawns, when the data has one.
+    score: Option<f64>,
 }
 
-/// Reads `<FEN> | <result>` lines; bad lines are counted, not fatal.
+/// Reads `<FEN> | <result> [| <score>]` lines; bad lines are counted, not
+/// fatal.
 pub fn load(text: &str) -> (Vec<Sample>, usize) {
     let mut out = Vec::new();
     let mut bad = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let parsed = line.split_once('|').and_then(|(fen, r)| {
-            let result: f64 = r.trim().parse().ok()?;
+        let mut fields = line.split('|');
+        let parsed = (|| {
+            let fen = fields.next()?;
+            let result: f64 = fields.next()?.trim().parse().ok()?;
+            let score: Option<f64> = match fields.next() {
+                Some(s) => Some(s.trim().parse().ok()?),
+                None => None,
+            };
+            if fields.next().is_some() || !(0.0..=1.0).contains(&result) {
+                return None;
+            }
             let pos: Chess = fen
                 .trim()
                 .parse::<Fen>()
                 .ok()?
                 .into_position(CastlingMode::Standard)
                 .ok()?;
-            Some((pos, result))
-        });
+            Some((pos, result, score))
+        })();
         match parsed {
-            Some((pos, result)) => {
+            Some((pos, result, score)) => {
                 let (trace, info) = trace(pos.board());
                 out.push(Sample {
                     trace,
                     info,
                     result,
+                    score,
                 });
             }
             None => bad += 1,
@@ -101,27 +114,43 @@ pub fn best_k(w: &[[f64; 2]], data: &[Sample]) -> f64 {
 /// pulls every weight toward its starting value (L2), which keeps rarely
 /// seen features from drifting on noise; `lambda_pst` applies to the
 /// piece-square tables, which have the most, and sparsest, weights.
+///
+/// The target of a position is its game result, blended with the logistic
+/// of its search score by `score_weight` (0 = result only) when the data
+/// has scores: results carry what the evaluation misses, scores are far
+/// less noisy.
+#[allow(clippy::too_many_arguments)]
 pub fn tune(
     start: &Params,
     all: &[Sample],
     epochs: u32,
     rate: f64,
     (lambda, lambda_pst): (f64, f64),
+    score_weight: f64,
     log: &mut dyn FnMut(&str),
 ) -> Params {
-    let held: Vec<&Sample> = all.iter().skip(9).step_by(10).collect();
-    let data: Vec<&Sample> = all
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % 10 != 9)
-        .map(|(_, s)| s)
-        .collect();
     let w0 = to_float(start);
     let mut w = w0.clone();
     let k = best_k(&w, all);
-    let err = |w: &[[f64; 2]], set: &[&Sample]| -> f64 {
+    let target = |s: &Sample| match s.score {
+        Some(cp) => (1.0 - score_weight) * s.result + score_weight * sigmoid(k, cp),
+        None => s.result,
+    };
+    let held: Vec<(&Sample, f64)> = all
+        .iter()
+        .skip(9)
+        .step_by(10)
+        .map(|s| (s, target(s)))
+        .collect();
+    let data: Vec<(&Sample, f64)> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 10 != 9)
+        .map(|(_, s)| (s, target(s)))
+        .collect();
+    let err = |w: &[[f64; 2]], set: &[(&Sample, f64)]| -> f64 {
         set.iter()
-            .map(|s| (s.result - sigmoid(k, eval_of(w, s))).powi(2))
+            .map(|(s, t)| (t - sigmoid(k, eval_of(w, s))).powi(2))
             .sum::<f64>()
             / set.len().max(1) as f64
     };
@@ -137,11 +166,11 @@ pub fn tune(
     let ln10 = std::f64::consts::LN_10;
     for epoch in 1..=epochs {
         let mut grad = vec![[0.0f64; 2]; N_PARAMS];
-        for s in data.iter().copied() {
+        for &(s, t) in &data {
             let e = eval_of(&w, s);
             let p = sigmoid(k, e);
-            // d/de of (r - p)^2 = -2 (r - p) p (1 - p) k ln10 / 400
-            let g = -2.0 * (s.result - p) * p * (1.0 - p) * k * ln10 / 400.0;
+            // d/de of (t - p)^2 = -2 (t - p) p (1 - p) k ln10 / 400
+            let g = -2.0 * (t - p) * p * (1.0 - p) * k * ln10 / 400.0;
             let ph = f64::from(s.info.phase) / f64::from(MAX_PHASE);
             let eg_raw: f64 = s
                 .trace
@@ -231,7 +260,7 @@ mod tests {
         let w0 = to_float(&start);
         let k = best_k(&w0, &data);
         let before = error(&w0, k, &data);
-        let tuned = tune(&start, &data, 20, 1.0, (0.0, 0.0), &mut |_| {});
+        let tuned = tune(&start, &data, 20, 1.0, (0.0, 0.0), 0.0, &mut |_| {});
         let after = error(&to_float(&tuned), k, &data);
         assert!(after <= before + 1e-9, "{after} > {before}");
         assert!(to_rust(&tuned).contains("pub const WEIGHTS"));

@@ -15,7 +15,7 @@ pub enum Command {
         #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
-    /// Play fast self-play games and write labelled positions (`FEN | result`).
+    /// Play fast self-play games and write labelled positions (`FEN | result | score`).
     Datagen {
         /// Number of games.
         #[arg(long, default_value_t = 100)]
@@ -50,6 +50,10 @@ pub enum Command {
         /// L2 pull for the piece-square tables.
         #[arg(long, default_value_t = 1e-7)]
         lambda_pst: f64,
+        /// Weight of the search score in each target, 0 (game result only)
+        /// to 1 (score only); lines without a score use the result.
+        #[arg(long, default_value_t = 0.5)]
+        score_weight: f64,
         /// Where to write the tuned table as Rust source.
         #[arg(long)]
         out: PathBuf,
@@ -109,8 +113,13 @@ pub fn run(cmd: Command) -> ExitCode {
             rate,
             lambda,
             lambda_pst,
+            score_weight,
             out,
         } => {
+            if !(0.0..=1.0).contains(&score_weight) {
+                eprintln!("plyyard tune: --score-weight must be between 0 and 1");
+                return ExitCode::FAILURE;
+            }
             let text = match std::fs::read_to_string(&data) {
                 Ok(t) => t,
                 Err(e) => {
@@ -134,6 +143,7 @@ pub fn run(cmd: Command) -> ExitCode {
                 epochs,
                 rate,
                 (lambda, lambda_pst),
+                score_weight,
                 &mut |l| eprintln!("{l}"),
             );
             if let Err(e) = std::fs::write(&out, engine::tune::to_rust(&tuned)) {
