@@ -162,7 +162,10 @@ mod tests {
             };
             assert!(fen.parse::<Fen>().is_ok(), "{fen}");
             assert!(["1.0", "0.5", "0.0"].contains(&result), "{result}");
-            assert!(score.parse::<i32>().is_ok_and(|s| s.abs() < 2000), "{score}");
+            assert!(
+                score.parse::<i32>().is_ok_and(|s| s.abs() < 2000),
+                "{score}"
+            );
         }
     }
 }

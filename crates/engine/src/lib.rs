@@ -15,6 +15,7 @@ pub mod see;
 pub mod time;
 pub mod tt;
 pub mod tune;
+pub mod tuned;
 pub mod uci;
 
 use std::fmt;

@@ -69,8 +69,9 @@ pub const N_PARAMS: usize = TEMPO + 1;
 pub struct Params(pub [S; N_PARAMS]);
 
 impl Default for Params {
+    /// The shipped weights: [`crate::tuned::WEIGHTS`].
     fn default() -> Self {
-        Params::initial()
+        Params(crate::tuned::WEIGHTS)
     }
 }
 

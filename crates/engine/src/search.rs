@@ -35,9 +35,15 @@ const FUTILITY_PER_DEPTH: i32 = 90;
 const SEE_QUIET_MARGIN: i32 = 55;
 const SEE_CAPTURE_MARGIN: i32 = 90;
 const LMP_MAX_DEPTH: i32 = 8;
+const SE_MIN_DEPTH: i32 = 7;
+const SE_TT_DEPTH_SLACK: i32 = 3;
+const SE_MARGIN_PER_DEPTH: i32 = 2;
 const QS_DELTA: i32 = 200;
 const HISTORY_MAX: i32 = 16384;
 const TIME_CHECK_MASK: u64 = 1023;
+/// Fraction of the soft budget after which no new iteration starts (the
+/// next one would likely overrun it).
+const SOFT_STOP: f64 = 0.8;
 
 const NULL_MOVE: Move = Move::Put {
     role: Role::Pawn,
@@ -182,6 +188,8 @@ struct Frame {
     /// (piece index, destination) of the move played from this ply.
     played: Option<(usize, usize)>,
     null: bool,
+    /// Move left out of this node's search (singular extension test).
+    excluded: u16,
 }
 
 /// One search thread.
@@ -251,6 +259,7 @@ impl<'a> Worker<'a> {
                 eval: 0,
                 played: None,
                 null: false,
+                excluded: 0,
             }; MAX_PLY + 2],
             pv: Box::new([[NULL_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -399,7 +408,7 @@ impl<'a> Worker<'a> {
                         2 | 3 => 0.9,
                         _ => 0.7,
                     };
-                    if self.elapsed().as_secs_f64() >= soft.as_secs_f64() * factor * 0.6 {
+                    if self.elapsed().as_secs_f64() >= soft.as_secs_f64() * factor * SOFT_STOP {
                         break;
                     }
                 }
@@ -558,6 +567,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let excluded = self.stack[ply].excluded;
         let entry = self.shared.tt.probe(key);
         let mut tt_move = entry.map_or(0, |e| e.mv);
         if root && self.root_exclude.contains(&tt_move) {
@@ -565,6 +575,7 @@ impl<'a> Worker<'a> {
         }
         if let Some(e) = entry
             && !pv_node
+            && excluded == 0
             && e.depth >= depth
         {
             let s = score_from_tt(e.score, ply);
@@ -612,7 +623,7 @@ impl<'a> Worker<'a> {
             && (ply < 2 || self.stack[ply - 2].eval == -INF || eval > self.stack[ply - 2].eval);
         self.killers[ply + 1] = [0, 0];
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && excluded == 0 {
             if depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
                 && eval.abs() < MATE_BOUND
@@ -645,6 +656,39 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
+        // Singular extension: when the table's move is much better than
+        // every alternative searched shallower, it is searched one ply
+        // deeper; when even the alternatives beat beta, cut at once.
+        let mut singular = false;
+        if let Some(e) = entry
+            && !root
+            && excluded == 0
+            && depth >= SE_MIN_DEPTH
+            && tt_move != 0
+            && e.depth >= depth - SE_TT_DEPTH_SLACK
+            && e.bound != Bound::Upper
+            && e.score.abs() < MATE_BOUND
+            && (ply as i32) < 2 * self.root_depth
+        {
+            let tt_score = score_from_tt(e.score, ply);
+            let s_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+            self.stack[ply].excluded = tt_move;
+            let s = self.negamax(pos, key, (depth - 1) / 2, ply, s_beta - 1, s_beta, cut_node);
+            self.stack[ply].excluded = 0;
+            if self.aborted {
+                return 0;
+            }
+            if s < s_beta {
+                singular = true;
+            } else if s_beta >= beta {
+                return s_beta;
+            }
+            self.stack[ply].eval = eval;
+            self.stack[ply].null = false;
+            self.stack[ply].played = None;
+            self.killers[ply + 1] = [0, 0];
+        }
+
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
@@ -666,7 +710,9 @@ impl<'a> Worker<'a> {
             pick_best(&mut moves, &mut scores, i);
             let m = moves[i];
             let order = scores[i];
-            if root && self.root_exclude.contains(&encode_move(m)) {
+            if (root && self.root_exclude.contains(&encode_move(m)))
+                || (excluded != 0 && encode_move(m) == excluded)
+            {
                 continue;
             }
             let quiet = !m.is_capture() && !m.is_promotion();
@@ -719,7 +765,10 @@ impl<'a> Worker<'a> {
             }
 
             let ckey = child_key(pos, &child, key, m);
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extension = i32::from(
+                (gives_check || (singular && order == 1_000_000_000))
+                    && (ply as i32) < 2 * self.root_depth,
+            );
             let new_depth = depth - 1 + extension;
             self.stack[ply].played = Some((piece_index(turn, m.role()), t));
             self.keys.push(ckey);
@@ -795,7 +844,8 @@ impl<'a> Worker<'a> {
             }
         }
         if searched == 0 {
-            // Only reachable at the root when every move is excluded.
+            // Only reachable when every move is excluded: at the root, or
+            // in a singular test of the only legal move.
             return alpha;
         }
         let bound = if best >= beta {
@@ -805,7 +855,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        if !root || self.root_exclude.is_empty() {
+        if excluded == 0 && (!root || self.root_exclude.is_empty()) {
             self.shared.tt.store(
                 key,
                 best_move.map_or(0, encode_move),

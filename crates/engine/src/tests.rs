@@ -28,6 +28,15 @@ fn depth(d: u32) -> Limits {
     }
 }
 
+/// A node budget far below what one move gets at any real time control
+/// (Expert searches about a million nodes per second).
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
 #[test]
 fn level_names_round_trip() {
     for l in Level::ALL {
@@ -228,7 +237,7 @@ fn finds_mates() {
         let mut e = Engine::new(8);
         let p = pos(fen);
         let r = e
-            .search(&p, &[], &depth(6), Level::Expert, 0, &stop)
+            .search(&p, &[], &nodes(200_000), Level::Expert, 0, &stop)
             .expect("move");
         assert_eq!(r.best_move, uci(&p, best), "{fen}");
         assert_eq!(r.score, Score::Mate(n), "{fen}");
@@ -365,7 +374,7 @@ fn threads_search_agrees_on_mate() {
     let stop = AtomicBool::new(false);
     let p = pos("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
     let r = e
-        .search(&p, &[], &depth(6), Level::Expert, 0, &stop)
+        .search(&p, &[], &nodes(200_000), Level::Expert, 0, &stop)
         .expect("move");
     assert_eq!(r.score, Score::Mate(2));
 }

@@ -7,7 +7,7 @@ use crate::Limits;
 use crate::search::{Budget, MAX_PLY};
 
 /// Moves assumed to remain when the clock has no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u32 = 28;
+const DEFAULT_MOVES_TO_GO: u32 = 22;
 /// Hard limit as a multiple of the soft one.
 const HARD_FACTOR: u32 = 4;
 
@@ -28,7 +28,7 @@ pub fn budget(limits: &Limits, fullmove: u32, overhead: Duration) -> Budget {
         let left = c.time.saturating_sub(overhead);
         let mtg = c
             .movestogo
-            .unwrap_or(DEFAULT_MOVES_TO_GO.saturating_sub(fullmove / 4).max(18))
+            .unwrap_or(DEFAULT_MOVES_TO_GO.saturating_sub(fullmove / 4).max(14))
             .clamp(1, 60);
         let base = left / mtg + c.inc * 3 / 4;
         // Never plan more than a fifth, nor overrun more than two fifths, of

@@ -136,7 +136,7 @@ pub fn run(cmd: Command) -> ExitCode {
                 eprintln!("plyyard tune: no usable positions in {}", data.display());
                 return ExitCode::FAILURE;
             }
-            let start = engine::params::Params::default();
+            let start = engine::params::Params::initial();
             let tuned = engine::tune::tune(
                 &start,
                 &samples,
