@@ -710,9 +710,8 @@ impl<'a> Worker<'a> {
             pick_best(&mut moves, &mut scores, i);
             let m = moves[i];
             let order = scores[i];
-            if (root && self.root_exclude.contains(&encode_move(m)))
-                || (excluded != 0 && encode_move(m) == excluded)
-            {
+            let code = encode_move(m);
+            if (root && self.root_exclude.contains(&code)) || (excluded != 0 && code == excluded) {
                 continue;
             }
             let quiet = !m.is_capture() && !m.is_promotion();
@@ -766,7 +765,7 @@ impl<'a> Worker<'a> {
 
             let ckey = child_key(pos, &child, key, m);
             let extension = i32::from(
-                (gives_check || (singular && order == 1_000_000_000))
+                (gives_check || (singular && code == tt_move))
                     && (ply as i32) < 2 * self.root_depth,
             );
             let new_depth = depth - 1 + extension;

@@ -119,7 +119,6 @@ pub fn best_k(w: &[[f64; 2]], data: &[Sample]) -> f64 {
 /// of its search score by `score_weight` (0 = result only) when the data
 /// has scores: results carry what the evaluation misses, scores are far
 /// less noisy.
-#[allow(clippy::too_many_arguments)]
 pub fn tune(
     start: &Params,
     all: &[Sample],
