@@ -198,6 +198,8 @@ pub struct Worker<'a> {
     main: bool,
     /// Nodes searched by this thread.
     pub nodes: u64,
+    /// Part of `nodes` a helper has already added to `Shared::helper_nodes`.
+    published: u64,
     seldepth: usize,
     aborted: bool,
     can_abort: bool,
@@ -247,6 +249,7 @@ impl<'a> Worker<'a> {
             shared,
             main,
             nodes: 0,
+            published: 0,
             seldepth: 0,
             aborted: false,
             can_abort: false,
@@ -297,10 +300,22 @@ impl<'a> Worker<'a> {
                     self.aborted = true;
                 }
             }
-        } else if self.nodes & 255 == 0 && self.shared.abort.load(Ordering::Relaxed) {
-            self.aborted = true;
+        } else if self.nodes & 255 == 0 {
+            self.publish_nodes();
+            if self.shared.abort.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
         }
         self.aborted
+    }
+
+    /// Adds a helper's nodes since the last call to the shared count, so
+    /// that the main thread's `info nodes` covers every thread.
+    pub fn publish_nodes(&mut self) {
+        self.shared
+            .helper_nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
     }
 
     /// Iterative deepening over `root`; returns the lines of the deepest
