@@ -332,7 +332,7 @@ impl Engine {
                     };
                     let mut w = Worker::new(shared, false, keys, helper_budget);
                     w.iterate(&pos, 1, None, (id as u32 + 1) % 2);
-                    shared.helper_nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                    w.publish_nodes();
                 });
             }
             let mut w = Worker::new(shared, true, keys.clone(), budget);

@@ -40,6 +40,12 @@ const SE_TT_DEPTH_SLACK: i32 = 3;
 const SE_MARGIN_PER_DEPTH: i32 = 2;
 const QS_DELTA: i32 = 200;
 const HISTORY_MAX: i32 = 16384;
+/// Quiet moves whose continuation history is below this, per ply of
+/// remaining depth, are skipped near the leaves.
+const CONT_PRUNE_PER_DEPTH: i32 = -3000;
+const CONT_PRUNE_MAX_DEPTH: i32 = 3;
+/// Combined history per ply of late-move reduction removed or added.
+const LMR_HISTORY_DIVISOR: i32 = 12288;
 const TIME_CHECK_MASK: u64 = 1023;
 /// Fraction of the soft budget after which no new iteration starts (the
 /// next one would likely overrun it).
@@ -198,6 +204,8 @@ pub struct Worker<'a> {
     main: bool,
     /// Nodes searched by this thread.
     pub nodes: u64,
+    /// Part of `nodes` a helper has already added to `Shared::helper_nodes`.
+    published: u64,
     seldepth: usize,
     aborted: bool,
     can_abort: bool,
@@ -205,6 +213,10 @@ pub struct Worker<'a> {
     keys: Vec<u64>,
     history: Box<[[[i32; 64]; 64]; 2]>,
     counter: Box<[[u16; 64]; 12]>,
+    /// Continuation history: how good a quiet move (piece, destination)
+    /// was after a given previous move (piece, destination), indexed by
+    /// [`cont_index`]; used one and two plies back.
+    cont: Box<[i16]>,
     killers: [[u16; 2]; MAX_PLY + 2],
     stack: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -214,8 +226,22 @@ pub struct Worker<'a> {
     root_depth: i32,
 }
 
+/// Index into a continuation history table.
+#[inline]
+fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
+    ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
+}
+
+const CONT_SIZE: usize = 12 * 64 * 12 * 64;
+
 fn piece_index(color: Color, role: Role) -> usize {
-    color as usize * 6 + role as usize - 1
+    piece_slot(color as usize, role)
+}
+
+/// [`piece_index`] from a colour already converted to an index.
+#[inline]
+fn piece_slot(turn: usize, role: Role) -> usize {
+    turn * 6 + role as usize - 1
 }
 
 fn has_non_pawn(pos: &Chess) -> bool {
@@ -247,6 +273,7 @@ impl<'a> Worker<'a> {
             shared,
             main,
             nodes: 0,
+            published: 0,
             seldepth: 0,
             aborted: false,
             can_abort: false,
@@ -254,6 +281,7 @@ impl<'a> Worker<'a> {
             keys,
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[0; 64]; 12]),
+            cont: vec![0; CONT_SIZE].into_boxed_slice(),
             killers: [[0; 2]; MAX_PLY + 2],
             stack: [Frame {
                 eval: 0,
@@ -297,10 +325,22 @@ impl<'a> Worker<'a> {
                     self.aborted = true;
                 }
             }
-        } else if self.nodes & 255 == 0 && self.shared.abort.load(Ordering::Relaxed) {
-            self.aborted = true;
+        } else if self.nodes & 255 == 0 {
+            self.publish_nodes();
+            if self.shared.abort.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
         }
         self.aborted
+    }
+
+    /// Adds a helper's nodes since the last call to the shared count, so
+    /// that the main thread's `info nodes` covers every thread.
+    pub fn publish_nodes(&mut self) {
+        self.shared
+            .helper_nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
     }
 
     /// Iterative deepening over `root`; returns the lines of the deepest
@@ -486,10 +526,32 @@ impl<'a> Worker<'a> {
             } else if code == counter {
                 398_000_000
             } else {
-                let (f, t) = from_to(m);
-                self.history[turn][f][t]
+                self.quiet_history(turn, m, ply)
             };
         }
+    }
+
+    /// Butterfly history plus continuation history one and two plies back.
+    #[inline]
+    fn quiet_history(&self, turn: usize, m: Move, ply: usize) -> i32 {
+        let (f, t) = from_to(m);
+        self.history[turn][f][t] + self.cont_history(m, turn, ply)
+    }
+
+    /// Continuation history of a quiet move, one and two plies back.
+    #[inline]
+    fn cont_history(&self, m: Move, turn: usize, ply: usize) -> i32 {
+        let (_, t) = from_to(m);
+        let piece = piece_slot(turn, m.role());
+        let mut h = 0;
+        for back in 1..=2 {
+            if ply >= back
+                && let Some(prev) = self.stack[ply - back].played
+            {
+                h += i32::from(self.cont[cont_index(prev, piece, t)]);
+            }
+        }
+        h
     }
 
     fn update_quiet_stats(
@@ -512,13 +574,27 @@ impl<'a> Worker<'a> {
         {
             self.counter[p][to] = code;
         }
-        let (f, t) = from_to(best);
-        let h = &mut self.history[turn][f][t];
-        *h += bonus - *h * bonus / HISTORY_MAX;
+        self.update_history(turn, best, bonus, ply);
         for &q in quiets {
-            let (f, t) = from_to(q);
-            let h = &mut self.history[turn][f][t];
-            *h += -bonus - *h * bonus / HISTORY_MAX;
+            self.update_history(turn, q, -bonus, ply);
+        }
+    }
+
+    /// Moves the history entries of one quiet move toward `bonus`'s sign,
+    /// saturating at [`HISTORY_MAX`].
+    fn update_history(&mut self, turn: usize, m: Move, bonus: i32, ply: usize) {
+        let (f, t) = from_to(m);
+        let h = &mut self.history[turn][f][t];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        let piece = piece_slot(turn, m.role());
+        for back in 1..=2 {
+            if ply >= back
+                && let Some(prev) = self.stack[ply - back].played
+            {
+                let c = &mut self.cont[cont_index(prev, piece, t)];
+                let v = i32::from(*c);
+                *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+            }
         }
     }
 
@@ -722,10 +798,13 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let (f, t) = from_to(m);
-            let hist = if quiet {
-                self.history[turn as usize][f][t]
+            let (hist, cont) = if quiet {
+                (
+                    self.history[turn as usize][f][t],
+                    self.cont_history(m, turn as usize, ply),
+                )
             } else {
-                0
+                (0, 0)
             };
             let mut reduction = 0;
             if depth >= 3 && searched > usize::from(pv_node) {
@@ -743,6 +822,9 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     let lmr_depth = (depth - 1 - reduction).max(0);
+                    if lmr_depth <= CONT_PRUNE_MAX_DEPTH && cont < CONT_PRUNE_PER_DEPTH * depth {
+                        continue;
+                    }
                     if !in_check
                         && !gives_check
                         && lmr_depth <= FUTILITY_MAX_DEPTH
@@ -784,7 +866,7 @@ impl<'a> Worker<'a> {
                     r += i32::from(cut_node);
                     r -= i32::from(order >= 398_000_000);
                     r -= i32::from(gives_check);
-                    r -= hist / 8192;
+                    r -= (hist + cont) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
