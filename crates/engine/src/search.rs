@@ -46,6 +46,9 @@ const CONT_PRUNE_PER_DEPTH: i32 = -3000;
 const CONT_PRUNE_MAX_DEPTH: i32 = 3;
 /// Combined history per ply of late-move reduction removed or added.
 const LMR_HISTORY_DIVISOR: i32 = 12288;
+/// Capture history is divided by this before joining the victim-first
+/// capture order.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 const TIME_CHECK_MASK: u64 = 1023;
 /// Fraction of the soft budget after which no new iteration starts (the
 /// next one would likely overrun it).
@@ -217,6 +220,8 @@ pub struct Worker<'a> {
     /// was after a given previous move (piece, destination), indexed by
     /// [`cont_index`]; used one and two plies back.
     cont: Box<[i16]>,
+    /// Capture history by (piece, destination, captured role).
+    capture_history: Box<[[[i16; 6]; 64]; 12]>,
     killers: [[u16; 2]; MAX_PLY + 2],
     stack: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -224,6 +229,13 @@ pub struct Worker<'a> {
     lmr: Box<[[i32; 64]; 64]>,
     root_exclude: Vec<u16>,
     root_depth: i32,
+}
+
+/// History reward for the move that cut at `depth` (and penalty for the
+/// moves tried before it).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16).min(1600)
 }
 
 /// Index into a continuation history table.
@@ -282,6 +294,7 @@ impl<'a> Worker<'a> {
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[0; 64]; 12]),
             cont: vec![0; CONT_SIZE].into_boxed_slice(),
+            capture_history: Box::new([[[0; 6]; 64]; 12]),
             killers: [[0; 2]; MAX_PLY + 2],
             stack: [Frame {
                 eval: 0,
@@ -511,7 +524,8 @@ impl<'a> Worker<'a> {
                 1_000_000_000
             } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
                 let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
-                let mvv = victim * 16 - value(m.role()) / 16;
+                let mvv = victim * 16 - value(m.role()) / 16
+                    + self.capture_score(turn, m) / CAPTURE_HISTORY_DIVISOR;
                 if see_ge(pos, m, 0) {
                     500_000_000 + mvv
                 } else {
@@ -528,6 +542,28 @@ impl<'a> Worker<'a> {
             } else {
                 self.quiet_history(turn, m, ply)
             };
+        }
+    }
+
+    /// Capture history of a move (zero for a non-capture).
+    #[inline]
+    fn capture_score(&self, turn: usize, m: Move) -> i32 {
+        match m.capture() {
+            Some(victim) => {
+                let (_, t) = from_to(m);
+                i32::from(self.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1])
+            }
+            None => 0,
+        }
+    }
+
+    /// Moves the capture history of `m` toward `bonus`'s sign.
+    fn update_capture_history(&mut self, turn: usize, m: Move, bonus: i32) {
+        if let Some(victim) = m.capture() {
+            let (_, t) = from_to(m);
+            let c = &mut self.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1];
+            let v = i32::from(*c);
+            *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
         }
     }
 
@@ -563,7 +599,7 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) {
         let turn = pos.turn() as usize;
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = history_bonus(depth);
         let code = encode_move(best);
         if self.killers[ply][0] != code {
             self.killers[ply][1] = self.killers[ply][0];
@@ -779,6 +815,8 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets: [Move; 64] = [NULL_MOVE; 64];
         let mut n_quiets = 0;
+        let mut captures: [Move; 32] = [NULL_MOVE; 32];
+        let mut n_captures = 0;
         let mut skip_quiets = false;
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
 
@@ -915,6 +953,11 @@ impl<'a> Worker<'a> {
                         if quiet {
                             self.update_quiet_stats(pos, m, &quiets[..n_quiets], depth, ply);
                         }
+                        let bonus = history_bonus(depth);
+                        self.update_capture_history(turn as usize, m, bonus);
+                        for &c in &captures[..n_captures] {
+                            self.update_capture_history(turn as usize, c, -bonus);
+                        }
                         break;
                     }
                 }
@@ -922,6 +965,9 @@ impl<'a> Worker<'a> {
             if quiet && n_quiets < quiets.len() {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if m.is_capture() && n_captures < captures.len() {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
         }
         if searched == 0 {
