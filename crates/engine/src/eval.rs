@@ -200,9 +200,28 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
     let occupied = board.occupied();
     let pawns = board.pawns();
     let mut pawn_att = [Bitboard(0); 2];
+    // Attack maps per colour: by role, by anything, by at least two.
+    let mut att_by = [[Bitboard(0); 6]; 2];
+    let mut att = [Bitboard(0); 2];
+    let mut att2 = [Bitboard(0); 2];
     for c in Color::ALL {
-        pawn_att[c as usize] = pawn_attacks_bb(c, pawns & board.by_color(c));
+        let u = c as usize;
+        let ours = pawns & board.by_color(c);
+        pawn_att[u] = pawn_attacks_bb(c, ours);
+        let not_a = Bitboard(!0x0101_0101_0101_0101);
+        let not_h = Bitboard(!0x8080_8080_8080_8080);
+        att2[u] = pawn_attacks_bb(c, ours & not_a) & pawn_attacks_bb(c, ours & not_h);
+        att_by[u][0] = pawn_att[u];
+        att[u] = pawn_att[u];
     }
+    // King danger units each side inflicts, from attackers of the king zone.
+    let mut danger = [0usize; 2];
+    let mut note = |c: Color, role: Role, a: Bitboard| {
+        let u = c as usize;
+        att_by[u][role as usize - 1] |= a;
+        att2[u] |= att[u] & a;
+        att[u] |= a;
+    };
 
     for c in Color::ALL {
         let s = sign(c);
@@ -230,30 +249,49 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
             .map(|k| attacks::king_attacks(k) | Bitboard::from_square(k))
             .unwrap_or(Bitboard(0));
         let mut attackers = 0;
+        note(c, Role::King, attacks::king_attacks(our_king));
+        let outpost = |sq: Square| {
+            (3..=5).contains(&(rel(c, sq) / 8))
+                && pawn_att[c as usize].contains(sq)
+                && (adjacent_files(sq) & forward_ranks(c, sq.rank().to_u32()) & their_pawns)
+                    .is_empty()
+        };
         for sq in board.knights() & us {
             let a = attacks::knight_attacks(sq);
+            note(c, Role::Knight, a);
+            if outpost(sq) {
+                sink.add(p::OUTPOST_N, s);
+            }
             sink.add(p::MOB_N + (a & mobility_area).count(), s);
             let z = (a & king_zone).count();
             if z > 0 {
                 attackers += 1;
+                danger[c as usize] += 2;
                 sink.add(p::KING_ATT_N, s * z as i32);
             }
         }
         for sq in board.bishops() & us {
             let a = attacks::bishop_attacks(sq, occupied ^ (board.queens() & us));
+            note(c, Role::Bishop, a);
+            if outpost(sq) {
+                sink.add(p::OUTPOST_B, s);
+            }
             sink.add(p::MOB_B + (a & mobility_area).count(), s);
             let z = (a & king_zone).count();
             if z > 0 {
                 attackers += 1;
+                danger[c as usize] += 2;
                 sink.add(p::KING_ATT_B, s * z as i32);
             }
         }
         for sq in board.rooks() & us {
             let a = attacks::rook_attacks(sq, occupied ^ (board.rooks_and_queens() & us));
+            note(c, Role::Rook, a);
             sink.add(p::MOB_R + (a & mobility_area).count(), s);
             let z = (a & king_zone).count();
             if z > 0 {
                 attackers += 1;
+                danger[c as usize] += 3;
                 sink.add(p::KING_ATT_R, s * z as i32);
             }
             let file = Bitboard::from_file(sq.file());
@@ -271,10 +309,12 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
         }
         for sq in board.queens() & us {
             let a = attacks::queen_attacks(sq, occupied);
+            note(c, Role::Queen, a);
             sink.add(p::MOB_Q + (a & mobility_area).count(), s);
             let z = (a & king_zone).count();
             if z > 0 {
                 attackers += 1;
+                danger[c as usize] += 5;
                 sink.add(p::KING_ATT_Q, s * z as i32);
             }
         }
@@ -369,6 +409,67 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
         }
     }
 
+    // Threats and safe checks, which need both sides' attack maps.
+    for c in Color::ALL {
+        let s = sign(c);
+        let (u, t) = (c as usize, !c as usize);
+        let them = board.by_color(!c) & !board.kings();
+        let non_pawn = them & !pawns;
+        let strongly = pawn_att[t] | (att2[t] & !att2[u]);
+        let weak = them & !strongly & att[u];
+        let minor = att_by[u][1] | att_by[u][2];
+        for sq in ((non_pawn & pawn_att[t]) | weak) & minor {
+            if let Some(role) = board.role_at(sq) {
+                sink.add(p::THREAT_BY_MINOR + role as usize - 1, s);
+            }
+        }
+        for sq in weak & att_by[u][3] {
+            if let Some(role) = board.role_at(sq) {
+                sink.add(p::THREAT_BY_ROOK + role as usize - 1, s);
+            }
+        }
+        let hanging = (weak & (!att[t] | (non_pawn & att2[u]))).count();
+        if hanging > 0 {
+            sink.add(p::HANGING, s * hanging as i32);
+        }
+        if let Some(k) = board.king_of(!c) {
+            // Squares we may check from: not ours, and either not defended
+            // or defended only once, by their king or queen, against two of ours.
+            let only_kq = !(att_by[t][0] | att_by[t][1] | att_by[t][2] | att_by[t][3]);
+            let safe = !board.by_color(c) & (!att[t] | (att2[u] & !att2[t] & only_kq));
+            let diag = attacks::bishop_attacks(k, occupied) & safe;
+            let line = attacks::rook_attacks(k, occupied) & safe;
+            if (attacks::knight_attacks(k) & safe & att_by[u][1]).any() {
+                sink.add(p::SAFE_CHECK_N, s);
+            }
+            if (diag & att_by[u][2]).any() {
+                sink.add(p::SAFE_CHECK_B, s);
+            }
+            if (line & att_by[u][3]).any() {
+                sink.add(p::SAFE_CHECK_R, s);
+            }
+            if ((diag | line) & att_by[u][4]).any() {
+                sink.add(p::SAFE_CHECK_Q, s);
+            }
+            // King danger: attackers, safe checks and poorly defended
+            // squares next to the king, through a fitted curve.
+            let checks = [
+                attacks::knight_attacks(k) & att_by[u][1],
+                diag & att_by[u][2],
+                line & att_by[u][3],
+                (diag | line) & att_by[u][4],
+            ];
+            let zone = attacks::king_attacks(k);
+            let weak_zone = zone & att[u] & !att2[t] & only_kq;
+            let units = danger[u]
+                + 3 * checks.iter().filter(|b| (**b & safe).any()).count()
+                + weak_zone.count();
+            if danger[u] > 0 {
+                sink.add(p::KING_DANGER + units.min(p::KING_DANGER_BUCKETS - 1), s);
+            }
+        }
+    }
+
     let phase = phase(board);
     BlendInfo {
         phase,
@@ -449,6 +550,37 @@ mod tests {
             let b: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
             assert_eq!(e.evaluate(&a), e.evaluate(&b), "{f}");
         }
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric_along_random_games() {
+        // Every feature (threats, safe checks, king danger included) must
+        // see the mirrored position exactly as the original.
+        let e = Classical::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut p = Chess::default();
+            for _ in 0..120 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                p.play_unchecked(m);
+                let mirrored = p.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
+                let q: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
+                assert_eq!(
+                    e.evaluate(&p),
+                    e.evaluate(&q),
+                    "{}",
+                    Fen::from_position(&p, shakmaty::EnPassantMode::Legal)
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000, "{checked}");
     }
 
     #[test]

@@ -59,8 +59,33 @@ pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 1;
 pub const KING_SHIELD: usize = PASSED_ENEMY_KING + 1;
 /// Per file next to the king without own pawns.
 pub const KING_OPEN_FILE: usize = KING_SHIELD + 4;
+/// Enemy piece attacked by one of our knights or bishops, by its role
+/// (pawn .. queen), when it is weak or a pawn-defended non-pawn.
+pub const THREAT_BY_MINOR: usize = KING_OPEN_FILE + 1;
+/// Weak enemy piece attacked by one of our rooks, by its role.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 5;
+/// Weak enemy piece that is undefended or a non-pawn we attack twice.
+pub const HANGING: usize = THREAT_BY_ROOK + 5;
+/// Some safe square exists from which a knight could check the enemy king.
+pub const SAFE_CHECK_N: usize = HANGING + 1;
+/// ... a bishop.
+pub const SAFE_CHECK_B: usize = SAFE_CHECK_N + 1;
+/// ... a rook.
+pub const SAFE_CHECK_R: usize = SAFE_CHECK_B + 1;
+/// ... a queen.
+pub const SAFE_CHECK_Q: usize = SAFE_CHECK_R + 1;
+/// Knight on an outpost: ranks 4 to 6, defended by a pawn, out of reach of
+/// enemy pawns.
+pub const OUTPOST_N: usize = SAFE_CHECK_Q + 1;
+/// Bishop on an outpost.
+pub const OUTPOST_B: usize = OUTPOST_N + 1;
+/// King danger by units (attackers of the king zone weighted by role,
+/// safe checks, poorly defended zone squares), capped.
+pub const KING_DANGER: usize = OUTPOST_B + 1;
+/// Number of [`KING_DANGER`] buckets.
+pub const KING_DANGER_BUCKETS: usize = 24;
 /// Bonus for the side to move (not part of the linear sum).
-pub const TEMPO: usize = KING_OPEN_FILE + 1;
+pub const TEMPO: usize = KING_DANGER + KING_DANGER_BUCKETS;
 /// Number of parameters.
 pub const N_PARAMS: usize = TEMPO + 1;
 
@@ -200,6 +225,21 @@ impl Params {
             w[KING_SHIELD + k] = S(v, 0);
         }
         w[KING_OPEN_FILE] = S(-15, 0);
+        let minor = [S(5, 20), S(40, 40), S(40, 40), S(60, 40), S(60, 40)];
+        let rook = [S(3, 25), S(25, 40), S(25, 40), S(0, 0), S(60, 40)];
+        w[THREAT_BY_MINOR..THREAT_BY_MINOR + 5].copy_from_slice(&minor);
+        w[THREAT_BY_ROOK..THREAT_BY_ROOK + 5].copy_from_slice(&rook);
+        w[HANGING] = S(50, 25);
+        w[SAFE_CHECK_N] = S(50, 5);
+        w[SAFE_CHECK_B] = S(30, 5);
+        w[SAFE_CHECK_R] = S(50, 5);
+        w[SAFE_CHECK_Q] = S(40, 5);
+        w[OUTPOST_N] = S(25, 10);
+        w[OUTPOST_B] = S(15, 5);
+        for u in 0..KING_DANGER_BUCKETS {
+            let u = u as i32;
+            w[KING_DANGER + u as usize] = S(u * u / 2, 0);
+        }
         w[TEMPO] = S(15, 5);
         Params(w)
     }

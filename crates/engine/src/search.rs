@@ -40,6 +40,15 @@ const SE_TT_DEPTH_SLACK: i32 = 3;
 const SE_MARGIN_PER_DEPTH: i32 = 2;
 const QS_DELTA: i32 = 200;
 const HISTORY_MAX: i32 = 16384;
+/// Quiet moves whose continuation history is below this, per ply of
+/// remaining depth, are skipped near the leaves.
+const CONT_PRUNE_PER_DEPTH: i32 = -3000;
+const CONT_PRUNE_MAX_DEPTH: i32 = 3;
+/// Combined history per ply of late-move reduction removed or added.
+const LMR_HISTORY_DIVISOR: i32 = 12288;
+/// Capture history is divided by this before joining the victim-first
+/// capture order.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 const TIME_CHECK_MASK: u64 = 1023;
 /// Fraction of the soft budget after which no new iteration starts (the
 /// next one would likely overrun it).
@@ -207,6 +216,12 @@ pub struct Worker<'a> {
     keys: Vec<u64>,
     history: Box<[[[i32; 64]; 64]; 2]>,
     counter: Box<[[u16; 64]; 12]>,
+    /// Continuation history: how good a quiet move (piece, destination)
+    /// was after a given previous move (piece, destination), indexed by
+    /// [`cont_index`]; used one and two plies back.
+    cont: Box<[i16]>,
+    /// Capture history by (piece, destination, captured role).
+    capture_history: Box<[[[i16; 6]; 64]; 12]>,
     killers: [[u16; 2]; MAX_PLY + 2],
     stack: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -216,8 +231,29 @@ pub struct Worker<'a> {
     root_depth: i32,
 }
 
+/// History reward for the move that cut at `depth` (and penalty for the
+/// moves tried before it).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16).min(1600)
+}
+
+/// Index into a continuation history table.
+#[inline]
+fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
+    ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
+}
+
+const CONT_SIZE: usize = 12 * 64 * 12 * 64;
+
 fn piece_index(color: Color, role: Role) -> usize {
-    color as usize * 6 + role as usize - 1
+    piece_slot(color as usize, role)
+}
+
+/// [`piece_index`] from a colour already converted to an index.
+#[inline]
+fn piece_slot(turn: usize, role: Role) -> usize {
+    turn * 6 + role as usize - 1
 }
 
 fn has_non_pawn(pos: &Chess) -> bool {
@@ -257,6 +293,8 @@ impl<'a> Worker<'a> {
             keys,
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[0; 64]; 12]),
+            cont: vec![0; CONT_SIZE].into_boxed_slice(),
+            capture_history: Box::new([[[0; 6]; 64]; 12]),
             killers: [[0; 2]; MAX_PLY + 2],
             stack: [Frame {
                 eval: 0,
@@ -486,7 +524,8 @@ impl<'a> Worker<'a> {
                 1_000_000_000
             } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
                 let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
-                let mvv = victim * 16 - value(m.role()) / 16;
+                let mvv = victim * 16 - value(m.role()) / 16
+                    + self.capture_score(turn, m) / CAPTURE_HISTORY_DIVISOR;
                 if see_ge(pos, m, 0) {
                     500_000_000 + mvv
                 } else {
@@ -501,10 +540,54 @@ impl<'a> Worker<'a> {
             } else if code == counter {
                 398_000_000
             } else {
-                let (f, t) = from_to(m);
-                self.history[turn][f][t]
+                self.quiet_history(turn, m, ply)
             };
         }
+    }
+
+    /// Capture history of a move (zero for a non-capture).
+    #[inline]
+    fn capture_score(&self, turn: usize, m: Move) -> i32 {
+        match m.capture() {
+            Some(victim) => {
+                let (_, t) = from_to(m);
+                i32::from(self.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1])
+            }
+            None => 0,
+        }
+    }
+
+    /// Moves the capture history of `m` toward `bonus`'s sign.
+    fn update_capture_history(&mut self, turn: usize, m: Move, bonus: i32) {
+        if let Some(victim) = m.capture() {
+            let (_, t) = from_to(m);
+            let c = &mut self.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1];
+            let v = i32::from(*c);
+            *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+        }
+    }
+
+    /// Butterfly history plus continuation history one and two plies back.
+    #[inline]
+    fn quiet_history(&self, turn: usize, m: Move, ply: usize) -> i32 {
+        let (f, t) = from_to(m);
+        self.history[turn][f][t] + self.cont_history(m, turn, ply)
+    }
+
+    /// Continuation history of a quiet move, one and two plies back.
+    #[inline]
+    fn cont_history(&self, m: Move, turn: usize, ply: usize) -> i32 {
+        let (_, t) = from_to(m);
+        let piece = piece_slot(turn, m.role());
+        let mut h = 0;
+        for back in 1..=2 {
+            if ply >= back
+                && let Some(prev) = self.stack[ply - back].played
+            {
+                h += i32::from(self.cont[cont_index(prev, piece, t)]);
+            }
+        }
+        h
     }
 
     fn update_quiet_stats(
@@ -516,7 +599,7 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) {
         let turn = pos.turn() as usize;
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = history_bonus(depth);
         let code = encode_move(best);
         if self.killers[ply][0] != code {
             self.killers[ply][1] = self.killers[ply][0];
@@ -527,13 +610,27 @@ impl<'a> Worker<'a> {
         {
             self.counter[p][to] = code;
         }
-        let (f, t) = from_to(best);
-        let h = &mut self.history[turn][f][t];
-        *h += bonus - *h * bonus / HISTORY_MAX;
+        self.update_history(turn, best, bonus, ply);
         for &q in quiets {
-            let (f, t) = from_to(q);
-            let h = &mut self.history[turn][f][t];
-            *h += -bonus - *h * bonus / HISTORY_MAX;
+            self.update_history(turn, q, -bonus, ply);
+        }
+    }
+
+    /// Moves the history entries of one quiet move toward `bonus`'s sign,
+    /// saturating at [`HISTORY_MAX`].
+    fn update_history(&mut self, turn: usize, m: Move, bonus: i32, ply: usize) {
+        let (f, t) = from_to(m);
+        let h = &mut self.history[turn][f][t];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        let piece = piece_slot(turn, m.role());
+        for back in 1..=2 {
+            if ply >= back
+                && let Some(prev) = self.stack[ply - back].played
+            {
+                let c = &mut self.cont[cont_index(prev, piece, t)];
+                let v = i32::from(*c);
+                *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+            }
         }
     }
 
@@ -718,6 +815,8 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets: [Move; 64] = [NULL_MOVE; 64];
         let mut n_quiets = 0;
+        let mut captures: [Move; 32] = [NULL_MOVE; 32];
+        let mut n_captures = 0;
         let mut skip_quiets = false;
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
 
@@ -737,10 +836,13 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let (f, t) = from_to(m);
-            let hist = if quiet {
-                self.history[turn as usize][f][t]
+            let (hist, cont) = if quiet {
+                (
+                    self.history[turn as usize][f][t],
+                    self.cont_history(m, turn as usize, ply),
+                )
             } else {
-                0
+                (0, 0)
             };
             let mut reduction = 0;
             if depth >= 3 && searched > usize::from(pv_node) {
@@ -758,6 +860,9 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     let lmr_depth = (depth - 1 - reduction).max(0);
+                    if lmr_depth <= CONT_PRUNE_MAX_DEPTH && cont < CONT_PRUNE_PER_DEPTH * depth {
+                        continue;
+                    }
                     if !in_check
                         && !gives_check
                         && lmr_depth <= FUTILITY_MAX_DEPTH
@@ -799,7 +904,7 @@ impl<'a> Worker<'a> {
                     r += i32::from(cut_node);
                     r -= i32::from(order >= 398_000_000);
                     r -= i32::from(gives_check);
-                    r -= hist / 8192;
+                    r -= (hist + cont) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
@@ -848,6 +953,11 @@ impl<'a> Worker<'a> {
                         if quiet {
                             self.update_quiet_stats(pos, m, &quiets[..n_quiets], depth, ply);
                         }
+                        let bonus = history_bonus(depth);
+                        self.update_capture_history(turn as usize, m, bonus);
+                        for &c in &captures[..n_captures] {
+                            self.update_capture_history(turn as usize, c, -bonus);
+                        }
                         break;
                     }
                 }
@@ -855,6 +965,9 @@ impl<'a> Worker<'a> {
             if quiet && n_quiets < quiets.len() {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if m.is_capture() && n_captures < captures.len() {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
         }
         if searched == 0 {
