@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
 use crate::eval::{Classical, Evaluator};
-use crate::search::{Budget, Info, Shared, Worker};
+use crate::search::{Budget, Heuristics, Info, Shared, Worker};
 
 pub use crate::search::Info as SearchInfo;
 
@@ -181,6 +181,8 @@ pub struct SearchResult {
 pub struct Engine {
     tt: tt::Table,
     threads: usize,
+    /// One set of learnt move-order tables per thread, kept between moves.
+    heuristics: Vec<Heuristics>,
     eval: Arc<dyn Evaluator>,
     move_overhead: Duration,
 }
@@ -191,6 +193,7 @@ impl Engine {
         Engine {
             tt: tt::Table::new(hash_mb),
             threads: 1,
+            heuristics: vec![Heuristics::new()],
             eval: Arc::new(Classical::default()),
             move_overhead: Duration::from_millis(30),
         }
@@ -204,6 +207,7 @@ impl Engine {
     /// Number of search threads (at least one).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, 256);
+        self.heuristics.resize_with(self.threads, Heuristics::new);
     }
 
     /// Safety margin kept off the clock for communication delays.
@@ -219,6 +223,7 @@ impl Engine {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.heuristics.iter_mut().for_each(Heuristics::clear);
     }
 
     /// Searches the position reached from `start` by `moves` and picks a move
@@ -317,10 +322,13 @@ impl Engine {
             helper_nodes: Default::default(),
             start: started,
         };
-        let helpers = self.threads - 1;
+        let (main_h, helper_h) = self
+            .heuristics
+            .split_first_mut()
+            .expect("one table set per thread");
         let (lines, depth, seldepth, nodes) = std::thread::scope(|scope| {
             let shared = &shared;
-            for id in 0..helpers {
+            for (id, h) in helper_h.iter_mut().enumerate() {
                 let keys = keys.clone();
                 let pos = pos.clone();
                 scope.spawn(move || {
@@ -330,12 +338,12 @@ impl Engine {
                         nodes: None,
                         depth: search::MAX_PLY as u32,
                     };
-                    let mut w = Worker::new(shared, false, keys, helper_budget);
+                    let mut w = Worker::new(shared, h, false, keys, helper_budget);
                     w.iterate(&pos, 1, None, (id as u32 + 1) % 2);
                     w.publish_nodes();
                 });
             }
-            let mut w = Worker::new(shared, true, keys.clone(), budget);
+            let mut w = Worker::new(shared, main_h, true, keys.clone(), budget);
             let (lines, depth, seldepth) = w.iterate(&pos, multipv, Some(info), 0);
             shared.abort.store(true, Ordering::Relaxed);
             (lines, depth, seldepth, w.nodes)

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
+use shakmaty::{
+    Bitboard, Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square, attacks,
+};
 
 use crate::eval::Evaluator;
 use crate::see::{see_ge, value};
@@ -201,6 +203,42 @@ struct Frame {
     excluded: u16,
 }
 
+/// What one search thread learns about move order (histories, counter
+/// moves), kept from one search to the next until the game changes.
+pub struct Heuristics {
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    counter: Box<[[u16; 64]; 12]>,
+    /// Continuation history: how good a quiet move (piece, destination)
+    /// was after a given previous move (piece, destination), indexed by
+    /// [`cont_index`]; used one and two plies back.
+    cont: Box<[i16]>,
+    /// Capture history by (piece, destination, captured role).
+    capture_history: Box<[[[i16; 6]; 64]; 12]>,
+}
+
+impl Heuristics {
+    /// Tables that know nothing yet.
+    pub fn new() -> Heuristics {
+        Heuristics {
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[0; 64]; 12]),
+            cont: vec![0; CONT_SIZE].into_boxed_slice(),
+            capture_history: Box::new([[[0; 6]; 64]; 12]),
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = Heuristics::new();
+    }
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics::new()
+    }
+}
+
 /// One search thread.
 pub struct Worker<'a> {
     shared: &'a Shared<'a>,
@@ -214,14 +252,7 @@ pub struct Worker<'a> {
     can_abort: bool,
     budget: Budget,
     keys: Vec<u64>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    counter: Box<[[u16; 64]; 12]>,
-    /// Continuation history: how good a quiet move (piece, destination)
-    /// was after a given previous move (piece, destination), indexed by
-    /// [`cont_index`]; used one and two plies back.
-    cont: Box<[i16]>,
-    /// Capture history by (piece, destination, captured role).
-    capture_history: Box<[[[i16; 6]; 64]; 12]>,
+    h: &'a mut Heuristics,
     killers: [[u16; 2]; MAX_PLY + 2],
     stack: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -261,6 +292,46 @@ fn has_non_pawn(pos: &Chess) -> bool {
     (pos.us() & !b.pawns() & !b.kings()).any()
 }
 
+/// Whether playing the legal move `m` gives check, found from attacks
+/// without making the move (castling and en passant are made).
+fn gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        return child.is_check();
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = board.occupied().without(from).with(to);
+    let direct = match promotion.unwrap_or(role) {
+        Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
+        Role::Knight => attacks::knight_attacks(to).contains(king),
+        Role::Bishop => attacks::bishop_attacks(to, occupied).contains(king),
+        Role::Rook => attacks::rook_attacks(to, occupied).contains(king),
+        Role::Queen => attacks::queen_attacks(to, occupied).contains(king),
+        Role::King => false,
+    };
+    if direct {
+        return true;
+    }
+    if !attacks::queen_attacks(king, Bitboard::EMPTY).contains(from) {
+        return false;
+    }
+    let ours = board.by_color(us).without(from);
+    (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens() & ours).any()
+        || (attacks::rook_attacks(king, occupied) & board.rooks_and_queens() & ours).any()
+}
+
 fn from_to(m: Move) -> (usize, usize) {
     match m {
         Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
@@ -272,9 +343,15 @@ fn from_to(m: Move) -> (usize, usize) {
 }
 
 impl<'a> Worker<'a> {
-    /// A thread with fresh heuristics over the game's key history
+    /// A thread that learns into `h`, over the game's key history
     /// (`keys` ends with the root position's key).
-    pub fn new(shared: &'a Shared<'a>, main: bool, keys: Vec<u64>, budget: Budget) -> Worker<'a> {
+    pub fn new(
+        shared: &'a Shared<'a>,
+        h: &'a mut Heuristics,
+        main: bool,
+        keys: Vec<u64>,
+        budget: Budget,
+    ) -> Worker<'a> {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -291,10 +368,7 @@ impl<'a> Worker<'a> {
             can_abort: false,
             budget,
             keys,
-            history: Box::new([[[0; 64]; 64]; 2]),
-            counter: Box::new([[0; 64]; 12]),
-            cont: vec![0; CONT_SIZE].into_boxed_slice(),
-            capture_history: Box::new([[[0; 6]; 64]; 12]),
+            h,
             killers: [[0; 2]; MAX_PLY + 2],
             stack: [Frame {
                 eval: 0,
@@ -513,7 +587,7 @@ impl<'a> Worker<'a> {
         let counter = if ply > 0 {
             self.stack[ply - 1]
                 .played
-                .map_or(0, |(p, to)| self.counter[p][to])
+                .map_or(0, |(p, to)| self.h.counter[p][to])
         } else {
             0
         };
@@ -551,7 +625,9 @@ impl<'a> Worker<'a> {
         match m.capture() {
             Some(victim) => {
                 let (_, t) = from_to(m);
-                i32::from(self.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1])
+                i32::from(
+                    self.h.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1],
+                )
             }
             None => 0,
         }
@@ -561,7 +637,7 @@ impl<'a> Worker<'a> {
     fn update_capture_history(&mut self, turn: usize, m: Move, bonus: i32) {
         if let Some(victim) = m.capture() {
             let (_, t) = from_to(m);
-            let c = &mut self.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1];
+            let c = &mut self.h.capture_history[piece_slot(turn, m.role())][t][victim as usize - 1];
             let v = i32::from(*c);
             *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
         }
@@ -571,7 +647,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn quiet_history(&self, turn: usize, m: Move, ply: usize) -> i32 {
         let (f, t) = from_to(m);
-        self.history[turn][f][t] + self.cont_history(m, turn, ply)
+        self.h.history[turn][f][t] + self.cont_history(m, turn, ply)
     }
 
     /// Continuation history of a quiet move, one and two plies back.
@@ -584,7 +660,7 @@ impl<'a> Worker<'a> {
             if ply >= back
                 && let Some(prev) = self.stack[ply - back].played
             {
-                h += i32::from(self.cont[cont_index(prev, piece, t)]);
+                h += i32::from(self.h.cont[cont_index(prev, piece, t)]);
             }
         }
         h
@@ -608,7 +684,7 @@ impl<'a> Worker<'a> {
         if ply > 0
             && let Some((p, to)) = self.stack[ply - 1].played
         {
-            self.counter[p][to] = code;
+            self.h.counter[p][to] = code;
         }
         self.update_history(turn, best, bonus, ply);
         for &q in quiets {
@@ -620,14 +696,14 @@ impl<'a> Worker<'a> {
     /// saturating at [`HISTORY_MAX`].
     fn update_history(&mut self, turn: usize, m: Move, bonus: i32, ply: usize) {
         let (f, t) = from_to(m);
-        let h = &mut self.history[turn][f][t];
+        let h = &mut self.h.history[turn][f][t];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
         let piece = piece_slot(turn, m.role());
         for back in 1..=2 {
             if ply >= back
                 && let Some(prev) = self.stack[ply - back].played
             {
-                let c = &mut self.cont[cont_index(prev, piece, t)];
+                let c = &mut self.h.cont[cont_index(prev, piece, t)];
                 let v = i32::from(*c);
                 *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
             }
@@ -701,32 +777,22 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let eval = if in_check {
-            -INF
-        } else {
-            let raw = match entry {
-                Some(e) => e.eval,
-                None => self.shared.eval.evaluate(pos),
-            };
-            match entry {
-                Some(e)
-                    if e.bound == Bound::Exact
-                        || (e.bound == Bound::Lower && e.score > raw)
-                        || (e.bound == Bound::Upper && e.score < raw) =>
-                {
-                    if e.score.abs() < MATE_BOUND {
-                        e.score
-                    } else {
-                        raw
-                    }
-                }
-                _ => raw,
-            }
-        };
         let static_eval = match entry {
-            Some(e) if !in_check => e.eval,
             _ if in_check => -INF,
-            _ => eval,
+            Some(e) => e.eval,
+            None => self.shared.eval.evaluate(pos),
+        };
+        let eval = match entry {
+            _ if in_check => -INF,
+            Some(e)
+                if e.score.abs() < MATE_BOUND
+                    && (e.bound == Bound::Exact
+                        || (e.bound == Bound::Lower && e.score > static_eval)
+                        || (e.bound == Bound::Upper && e.score < static_eval)) =>
+            {
+                e.score
+            }
+            _ => static_eval,
         };
         self.stack[ply].eval = eval;
         self.stack[ply].null = false;
@@ -821,7 +887,12 @@ impl<'a> Worker<'a> {
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
 
         for i in 0..moves.len() {
-            pick_best(&mut moves, &mut scores, i);
+            // Once late quiet moves are skipped, the rest is only scanned
+            // for checks and bad captures: their order no longer pays for
+            // the selection.
+            if !skip_quiets {
+                pick_best(&mut moves, &mut scores, i);
+            }
             let m = moves[i];
             let order = scores[i];
             let code = encode_move(m);
@@ -829,16 +900,14 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !m.is_capture() && !m.is_promotion();
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
+            let gives_check = gives_check(pos, m);
             if quiet && skip_quiets && !gives_check {
                 continue;
             }
             let (f, t) = from_to(m);
             let (hist, cont) = if quiet {
                 (
-                    self.history[turn as usize][f][t],
+                    self.h.history[turn as usize][f][t],
                     self.cont_history(m, turn as usize, ply),
                 )
             } else {
@@ -883,6 +952,8 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            let mut child = pos.clone();
+            child.play_unchecked(m);
             let ckey = child_key(pos, &child, key, m);
             let extension = i32::from(
                 (gives_check || (singular && code == tt_move))
@@ -1139,10 +1210,36 @@ mod tests {
             nodes: None,
             depth: 1,
         };
-        let w = Worker::new(&shared, true, keys.clone(), budget);
+        let mut h = Heuristics::new();
+        let w = Worker::new(&shared, &mut h, true, keys.clone(), budget);
         assert!(w.is_repetition(pos.halfmoves()));
-        let w = Worker::new(&shared, true, keys[..4].to_vec(), budget);
+        drop(w);
+        let w = Worker::new(&shared, &mut h, true, keys[..4].to_vec(), budget);
         assert!(!w.is_repetition(3));
+    }
+
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        let mut rng = crate::level::Rng::new(7);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    assert_eq!(gives_check(&pos, m), child.is_check(), "{m} in {pos:?}");
+                    checked += usize::from(child.is_check());
+                }
+                let pick = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                pos.play_unchecked(pick);
+            }
+        }
+        assert!(checked > 1000, "only {checked} checking moves seen");
     }
 
     #[test]
