@@ -245,6 +245,37 @@ fn finds_mates() {
 }
 
 #[test]
+fn clear_forgets_what_earlier_searches_learnt() {
+    // Tables kept between moves change the next search; after a clear
+    // (ucinewgame) the same search repeats node for node.
+    let stop = AtomicBool::new(false);
+    let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let q = pos("rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5");
+    let mut e = Engine::new(8);
+    let first = e
+        .search(&p, &[], &depth(9), Level::Expert, 0, &stop)
+        .expect("move");
+    e.search(&q, &[], &depth(9), Level::Expert, 0, &stop)
+        .expect("move");
+    e.clear();
+    let again = e
+        .search(&p, &[], &depth(9), Level::Expert, 0, &stop)
+        .expect("move");
+    assert_eq!(
+        (first.nodes, first.best_move),
+        (again.nodes, again.best_move)
+    );
+    let mut warm = Engine::new(8);
+    warm.search(&q, &[], &depth(9), Level::Expert, 0, &stop)
+        .expect("move");
+    warm.set_hash(8);
+    let learnt = warm
+        .search(&p, &[], &depth(9), Level::Expert, 0, &stop)
+        .expect("move");
+    assert_ne!(learnt.nodes, first.nodes, "histories did not carry over");
+}
+
+#[test]
 fn fifty_move_rule_is_a_draw() {
     // A queen up, but the next move reaches the hundredth quiet half-move.
     let p = pos("7k/8/8/8/8/8/8/1Q4K1 w - - 99 80");
