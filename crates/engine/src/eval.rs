@@ -557,29 +557,18 @@ mod tests {
         // Every feature (threats, safe checks, king danger included) must
         // see the mirrored position exactly as the original.
         let e = Classical::default();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
-        for _ in 0..40 {
-            let mut p = Chess::default();
-            for _ in 0..120 {
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                let m = moves[(seed >> 33) as usize % moves.len()];
-                p.play_unchecked(m);
-                let mirrored = p.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
-                let q: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
-                assert_eq!(
-                    e.evaluate(&p),
-                    e.evaluate(&q),
-                    "{}",
-                    Fen::from_position(&p, shakmaty::EnPassantMode::Legal)
-                );
-                checked += 1;
-            }
-        }
+        crate::tests::random_walk(40, 120, 0x9e37_79b9_7f4a_7c15, |p| {
+            let mirrored = p.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
+            let q: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
+            assert_eq!(
+                e.evaluate(p),
+                e.evaluate(&q),
+                "{}",
+                Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+            );
+            checked += 1;
+        });
         assert!(checked > 2000, "{checked}");
     }
 

@@ -1220,25 +1220,15 @@ mod tests {
 
     #[test]
     fn gives_check_agrees_with_making_the_move() {
-        let mut rng = crate::level::Rng::new(7);
         let mut checked = 0;
-        for _ in 0..200 {
-            let mut pos = Chess::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &m in &moves {
-                    let mut child = pos.clone();
-                    child.play_unchecked(m);
-                    assert_eq!(gives_check(&pos, m), child.is_check(), "{m} in {pos:?}");
-                    checked += usize::from(child.is_check());
-                }
-                let pick = moves[(rng.next_u64() % moves.len() as u64) as usize];
-                pos.play_unchecked(pick);
+        crate::tests::random_walk(200, 120, 7, |pos| {
+            for &m in &pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                assert_eq!(gives_check(pos, m), child.is_check(), "{m} in {pos:?}");
+                checked += usize::from(child.is_check());
             }
-        }
+        });
         assert!(checked > 1000, "only {checked} checking moves seen");
     }
 
