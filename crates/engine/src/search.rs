@@ -127,13 +127,6 @@ pub fn key_of(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-fn child_key(pos: &Chess, child: &Chess, key: u64, m: Move) -> u64 {
-    match pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal) {
-        Some(k) => k.0,
-        None => key_of(child),
-    }
-}
-
 /// State shared by all threads of one search.
 pub struct Shared<'a> {
     /// Transposition table.
@@ -710,6 +703,20 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Plays `m`, returning the child and its key; the key is known before
+    /// the move is made, so the table slot is already being fetched.
+    #[inline]
+    fn make(&self, pos: &Chess, key: u64, m: Move) -> (Chess, u64) {
+        let quick = pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal);
+        if let Some(k) = quick {
+            self.shared.tt.prefetch(k.0);
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let ckey = quick.map_or_else(|| key_of(&child), |k| k.0);
+        (child, ckey)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -952,9 +959,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let ckey = child_key(pos, &child, key, m);
+            let (child, ckey) = self.make(pos, key, m);
             let extension = i32::from(
                 (gives_check || (singular && code == tt_move))
                     && (ply as i32) < 2 * self.root_depth,
@@ -1132,9 +1137,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let ckey = child_key(pos, &child, key, m);
+            let (child, ckey) = self.make(pos, key, m);
             let s = -self.qsearch(&child, ckey, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;

@@ -85,6 +85,22 @@ impl Table {
         ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// Asks the processor to start loading `key`'s slot, so that the probe
+    /// a little later does not wait for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot: *const Slot = &self.slots[self.index(key)];
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot
+            // fault, and the pointer is to a live slot anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks up `key`.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = &self.slots[self.index(key)];
