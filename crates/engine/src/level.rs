@@ -36,14 +36,14 @@ pub fn style(level: Level) -> Option<Style> {
             depth: 2,
             nodes: 4_000,
             candidates: 6,
-            temperature: 130.0,
+            temperature: 170.0,
             guard: false,
         },
         Level::Easy => Style {
             depth: 2,
             nodes: 10_000,
             candidates: 6,
-            temperature: 50.0,
+            temperature: 60.0,
             guard: true,
         },
         Level::Normal => Style {
