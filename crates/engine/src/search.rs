@@ -52,6 +52,12 @@ const LMR_HISTORY_DIVISOR: i32 = 12288;
 /// capture order.
 const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 const TIME_CHECK_MASK: u64 = 1023;
+/// Entries of the static-evaluation correction table, per side to move.
+const CORRECTION_SIZE: usize = 16384;
+/// Fixed-point units per centipawn in the correction table.
+const CORRECTION_GRAIN: i32 = 256;
+/// Largest correction applied, in centipawns.
+const CORRECTION_MAX: i32 = 96;
 /// Fraction of the soft budget after which no new iteration starts (the
 /// next one would likely overrun it).
 const SOFT_STOP: f64 = 0.8;
@@ -207,6 +213,9 @@ pub struct Heuristics {
     cont: Box<[i16]>,
     /// Capture history by (piece, destination, captured role).
     capture_history: Box<[[[i16; 6]; 64]; 12]>,
+    /// How far searches have found the static evaluation off, by side to
+    /// move and pawn structure (in [`CORRECTION_GRAIN`] units).
+    correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
 }
 
 impl Heuristics {
@@ -217,6 +226,10 @@ impl Heuristics {
             counter: Box::new([[0; 64]; 12]),
             cont: vec![0; CONT_SIZE].into_boxed_slice(),
             capture_history: Box::new([[[0; 6]; 64]; 12]),
+            correction: vec![[0; CORRECTION_SIZE]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("two tables"),
         }
     }
 
@@ -278,6 +291,19 @@ fn piece_index(color: Color, role: Role) -> usize {
 #[inline]
 fn piece_slot(turn: usize, role: Role) -> usize {
     turn * 6 + role as usize - 1
+}
+
+/// Slot of the position's pawn structure in the correction table.
+#[inline]
+fn pawn_slot(pos: &Chess) -> usize {
+    let b = pos.board();
+    let white = (b.pawns() & b.white()).0;
+    let black = (b.pawns() & b.black()).0;
+    let mut z =
+        white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    z ^= z >> 31;
+    z = z.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    (z >> 50) as usize % CORRECTION_SIZE
 }
 
 fn has_non_pawn(pos: &Chess) -> bool {
@@ -784,10 +810,15 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let static_eval = match entry {
+        let raw_eval = match entry {
             _ if in_check => -INF,
             Some(e) => e.eval,
             None => self.shared.eval.evaluate(pos),
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
         };
         let eval = match entry {
             _ if in_check => -INF,
@@ -1063,12 +1094,39 @@ impl<'a> Worker<'a> {
                 key,
                 best_move.map_or(0, encode_move),
                 score_to_tt(best, ply),
-                if in_check { 0 } else { static_eval },
+                if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             );
         }
+        let quiet_best = best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion());
+        if !in_check
+            && excluded == 0
+            && quiet_best
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.update_correction(pos, best - raw_eval, depth);
+        }
         best
+    }
+
+    /// The static evaluation `raw` adjusted by what searches learnt about
+    /// this pawn structure.
+    #[inline]
+    fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
+        let c = self.h.correction[pos.turn() as usize][pawn_slot(pos)] / CORRECTION_GRAIN;
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction of this pawn structure toward `diff` (search
+    /// result minus raw static evaluation), more for deeper searches.
+    fn update_correction(&mut self, pos: &Chess, diff: i32, depth: i32) {
+        let slot = &mut self.h.correction[pos.turn() as usize][pawn_slot(pos)];
+        let weight = (depth + 1).min(16);
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        *slot += (target - *slot) * weight / 256;
     }
 
     fn qsearch(&mut self, pos: &Chess, key: u64, ply: usize, mut alpha: i32, beta: i32) -> i32 {
@@ -1096,14 +1154,16 @@ impl<'a> Worker<'a> {
         let in_check = pos.is_check();
         let mut best;
         let stand;
+        let mut raw = 0;
         if in_check {
             best = -INF;
             stand = -INF;
         } else {
-            stand = match entry {
+            raw = match entry {
                 Some(e) => e.eval,
                 None => self.shared.eval.evaluate(pos),
             };
+            stand = self.corrected(pos, raw);
             if stand >= beta {
                 return stand;
             }
@@ -1165,14 +1225,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply),
-            if in_check { 0 } else { stand },
-            0,
-            bound,
-        );
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), raw, 0, bound);
         best
     }
 }
