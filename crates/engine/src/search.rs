@@ -56,8 +56,9 @@ const TIME_CHECK_MASK: u64 = 1023;
 const CORRECTION_SIZE: usize = 16384;
 /// Fixed-point units per centipawn in the correction table.
 const CORRECTION_GRAIN: i32 = 256;
-/// Largest correction applied, in centipawns.
-const CORRECTION_MAX: i32 = 96;
+/// Largest correction applied, in centipawns (the quiescence search's
+/// stand-pat does not use it: applied there, with 96 cp, it measured ±0).
+const CORRECTION_MAX: i32 = 48;
 /// Fraction of the soft budget after which no new iteration starts (the
 /// next one would likely overrun it).
 const SOFT_STOP: f64 = 0.8;
@@ -291,6 +292,16 @@ fn piece_index(color: Color, role: Role) -> usize {
 #[inline]
 fn piece_slot(turn: usize, role: Role) -> usize {
     turn * 6 + role as usize - 1
+}
+
+/// A correction entry moved toward `diff` centipawns (clamped to
+/// [`CORRECTION_MAX`]) by a search of `depth`: a running average whose
+/// weight grows with depth.
+#[inline]
+fn correction_step(entry: i32, diff: i32, depth: i32) -> i32 {
+    let weight = (depth + 1).min(16);
+    let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+    entry + (target - entry) * weight / 256
 }
 
 /// Slot of the position's pawn structure in the correction table.
@@ -1124,9 +1135,7 @@ impl<'a> Worker<'a> {
     /// result minus raw static evaluation), more for deeper searches.
     fn update_correction(&mut self, pos: &Chess, diff: i32, depth: i32) {
         let slot = &mut self.h.correction[pos.turn() as usize][pawn_slot(pos)];
-        let weight = (depth + 1).min(16);
-        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        *slot += (target - *slot) * weight / 256;
+        *slot = correction_step(*slot, diff, depth);
     }
 
     fn qsearch(&mut self, pos: &Chess, key: u64, ply: usize, mut alpha: i32, beta: i32) -> i32 {
@@ -1154,16 +1163,14 @@ impl<'a> Worker<'a> {
         let in_check = pos.is_check();
         let mut best;
         let stand;
-        let mut raw = 0;
         if in_check {
             best = -INF;
             stand = -INF;
         } else {
-            raw = match entry {
+            stand = match entry {
                 Some(e) => e.eval,
                 None => self.shared.eval.evaluate(pos),
             };
-            stand = self.corrected(pos, raw);
             if stand >= beta {
                 return stand;
             }
@@ -1225,9 +1232,14 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, score_to_tt(best, ply), raw, 0, bound);
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { stand },
+            0,
+            bound,
+        );
         best
     }
 }
@@ -1237,6 +1249,37 @@ mod tests {
     use super::*;
     use crate::eval::Classical;
     use shakmaty::uci::UciMove;
+
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("legal")
+    }
+
+    #[test]
+    fn pawn_slot_depends_on_the_pawns_only() {
+        let a = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let b = chess("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 2 3");
+        let c = chess("rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2");
+        assert_eq!(pawn_slot(&a), pawn_slot(&b));
+        assert_ne!(pawn_slot(&a), pawn_slot(&c));
+    }
+
+    #[test]
+    fn correction_converges_to_the_clamped_difference() {
+        let mut entry = 0;
+        for _ in 0..400 {
+            entry = correction_step(entry, 30, 10);
+        }
+        assert!((entry / CORRECTION_GRAIN - 30).abs() <= 1, "{entry}");
+        for _ in 0..400 {
+            entry = correction_step(entry, -5000, 20);
+            assert!(entry >= -CORRECTION_MAX * CORRECTION_GRAIN);
+        }
+        assert!(entry / CORRECTION_GRAIN <= -CORRECTION_MAX + 1, "{entry}");
+        assert!(correction_step(0, 40, 1).abs() < correction_step(0, 40, 12).abs());
+    }
 
     #[test]
     fn repetition_is_seen_through_the_game_history() {
