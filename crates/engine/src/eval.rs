@@ -520,14 +520,8 @@ fn scale_for(board: &Board, strong: Color) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tests::pos;
     use shakmaty::{CastlingMode, fen::Fen};
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("legal")
-    }
 
     #[test]
     fn start_position_is_balanced() {

@@ -826,10 +826,11 @@ impl<'a> Worker<'a> {
             Some(e) => e.eval,
             None => self.shared.eval.evaluate(pos),
         };
+        let pawns = pawn_slot(pos);
         let static_eval = if in_check {
             -INF
         } else {
-            self.corrected(pos, raw_eval)
+            self.corrected(pos.turn(), pawns, raw_eval)
         };
         let eval = match entry {
             _ if in_check => -INF,
@@ -1118,23 +1119,24 @@ impl<'a> Worker<'a> {
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval)
         {
-            self.update_correction(pos, best - raw_eval, depth);
+            self.update_correction(pos.turn(), pawns, best - raw_eval, depth);
         }
         best
     }
 
     /// The static evaluation `raw` adjusted by what searches learnt about
-    /// this pawn structure.
+    /// the pawn structure in slot `pawns` ([`pawn_slot`]).
     #[inline]
-    fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
-        let c = self.h.correction[pos.turn() as usize][pawn_slot(pos)] / CORRECTION_GRAIN;
+    fn corrected(&self, turn: Color, pawns: usize, raw: i32) -> i32 {
+        let c = self.h.correction[turn as usize][pawns] / CORRECTION_GRAIN;
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Moves the correction of this pawn structure toward `diff` (search
-    /// result minus raw static evaluation), more for deeper searches.
-    fn update_correction(&mut self, pos: &Chess, diff: i32, depth: i32) {
-        let slot = &mut self.h.correction[pos.turn() as usize][pawn_slot(pos)];
+    /// Moves the correction of the pawn structure in slot `pawns` toward
+    /// `diff` (search result minus raw static evaluation), more for deeper
+    /// searches.
+    fn update_correction(&mut self, turn: Color, pawns: usize, diff: i32, depth: i32) {
+        let slot = &mut self.h.correction[turn as usize][pawns];
         *slot = correction_step(*slot, diff, depth);
     }
 
@@ -1248,20 +1250,14 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
     use crate::eval::Classical;
+    use crate::tests::pos;
     use shakmaty::uci::UciMove;
-
-    fn chess(fen: &str) -> Chess {
-        fen.parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("legal")
-    }
 
     #[test]
     fn pawn_slot_depends_on_the_pawns_only() {
-        let a = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-        let b = chess("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 2 3");
-        let c = chess("rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2");
+        let a = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let b = pos("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 2 3");
+        let c = pos("rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2");
         assert_eq!(pawn_slot(&a), pawn_slot(&b));
         assert_ne!(pawn_slot(&a), pawn_slot(&c));
     }

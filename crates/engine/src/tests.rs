@@ -25,7 +25,7 @@ pub(crate) fn random_walk(games: usize, plies: usize, seed: u64, mut visit: impl
     }
 }
 
-fn pos(fen: &str) -> Chess {
+pub(crate) fn pos(fen: &str) -> Chess {
     fen.parse::<Fen>()
         .expect("fen")
         .into_position(CastlingMode::Standard)
