@@ -1003,8 +1003,11 @@ impl<'a> Worker<'a> {
             }
 
             let (child, ckey) = self.make(pos, key, m);
+            // Checks are extended unless they lose material: a check that
+            // hangs the checking piece rarely leads anywhere.
             let extension = i32::from(
-                (gives_check || (singular && code == tt_move))
+                ((gives_check && (order >= 398_000_000 || see_ge(pos, m, 0)))
+                    || (singular && code == tt_move))
                     && (ply as i32) < 2 * self.root_depth,
             );
             let new_depth = depth - 1 + extension;
