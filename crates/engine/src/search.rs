@@ -673,20 +673,20 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Butterfly history plus continuation history one and two plies back.
+    /// Butterfly history plus continuation history one, two and four plies back.
     #[inline]
     fn quiet_history(&self, turn: usize, m: Move, ply: usize) -> i32 {
         let (f, t) = from_to(m);
         self.h.history[turn][f][t] + self.cont_history(m, turn, ply)
     }
 
-    /// Continuation history of a quiet move, one and two plies back.
+    /// Continuation history of a quiet move, one, two and four plies back.
     #[inline]
     fn cont_history(&self, m: Move, turn: usize, ply: usize) -> i32 {
         let (_, t) = from_to(m);
         let piece = piece_slot(turn, m.role());
         let mut h = 0;
-        for back in 1..=2 {
+        for back in [1, 2, 4] {
             if ply >= back
                 && let Some(prev) = self.stack[ply - back].played
             {
@@ -729,7 +729,7 @@ impl<'a> Worker<'a> {
         let h = &mut self.h.history[turn][f][t];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
         let piece = piece_slot(turn, m.role());
-        for back in 1..=2 {
+        for back in [1, 2, 4] {
             if ply >= back
                 && let Some(prev) = self.stack[ply - back].played
             {
