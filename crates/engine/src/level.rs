@@ -36,7 +36,7 @@ pub fn style(level: Level) -> Option<Style> {
             depth: 2,
             nodes: 4_000,
             candidates: 6,
-            temperature: 110.0,
+            temperature: 170.0,
             guard: false,
         },
         Level::Easy => Style {
