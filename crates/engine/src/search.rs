@@ -51,6 +51,9 @@ const LMR_HISTORY_DIVISOR: i32 = 12288;
 /// Capture history is divided by this before joining the victim-first
 /// capture order.
 const CAPTURE_HISTORY_DIVISOR: i32 = 8;
+/// Ordering bonus of a quiet move that takes a piece out of attack by a
+/// cheaper piece (and malus for one that moves into such an attack).
+const ESCAPE_BONUS: i32 = 16384;
 const TIME_CHECK_MASK: u64 = 1023;
 /// Entries of the static-evaluation correction table, per side to move.
 const CORRECTION_SIZE: usize = 16384;
@@ -274,6 +277,61 @@ pub struct Worker<'a> {
 #[inline]
 fn history_bonus(depth: i32) -> i32 {
     (depth * depth * 16).min(1600)
+}
+
+/// Squares where each kind of our piece can be taken by a cheaper enemy
+/// piece: a quiet move that takes a piece out of such an attack is tried
+/// earlier, one that walks into one later.
+struct Threats {
+    /// Attacked by enemy pawns (threatens knights and bishops).
+    by_pawn: Bitboard,
+    /// ... or by enemy knights and bishops (threatens rooks).
+    by_minor: Bitboard,
+    /// ... or by enemy rooks (threatens queens).
+    by_rook: Bitboard,
+}
+
+impl Threats {
+    fn of(pos: &Chess) -> Threats {
+        let b = pos.board();
+        let them = pos.them();
+        let occupied = b.occupied();
+        let mut by_pawn = Bitboard(0);
+        for sq in b.pawns() & them {
+            by_pawn |= attacks::pawn_attacks(!pos.turn(), sq);
+        }
+        let mut by_minor = by_pawn;
+        for sq in b.knights() & them {
+            by_minor |= attacks::knight_attacks(sq);
+        }
+        for sq in b.bishops() & them {
+            by_minor |= attacks::bishop_attacks(sq, occupied);
+        }
+        let mut by_rook = by_minor;
+        for sq in b.rooks() & them {
+            by_rook |= attacks::rook_attacks(sq, occupied);
+        }
+        Threats {
+            by_pawn,
+            by_minor,
+            by_rook,
+        }
+    }
+
+    /// Ordering adjustment of a quiet move.
+    #[inline]
+    fn order_bonus(&self, m: Move) -> i32 {
+        let zone = match m.role() {
+            Role::Knight | Role::Bishop => self.by_pawn,
+            Role::Rook => self.by_minor,
+            Role::Queen => self.by_rook,
+            Role::Pawn | Role::King => return 0,
+        };
+        let (Some(from), to) = (m.from(), m.to()) else {
+            return 0;
+        };
+        ESCAPE_BONUS * (i32::from(zone.contains(from)) - i32::from(zone.contains(to)))
+    }
 }
 
 /// Index into a continuation history table.
@@ -622,6 +680,7 @@ impl<'a> Worker<'a> {
             0
         };
         let killers = self.killers[ply];
+        let threats = Threats::of(pos);
         for (i, &m) in moves.iter().enumerate() {
             let code = encode_move(m);
             scores[i] = if code == tt_move {
@@ -644,7 +703,7 @@ impl<'a> Worker<'a> {
             } else if code == counter {
                 398_000_000
             } else {
-                self.quiet_history(turn, m, ply)
+                self.quiet_history(turn, m, ply) + threats.order_bonus(m)
             };
         }
     }
@@ -1316,6 +1375,27 @@ mod tests {
         drop(w);
         let w = Worker::new(&shared, &mut h, true, keys[..4].to_vec(), budget);
         assert!(!w.is_repetition(3));
+    }
+
+    #[test]
+    fn escaping_a_cheaper_attacker_is_ordered_first() {
+        // The knight on e4 and a bishop landing on c4 are hit by the d5 pawn;
+        // the rook on a3 is hit by the knight on b5.
+        let p = pos("4k3/8/8/1n1p4/4N3/R7/8/4KB2 w - - 0 1");
+        let threats = Threats::of(&p);
+        let bonus = |uci: &str| {
+            let m = uci
+                .parse::<UciMove>()
+                .expect("uci")
+                .to_move(&p)
+                .expect("legal");
+            threats.order_bonus(m)
+        };
+        assert_eq!(bonus("e4c3"), ESCAPE_BONUS);
+        assert_eq!(bonus("f1c4"), -ESCAPE_BONUS);
+        assert_eq!(bonus("f1d3"), 0);
+        assert_eq!(bonus("a3h3"), ESCAPE_BONUS);
+        assert_eq!(bonus("e1d2"), 0);
     }
 
     #[test]
