@@ -154,8 +154,9 @@ fn sign(color: Color) -> i32 {
     }
 }
 
+/// Squares attacked by `color`'s `pawns`.
 #[inline]
-fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
+pub(crate) fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
     let not_a = Bitboard(!0x0101_0101_0101_0101);
     let not_h = Bitboard(!0x8080_8080_8080_8080);
     match color {

@@ -13,7 +13,7 @@ use shakmaty::{
     Bitboard, Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square, attacks,
 };
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, pawn_attacks_bb};
 use crate::see::{see_ge, value};
 use crate::tt::{Bound, Table};
 
@@ -296,10 +296,7 @@ impl Threats {
         let b = pos.board();
         let them = pos.them();
         let occupied = b.occupied();
-        let mut by_pawn = Bitboard(0);
-        for sq in b.pawns() & them {
-            by_pawn |= attacks::pawn_attacks(!pos.turn(), sq);
-        }
+        let by_pawn = pawn_attacks_bb(!pos.turn(), b.pawns() & them);
         let mut by_minor = by_pawn;
         for sq in b.knights() & them {
             by_minor |= attacks::knight_attacks(sq);
