@@ -54,6 +54,9 @@ const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// Ordering bonus of a quiet move that takes a piece out of attack by a
 /// cheaper piece (and malus for one that moves into such an attack).
 const ESCAPE_BONUS: i32 = 16384;
+/// Order score of the counter move, the lowest of the special quiet moves:
+/// at or above it a move is the table move, a good capture or a killer.
+const COUNTER_ORDER: i32 = 398_000_000;
 const TIME_CHECK_MASK: u64 = 1023;
 /// Entries of the static-evaluation correction table, per side to move.
 const CORRECTION_SIZE: usize = 16384;
@@ -698,7 +701,7 @@ impl<'a> Worker<'a> {
             } else if code == killers[1] {
                 399_000_000
             } else if code == counter {
-                398_000_000
+                COUNTER_ORDER
             } else {
                 self.quiet_history(turn, m, ply) + threats.order_bonus(m)
             };
@@ -1062,7 +1065,7 @@ impl<'a> Worker<'a> {
             // Checks are extended unless they lose material: a check that
             // hangs the checking piece rarely leads anywhere.
             let extension = i32::from(
-                ((gives_check && (order >= 398_000_000 || see_ge(pos, m, 0)))
+                ((gives_check && (order >= COUNTER_ORDER || see_ge(pos, m, 0)))
                     || (singular && code == tt_move))
                     && (ply as i32) < 2 * self.root_depth,
             );
@@ -1080,7 +1083,7 @@ impl<'a> Worker<'a> {
                     r -= i32::from(pv_node) + i32::from(root);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
-                    r -= i32::from(order >= 398_000_000);
+                    r -= i32::from(order >= COUNTER_ORDER);
                     r -= i32::from(gives_check);
                     r -= (hist + cont) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, (new_depth - 1).max(0));
