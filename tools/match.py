@@ -146,6 +146,9 @@ def play_game(white, black, opening, base, inc, margin, adjudicate, nodes=None):
             return ("0-1" if side == chess.WHITE else "1-0"), f"illegal move {move}", game
         board.push(move)
         node = node.add_variation(move)
+        if not nodes:
+            node.set_clock(clocks[side])
+            node.set_emt(spent)
         score = res.info.get("score")
         if adjudicate and score is not None:
             cp = score.pov(side).score(mate_score=100000)
