@@ -134,6 +134,7 @@ pub fn choose(
         movetime: limits.movetime,
         clock: limits.clock,
         infinite: false,
+        searchmoves: limits.searchmoves.clone(),
     };
     let mut lines = engine.analyse(start, moves, &lim, style.candidates, stop);
     if lines.is_empty() {

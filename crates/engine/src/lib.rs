@@ -126,7 +126,7 @@ pub struct Clock {
 }
 
 /// When to stop searching; every limit given applies.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum iteration depth.
     pub depth: Option<u32>,
@@ -138,6 +138,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (other limits still apply).
     pub infinite: bool,
+    /// Only these moves are considered at the root (UCI `searchmoves`);
+    /// empty for all. Moves that are not legal in the position are ignored,
+    /// and when none is legal every move is searched.
+    pub searchmoves: Vec<Move>,
 }
 
 /// A search score from the side to move's point of view.
@@ -243,7 +247,7 @@ impl Engine {
     ) -> Option<SearchResult> {
         // With no limit at all, a level thinks for its usual time instead of
         // searching until stopped.
-        let mut limits = *limits;
+        let mut limits = limits.clone();
         if limits.depth.is_none()
             && limits.nodes.is_none()
             && limits.movetime.is_none()
@@ -339,11 +343,13 @@ impl Engine {
                         depth: search::MAX_PLY as u32,
                     };
                     let mut w = Worker::new(shared, h, false, keys, helper_budget);
+                    w.restrict_root(&pos, &limits.searchmoves);
                     w.iterate(&pos, 1, None, (id as u32 + 1) % 2);
                     w.publish_nodes();
                 });
             }
             let mut w = Worker::new(shared, main_h, true, keys.clone(), budget);
+            w.restrict_root(&pos, &limits.searchmoves);
             let (lines, depth, seldepth) = w.iterate(&pos, multipv, Some(info), 0);
             shared.abort.store(true, Ordering::Relaxed);
             (lines, depth, seldepth, w.nodes)

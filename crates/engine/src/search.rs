@@ -272,6 +272,8 @@ pub struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
     root_exclude: Vec<u16>,
+    /// The only root moves to search (`searchmoves`); empty for all.
+    root_only: Vec<u16>,
     root_depth: i32,
 }
 
@@ -468,8 +470,26 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             lmr,
             root_exclude: Vec::new(),
+            root_only: Vec::new(),
             root_depth: 0,
         }
+    }
+
+    /// Limits the root to those of `moves` that are legal in `root`; when
+    /// none is, every move stays.
+    pub fn restrict_root(&mut self, root: &Chess, moves: &[Move]) {
+        self.root_only = moves
+            .iter()
+            .filter(|&&m| root.is_legal(m))
+            .map(|&m| encode_move(m))
+            .collect();
+    }
+
+    /// Whether a root move with this code is left out of the search.
+    #[inline]
+    fn root_skips(&self, code: u16) -> bool {
+        self.root_exclude.contains(&code)
+            || (!self.root_only.is_empty() && !self.root_only.contains(&code))
     }
 
     fn elapsed(&self) -> Duration {
@@ -527,7 +547,8 @@ impl<'a> Worker<'a> {
         mut report: Option<&mut dyn FnMut(&Info)>,
         helper_offset: u32,
     ) -> (Vec<Line>, u32, u32) {
-        let legal = root.legal_moves();
+        let mut legal = root.legal_moves();
+        legal.retain(|m| self.root_only.is_empty() || self.root_only.contains(&encode_move(*m)));
         let multipv = multipv.clamp(1, legal.len().max(1));
         let root_key = *self.keys.last().expect("root key");
         let mut done: Vec<Line> = Vec::new();
@@ -861,7 +882,7 @@ impl<'a> Worker<'a> {
         let excluded = self.stack[ply].excluded;
         let entry = self.shared.tt.probe(key);
         let mut tt_move = entry.map_or(0, |e| e.mv);
-        if root && self.root_exclude.contains(&tt_move) {
+        if root && self.root_skips(tt_move) {
             tt_move = 0;
         }
         if let Some(e) = entry
@@ -1005,7 +1026,7 @@ impl<'a> Worker<'a> {
             let m = moves[i];
             let order = scores[i];
             let code = encode_move(m);
-            if (root && self.root_exclude.contains(&code)) || (excluded != 0 && code == excluded) {
+            if (root && self.root_skips(code)) || (excluded != 0 && code == excluded) {
                 continue;
             }
             let quiet = !m.is_capture() && !m.is_promotion();
@@ -1163,7 +1184,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        if excluded == 0 && (!root || self.root_exclude.is_empty()) {
+        if excluded == 0 && (!root || (self.root_exclude.is_empty() && self.root_only.is_empty())) {
             self.shared.tt.store(
                 key,
                 best_move.map_or(0, encode_move),

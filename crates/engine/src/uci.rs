@@ -405,6 +405,21 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str]) {
+        const GO_KEYWORDS: [&str; 13] = [
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "depth",
+            "nodes",
+            "movetime",
+            "mate",
+            "infinite",
+            "ponder",
+            "perft",
+            "searchmoves",
+        ];
         let (pos, _) = crate::replay(&self.start, &self.moves);
         let mut limits = Limits::default();
         let mut wtime = None;
@@ -438,7 +453,22 @@ impl Session {
                     self.perft(&pos, depth);
                     return;
                 }
-                "searchmoves" => break,
+                "searchmoves" => {
+                    // Moves up to the next keyword (usually the end of the line).
+                    i += 1;
+                    while let Some(tok) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) {
+                        match tok
+                            .parse::<UciMove>()
+                            .ok()
+                            .and_then(|u| u.to_move(&pos).ok())
+                        {
+                            Some(m) => limits.searchmoves.push(m),
+                            None => self.error(&format!("illegal move {tok} in searchmoves")),
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
                 _ => {
                     self.error(&format!("unknown go parameter {key:?}"));
                     takes_value = false;

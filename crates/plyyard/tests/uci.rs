@@ -196,6 +196,41 @@ fn finds_mate_and_reports_mate_score() {
 }
 
 #[test]
+fn searchmoves_limits_the_root() {
+    let mut e = Uci::start();
+    // Qxf7 mates at once; restricted to two other moves the engine must
+    // pick between them, and a bad token is reported, not fatal.
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 5 searchmoves a2a3 h2h3 e9e9");
+    let lines = e.until("bestmove", Duration::from_secs(30));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("e9e9")),
+        "{lines:?}"
+    );
+    let best = lines.last().expect("line").split_whitespace().nth(1);
+    assert!(matches!(best, Some("a2a3" | "h2h3")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .all(|l| !l.contains("multipv 3") && !l.contains("pv h5f7")),
+        "{lines:?}"
+    );
+    // Without searchmoves the next search sees every move again.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", Duration::from_secs(30));
+    assert_eq!(
+        lines.last().expect("line").split_whitespace().nth(1),
+        Some("h5f7")
+    );
+    e.quit();
+}
+
+#[test]
 fn stop_ends_infinite_search_with_a_move() {
     let mut e = Uci::start();
     e.send("position startpos");
