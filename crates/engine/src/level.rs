@@ -142,7 +142,8 @@ pub fn choose(
     }
     let (pos, keys) = crate::replay(start, moves);
     if style.guard {
-        if let Some(m) = mate_in_one(&pos) {
+        let allowed = crate::search::allowed_root_moves(&pos, &limits.searchmoves);
+        if let Some(m) = mate_in_one(&pos).filter(|m| allowed.is_empty() || allowed.contains(m)) {
             let mut r = lines[0].clone();
             r.best_move = m;
             r.pv = vec![m];

@@ -90,6 +90,16 @@ pub fn encode_move(m: Move) -> u16 {
     }
 }
 
+/// The moves of `searchmoves` that are legal in `root`; empty (every move
+/// may be played) when `searchmoves` is empty or none of it is legal.
+pub fn allowed_root_moves(root: &Chess, searchmoves: &[Move]) -> Vec<Move> {
+    searchmoves
+        .iter()
+        .copied()
+        .filter(|&m| root.is_legal(m))
+        .collect()
+}
+
 /// Converts an internal score to a UCI-style score.
 pub fn to_score(v: i32) -> crate::Score {
     if v >= MATE_BOUND {
@@ -475,21 +485,24 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Limits the root to those of `moves` that are legal in `root`; when
-    /// none is, every move stays.
+    /// Limits the root to [`allowed_root_moves`] of `root` and `moves`.
     pub fn restrict_root(&mut self, root: &Chess, moves: &[Move]) {
-        self.root_only = moves
-            .iter()
-            .filter(|&&m| root.is_legal(m))
-            .map(|&m| encode_move(m))
+        self.root_only = allowed_root_moves(root, moves)
+            .into_iter()
+            .map(encode_move)
             .collect();
+    }
+
+    /// Whether `searchmoves` lets the root move with this code be searched.
+    #[inline]
+    fn root_allows(&self, code: u16) -> bool {
+        self.root_only.is_empty() || self.root_only.contains(&code)
     }
 
     /// Whether a root move with this code is left out of the search.
     #[inline]
     fn root_skips(&self, code: u16) -> bool {
-        self.root_exclude.contains(&code)
-            || (!self.root_only.is_empty() && !self.root_only.contains(&code))
+        self.root_exclude.contains(&code) || !self.root_allows(code)
     }
 
     fn elapsed(&self) -> Duration {
@@ -548,7 +561,7 @@ impl<'a> Worker<'a> {
         helper_offset: u32,
     ) -> (Vec<Line>, u32, u32) {
         let mut legal = root.legal_moves();
-        legal.retain(|m| self.root_only.is_empty() || self.root_only.contains(&encode_move(*m)));
+        legal.retain(|m| self.root_allows(encode_move(*m)));
         let multipv = multipv.clamp(1, legal.len().max(1));
         let root_key = *self.keys.last().expect("root key");
         let mut done: Vec<Line> = Vec::new();

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
 
 use crate::{Engine, Level, Limits, Score};
 
@@ -472,4 +472,35 @@ fn engine_is_send_and_unlimited_search_is_bounded() {
     );
     assert!(r.is_some());
     assert!(t.elapsed() < Level::Expert.think_time() * 3);
+}
+
+#[test]
+fn searchmoves_bind_every_level() {
+    // Qxf7 mates; a level's mate guard must not play it when the root is
+    // restricted to two other moves.
+    let p = pos("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    let allowed: Vec<Move> = ["a2a3", "h2h3"]
+        .iter()
+        .map(|u| {
+            u.parse::<UciMove>()
+                .expect("uci")
+                .to_move(&p)
+                .expect("legal")
+        })
+        .collect();
+    let limits = Limits {
+        depth: Some(4),
+        searchmoves: allowed.clone(),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for level in [Level::Easy, Level::Hard, Level::Expert] {
+        let mut e = Engine::new(2);
+        let r = e.search(&p, &[], &limits, level, 3, &stop).expect("move");
+        assert!(
+            allowed.contains(&r.best_move),
+            "{level:?}: {:?}",
+            r.best_move
+        );
+    }
 }
