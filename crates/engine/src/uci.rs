@@ -405,6 +405,7 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str]) {
+        const MAX_PERFT_DEPTH: i64 = 64;
         const GO_KEYWORDS: [&str; 13] = [
             "wtime",
             "btime",
@@ -449,8 +450,12 @@ impl Session {
                 }
                 "ponder" => takes_value = false,
                 "perft" => {
-                    let depth = val.unwrap_or(1).clamp(0, 20) as u32;
-                    self.perft(&pos, depth);
+                    match val {
+                        Some(d @ 0..=MAX_PERFT_DEPTH) => self.perft(&pos, d as u32),
+                        _ => self.error(&format!(
+                            "go perft needs a depth from 0 to {MAX_PERFT_DEPTH}"
+                        )),
+                    }
                     return;
                 }
                 "searchmoves" => {

@@ -337,6 +337,19 @@ fn garbage_never_kills_the_engine() {
     }
     e.send("stop");
     e.ready();
+    // A perft depth out of range is an error, not a silent clamp.
+    for bad in ["go perft -1", "go perft 65", "go perft x"] {
+        e.send(bad);
+        e.send("isready");
+        let lines = e.until("readyok", Duration::from_secs(10));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error") && l.contains("perft"))
+                && !lines.iter().any(|l| l.starts_with("Nodes searched")),
+            "{bad}: {lines:?}"
+        );
+    }
     e.send("position startpos moves e2e4");
     e.send("go depth 2");
     let mv = e.bestmove(Duration::from_secs(30));
