@@ -113,6 +113,11 @@ pub fn run<R: BufRead>(input: R, output: Box<dyn Write + Send>) {
     s.finish();
 }
 
+/// The legal move of `pos` that a UCI move token names, if any.
+fn parse_move(pos: &Chess, tok: &str) -> Option<Move> {
+    tok.parse::<UciMove>().ok()?.to_move(pos).ok()
+}
+
 fn format_move(m: Move, mode: CastlingMode) -> String {
     UciMove::from_move(m, mode).to_string()
 }
@@ -305,11 +310,7 @@ impl Session {
         if let Some((&"moves", list)) = rest.split_first() {
             let mut pos = start.clone();
             for tok in list {
-                let m = tok
-                    .parse::<UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(&pos).ok());
-                match m {
+                match parse_move(&pos, tok) {
                     Some(m) => {
                         pos.play_unchecked(m);
                         moves.push(m);
@@ -462,11 +463,7 @@ impl Session {
                     // Moves up to the next keyword (usually the end of the line).
                     i += 1;
                     while let Some(tok) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) {
-                        match tok
-                            .parse::<UciMove>()
-                            .ok()
-                            .and_then(|u| u.to_move(&pos).ok())
-                        {
+                        match parse_move(&pos, tok) {
                             Some(m) => limits.searchmoves.push(m),
                             None => self.error(&format!("illegal move {tok} in searchmoves")),
                         }
