@@ -186,14 +186,39 @@ fn adjacent_files(sq: Square) -> Bitboard {
     Bitboard(((f.0 << 1) & !0x0101_0101_0101_0101) | ((f.0 >> 1) & !0x8080_8080_8080_8080))
 }
 
-/// Squares where enemy pawns could stop or capture a pawn on its way.
+/// Every square of the files that hold a piece of `b`.
 #[inline]
-fn passed_mask(color: Color, sq: Square) -> Bitboard {
-    let front = forward_file(color, sq);
-    front
-        | Bitboard(
-            ((front.0 << 1) & !0x0101_0101_0101_0101) | ((front.0 >> 1) & !0x8080_8080_8080_8080),
-        )
+fn file_fill(b: Bitboard) -> Bitboard {
+    let mut x = b.0;
+    x |= x << 8;
+    x |= x << 16;
+    x |= x << 32;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    Bitboard(x)
+}
+
+/// Squares strictly behind the pieces of `b` on their files, from
+/// `color`'s point of view: a pawn there has one of `b` in front of it.
+#[inline]
+fn rear_span(color: Color, b: Bitboard) -> Bitboard {
+    let mut x = b.0;
+    match color {
+        Color::White => {
+            x >>= 8;
+            x |= x >> 8;
+            x |= x >> 16;
+            x |= x >> 32;
+        }
+        Color::Black => {
+            x <<= 8;
+            x |= x << 8;
+            x |= x << 16;
+            x |= x << 32;
+        }
+    }
+    Bitboard(x)
 }
 
 /// Walks the board once and reports every feature to `sink`.
@@ -331,41 +356,46 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
             sink.add(p::THREAT_BY_PAWN, s * hit as i32);
         }
 
-        // Pawn structure.
-        for sq in our_pawns {
+        // Pawn structure, set-wise: each feature is one bitboard of pawns.
+        let not_a = Bitboard(!0x0101_0101_0101_0101);
+        let not_h = Bitboard(!0x8080_8080_8080_8080);
+        let sides = |b: Bitboard| Bitboard(((b & not_h).0 << 1) | ((b & not_a).0 >> 1));
+        let files = file_fill(our_pawns);
+        let isolated = our_pawns & !sides(files);
+        if isolated.any() {
+            sink.add(p::ISOLATED, s * isolated.count() as i32);
+        }
+        let behind_own = rear_span(c, our_pawns);
+        let doubled = our_pawns & behind_own;
+        if doubled.any() {
+            sink.add(p::DOUBLED, s * doubled.count() as i32);
+        }
+        let phalanx = sides(our_pawns);
+        for sq in our_pawns & (pawn_att[c as usize] | phalanx) {
+            sink.add(p::CONNECTED + rel(c, sq) / 8, s);
+        }
+        let stopped = {
+            let ahead = rear_span(c, their_pawns);
+            ahead | sides(ahead)
+        };
+        for sq in our_pawns & !stopped & !behind_own {
             let rr = rel(c, sq) / 8;
-            if (adjacent_files(sq) & our_pawns).is_empty() {
-                sink.add(p::ISOLATED, s);
+            sink.add(p::PASSED + rr, s);
+            if (forward_file(c, sq) & occupied).is_empty() {
+                sink.add(p::PASSED_FREE + rr, s);
             }
-            if (forward_file(c, sq) & our_pawns).any() {
-                sink.add(p::DOUBLED, s);
-            }
-            let support = attacks::pawn_attacks(!c, sq) & our_pawns;
-            let phalanx = adjacent_files(sq) & Bitboard::from_rank(sq.rank()) & our_pawns;
-            if support.any() || phalanx.any() {
-                sink.add(p::CONNECTED + rr, s);
-            }
-            if (passed_mask(c, sq) & their_pawns).is_empty()
-                && (forward_file(c, sq) & our_pawns).is_empty()
-            {
-                sink.add(p::PASSED + rr, s);
-                let path = forward_file(c, sq);
-                if (path & occupied).is_empty() {
-                    sink.add(p::PASSED_FREE + rr, s);
-                }
-                let front = match c {
-                    Color::White => sq.offset(8),
-                    Color::Black => sq.offset(-8),
-                };
-                if let Some(front) = front {
-                    let weight = rr.saturating_sub(2) as i32;
-                    sink.add(
-                        p::PASSED_OWN_KING,
-                        s * weight * our_king.distance(front) as i32,
-                    );
-                    if let Some(tk) = their_king {
-                        sink.add(p::PASSED_ENEMY_KING, s * weight * tk.distance(front) as i32);
-                    }
+            let front = match c {
+                Color::White => sq.offset(8),
+                Color::Black => sq.offset(-8),
+            };
+            if let Some(front) = front {
+                let weight = rr.saturating_sub(2) as i32;
+                sink.add(
+                    p::PASSED_OWN_KING,
+                    s * weight * our_king.distance(front) as i32,
+                );
+                if let Some(tk) = their_king {
+                    sink.add(p::PASSED_ENEMY_KING, s * weight * tk.distance(front) as i32);
                 }
             }
         }

@@ -226,7 +226,7 @@ pub struct Heuristics {
     counter: Box<[[u16; 64]; 12]>,
     /// Continuation history: how good a quiet move (piece, destination)
     /// was after a given previous move (piece, destination), indexed by
-    /// [`cont_index`]; used one and two plies back.
+    /// [`cont_index`]; used one, two and four plies back.
     cont: Box<[i16]>,
     /// Capture history by (piece, destination, captured role).
     capture_history: Box<[[[i16; 6]; 64]; 12]>,
@@ -351,6 +351,14 @@ impl Threats {
 fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
     ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
 }
+
+/// Plies back whose moves index the continuation history.
+const CONT_PLIES: [usize; 3] = [1, 2, 4];
+
+/// Where a node's continuation-history rows start in the table, one per
+/// entry of [`CONT_PLIES`] (`None` where no move was played that far back).
+/// They stay the same for the whole node, so they are looked up once.
+type ContRows = [Option<usize>; 3];
 
 const CONT_SIZE: usize = 12 * 64 * 12 * 64;
 
@@ -715,6 +723,7 @@ impl<'a> Worker<'a> {
         };
         let killers = self.killers[ply];
         let threats = Threats::of(pos);
+        let rows = self.cont_rows(ply);
         for (i, &m) in moves.iter().enumerate() {
             let code = encode_move(m);
             scores[i] = if code == tt_move {
@@ -737,7 +746,10 @@ impl<'a> Worker<'a> {
             } else if code == counter {
                 COUNTER_ORDER
             } else {
-                self.quiet_history(turn, m, ply) + threats.order_bonus(m)
+                let (f, t) = from_to(m);
+                self.h.history[turn][f][t]
+                    + self.cont_history(&rows, m, turn)
+                    + threats.order_bonus(m)
             };
         }
     }
@@ -766,27 +778,30 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Butterfly history plus continuation history one, two and four plies back.
+    /// Continuation history of a quiet move in a node with `rows`.
     #[inline]
-    fn quiet_history(&self, turn: usize, m: Move, ply: usize) -> i32 {
-        let (f, t) = from_to(m);
-        self.h.history[turn][f][t] + self.cont_history(m, turn, ply)
-    }
-
-    /// Continuation history of a quiet move, one, two and four plies back.
-    #[inline]
-    fn cont_history(&self, m: Move, turn: usize, ply: usize) -> i32 {
+    fn cont_history(&self, rows: &ContRows, m: Move, turn: usize) -> i32 {
         let (_, t) = from_to(m);
-        let piece = piece_slot(turn, m.role());
+        let offset = cont_index((0, 0), piece_slot(turn, m.role()), t);
         let mut h = 0;
-        for back in [1, 2, 4] {
-            if ply >= back
-                && let Some(prev) = self.stack[ply - back].played
-            {
-                h += i32::from(self.h.cont[cont_index(prev, piece, t)]);
-            }
+        for row in rows.iter().flatten() {
+            h += i32::from(self.h.cont[row + offset]);
         }
         h
+    }
+
+    /// The continuation-history rows of the node at `ply`.
+    #[inline]
+    fn cont_rows(&self, ply: usize) -> ContRows {
+        CONT_PLIES.map(|back| {
+            if ply >= back {
+                self.stack[ply - back]
+                    .played
+                    .map(|prev| cont_index(prev, 0, 0))
+            } else {
+                None
+            }
+        })
     }
 
     fn update_quiet_stats(
@@ -821,15 +836,11 @@ impl<'a> Worker<'a> {
         let (f, t) = from_to(m);
         let h = &mut self.h.history[turn][f][t];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-        let piece = piece_slot(turn, m.role());
-        for back in [1, 2, 4] {
-            if ply >= back
-                && let Some(prev) = self.stack[ply - back].played
-            {
-                let c = &mut self.h.cont[cont_index(prev, piece, t)];
-                let v = i32::from(*c);
-                *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
-            }
+        let offset = cont_index((0, 0), piece_slot(turn, m.role()), t);
+        for row in self.cont_rows(ply).into_iter().flatten() {
+            let c = &mut self.h.cont[row + offset];
+            let v = i32::from(*c);
+            *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
         }
     }
 
@@ -1027,6 +1038,7 @@ impl<'a> Worker<'a> {
         let mut captures: [Move; 32] = [NULL_MOVE; 32];
         let mut n_captures = 0;
         let mut skip_quiets = false;
+        let rows = self.cont_rows(ply);
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
 
         for i in 0..moves.len() {
@@ -1051,7 +1063,7 @@ impl<'a> Worker<'a> {
             let (hist, cont) = if quiet {
                 (
                     self.h.history[turn as usize][f][t],
-                    self.cont_history(m, turn as usize, ply),
+                    self.cont_history(&rows, m, turn as usize),
                 )
             } else {
                 (0, 0)
