@@ -20,26 +20,48 @@ pub trait Evaluator: Send + Sync {
 }
 
 /// The classical evaluation with a set of parameters.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Classical {
     params: Params,
+    /// Material plus piece-square weight of each (role, relative square):
+    /// the two weights every piece adds, summed once here.
+    pieces: Box<[S; 6 * 64]>,
+}
+
+impl Default for Classical {
+    fn default() -> Self {
+        Classical::with_params(Params::default())
+    }
 }
 
 impl Classical {
     /// An evaluation using the given parameters.
     pub fn with_params(params: Params) -> Classical {
-        Classical { params }
+        let mut pieces = Box::new([S(0, 0); 6 * 64]);
+        for (i, w) in pieces.iter_mut().enumerate() {
+            let (m, q) = (params.0[p::MATERIAL + i / 64], params.0[p::PST + i]);
+            *w = S(m.0 + q.0, m.1 + q.1);
+        }
+        Classical { params, pieces }
     }
 
     /// Score for White (before the side-to-move sign is applied).
     pub fn white_score(&self, pos: &Chess) -> i32 {
         let mut sink = Sum {
             params: &self.params,
+            pieces: &self.pieces,
             mg: 0,
             eg: 0,
         };
-        let info = features(pos.board(), &mut sink);
-        blend(sink.mg, sink.eg, info)
+        let board = pos.board();
+        let phase = features(board, &mut sink);
+        // Only the scale of the side the endgame sum favours is needed.
+        let strong = if sink.eg > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        blend_scaled(sink.mg, sink.eg, phase, scale_for(board, strong))
     }
 }
 
@@ -77,18 +99,34 @@ pub fn blend(mg: i32, eg: i32, info: BlendInfo) -> i32 {
     } else {
         info.scale_black
     };
+    blend_scaled(mg, eg, info.phase, scale)
+}
+
+/// [`blend`] with the endgame scale already chosen.
+#[inline]
+fn blend_scaled(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
     let eg = eg * scale / SCALE_FULL;
-    (mg * info.phase + eg * (p::MAX_PHASE - info.phase)) / p::MAX_PHASE
+    (mg * phase + eg * (p::MAX_PHASE - phase)) / p::MAX_PHASE
 }
 
 /// Receives feature occurrences (positive for White, negative for Black).
 pub trait Sink {
     /// Feature `index` occurs `count` more times for White than for Black.
     fn add(&mut self, index: usize, count: i32);
+
+    /// A piece of role index `role` (pawn = 0) on square `rel` (from its
+    /// own side's point of view), with `s` its colour's sign: its
+    /// material and piece-square features.
+    #[inline(always)]
+    fn piece(&mut self, role: usize, rel: usize, s: i32) {
+        self.add(p::MATERIAL + role, s);
+        self.add(p::PST + role * 64 + rel, s);
+    }
 }
 
 struct Sum<'a> {
     params: &'a Params,
+    pieces: &'a [S; 6 * 64],
     mg: i32,
     eg: i32,
 }
@@ -99,6 +137,13 @@ impl Sink for Sum<'_> {
         let S(m, e) = self.params.0[index];
         self.mg += m * count;
         self.eg += e * count;
+    }
+
+    #[inline(always)]
+    fn piece(&mut self, role: usize, rel: usize, s: i32) {
+        let S(m, e) = self.pieces[role * 64 + rel];
+        self.mg += m * s;
+        self.eg += e * s;
     }
 }
 
@@ -118,7 +163,11 @@ impl Sink for [i32; N_PARAMS] {
 /// Feature counts and blend information of a position, for the tuner.
 pub fn trace(board: &Board) -> (Trace, BlendInfo) {
     let mut dense = Box::new([0i32; N_PARAMS]);
-    let info = features(board, &mut *dense);
+    let info = BlendInfo {
+        phase: features(board, &mut *dense),
+        scale_white: scale_for(board, Color::White),
+        scale_black: scale_for(board, Color::Black),
+    };
     let terms = dense
         .iter()
         .enumerate()
@@ -221,8 +270,9 @@ fn rear_span(color: Color, b: Bitboard) -> Bitboard {
     Bitboard(x)
 }
 
-/// Walks the board once and reports every feature to `sink`.
-pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
+/// Walks the board once and reports every feature to `sink`; returns the
+/// game phase.
+pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
     let occupied = board.occupied();
     let pawns = board.pawns();
     let mut pawn_att = [Bitboard(0); 2];
@@ -263,9 +313,7 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
         // Material and piece-square tables.
         for role in Role::ALL {
             for sq in board.by_role(role) & us {
-                let r = role as usize - 1;
-                sink.add(p::MATERIAL + r, s);
-                sink.add(p::PST + r * 64 + rel(c, sq), s);
+                sink.piece(role as usize - 1, rel(c, sq), s);
             }
         }
 
@@ -501,12 +549,7 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> BlendInfo {
         }
     }
 
-    let phase = phase(board);
-    BlendInfo {
-        phase,
-        scale_white: scale_for(board, Color::White),
-        scale_black: scale_for(board, Color::Black),
-    }
+    phase(board)
 }
 
 fn non_pawn_value(board: &Board, c: Color) -> i32 {
