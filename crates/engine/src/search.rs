@@ -116,9 +116,11 @@ pub fn to_score(v: i32) -> crate::Score {
 #[inline]
 fn pick_best(moves: &mut MoveList, scores: &mut [i32], i: usize) {
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    let mut top = scores[i];
+    for (j, &s) in scores[..moves.len()].iter().enumerate().skip(i + 1) {
+        if s > top {
             best = j;
+            top = s;
         }
     }
     scores.swap(i, best);
@@ -783,11 +785,8 @@ impl<'a> Worker<'a> {
     fn cont_history(&self, rows: &ContRows, m: Move, turn: usize) -> i32 {
         let (_, t) = from_to(m);
         let offset = cont_index((0, 0), piece_slot(turn, m.role()), t);
-        let mut h = 0;
-        for row in rows.iter().flatten() {
-            h += i32::from(self.h.cont[row + offset]);
-        }
-        h
+        let at = |row: Option<usize>| row.map_or(0, |r| i32::from(self.h.cont[r + offset]));
+        at(rows[0]) + at(rows[1]) + at(rows[2])
     }
 
     /// The continuation-history rows of the node at `ply`.
