@@ -203,15 +203,24 @@ fn sign(color: Color) -> i32 {
     }
 }
 
+/// Every square but the a-file.
+const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+/// Every square but the h-file.
+const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+
 /// Squares attacked by `color`'s `pawns`.
 #[inline]
 pub(crate) fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
-    let not_a = Bitboard(!0x0101_0101_0101_0101);
-    let not_h = Bitboard(!0x8080_8080_8080_8080);
     match color {
-        Color::White => Bitboard(((pawns & not_a).0 << 7) | ((pawns & not_h).0 << 9)),
-        Color::Black => Bitboard(((pawns & not_a).0 >> 9) | ((pawns & not_h).0 >> 7)),
+        Color::White => Bitboard(((pawns & NOT_A).0 << 7) | ((pawns & NOT_H).0 << 9)),
+        Color::Black => Bitboard(((pawns & NOT_A).0 >> 9) | ((pawns & NOT_H).0 >> 7)),
     }
+}
+
+/// The squares left and right of those of `b`, on the same ranks.
+#[inline]
+fn sides(b: Bitboard) -> Bitboard {
+    Bitboard(((b & NOT_H).0 << 1) | ((b & NOT_A).0 >> 1))
 }
 
 /// Squares in front of `sq` (from `color`'s view) on the same file.
@@ -231,8 +240,7 @@ fn forward_ranks(color: Color, r: u32) -> Bitboard {
 
 #[inline]
 fn adjacent_files(sq: Square) -> Bitboard {
-    let f = Bitboard::from_file(sq.file());
-    Bitboard(((f.0 << 1) & !0x0101_0101_0101_0101) | ((f.0 >> 1) & !0x8080_8080_8080_8080))
+    sides(Bitboard::from_file(sq.file()))
 }
 
 /// Every square of the files that hold a piece of `b`.
@@ -284,9 +292,7 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
         let u = c as usize;
         let ours = pawns & board.by_color(c);
         pawn_att[u] = pawn_attacks_bb(c, ours);
-        let not_a = Bitboard(!0x0101_0101_0101_0101);
-        let not_h = Bitboard(!0x8080_8080_8080_8080);
-        att2[u] = pawn_attacks_bb(c, ours & not_a) & pawn_attacks_bb(c, ours & not_h);
+        att2[u] = pawn_attacks_bb(c, ours & NOT_A) & pawn_attacks_bb(c, ours & NOT_H);
         att_by[u][0] = pawn_att[u];
         att[u] = pawn_att[u];
     }
@@ -405,9 +411,6 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
         }
 
         // Pawn structure, set-wise: each feature is one bitboard of pawns.
-        let not_a = Bitboard(!0x0101_0101_0101_0101);
-        let not_h = Bitboard(!0x8080_8080_8080_8080);
-        let sides = |b: Bitboard| Bitboard(((b & not_h).0 << 1) | ((b & not_a).0 >> 1));
         let files = file_fill(our_pawns);
         let isolated = our_pawns & !sides(files);
         if isolated.any() {
@@ -652,6 +655,68 @@ mod tests {
         let e = Classical::default();
         let p = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
         assert!(e.evaluate(&p).abs() < 50);
+    }
+
+    #[test]
+    fn pawn_structure_matches_its_pawn_by_pawn_definition() {
+        // The set-wise pawn features against the definitions, pawn by pawn.
+        let mut passed_seen = 0;
+        crate::tests::random_walk(60, 160, 0x5eed_9a11, |pos| {
+            let board = pos.board();
+            let mut want = [0i32; N_PARAMS];
+            for c in Color::ALL {
+                let ours = board.pawns() & board.by_color(c);
+                let theirs = board.pawns() & board.by_color(!c);
+                let ahead = |a: Square, b: Square| match c {
+                    Color::White => b.rank() > a.rank(),
+                    Color::Black => b.rank() < a.rank(),
+                };
+                let near =
+                    |a: Square, b: Square| (i32::from(a.file()) - i32::from(b.file())).abs() <= 1;
+                for sq in ours {
+                    let rr = rel(c, sq) / 8;
+                    let s = sign(c);
+                    if !ours
+                        .into_iter()
+                        .any(|o| o != sq && near(o, sq) && o.file() != sq.file())
+                    {
+                        want[p::ISOLATED] += s;
+                    }
+                    if ours
+                        .into_iter()
+                        .any(|o| o.file() == sq.file() && ahead(sq, o))
+                    {
+                        want[p::DOUBLED] += s;
+                    }
+                    let supported = ours.into_iter().any(|o| {
+                        near(o, sq)
+                            && o.file() != sq.file()
+                            && (o.rank() == sq.rank() || (ahead(o, sq) && sq.distance(o) == 1))
+                    });
+                    if supported {
+                        want[p::CONNECTED + rr] += s;
+                    }
+                    let blocked = theirs.into_iter().any(|t| near(t, sq) && ahead(sq, t))
+                        || ours
+                            .into_iter()
+                            .any(|o| o.file() == sq.file() && ahead(sq, o));
+                    if !blocked {
+                        want[p::PASSED + rr] += s;
+                        passed_seen += 1;
+                    }
+                }
+            }
+            let mut got = [0i32; N_PARAMS];
+            features(board, &mut got);
+            let pawn_terms = [p::ISOLATED, p::DOUBLED]
+                .into_iter()
+                .chain(p::CONNECTED..p::CONNECTED + 8)
+                .chain(p::PASSED..p::PASSED + 8);
+            for i in pawn_terms {
+                assert_eq!(got[i], want[i], "feature {i} in {}", board);
+            }
+        });
+        assert!(passed_seen > 500, "only {passed_seen} passed pawns seen");
     }
 
     #[test]
