@@ -47,13 +47,17 @@ impl Classical {
 
     /// Score for White (before the side-to-move sign is applied).
     pub fn white_score(&self, pos: &Chess) -> i32 {
+        self.white_score_and_phase(pos.board()).0
+    }
+
+    /// [`Classical::white_score`] and the game phase, found on the way.
+    fn white_score_and_phase(&self, board: &Board) -> (i32, i32) {
         let mut sink = Sum {
             params: &self.params,
             pieces: &self.pieces,
             mg: 0,
             eg: 0,
         };
-        let board = pos.board();
         let phase = features(board, &mut sink);
         // Only the scale of the side the endgame sum favours is needed.
         let strong = if sink.eg > 0 {
@@ -61,15 +65,15 @@ impl Classical {
         } else {
             Color::Black
         };
-        blend_scaled(sink.mg, sink.eg, phase, scale_for(board, strong))
+        let score = blend_scaled(sink.mg, sink.eg, phase, scale_for(board, strong));
+        (score, phase)
     }
 }
 
 impl Evaluator for Classical {
     fn evaluate(&self, pos: &Chess) -> i32 {
         let tempo = self.params.0[p::TEMPO];
-        let w = self.white_score(pos);
-        let phase = phase(pos.board());
+        let (w, phase) = self.white_score_and_phase(pos.board());
         let t = (tempo.0 * phase + tempo.1 * (p::MAX_PHASE - phase)) / p::MAX_PHASE;
         match pos.turn() {
             Color::White => w + t,

@@ -354,6 +354,13 @@ fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
     ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
 }
 
+/// Where quiet move `m` of side `turn` sits within a continuation-history
+/// row ([`ContRows`]).
+#[inline(always)]
+fn cont_offset(turn: usize, m: Move) -> usize {
+    cont_index((0, 0), piece_slot(turn, m.role()), from_to(m).1)
+}
+
 /// Plies back whose moves index the continuation history.
 const CONT_PLIES: [usize; 3] = [1, 2, 4];
 
@@ -781,10 +788,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Continuation history of a quiet move in a node with `rows`.
-    #[inline]
+    #[inline(always)]
     fn cont_history(&self, rows: &ContRows, m: Move, turn: usize) -> i32 {
-        let (_, t) = from_to(m);
-        let offset = cont_index((0, 0), piece_slot(turn, m.role()), t);
+        let offset = cont_offset(turn, m);
         let at = |row: Option<usize>| row.map_or(0, |r| i32::from(self.h.cont[r + offset]));
         at(rows[0]) + at(rows[1]) + at(rows[2])
     }
@@ -835,7 +841,7 @@ impl<'a> Worker<'a> {
         let (f, t) = from_to(m);
         let h = &mut self.h.history[turn][f][t];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-        let offset = cont_index((0, 0), piece_slot(turn, m.role()), t);
+        let offset = cont_offset(turn, m);
         for row in self.cont_rows(ply).into_iter().flatten() {
             let c = &mut self.h.cont[row + offset];
             let v = i32::from(*c);
