@@ -330,31 +330,60 @@ impl Engine {
             .heuristics
             .split_first_mut()
             .expect("one table set per thread");
-        let (lines, depth, seldepth, nodes) = std::thread::scope(|scope| {
+        let (mut lines, mut depth, mut seldepth, nodes, helpers) = std::thread::scope(|scope| {
             let shared = &shared;
-            for (id, h) in helper_h.iter_mut().enumerate() {
-                let keys = keys.clone();
-                let pos = pos.clone();
-                scope.spawn(move || {
-                    let helper_budget = Budget {
-                        soft: None,
-                        hard: None,
-                        nodes: None,
-                        depth: search::MAX_PLY as u32,
-                    };
-                    let mut w = Worker::new(shared, h, false, keys, helper_budget);
-                    w.restrict_root(&pos, &limits.searchmoves);
-                    w.iterate(&pos, 1, None, (id as u32 + 1) % 2);
-                    w.publish_nodes();
-                });
-            }
+            let handles: Vec<_> = helper_h
+                .iter_mut()
+                .enumerate()
+                .map(|(id, h)| {
+                    let keys = keys.clone();
+                    let pos = pos.clone();
+                    scope.spawn(move || {
+                        let helper_budget = Budget {
+                            soft: None,
+                            hard: None,
+                            nodes: None,
+                            depth: search::MAX_PLY as u32,
+                        };
+                        let mut w = Worker::new(shared, h, false, keys, helper_budget);
+                        w.restrict_root(&pos, &limits.searchmoves);
+                        let finished = w.iterate(&pos, 1, None, (id as u32 + 1) % 2);
+                        w.publish_nodes();
+                        finished
+                    })
+                })
+                .collect();
             let mut w = Worker::new(shared, main_h, true, keys.clone(), budget);
             w.restrict_root(&pos, &limits.searchmoves);
-            let (lines, depth, seldepth) = w.iterate(&pos, multipv, Some(info), 0);
+            let (lines, depth, seldepth) = w.iterate(&pos, multipv, Some(&mut *info), 0);
             shared.abort.store(true, Ordering::Relaxed);
-            (lines, depth, seldepth, w.nodes)
+            let helpers: Vec<_> = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
+            (lines, depth, seldepth, w.nodes, helpers)
         });
         let nodes = nodes + shared.helper_nodes.load(Ordering::Relaxed);
+        if multipv == 1
+            && limits.depth.is_none()
+            && let Some(main_line) = lines.first()
+            && let Some(i) = search::pick_thread((main_line, depth), &helpers)
+        {
+            let (helper_lines, helper_depth, helper_seldepth) = &helpers[i];
+            lines = helper_lines.clone();
+            depth = *helper_depth;
+            seldepth = *helper_seldepth;
+            info(&Info {
+                depth,
+                seldepth,
+                multipv: 1,
+                score: search::to_score(lines[0].score),
+                nodes,
+                time: started.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: lines[0].pv.clone(),
+            });
+        }
         let time = started.elapsed();
         lines
             .into_iter()

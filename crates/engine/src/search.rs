@@ -100,6 +100,26 @@ pub fn allowed_root_moves(root: &Chess, searchmoves: &[Move]) -> Vec<Move> {
         .collect()
 }
 
+/// Which helper thread's finished search to play instead of the main
+/// thread's, given the main thread's best line and depth and each helper's
+/// lines, depth and seldepth: the helper whose best line scores highest
+/// among those that beat the main line at least as deep or prove a mate.
+/// `None` keeps the main thread's choice.
+pub fn pick_thread(main: (&Line, u32), helpers: &[(Vec<Line>, u32, u32)]) -> Option<usize> {
+    let (mut best_score, mut best_depth) = (main.0.score, main.1);
+    let mut pick = None;
+    for (i, (lines, depth, _)) in helpers.iter().enumerate() {
+        let Some(line) = lines.first() else {
+            continue;
+        };
+        if line.score > best_score && (*depth >= best_depth || line.score >= MATE_BOUND) {
+            (best_score, best_depth) = (line.score, *depth);
+            pick = Some(i);
+        }
+    }
+    pick
+}
+
 /// Converts an internal score to a UCI-style score.
 pub fn to_score(v: i32) -> crate::Score {
     if v >= MATE_BOUND {
@@ -1365,6 +1385,26 @@ mod tests {
     use crate::eval::Classical;
     use crate::tests::pos;
     use shakmaty::uci::UciMove;
+
+    #[test]
+    fn helpers_win_with_a_better_score_as_deep_or_a_mate() {
+        let line = |score| Line {
+            score,
+            pv: vec![NULL_MOVE],
+        };
+        let main = line(50);
+        let h = |score, depth| (vec![line(score)], depth, depth + 4);
+        assert_eq!(pick_thread((&main, 10), &[]), None);
+        assert_eq!(pick_thread((&main, 10), &[h(40, 12), h(60, 9)]), None);
+        assert_eq!(pick_thread((&main, 10), &[h(60, 10), h(80, 11)]), Some(1));
+        assert_eq!(pick_thread((&main, 10), &[h(80, 11), h(60, 12)]), Some(0));
+        assert_eq!(
+            pick_thread((&main, 10), &[h(MATE - 3, 4), h(90, 12)]),
+            Some(0)
+        );
+        assert_eq!(pick_thread((&line(MATE - 3), 9), &[h(MATE - 5, 20)]), None);
+        assert_eq!(pick_thread((&main, 10), &[(Vec::new(), 0, 0)]), None);
+    }
 
     #[test]
     fn pawn_slot_depends_on_the_pawns_only() {
