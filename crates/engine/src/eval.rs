@@ -247,6 +247,27 @@ fn adjacent_files(sq: Square) -> Bitboard {
     sides(Bitboard::from_file(sq.file()))
 }
 
+/// The dark squares (a1, c1, …, b2, …), for bishops and their pawns.
+const DARK: Bitboard = Bitboard(0x55aa_55aa_55aa_55aa);
+
+/// The pieces of `b` moved one square forward, from `color`'s point of view.
+#[inline]
+fn pawn_pushes(color: Color, b: Bitboard) -> Bitboard {
+    match color {
+        Color::White => Bitboard(b.0 << 8),
+        Color::Black => Bitboard(b.0 >> 8),
+    }
+}
+
+/// `color`'s relative third rank, where a double step passes through.
+#[inline]
+fn third_rank(color: Color) -> Bitboard {
+    match color {
+        Color::White => Bitboard(0x0000_0000_00ff_0000),
+        Color::Black => Bitboard(0x0000_ff00_0000_0000),
+    }
+}
+
 /// Every square of the files that hold a piece of `b`.
 #[inline]
 fn file_fill(b: Bitboard) -> Bitboard {
@@ -257,6 +278,26 @@ fn file_fill(b: Bitboard) -> Bitboard {
     x |= x >> 8;
     x |= x >> 16;
     x |= x >> 32;
+    Bitboard(x)
+}
+
+/// The squares of `b` and every square in front of them on their files,
+/// from `color`'s point of view.
+#[inline]
+fn front_fill(color: Color, b: Bitboard) -> Bitboard {
+    let mut x = b.0;
+    match color {
+        Color::White => {
+            x |= x << 8;
+            x |= x << 16;
+            x |= x << 32;
+        }
+        Color::Black => {
+            x |= x >> 8;
+            x |= x >> 16;
+            x |= x >> 32;
+        }
+    }
     Bitboard(x)
 }
 
@@ -407,6 +448,27 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
         if (board.bishops() & us).count() >= 2 {
             sink.add(p::BISHOP_PAIR, s);
         }
+        let bishops = board.bishops() & us;
+        let same_colour = (bishops & DARK).count() * (our_pawns & DARK).count()
+            + (bishops & !DARK).count() * (our_pawns & !DARK).count();
+        if same_colour > 0 {
+            sink.add(p::BISHOP_PAWNS, s * same_colour as i32);
+        }
+        let shielded = pawn_pushes(!c, pawns) & (board.knights() | board.bishops()) & us;
+        if shielded.any() {
+            sink.add(p::MINOR_BEHIND_PAWN, s * shielded.count() as i32);
+        }
+        if our_pawns.any() {
+            // Grow the king's square ring by ring until it meets a pawn.
+            let mut reach = Bitboard::from_square(our_king);
+            let mut distance = 0;
+            while (reach & our_pawns).is_empty() {
+                reach |= sides(reach);
+                reach |= Bitboard((reach.0 << 8) | (reach.0 >> 8));
+                distance += 1;
+            }
+            sink.add(p::KING_PAWN_DISTANCE, s * distance);
+        }
 
         // Threats: our non-pawn pieces attacked by enemy pawns.
         let hit = (us & !pawns & !board.kings() & pawn_att[!c as usize]).count();
@@ -424,6 +486,14 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
         let doubled = our_pawns & behind_own;
         if doubled.any() {
             sink.add(p::DOUBLED, s * doubled.count() as i32);
+        }
+        // Backward: no own pawn beside or behind on the adjacent files to
+        // support its advance, and the stop square held by an enemy pawn.
+        let held = pawn_pushes(!c, pawn_att[!c as usize]);
+        let supportable = front_fill(c, sides(our_pawns));
+        let backward = our_pawns & !isolated & held & !supportable;
+        if backward.any() {
+            sink.add(p::BACKWARD, s * backward.count() as i32);
         }
         let phalanx = sides(our_pawns);
         for sq in our_pawns & (pawn_att[c as usize] | phalanx) {
@@ -514,6 +584,15 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
                 sink.add(p::THREAT_BY_ROOK + role as usize - 1, s);
             }
         }
+        // Squares our pawns can safely reach in one move (single or double
+        // step), and the pieces they would attack from there.
+        let single = pawn_pushes(c, pawns & board.by_color(c)) & !occupied;
+        let double = pawn_pushes(c, single & third_rank(c)) & !occupied;
+        let safe_push = (single | double) & !pawn_att[t] & (att[u] | !att[t]);
+        let push_threats = (pawn_attacks_bb(c, safe_push) & non_pawn).count();
+        if push_threats > 0 {
+            sink.add(p::PAWN_PUSH_THREAT, s * push_threats as i32);
+        }
         let hanging = (weak & (!att[t] | (non_pawn & att2[u]))).count();
         if hanging > 0 {
             sink.add(p::HANGING, s * hanging as i32);
@@ -585,10 +664,9 @@ fn scale_for(board: &Board, strong: Color) -> i32 {
         && (bishops & board.by_color(strong)).count() == 1
         && (bishops & board.by_color(weak)).count() == 1;
     if only_bishops {
-        let light = Bitboard(0x55aa_55aa_55aa_55aa);
         let sb = bishops & board.by_color(strong);
         let wb = bishops & board.by_color(weak);
-        if (sb & light).any() != (wb & light).any() {
+        if (sb & DARK).any() != (wb & DARK).any() {
             return 24;
         }
     }
@@ -630,8 +708,13 @@ mod tests {
     #[test]
     fn evaluation_is_colour_symmetric_along_random_games() {
         // Every feature (threats, safe checks, king danger included) must
-        // see the mirrored position exactly as the original.
-        let e = Classical::default();
+        // see the mirrored position exactly as the original, also those
+        // the shipped table leaves at zero.
+        let mut params = Params::default();
+        for w in params.0.iter_mut().filter(|w| **w == S(0, 0)) {
+            *w = S(7, 5);
+        }
+        let e = Classical::with_params(params);
         let mut checked = 0;
         crate::tests::random_walk(40, 120, 0x9e37_79b9_7f4a_7c15, |p| {
             let mirrored = p.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
@@ -680,11 +763,17 @@ mod tests {
                 for sq in ours {
                     let rr = rel(c, sq) / 8;
                     let s = sign(c);
-                    if !ours
-                        .into_iter()
-                        .any(|o| o != sq && near(o, sq) && o.file() != sq.file())
-                    {
+                    let beside = |o: Square| near(o, sq) && o.file() != sq.file();
+                    if !ours.into_iter().any(beside) {
                         want[p::ISOLATED] += s;
+                    } else {
+                        let stop_held = theirs.into_iter().any(|t| {
+                            beside(t) && ahead(sq, t) && t.rank().distance(sq.rank()) == 2
+                        });
+                        let supportable = ours.into_iter().any(|o| beside(o) && !ahead(sq, o));
+                        if stop_held && !supportable {
+                            want[p::BACKWARD] += s;
+                        }
                     }
                     if ours
                         .into_iter()
@@ -709,10 +798,15 @@ mod tests {
                         passed_seen += 1;
                     }
                 }
+                if let Some(k) = board.king_of(c)
+                    && let Some(d) = ours.into_iter().map(|sq| k.distance(sq)).min()
+                {
+                    want[p::KING_PAWN_DISTANCE] += sign(c) * d as i32;
+                }
             }
             let mut got = [0i32; N_PARAMS];
             features(board, &mut got);
-            let pawn_terms = [p::ISOLATED, p::DOUBLED]
+            let pawn_terms = [p::ISOLATED, p::DOUBLED, p::BACKWARD, p::KING_PAWN_DISTANCE]
                 .into_iter()
                 .chain(p::CONNECTED..p::CONNECTED + 8)
                 .chain(p::PASSED..p::PASSED + 8);
@@ -721,6 +815,27 @@ mod tests {
             }
         });
         assert!(passed_seen > 500, "only {passed_seen} passed pawns seen");
+    }
+
+    #[test]
+    fn piece_terms_count_as_defined() {
+        // Bishop c1 with pawns b2 d2 f2 on its colour; knight d1 behind d2;
+        // b2-b3 and d2-d3 are safe pushes that would hit the knight on c4.
+        let board = pos("4k3/8/8/8/2n5/8/1P1P1P2/2BNK3 w - - 0 1")
+            .board()
+            .clone();
+        let mut got = [0i32; N_PARAMS];
+        features(&board, &mut got);
+        let want = [
+            (p::BISHOP_PAWNS, 3),
+            (p::MINOR_BEHIND_PAWN, 1),
+            (p::PAWN_PUSH_THREAT, 1),
+            (p::KING_PAWN_DISTANCE, 1),
+            (p::BACKWARD, 0),
+        ];
+        for (i, n) in want {
+            assert_eq!(got[i], n, "feature {i}");
+        }
     }
 
     #[test]

@@ -84,8 +84,20 @@ pub const OUTPOST_B: usize = OUTPOST_N + 1;
 pub const KING_DANGER: usize = OUTPOST_B + 1;
 /// Number of [`KING_DANGER`] buckets.
 pub const KING_DANGER_BUCKETS: usize = 24;
+/// Backward pawn: not isolated, no own pawn beside or behind it on the
+/// adjacent files, and its stop square attacked by an enemy pawn.
+pub const BACKWARD: usize = KING_DANGER + KING_DANGER_BUCKETS;
+/// Per own pawn on the squares of a bishop's colour, per bishop.
+pub const BISHOP_PAWNS: usize = BACKWARD + 1;
+/// Knight or bishop with a pawn (either colour) just in front of it.
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
+/// Per enemy piece (not a pawn or the king) that one safe pawn push would
+/// attack.
+pub const PAWN_PUSH_THREAT: usize = MINOR_BEHIND_PAWN + 1;
+/// Distance from the king to its nearest own pawn.
+pub const KING_PAWN_DISTANCE: usize = PAWN_PUSH_THREAT + 1;
 /// Bonus for the side to move (not part of the linear sum).
-pub const TEMPO: usize = KING_DANGER + KING_DANGER_BUCKETS;
+pub const TEMPO: usize = KING_PAWN_DISTANCE + 1;
 /// Number of parameters.
 pub const N_PARAMS: usize = TEMPO + 1;
 
@@ -240,6 +252,11 @@ impl Params {
             let u = u as i32;
             w[KING_DANGER + u as usize] = S(u * u / 2, 0);
         }
+        w[BACKWARD] = S(-8, -10);
+        w[BISHOP_PAWNS] = S(-3, -6);
+        w[MINOR_BEHIND_PAWN] = S(15, 3);
+        w[PAWN_PUSH_THREAT] = S(15, 10);
+        w[KING_PAWN_DISTANCE] = S(0, -8);
         w[TEMPO] = S(15, 5);
         Params(w)
     }
