@@ -305,22 +305,7 @@ fn front_fill(color: Color, b: Bitboard) -> Bitboard {
 /// `color`'s point of view: a pawn there has one of `b` in front of it.
 #[inline]
 fn rear_span(color: Color, b: Bitboard) -> Bitboard {
-    let mut x = b.0;
-    match color {
-        Color::White => {
-            x >>= 8;
-            x |= x >> 8;
-            x |= x >> 16;
-            x |= x >> 32;
-        }
-        Color::Black => {
-            x <<= 8;
-            x |= x << 8;
-            x |= x << 16;
-            x |= x << 32;
-        }
-    }
-    Bitboard(x)
+    pawn_pushes(!color, front_fill(!color, b))
 }
 
 /// Walks the board once and reports every feature to `sink`; returns the
