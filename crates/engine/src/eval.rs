@@ -430,10 +430,10 @@ pub fn features<K: Sink>(board: &Board, sink: &mut K) -> i32 {
         }
         sink.add(p::KING_ATTACKERS + attackers.min(7), s);
 
-        if (board.bishops() & us).count() >= 2 {
+        let bishops = board.bishops() & us;
+        if bishops.count() >= 2 {
             sink.add(p::BISHOP_PAIR, s);
         }
-        let bishops = board.bishops() & us;
         let same_colour = (bishops & DARK).count() * (our_pawns & DARK).count()
             + (bishops & !DARK).count() * (our_pawns & !DARK).count();
         if same_colour > 0 {
