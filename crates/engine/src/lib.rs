@@ -9,6 +9,8 @@ pub mod bench;
 pub mod datagen;
 pub mod eval;
 pub mod level;
+pub mod nnue;
+pub mod nnue_train;
 pub mod params;
 pub mod search;
 pub mod see;

@@ -114,6 +114,28 @@ pub fn run<R: BufRead>(input: R, output: Box<dyn Write + Send>) {
 }
 
 /// The legal move of `pos` that a UCI move token names, if any.
+/// The evaluation an `EvalFile` value names: empty for the shipped
+/// weights, a network file from `plyyard train-nnue`, or a weight table
+/// from `plyyard tune`.
+fn load_eval_file(v: &str) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>, String> {
+    if v.is_empty() || v == "<empty>" {
+        return Ok(std::sync::Arc::new(crate::eval::Classical::default()));
+    }
+    let bytes = std::fs::read(v).map_err(|e| format!("cannot read EvalFile {v:?}: {e}"))?;
+    if bytes.starts_with(crate::nnue::MAGIC) {
+        let net = crate::nnue::Network::from_bytes(&bytes)
+            .map_err(|e| format!("bad EvalFile {v:?}: {e}"))?;
+        return Ok(std::sync::Arc::new(net));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("bad EvalFile {v:?}: neither a network nor a weight table"))?;
+    let params =
+        crate::params::Params::from_rust(&text).map_err(|e| format!("bad EvalFile {v:?}: {e}"))?;
+    Ok(std::sync::Arc::new(crate::eval::Classical::with_params(
+        params,
+    )))
+}
+
 fn parse_move(pos: &Chess, tok: &str) -> Option<Move> {
     tok.parse::<UciMove>().ok()?.to_move(pos).ok()
 }
@@ -383,21 +405,8 @@ impl Session {
             "clear hash" => self.engine().clear(),
             "evalfile" => {
                 let v = value.trim();
-                let params = if v.is_empty() || v == "<empty>" {
-                    Ok(crate::params::Params::default())
-                } else {
-                    std::fs::read_to_string(v)
-                        .map_err(|e| format!("cannot read EvalFile {v:?}: {e}"))
-                        .and_then(|t| {
-                            crate::params::Params::from_rust(&t)
-                                .map_err(|e| format!("bad EvalFile {v:?}: {e}"))
-                        })
-                };
-                match params {
-                    Ok(p) => {
-                        let eval = std::sync::Arc::new(crate::eval::Classical::with_params(p));
-                        self.engine().set_evaluator(eval);
-                    }
+                match load_eval_file(v) {
+                    Ok(eval) => self.engine().set_evaluator(eval),
                     Err(e) => self.error(&e),
                 }
             }

@@ -1,4 +1,5 @@
-//! The engine family of subcommands: `uci`, `bench`, `datagen`, `tune`.
+//! The engine family of subcommands: `uci`, `bench`, `datagen`, `tune`,
+//! `train-nnue`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,6 +59,69 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Train a neural network evaluation on positions from `datagen`; play
+    /// it with the UCI option `EvalFile`.
+    TrainNnue {
+        /// Training positions (one or more `datagen` files).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<PathBuf>,
+        /// Validation positions: best from games the training never saw
+        /// (another `datagen` seed).
+        #[arg(long, num_args = 1.., required = true)]
+        valid: Vec<PathBuf>,
+        /// Hidden units per view.
+        #[arg(long, default_value_t = 64)]
+        hidden: usize,
+        /// Passes over the training data.
+        #[arg(long, default_value_t = 10)]
+        epochs: u32,
+        /// Adam step size at the start (divided by ten over the run).
+        #[arg(long, default_value_t = 0.01)]
+        rate: f32,
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Weight of the search score in each target, 0 (game result only)
+        /// to 1 (score only): with little data the game results mostly
+        /// teach a network the games themselves.
+        #[arg(long, default_value_t = 1.0)]
+        score_weight: f32,
+        /// Weight decay per step, relative to the step size.
+        #[arg(long, default_value_t = 0.0)]
+        decay: f32,
+        /// Training threads (default: number of CPUs).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seed of the initial weights and the shuffling.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Train on the positions only as they are, not also mirrored
+        /// (files a to h).
+        #[arg(long)]
+        no_mirror: bool,
+        /// Where to write the network.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// Reads `datagen` files into one training set.
+fn read_positions(files: &[PathBuf]) -> Result<engine::nnue_train::Dataset, String> {
+    let mut data = engine::nnue_train::Dataset::default();
+    for f in files {
+        let text =
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let bad = data.add_lines(&text);
+        eprintln!(
+            "{}: {} positions so far, {bad} unreadable lines skipped",
+            f.display(),
+            data.len()
+        );
+    }
+    if data.is_empty() {
+        return Err("no usable positions".into());
+    }
+    Ok(data)
 }
 
 pub fn run(cmd: Command) -> ExitCode {
@@ -151,6 +215,63 @@ pub fn run(cmd: Command) -> ExitCode {
                 return ExitCode::FAILURE;
             }
             println!("wrote tuned weights to {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Command::TrainNnue {
+            data,
+            valid,
+            hidden,
+            epochs,
+            rate,
+            batch,
+            score_weight,
+            decay,
+            threads,
+            seed,
+            no_mirror,
+            out,
+        } => {
+            if !(0.0..=1.0).contains(&score_weight) {
+                eprintln!("plyyard train-nnue: --score-weight must be between 0 and 1");
+                return ExitCode::FAILURE;
+            }
+            if !(1..=engine::nnue::MAX_HIDDEN).contains(&hidden) || batch == 0 || epochs == 0 {
+                eprintln!(
+                    "plyyard train-nnue: --hidden must be 1..={}, --batch and --epochs at least 1",
+                    engine::nnue::MAX_HIDDEN
+                );
+                return ExitCode::FAILURE;
+            }
+            let (train, check) = match (read_positions(&data), read_positions(&valid)) {
+                (Ok(t), Ok(v)) => (t, v),
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("plyyard train-nnue: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let k = engine::nnue_train::fit_k(&train);
+            eprintln!(
+                "k = {k:.4}; classical evaluation on the validation set: {:.6}",
+                engine::nnue_train::classical_loss(&check, k, score_weight)
+            );
+            let cfg = engine::nnue_train::Config {
+                hidden,
+                epochs,
+                rate,
+                batch,
+                score_weight,
+                decay,
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                seed,
+                mirror: !no_mirror,
+            };
+            let net = engine::nnue_train::train(&cfg, &train, &check, k, &mut |l| eprintln!("{l}"));
+            if let Err(e) = std::fs::write(&out, net.to_bytes()) {
+                eprintln!("plyyard train-nnue: cannot write {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            println!("wrote the network to {}", out.display());
             ExitCode::SUCCESS
         }
     }

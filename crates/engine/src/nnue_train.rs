@@ -1,0 +1,577 @@
+//! Training of the [`crate::nnue`] network on positions from
+//! [`crate::datagen`]: floating-point weights, Adam over mini-batches split
+//! across threads, and quantisation into a [`Network`] at the end.
+//!
+//! The target of a position is the one [`crate::tune`] uses: the game
+//! result blended with the logistic of the search score. The logistic's
+//! scale `k` is fitted to the classical evaluation on the same data, so a
+//! network centipawn means what a classical one does to the search's
+//! margins.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+use crate::eval::{Classical, Evaluator};
+use crate::level::Rng;
+use crate::nnue::{self, BUCKETS, INPUTS, Network, QA, QB};
+
+/// Training positions in compact form.
+#[derive(Default)]
+pub struct Dataset {
+    /// White's view of every piece of every position, back to back.
+    features: Vec<u16>,
+    /// Where each position's features start (one more entry than positions).
+    starts: Vec<u32>,
+    /// Side to move is White.
+    white: Vec<bool>,
+    bucket: Vec<u8>,
+    result: Vec<f32>,
+    /// Search score for White, in centipawns.
+    score: Vec<f32>,
+    /// The positions themselves, for the classical evaluation (a sample).
+    sample: Vec<Chess>,
+}
+
+/// Every this many positions one is kept for fitting `k`.
+const SAMPLE_EVERY: usize = 16;
+
+impl Dataset {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.white.len()
+    }
+
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.white.is_empty()
+    }
+
+    /// Adds the `<FEN> | <result> | <score>` lines of `text`; returns the
+    /// number of malformed lines skipped.
+    pub fn add_lines(&mut self, text: &str) -> usize {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        let mut bad = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let parsed = (|| {
+                let mut fields = line.split('|');
+                let pos: Chess = fields
+                    .next()?
+                    .trim()
+                    .parse::<Fen>()
+                    .ok()?
+                    .into_position(CastlingMode::Standard)
+                    .ok()?;
+                let result: f32 = fields.next()?.trim().parse().ok()?;
+                let score: f32 = fields.next()?.trim().parse().ok()?;
+                if fields.next().is_some() || !(0.0..=1.0).contains(&result) {
+                    return None;
+                }
+                Some((pos, result, score))
+            })();
+            let Some((pos, result, score)) = parsed else {
+                bad += 1;
+                continue;
+            };
+            let board = pos.board();
+            for sq in board.occupied() {
+                if let Some(pc) = board.piece_at(sq) {
+                    self.features
+                        .push(nnue::feature(Color::White, pc.color, pc.role, sq) as u16);
+                }
+            }
+            self.starts.push(self.features.len() as u32);
+            self.white.push(pos.turn() == Color::White);
+            self.bucket.push(nnue::bucket(board) as u8);
+            self.result.push(result);
+            self.score.push(score);
+            if self.len() % SAMPLE_EVERY == 1 {
+                self.sample.push(pos);
+            }
+        }
+        bad
+    }
+
+    fn features(&self, i: usize) -> &[u16] {
+        &self.features[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// Logistic on the centipawn scale: `1 / (1 + 10^(-k e / 400))`.
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// The `k` that best fits the classical evaluation to the results of the
+/// sampled positions (golden-section search).
+pub fn fit_k(data: &Dataset) -> f64 {
+    let eval = Classical::default();
+    let pairs: Vec<(f64, f64)> = data
+        .sample
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            let e = f64::from(eval.evaluate(p));
+            let white_e = if p.turn() == Color::White { e } else { -e };
+            (white_e, f64::from(data.result[j * SAMPLE_EVERY]))
+        })
+        .collect();
+    let err = |k: f64| -> f64 {
+        pairs
+            .iter()
+            .map(|&(e, r)| (r - sigmoid(k, e)).powi(2))
+            .sum()
+    };
+    let (mut a, mut b) = (0.1f64, 3.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if err(c) < err(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Settings of a training run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub hidden: usize,
+    pub epochs: u32,
+    /// Adam step size at the start; divided by ten over the run.
+    pub rate: f32,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Weight of the search score in the target (0 = result only).
+    pub score_weight: f32,
+    /// L2 decay of every weight per step, relative to the step size.
+    pub decay: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Also train on every position with its files mirrored.
+    pub mirror: bool,
+}
+
+/// Floating-point weights, laid out as in [`Network`]. The output is in
+/// units of `400 / k` centipawns, so its logistic (base 10) is the win
+/// probability.
+#[derive(Clone)]
+struct Float {
+    hidden: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+impl Float {
+    fn zeros(hidden: usize) -> Float {
+        Float {
+            hidden,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; BUCKETS * 2 * hidden],
+            b2: vec![0.0; BUCKETS],
+        }
+    }
+
+    fn random(hidden: usize, rng: &mut Rng) -> Float {
+        let mut f = Float::zeros(hidden);
+        let mut uniform = |scale: f64| ((rng.next_f64() * 2.0 - 1.0) * scale) as f32;
+        let s1 = (1.0 / 32f64).sqrt();
+        f.w1.iter_mut().for_each(|w| *w = uniform(s1));
+        f.b1.iter_mut().for_each(|w| *w = 0.1 + uniform(0.05));
+        let s2 = (1.0 / (2.0 * hidden as f64)).sqrt();
+        f.w2.iter_mut().for_each(|w| *w = uniform(s2));
+        f
+    }
+
+    fn slices_mut(&mut self) -> [&mut [f32]; 4] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    }
+
+    /// Adds `other`'s weights to these.
+    fn add_assign(&mut self, other: &Float) {
+        for (a, b) in self.slices_mut().into_iter().zip(other.slices()) {
+            add(a, b);
+        }
+    }
+
+    fn slices(&self) -> [&[f32]; 4] {
+        [&self.w1, &self.b1, &self.w2, &self.b2]
+    }
+
+    /// Forward pass of position `i`, its files mirrored if `mirror`: fills
+    /// both views' hidden sums (White's view first) and returns the output.
+    fn forward(&self, data: &Dataset, i: usize, mirror: usize, h: &mut [Vec<f32>; 2]) -> f32 {
+        let n = self.hidden;
+        for v in h.iter_mut() {
+            v.copy_from_slice(&self.b1);
+        }
+        for &f in data.features(i) {
+            let fw = f as usize ^ mirror;
+            add(&mut h[0], &self.w1[fw * n..][..n]);
+            add(&mut h[1], &self.w1[nnue::flip(fw) * n..][..n]);
+        }
+        let (us, them) = if data.white[i] { (0, 1) } else { (1, 0) };
+        let out_w = &self.w2[data.bucket[i] as usize * 2 * n..][..2 * n];
+        let mut out = self.b2[data.bucket[i] as usize];
+        for (side, view) in [us, them].into_iter().enumerate() {
+            for (&x, &w) in h[view].iter().zip(&out_w[side * n..(side + 1) * n]) {
+                let c = x.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        out
+    }
+}
+
+#[inline]
+fn add(acc: &mut [f32], row: &[f32]) {
+    acc.iter_mut().zip(row).for_each(|(a, &w)| *a += w);
+}
+
+/// The target of position `i` for the side to move.
+fn target(data: &Dataset, i: usize, k: f64, score_weight: f32) -> f32 {
+    let t = (1.0 - score_weight) * data.result[i]
+        + score_weight * sigmoid(k, f64::from(data.score[i])) as f32;
+    if data.white[i] { t } else { 1.0 - t }
+}
+
+fn logistic(x: f32) -> f32 {
+    1.0 / (1.0 + 10f32.powf(-x))
+}
+
+/// Flag in a training index: use the position with its files mirrored
+/// (a to h), which leaves its evaluation unchanged but for castling rights,
+/// which the network does not see.
+const MIRRORED: u32 = 1 << 31;
+
+/// A training index: the position and the input mask that mirrors it.
+#[inline]
+fn decode(code: u32) -> (usize, usize) {
+    (
+        (code & !MIRRORED) as usize,
+        if code & MIRRORED != 0 { 7 } else { 0 },
+    )
+}
+
+/// Adds the gradient of the squared error over `idx` (see [`decode`]) to
+/// `g`; returns the summed error.
+fn accumulate(net: &Float, data: &Dataset, idx: &[u32], k: f64, sw: f32, g: &mut Float) -> f64 {
+    let n = net.hidden;
+    let mut h = [vec![0.0f32; n], vec![0.0f32; n]];
+    let mut d = [vec![0.0f32; n], vec![0.0f32; n]];
+    let mut total = 0.0f64;
+    for &code in idx {
+        let (i, mirror) = decode(code);
+        let out = net.forward(data, i, mirror, &mut h);
+        let p = logistic(out);
+        let t = target(data, i, k, sw);
+        total += f64::from((p - t) * (p - t));
+        let grad_out = 2.0 * (p - t) * p * (1.0 - p) * std::f32::consts::LN_10;
+        let b = data.bucket[i] as usize;
+        let (us, them) = if data.white[i] { (0, 1) } else { (1, 0) };
+        g.b2[b] += grad_out;
+        for (side, view) in [us, them].into_iter().enumerate() {
+            let base = b * 2 * n + side * n;
+            for j in 0..n {
+                let x = h[view][j];
+                let c = x.clamp(0.0, 1.0);
+                g.w2[base + j] += grad_out * c * c;
+                d[view][j] = if x > 0.0 && x < 1.0 {
+                    grad_out * net.w2[base + j] * 2.0 * x
+                } else {
+                    0.0
+                };
+            }
+        }
+        add(&mut g.b1, &d[0]);
+        add(&mut g.b1, &d[1]);
+        for &f in data.features(i) {
+            let fw = f as usize ^ mirror;
+            let fb = nnue::flip(fw);
+            add(&mut g.w1[fw * n..][..n], &d[0]);
+            add(&mut g.w1[fb * n..][..n], &d[1]);
+        }
+    }
+    total
+}
+
+/// Mean squared error of `net` on `data`.
+fn loss(net: &Float, data: &Dataset, k: f64, sw: f32, threads: usize) -> f64 {
+    let idx: Vec<u32> = (0..data.len() as u32).collect();
+    let chunk = idx.len().div_ceil(threads.max(1)).max(1);
+    let sum: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = idx
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut h = [vec![0.0f32; net.hidden], vec![0.0f32; net.hidden]];
+                    part.iter()
+                        .map(|&i| {
+                            let i = i as usize;
+                            let p = logistic(net.forward(data, i, 0, &mut h));
+                            let t = target(data, i, k, sw);
+                            f64::from((p - t) * (p - t))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    sum / data.len().max(1) as f64
+}
+
+/// Mean squared error of the classical evaluation on `data`'s sampled
+/// positions, with the same targets: the bar a network has to clear.
+pub fn classical_loss(data: &Dataset, k: f64, score_weight: f32) -> f64 {
+    let eval = Classical::default();
+    let total: f64 = data
+        .sample
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            let i = j * SAMPLE_EVERY;
+            let prob = sigmoid(k, f64::from(eval.evaluate(p)));
+            let t = f64::from(target(data, i, k, score_weight));
+            (prob - t).powi(2)
+        })
+        .sum();
+    total / data.sample.len().max(1) as f64
+}
+
+/// Trains a network on `train`, reporting the error on `valid` after each
+/// epoch, and returns the quantised network of the epoch with the lowest
+/// validation error.
+pub fn train(
+    cfg: &Config,
+    train: &Dataset,
+    valid: &Dataset,
+    k: f64,
+    log: &mut dyn FnMut(&str),
+) -> Network {
+    let mut rng = Rng::new(cfg.seed);
+    let mut net = Float::random(cfg.hidden, &mut rng);
+    let mut m = Float::zeros(cfg.hidden);
+    let mut v = Float::zeros(cfg.hidden);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    if cfg.mirror {
+        order.extend((0..train.len() as u32).map(|i| i | MIRRORED));
+    }
+    let threads = cfg.threads.max(1);
+    let steps_per_epoch = order.len().div_ceil(cfg.batch.max(1)).max(1);
+    let total_steps = steps_per_epoch * cfg.epochs as usize;
+    let mut step = 0usize;
+    let mut best = (f64::INFINITY, net.clone(), 0);
+    for epoch in 1..=cfg.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+        }
+        let mut train_err = 0.0;
+        for batch in order.chunks(cfg.batch.max(1)) {
+            let chunk = batch.len().div_ceil(threads).max(1);
+            let net_ref = &net;
+            let grads: Vec<(Float, f64)> = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .map(|part| {
+                        s.spawn(move || {
+                            let mut g = Float::zeros(cfg.hidden);
+                            let e = accumulate(net_ref, train, part, k, cfg.score_weight, &mut g);
+                            (g, e)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("training thread"))
+                    .collect()
+            });
+            let mut grads = grads.into_iter();
+            let (mut g, mut e) = grads.next().expect("one part at least");
+            for (other, oe) in grads {
+                g.add_assign(&other);
+                e += oe;
+            }
+            train_err += e;
+            step += 1;
+            let progress = step as f32 / total_steps as f32;
+            let rate = cfg.rate * 0.1f32.powf(progress);
+            let scale = 1.0 / batch.len() as f32;
+            let (c1, c2) = (1.0 - b1.powi(step as i32), 1.0 - b2.powi(step as i32));
+            for (((w, gr), mm), vv) in net
+                .slices_mut()
+                .into_iter()
+                .zip(g.slices_mut())
+                .zip(m.slices_mut())
+                .zip(v.slices_mut())
+            {
+                for j in 0..w.len() {
+                    let gj = gr[j] * scale;
+                    mm[j] = b1 * mm[j] + (1.0 - b1) * gj;
+                    vv[j] = b2 * vv[j] + (1.0 - b2) * gj * gj;
+                    w[j] -= rate * ((mm[j] / c1) / ((vv[j] / c2).sqrt() + eps) + cfg.decay * w[j]);
+                }
+            }
+            clip(&mut net);
+        }
+        let valid_err = loss(&net, valid, k, cfg.score_weight, threads);
+        log(&format!(
+            "epoch {epoch} train {:.6} valid {valid_err:.6}",
+            train_err / order.len().max(1) as f64
+        ));
+        if valid_err < best.0 {
+            best = (valid_err, net.clone(), epoch);
+        }
+    }
+    log(&format!("best valid {:.6} at epoch {}", best.0, best.2));
+    quantise(&best.1, k)
+}
+
+/// Largest hidden weight (and bias) magnitude: keeps every hidden sum of
+/// 32 inputs inside the integer range after quantisation.
+const W1_CLIP: f32 = 1.98;
+/// Largest output weight magnitude (`i16` after scaling by [`QB`]).
+const W2_CLIP: f32 = 127.0;
+
+fn clip(net: &mut Float) {
+    for w in net.w1.iter_mut().chain(net.b1.iter_mut()) {
+        *w = w.clamp(-W1_CLIP, W1_CLIP);
+    }
+    for w in net.w2.iter_mut() {
+        *w = w.clamp(-W2_CLIP, W2_CLIP);
+    }
+}
+
+/// Rounds the floating-point weights into a [`Network`] whose output is in
+/// centipawns.
+fn quantise(net: &Float, k: f64) -> Network {
+    let q = |w: f32, s: i32| (w * s as f32).round() as i16;
+    Network::new(
+        net.hidden,
+        (400.0 / k).round() as i32,
+        net.w1.iter().map(|&w| q(w, QA)).collect(),
+        net.b1.iter().map(|&w| q(w, QA)).collect(),
+        net.w2.iter().map(|&w| q(w, QB)).collect(),
+        net.b2
+            .iter()
+            .map(|&w| (w * (QA * QB) as f32).round() as i32)
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINES: &str = "\
+4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 1.0 | 900
+3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.0 | -900
+4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1 | 0.5 | 0
+4k3/8/8/8/8/8/8/R3K3 b - - 0 1 | 1.0 | 500
+r3k3/8/8/8/8/8/8/4K3 b - - 0 1 | 0.0 | -500
+4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 1.0
+not a position | 1.0 | 0
+";
+
+    #[test]
+    fn loads_lines_and_skips_bad_ones() {
+        let mut data = Dataset::default();
+        assert_eq!(data.add_lines(LINES), 2);
+        assert_eq!(data.len(), 5);
+        assert_eq!(data.features(0).len(), 3);
+        assert_eq!(data.features(2).len(), 10);
+        assert!(!data.white[3]);
+        // Targets are for the side to move.
+        assert_eq!(target(&data, 3, 1.0, 0.0), 0.0);
+        assert_eq!(target(&data, 0, 1.0, 0.0), 1.0);
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut data = Dataset::default();
+        data.add_lines(LINES);
+        let mut rng = Rng::new(5);
+        let net = Float::random(6, &mut rng);
+        let n = data.len() as u32;
+        let idx: Vec<u32> = (0..n).chain((0..n).map(|i| i | MIRRORED)).collect();
+        let mut g = Float::zeros(6);
+        accumulate(&net, &data, &idx, 1.0, 0.5, &mut g);
+        let err = |n: &Float| {
+            let mut unused = Float::zeros(6);
+            accumulate(n, &data, &idx, 1.0, 0.5, &mut unused)
+        };
+        let f = nnue::feature(
+            Color::White,
+            Color::White,
+            shakmaty::Role::King,
+            shakmaty::Square::E1,
+        );
+        for (which, j) in [
+            (0usize, f * 6 + 2),
+            (1, 3),
+            (2, 7),
+            (2, 2 * 12 + 1),
+            (3, 0),
+            (3, 2),
+        ] {
+            let eps = 1e-2f32;
+            let mut plus = net.clone();
+            let mut minus = net.clone();
+            plus.slices_mut()[which][j] += eps;
+            minus.slices_mut()[which][j] -= eps;
+            let numeric = (err(&plus) - err(&minus)) / (2.0 * f64::from(eps));
+            let analytic = f64::from(g.slices_mut()[which][j]);
+            assert!(
+                (numeric - analytic).abs() <= 1e-3 + 0.05 * numeric.abs(),
+                "param {which}/{j}: numeric {numeric}, analytic {analytic}"
+            );
+        }
+    }
+
+    #[test]
+    fn training_fits_consistent_data_and_quantises_faithfully() {
+        let mut data = Dataset::default();
+        data.add_lines(LINES);
+        let cfg = Config {
+            hidden: 8,
+            epochs: 300,
+            rate: 0.01,
+            batch: 5,
+            score_weight: 0.5,
+            decay: 0.0,
+            threads: 2,
+            seed: 1,
+            mirror: true,
+        };
+        let start = Float::random(8, &mut Rng::new(cfg.seed));
+        let before = loss(&start, &data, 1.0, 0.5, 1);
+        let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
+        // The queen side must come out well ahead, for either side to move.
+        let score = |fen: &str| {
+            let p: Chess = fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            net.evaluate(&p)
+        };
+        assert!(score("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 200);
+        assert!(score("3qk3/8/8/8/8/8/8/4K3 w - - 0 1") < -200);
+        assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(&net));
+        assert!(
+            before > 0.05,
+            "the untrained network already fits: {before}"
+        );
+    }
+}

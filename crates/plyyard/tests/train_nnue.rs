@@ -1,0 +1,134 @@
+//! The network pipeline through the real binary: `datagen` writes positions,
+//! `train-nnue` fits a network to them, and `plyyard uci` plays with it
+//! through the `EvalFile` option (and refuses a broken file).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn plyyard(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_plyyard"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run plyyard")
+}
+
+/// Sends `commands` to `plyyard uci` and returns everything it printed.
+fn uci(commands: &[&str]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plyyard"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn plyyard uci");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for c in commands {
+        writeln!(stdin, "{c}").expect("write");
+    }
+    // `isready` waits for the search; `quit` then ends the engine.
+    writeln!(stdin, "isready\nquit").expect("write");
+    drop(stdin);
+    let out = BufReader::new(child.stdout.take().expect("stdout"))
+        .lines()
+        .map_while(Result::ok)
+        .collect();
+    child.wait().expect("engine exits");
+    out
+}
+
+#[test]
+fn datagen_then_train_then_play_with_the_network() {
+    let dir = std::env::temp_dir().join(format!("plyyard-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (seed, file) in [("1", "train.txt"), ("2", "valid.txt")] {
+        let out = plyyard(
+            &dir,
+            &[
+                "datagen", "--games", "3", "--nodes", "300", "--seed", seed, "--out", file,
+            ],
+        );
+        assert!(out.status.success(), "{out:?}");
+    }
+    let out = plyyard(
+        &dir,
+        &[
+            "train-nnue",
+            "--data",
+            "train.txt",
+            "--valid",
+            "valid.txt",
+            "--hidden",
+            "16",
+            "--epochs",
+            "3",
+            "--batch",
+            "64",
+            "--out",
+            "net.nnue",
+        ],
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("classical evaluation on the validation set"),
+        "{log}"
+    );
+    assert!(log.contains("best valid"), "{log}");
+
+    let net = dir.join("net.nnue");
+    let lines = uci(&[
+        &format!("setoption name EvalFile value {}", net.display()),
+        "position startpos moves e2e4",
+        "go depth 4",
+    ]);
+    assert!(
+        !lines.iter().any(|l| l.contains("error")),
+        "the network was refused: {lines:?}"
+    );
+    let best = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a best move");
+    assert_ne!(best.split_whitespace().next(), Some("0000"), "{lines:?}");
+
+    // A cut network file is refused with a reason, and the engine plays on.
+    let bytes = std::fs::read(&net).expect("network file");
+    let cut = dir.join("cut.nnue");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).expect("write cut file");
+    let lines = uci(&[
+        &format!("setoption name EvalFile value {}", cut.display()),
+        "go depth 2",
+    ]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("bytes")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+
+    // Bad settings are refused before any work.
+    let out = plyyard(
+        &dir,
+        &[
+            "train-nnue",
+            "--data",
+            "train.txt",
+            "--valid",
+            "valid.txt",
+            "--hidden",
+            "0",
+            "--out",
+            "x.nnue",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--hidden"));
+    assert!(!dir.join("x.nnue").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
