@@ -17,6 +17,13 @@ use crate::params::{self as p, N_PARAMS, Params, S};
 pub trait Evaluator: Send + Sync {
     /// Score of `pos` from the point of view of the side to move.
     fn evaluate(&self, pos: &Chess) -> i32;
+
+    /// The network behind this evaluation, if it is one: the search then
+    /// updates its accumulators move by move instead of calling
+    /// [`Evaluator::evaluate`].
+    fn network(&self) -> Option<&crate::nnue::Network> {
+        None
+    }
 }
 
 /// The classical evaluation with a set of parameters.

@@ -1,5 +1,6 @@
-//! Ply Yard engine: an alpha-beta searcher on top of shakmaty, with a tuned
-//! classical evaluation, human-like playing levels and a UCI front end.
+//! Ply Yard engine: an alpha-beta searcher on top of shakmaty, with a neural
+//! network evaluation (and a tuned classical one for the weaker levels),
+//! human-like playing levels and a UCI front end.
 //!
 //! The [`Engine`] is what the server calls in-process; [`uci`] wraps it for
 //! chess GUIs. An engine owns its transposition table and thread setting and
@@ -183,6 +184,15 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
+/// Which of an engine's two evaluations a search uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EvalUse {
+    /// Expert and analysis: the full-strength evaluation.
+    Full,
+    /// The weaker levels: the classical evaluation they were calibrated with.
+    Levels,
+}
+
 /// A reusable engine: transposition table, evaluation and thread count.
 pub struct Engine {
     tt: tt::Table,
@@ -190,6 +200,12 @@ pub struct Engine {
     /// One set of learnt move-order tables per thread, kept between moves.
     heuristics: Vec<Heuristics>,
     eval: Arc<dyn Evaluator>,
+    level_eval: Arc<dyn Evaluator>,
+    /// The evaluation of the search under way.
+    active: EvalUse,
+    /// The evaluation whose static scores fill the table and the
+    /// correction history.
+    filled_by: EvalUse,
     move_overhead: Duration,
 }
 
@@ -200,7 +216,10 @@ impl Engine {
             tt: tt::Table::new(hash_mb),
             threads: 1,
             heuristics: vec![Heuristics::new()],
-            eval: Arc::new(Classical::default()),
+            eval: nnue::default_network(),
+            level_eval: Arc::new(Classical::default()),
+            active: EvalUse::Full,
+            filled_by: EvalUse::Full,
             move_overhead: Duration::from_millis(30),
         }
     }
@@ -221,9 +240,17 @@ impl Engine {
         self.move_overhead = overhead;
     }
 
-    /// Uses another evaluation (for example a neural network).
+    /// Uses another full-strength evaluation (Expert and analysis; the
+    /// weaker levels keep the classical one). Clears the table, whose
+    /// entries hold the old evaluation's scores.
     pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
         self.eval = eval;
+        self.clear();
+    }
+
+    /// The full-strength static evaluation of `pos`, for the side to move.
+    pub fn static_eval(&self, pos: &Chess) -> i32 {
+        self.eval.evaluate(pos)
     }
 
     /// Forgets everything learnt (new game).
@@ -261,7 +288,10 @@ impl Engine {
         if level == Level::Expert {
             self.search_with_info(start, moves, &limits, stop, &mut |_| {})
         } else {
-            level::choose(self, start, moves, &limits, level, seed, stop)
+            self.active = EvalUse::Levels;
+            let found = level::choose(self, start, moves, &limits, level, seed, stop);
+            self.active = EvalUse::Full;
+            found
         }
     }
 
@@ -318,11 +348,19 @@ impl Engine {
         if pos.legal_moves().is_empty() {
             return Vec::new();
         }
+        if self.filled_by != self.active {
+            self.clear();
+            self.filled_by = self.active;
+        }
         self.tt.new_search();
         let budget = time::budget(limits, pos.fullmoves().get(), self.move_overhead);
+        let eval = match self.active {
+            EvalUse::Full => &*self.eval,
+            EvalUse::Levels => &*self.level_eval,
+        };
         let shared = Shared {
             tt: &self.tt,
-            eval: &*self.eval,
+            eval,
             stop,
             abort: AtomicBool::new(false),
             helper_nodes: Default::default(),

@@ -9,13 +9,16 @@
 //! each of [`BUCKETS`] material buckets. Weights are integers: the hidden
 //! layer in units of `1 / QA`, the output layer in units of `1 / QB`.
 //!
-//! The accumulators are rebuilt from the board at each evaluation: the
-//! search hands the evaluator a position, not a move.
-//! [`crate::nnue_train`] fits the weights and writes the file.
+//! The hidden sums (the accumulator) of a position follow from its
+//! parent's by adding and removing the inputs of the pieces a move changed:
+//! the search keeps one accumulator per ply ([`Network::update`]) and only
+//! the output layer runs per evaluation. [`crate::nnue_train`] fits the
+//! weights and writes the file.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
-use shakmaty::{Board, Chess, Color, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 use crate::eval::Evaluator;
 
@@ -26,11 +29,36 @@ pub const BUCKETS: usize = 8;
 /// Quantisation of the hidden layer (its clip value).
 pub const QA: i32 = 255;
 /// Quantisation of the output layer.
-pub const QB: i32 = 64;
-/// Largest hidden layer a file may declare.
-pub const MAX_HIDDEN: usize = 1024;
+pub const QB: i32 = 32;
+/// Largest hidden layer a file may declare: with the weight limits below,
+/// one view's output sum then fits an `i32`.
+pub const MAX_HIDDEN: usize = 256;
+/// Largest hidden weight or bias magnitude: a bias and 32 pieces then sum
+/// inside an `i16`.
+pub const MAX_W1: i16 = 505;
+/// Largest output weight magnitude: an activation (at most [`QA`]) times a
+/// weight then fits an `i16`.
+pub const MAX_W2: i16 = 127;
 /// First bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"PLYNNUE1";
+
+/// The network the engine plays with unless told otherwise; how it was
+/// trained is in docs/strength.md.
+const DEFAULT_NETWORK: &[u8] = include_bytes!("../nets/default.nnue");
+
+/// The built-in network, parsed once.
+///
+/// # Panics
+///
+/// Panics if the embedded file is not a valid network (a unit test
+/// loads it).
+pub fn default_network() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(Network::from_bytes(DEFAULT_NETWORK).expect("the built-in network is valid"))
+    })
+    .clone()
+}
 
 /// Input index of a `color` `role` on `sq` as seen from `view`: the
 /// viewer's own pieces first, squares flipped vertically for Black.
@@ -66,6 +94,8 @@ pub enum NetError {
     BadShape { hidden: usize, buckets: usize },
     /// The file ends before its weights do, or runs on after them.
     BadLength { expected: usize, found: usize },
+    /// A weight is beyond [`MAX_W1`] or [`MAX_W2`].
+    WeightOutOfRange,
 }
 
 impl fmt::Display for NetError {
@@ -83,6 +113,10 @@ impl fmt::Display for NetError {
                     "network file has {found} bytes, its header says {expected}"
                 )
             }
+            NetError::WeightOutOfRange => write!(
+                f,
+                "a weight is out of range (hidden at most {MAX_W1}, output at most {MAX_W2})"
+            ),
         }
     }
 }
@@ -110,8 +144,9 @@ impl Network {
     ///
     /// # Panics
     ///
-    /// Panics if the slices do not have the sizes `hidden` implies or
-    /// `hidden` is 0 or above [`MAX_HIDDEN`].
+    /// Panics if the slices do not have the sizes `hidden` implies,
+    /// `hidden` is 0 or above [`MAX_HIDDEN`], or a weight is beyond
+    /// [`MAX_W1`] or [`MAX_W2`].
     pub fn new(
         hidden: usize,
         scale: i32,
@@ -125,6 +160,11 @@ impl Network {
         assert_eq!(b1.len(), hidden);
         assert_eq!(w2.len(), BUCKETS * 2 * hidden);
         assert_eq!(b2.len(), BUCKETS);
+        assert!(
+            Network::in_range(&w1, &b1, &w2),
+            "{}",
+            NetError::WeightOutOfRange
+        );
         Network {
             hidden,
             scale,
@@ -133,6 +173,10 @@ impl Network {
             w2,
             b2,
         }
+    }
+
+    fn in_range(w1: &[i16], b1: &[i16], w2: &[i16]) -> bool {
+        w1.iter().chain(b1).all(|w| w.abs() <= MAX_W1) && w2.iter().all(|w| w.abs() <= MAX_W2)
     }
 
     /// Number of hidden units per view.
@@ -193,9 +237,12 @@ impl Network {
         let mut shorts = shorts
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let w1 = shorts.by_ref().take(INPUTS * hidden).collect();
-        let b1 = shorts.by_ref().take(hidden).collect();
-        let w2 = shorts.collect();
+        let w1: Vec<i16> = shorts.by_ref().take(INPUTS * hidden).collect();
+        let b1: Vec<i16> = shorts.by_ref().take(hidden).collect();
+        let w2: Vec<i16> = shorts.collect();
+        if !Network::in_range(&w1, &b1, &w2) {
+            return Err(NetError::WeightOutOfRange);
+        }
         let b2 = longs
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -203,41 +250,98 @@ impl Network {
         Ok(Network::new(hidden, scale, w1, b1, w2, b2))
     }
 
-    /// Score of `board` for `turn`, in centipawns.
-    pub fn score(&self, board: &Board, turn: Color) -> i32 {
+    /// Length of an accumulator: the hidden sums of each view, in the order
+    /// of `Color as usize`.
+    pub fn acc_len(&self) -> usize {
+        2 * self.hidden
+    }
+
+    /// Adds or removes the input of one piece in both views.
+    ///
+    /// Wrapping arithmetic: the sums stay in range for any legal position,
+    /// and an updated accumulator then always equals a refreshed one.
+    #[inline]
+    fn toggle(&self, acc: &mut [i16], color: Color, role: Role, sq: Square, add: bool) {
         let h = self.hidden;
-        let mut acc = [[0i32; MAX_HIDDEN]; 2];
         for view in Color::ALL {
-            acc[view as usize][..h]
-                .iter_mut()
-                .zip(&self.b1)
-                .for_each(|(a, &b)| *a = i32::from(b));
-        }
-        for sq in board.occupied() {
-            let Some(piece) = board.piece_at(sq) else {
-                continue;
-            };
-            for view in Color::ALL {
-                let f = feature(view, piece.color, piece.role, sq);
-                let row = &self.w1[f * h..(f + 1) * h];
-                acc[view as usize][..h]
-                    .iter_mut()
+            let part = &mut acc[view as usize * h..(view as usize + 1) * h];
+            let f = feature(view, color, role, sq);
+            let row = &self.w1[f * h..(f + 1) * h];
+            if add {
+                part.iter_mut()
                     .zip(row)
-                    .for_each(|(a, &w)| *a += i32::from(w));
+                    .for_each(|(a, &w)| *a = a.wrapping_add(w));
+            } else {
+                part.iter_mut()
+                    .zip(row)
+                    .for_each(|(a, &w)| *a = a.wrapping_sub(w));
             }
         }
+    }
+
+    /// Fills `acc` (of [`Network::acc_len`]) from the pieces of `board`.
+    pub fn refresh(&self, board: &Board, acc: &mut [i16]) {
+        for part in acc.chunks_exact_mut(self.hidden) {
+            part.copy_from_slice(&self.b1);
+        }
+        for sq in board.occupied() {
+            if let Some(piece) = board.piece_at(sq) {
+                self.toggle(acc, piece.color, piece.role, sq, true);
+            }
+        }
+    }
+
+    /// Sets `child` to the accumulator of `after` given `parent`, the one
+    /// of `before`, changing only the pieces that differ (two to four for
+    /// one move).
+    pub fn update(&self, before: &Board, after: &Board, parent: &[i16], child: &mut [i16]) {
+        child.copy_from_slice(parent);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (was, is) = (before.by_piece(piece), after.by_piece(piece));
+                for sq in was & !is {
+                    self.toggle(child, color, role, sq, false);
+                }
+                for sq in is & !was {
+                    self.toggle(child, color, role, sq, true);
+                }
+            }
+        }
+    }
+
+    /// Score for `turn` of the board whose accumulator is `acc`, in
+    /// centipawns.
+    pub fn output(&self, acc: &[i16], board: &Board, turn: Color) -> i32 {
+        let h = self.hidden;
         let b = bucket(board);
         let out_w = &self.w2[b * 2 * h..(b + 1) * 2 * h];
         let mut sum = 0i64;
         for (side, view) in [turn, !turn].into_iter().enumerate() {
             let ws = &out_w[side * h..(side + 1) * h];
-            for (&a, &w) in acc[view as usize][..h].iter().zip(ws) {
-                let c = a.clamp(0, QA);
-                sum += i64::from(c * i32::from(w)) * i64::from(c);
-            }
+            let part = &acc[view as usize * h..(view as usize + 1) * h];
+            // By MAX_W2 an activation times a weight fits an i16, and by
+            // MAX_HIDDEN one view's sum an i32: 16-bit multiplies suffice.
+            let view_sum: i32 = part
+                .iter()
+                .zip(ws)
+                .map(|(&a, &w)| {
+                    let c = a.clamp(0, QA as i16);
+                    i32::from(c * w) * i32::from(c)
+                })
+                .sum();
+            sum += i64::from(view_sum);
         }
         let out = sum / i64::from(QA) + i64::from(self.b2[b]);
         (out * i64::from(self.scale) / i64::from(QA * QB)) as i32
+    }
+
+    /// Score of `board` for `turn`, in centipawns, from scratch.
+    pub fn score(&self, board: &Board, turn: Color) -> i32 {
+        let mut acc = [0i16; 2 * MAX_HIDDEN];
+        let acc = &mut acc[..self.acc_len()];
+        self.refresh(board, acc);
+        self.output(acc, board, turn)
     }
 }
 
@@ -245,13 +349,17 @@ impl Evaluator for Network {
     fn evaluate(&self, pos: &Chess) -> i32 {
         self.score(pos.board(), pos.turn())
     }
+
+    fn network(&self) -> Option<&Network> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Piece};
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
@@ -264,8 +372,8 @@ mod tests {
     fn sample_net(hidden: usize) -> Network {
         let mut rng = crate::level::Rng::new(7);
         let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
-        let w1 = (0..INPUTS * hidden).map(|_| small(60) as i16).collect();
-        let b1 = (0..hidden).map(|_| small(100) as i16).collect();
+        let w1 = (0..INPUTS * hidden).map(|_| small(505) as i16).collect();
+        let b1 = (0..hidden).map(|_| small(505) as i16).collect();
         let w2 = (0..BUCKETS * 2 * hidden)
             .map(|_| small(120) as i16)
             .collect();
@@ -300,6 +408,10 @@ mod tests {
             Network::from_bytes(&bytes[..bytes.len() - 1]),
             Err(NetError::BadLength { .. })
         ));
+        let mut heavy = bytes.clone();
+        let last_w2 = bytes.len() - 4 * BUCKETS - 2;
+        heavy[last_w2..last_w2 + 2].copy_from_slice(&200i16.to_le_bytes());
+        assert_eq!(Network::from_bytes(&heavy), Err(NetError::WeightOutOfRange));
         let mut wide = bytes.clone();
         wide[8..12].copy_from_slice(&5000u32.to_le_bytes());
         assert!(matches!(
@@ -377,5 +489,92 @@ mod tests {
         let out = expected / i64::from(QA) + i64::from(net.b2[b]);
         let cp = (out * 400 / i64::from(QA * QB)) as i32;
         assert_eq!(net.evaluate(&p), cp);
+    }
+
+    #[test]
+    fn updated_accumulator_equals_a_fresh_one_after_every_move() {
+        let net = sample_net(8);
+        let len = net.acc_len();
+        let check = |p: &Chess| {
+            let mut parent = vec![0; len];
+            net.refresh(p.board(), &mut parent);
+            for m in p.legal_moves() {
+                let mut child_pos = p.clone();
+                child_pos.play_unchecked(m);
+                let mut child = vec![0; len];
+                net.update(p.board(), child_pos.board(), &parent, &mut child);
+                let mut fresh = vec![0; len];
+                net.refresh(child_pos.board(), &mut fresh);
+                assert_eq!(child, fresh, "{m:?} from {:?}", p.board());
+            }
+        };
+        // Castling both ways, en passant, promotions with and without capture.
+        for fen in [
+            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 9",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "1r2k3/P6P/8/8/8/8/p6p/1R2K1N1 w - - 0 1",
+        ] {
+            check(&pos(fen));
+        }
+        // Chess960 castling (the king takes its own rook).
+        let c960: Chess = "rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1"
+            .parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Chess960)
+            .expect("legal");
+        check(&c960);
+        crate::tests::random_walk(20, 160, 11, check);
+    }
+
+    /// The network without its incremental path: the search has to call
+    /// `evaluate` on every position.
+    struct FromScratch(Network);
+
+    impl Evaluator for FromScratch {
+        fn evaluate(&self, pos: &Chess) -> i32 {
+            self.0.evaluate(pos)
+        }
+    }
+
+    #[test]
+    fn search_with_updated_accumulators_equals_search_from_scratch() {
+        let net = sample_net(16);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = crate::Limits {
+            depth: Some(6),
+            ..crate::Limits::default()
+        };
+        for fen in [
+            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 9",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/2P5/8/8/1k6/8/5p2/3K4 b - - 0 1",
+        ] {
+            let p = pos(fen);
+            let mut found = Vec::new();
+            for eval in [
+                std::sync::Arc::new(net.clone()) as std::sync::Arc<dyn Evaluator>,
+                std::sync::Arc::new(FromScratch(net.clone())),
+            ] {
+                let mut engine = crate::Engine::new(4);
+                engine.set_evaluator(eval);
+                let r = engine
+                    .search_with_info(&p, &[], &limits, &stop, &mut |_| {})
+                    .expect("a move");
+                found.push((r.best_move, r.score, r.nodes, r.pv));
+            }
+            assert_eq!(found[0], found[1], "{fen}");
+        }
+    }
+
+    #[test]
+    fn built_in_network_loads_and_knows_material() {
+        let net = default_network();
+        let start = Chess::default();
+        assert!(net.evaluate(&start).abs() < 60, "{}", net.evaluate(&start));
+        // White to move, a queen up; then the same for Black.
+        let up = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(net.evaluate(&up) > 500, "{}", net.evaluate(&up));
+        let down = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(net.evaluate(&down) < -500, "{}", net.evaluate(&down));
     }
 }

@@ -438,11 +438,11 @@ pub fn train(
     quantise(&best.1, k)
 }
 
-/// Largest hidden weight (and bias) magnitude: keeps every hidden sum of
-/// 32 inputs inside the integer range after quantisation.
-const W1_CLIP: f32 = 1.98;
-/// Largest output weight magnitude (`i16` after scaling by [`QB`]).
-const W2_CLIP: f32 = 127.0;
+/// Largest hidden weight (and bias) magnitude: [`nnue::MAX_W1`] once
+/// quantised.
+const W1_CLIP: f32 = (nnue::MAX_W1 as f32 - 0.5) / QA as f32;
+/// Largest output weight magnitude: [`nnue::MAX_W2`] once quantised.
+const W2_CLIP: f32 = (nnue::MAX_W2 as f32 - 0.5) / QB as f32;
 
 fn clip(net: &mut Float) {
     for w in net.w1.iter_mut().chain(net.b1.iter_mut()) {

@@ -14,6 +14,7 @@ use shakmaty::{
 };
 
 use crate::eval::{Evaluator, pawn_attacks_bb};
+use crate::nnue::Network;
 use crate::see::{see_ge, value};
 use crate::tt::{Bound, Table};
 
@@ -307,6 +308,10 @@ pub struct Worker<'a> {
     /// The only root moves to search (`searchmoves`); empty for all.
     root_only: Vec<u16>,
     root_depth: i32,
+    /// The evaluation's network, when it is one.
+    net: Option<&'a Network>,
+    /// One network accumulator per ply, back to back (empty without one).
+    acc: Vec<i16>,
 }
 
 /// History reward for the move that cut at `depth` (and penalty for the
@@ -519,6 +524,11 @@ impl<'a> Worker<'a> {
             root_exclude: Vec::new(),
             root_only: Vec::new(),
             root_depth: 0,
+            net: shared.eval.network(),
+            acc: shared
+                .eval
+                .network()
+                .map_or_else(Vec::new, |n| vec![0; (MAX_PLY + 2) * n.acc_len()]),
         }
     }
 
@@ -597,6 +607,9 @@ impl<'a> Worker<'a> {
         mut report: Option<&mut dyn FnMut(&Info)>,
         helper_offset: u32,
     ) -> (Vec<Line>, u32, u32) {
+        if let Some(net) = self.net {
+            net.refresh(root.board(), &mut self.acc[..net.acc_len()]);
+        }
         let mut legal = root.legal_moves();
         legal.retain(|m| self.root_allows(encode_move(*m)));
         let multipv = multipv.clamp(1, legal.len().max(1));
@@ -871,8 +884,9 @@ impl<'a> Worker<'a> {
 
     /// Plays `m`, returning the child and its key; the key is known before
     /// the move is made, so the table slot is already being fetched.
+    /// With a network, the child's accumulator (at `ply + 1`) is made too.
     #[inline]
-    fn make(&self, pos: &Chess, key: u64, m: Move) -> (Chess, u64) {
+    fn make(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, u64) {
         let quick = pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal);
         if let Some(k) = quick {
             self.shared.tt.prefetch(k.0);
@@ -880,7 +894,34 @@ impl<'a> Worker<'a> {
         let mut child = pos.clone();
         child.play_unchecked(m);
         let ckey = quick.map_or_else(|| key_of(&child), |k| k.0);
+        if let Some(net) = self.net {
+            let len = net.acc_len();
+            let (lo, hi) = self.acc.split_at_mut((ply + 1) * len);
+            net.update(pos.board(), child.board(), &lo[ply * len..], &mut hi[..len]);
+        }
         (child, ckey)
+    }
+
+    /// Static evaluation of `pos`, the position at `ply`.
+    #[inline]
+    fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+        match self.net {
+            Some(net) => {
+                let len = net.acc_len();
+                net.output(&self.acc[ply * len..][..len], pos.board(), pos.turn())
+            }
+            None => self.shared.eval.evaluate(pos),
+        }
+    }
+
+    /// The null move keeps the board, so its accumulator is the parent's.
+    #[inline]
+    fn copy_acc(&mut self, ply: usize) {
+        if let Some(net) = self.net {
+            let len = net.acc_len();
+            self.acc
+                .copy_within(ply * len..(ply + 1) * len, (ply + 1) * len);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -919,7 +960,7 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return self.shared.eval.evaluate(pos);
+                return self.evaluate(pos, ply);
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -953,7 +994,7 @@ impl<'a> Worker<'a> {
         let raw_eval = match entry {
             _ if in_check => -INF,
             Some(e) => e.eval,
-            None => self.shared.eval.evaluate(pos),
+            None => self.evaluate(pos, ply),
         };
         let pawns = pawn_slot(pos);
         let static_eval = if in_check {
@@ -995,6 +1036,7 @@ impl<'a> Worker<'a> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let nkey = key_of(&null);
+                self.copy_acc(ply);
                 self.stack[ply].null = true;
                 self.keys.push(nkey);
                 let s = -self.negamax(&null, nkey, depth - r, ply + 1, -beta, -beta + 1, !cut_node);
@@ -1132,7 +1174,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let (child, ckey) = self.make(pos, key, m);
+            let (child, ckey) = self.make(pos, key, m, ply);
             // Checks are extended unless they lose material: a check that
             // hangs the checking piece rarely leads anywhere.
             let extension = i32::from(
@@ -1281,7 +1323,7 @@ impl<'a> Worker<'a> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.shared.eval.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let entry = self.shared.tt.probe(key);
         if let Some(e) = entry {
@@ -1304,7 +1346,7 @@ impl<'a> Worker<'a> {
         } else {
             stand = match entry {
                 Some(e) => e.eval,
-                None => self.shared.eval.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             if stand >= beta {
                 return stand;
@@ -1339,7 +1381,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let (child, ckey) = self.make(pos, key, m);
+            let (child, ckey) = self.make(pos, key, m, ply);
             let s = -self.qsearch(&child, ckey, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;

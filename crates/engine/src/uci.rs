@@ -113,13 +113,13 @@ pub fn run<R: BufRead>(input: R, output: Box<dyn Write + Send>) {
     s.finish();
 }
 
-/// The legal move of `pos` that a UCI move token names, if any.
-/// The evaluation an `EvalFile` value names: empty for the shipped
-/// weights, a network file from `plyyard train-nnue`, or a weight table
-/// from `plyyard tune`.
+/// The evaluation an `EvalFile` value names: empty for the built-in
+/// network, a network file from `plyyard train-nnue`, or a weight table
+/// from `plyyard tune` (such as `crates/engine/src/tuned.rs`, the
+/// classical evaluation).
 fn load_eval_file(v: &str) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>, String> {
     if v.is_empty() || v == "<empty>" {
-        return Ok(std::sync::Arc::new(crate::eval::Classical::default()));
+        return Ok(crate::nnue::default_network());
     }
     let bytes = std::fs::read(v).map_err(|e| format!("cannot read EvalFile {v:?}: {e}"))?;
     if bytes.starts_with(crate::nnue::MAGIC) {
@@ -136,6 +136,7 @@ fn load_eval_file(v: &str) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>,
     )))
 }
 
+/// The legal move of `pos` that a UCI move token names, if any.
 fn parse_move(pos: &Chess, tok: &str) -> Option<Move> {
     tok.parse::<UciMove>().ok()?.to_move(pos).ok()
 }
@@ -280,11 +281,8 @@ impl Session {
             }
             "eval" => {
                 let (pos, _) = crate::replay(&self.start, &self.moves);
-                let e = crate::eval::Classical::default();
-                self.say(&format!(
-                    "info string static eval {} cp (side to move)",
-                    crate::eval::Evaluator::evaluate(&e, &pos)
-                ));
+                let e = self.engine().static_eval(&pos);
+                self.say(&format!("info string static eval {e} cp (side to move)"));
             }
             "debug" | "register" => {}
             _ => self.error(&format!("unknown command: {line}")),
