@@ -1,5 +1,5 @@
-//! Ply Yard engine: an alpha-beta searcher on top of shakmaty, with a neural
-//! network evaluation (and a tuned classical one for the weaker levels),
+//! Ply Yard engine: an alpha-beta searcher on top of shakmaty, with a tuned
+//! classical evaluation (a neural network can replace it for Expert),
 //! human-like playing levels and a UCI front end.
 //!
 //! The [`Engine`] is what the server calls in-process; [`uci`] wraps it for
@@ -212,12 +212,13 @@ pub struct Engine {
 impl Engine {
     /// An engine with a `hash_mb` MiB transposition table and one thread.
     pub fn new(hash_mb: usize) -> Engine {
+        let classical: Arc<dyn Evaluator> = Arc::new(Classical::default());
         Engine {
             tt: tt::Table::new(hash_mb),
             threads: 1,
             heuristics: vec![Heuristics::new()],
-            eval: nnue::default_network(),
-            level_eval: Arc::new(Classical::default()),
+            eval: classical.clone(),
+            level_eval: classical,
             active: EvalUse::Full,
             filled_by: EvalUse::Full,
             move_overhead: Duration::from_millis(30),
@@ -240,9 +241,10 @@ impl Engine {
         self.move_overhead = overhead;
     }
 
-    /// Uses another full-strength evaluation (Expert and analysis; the
-    /// weaker levels keep the classical one). Clears the table, whose
-    /// entries hold the old evaluation's scores.
+    /// Uses another full-strength evaluation, for example a network (Expert
+    /// and analysis; the weaker levels keep the classical one they were
+    /// calibrated with). Clears the table, whose entries hold the old
+    /// evaluation's scores.
     pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
         self.eval = eval;
         self.clear();
@@ -349,7 +351,9 @@ impl Engine {
             return Vec::new();
         }
         if self.filled_by != self.active {
-            self.clear();
+            if !Arc::ptr_eq(&self.eval, &self.level_eval) {
+                self.clear();
+            }
             self.filled_by = self.active;
         }
         self.tt.new_search();

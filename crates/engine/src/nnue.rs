@@ -16,7 +16,6 @@
 //! weights and writes the file.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
@@ -41,24 +40,6 @@ pub const MAX_W1: i16 = 505;
 pub const MAX_W2: i16 = 127;
 /// First bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"PLYNNUE1";
-
-/// The network the engine plays with unless told otherwise; how it was
-/// trained is in docs/strength.md.
-const DEFAULT_NETWORK: &[u8] = include_bytes!("../nets/default.nnue");
-
-/// The built-in network, parsed once.
-///
-/// # Panics
-///
-/// Panics if the embedded file is not a valid network (a unit test
-/// loads it).
-pub fn default_network() -> Arc<Network> {
-    static NET: OnceLock<Arc<Network>> = OnceLock::new();
-    NET.get_or_init(|| {
-        Arc::new(Network::from_bytes(DEFAULT_NETWORK).expect("the built-in network is valid"))
-    })
-    .clone()
-}
 
 /// Input index of a `color` `role` on `sq` as seen from `view`: the
 /// viewer's own pieces first, squares flipped vertically for Black.
@@ -567,14 +548,31 @@ mod tests {
     }
 
     #[test]
-    fn built_in_network_loads_and_knows_material() {
-        let net = default_network();
-        let start = Chess::default();
-        assert!(net.evaluate(&start).abs() < 60, "{}", net.evaluate(&start));
-        // White to move, a queen up; then the same for Black.
-        let up = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!(net.evaluate(&up) > 500, "{}", net.evaluate(&up));
-        let down = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
-        assert!(net.evaluate(&down) < -500, "{}", net.evaluate(&down));
+    fn weaker_levels_keep_the_classical_evaluation() {
+        // Whatever full-strength evaluation an engine has, a level below
+        // Expert plays exactly as with the classical one.
+        let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let nodes = |n| crate::Limits {
+            nodes: Some(n),
+            ..crate::Limits::default()
+        };
+        for level in [crate::Level::Easy, crate::Level::Hard] {
+            let mut found = Vec::new();
+            for with_net in [false, true] {
+                let mut e = crate::Engine::new(4);
+                if with_net {
+                    e.set_evaluator(std::sync::Arc::new(sample_net(16)));
+                    // An Expert search first: switching evaluations must
+                    // not leak its table into the level's search.
+                    e.search(&p, &[], &nodes(2000), crate::Level::Expert, 1, &stop);
+                }
+                let r = e
+                    .search(&p, &[], &nodes(3000), level, 9, &stop)
+                    .expect("a move");
+                found.push((r.best_move, r.score, r.nodes));
+            }
+            assert_eq!(found[0], found[1], "{level:?}");
+        }
     }
 }

@@ -140,7 +140,9 @@ pub fn fit_k(data: &Dataset) -> f64 {
 /// Settings of a training run.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// Hidden units per view.
     pub hidden: usize,
+    /// Passes over the training data.
     pub epochs: u32,
     /// Adam step size at the start; divided by ten over the run.
     pub rate: f32,
@@ -150,7 +152,9 @@ pub struct Config {
     pub score_weight: f32,
     /// L2 decay of every weight per step, relative to the step size.
     pub decay: f32,
+    /// Threads sharing each mini-batch.
     pub threads: usize,
+    /// Seed of the initial weights and of the shuffling.
     pub seed: u64,
     /// Also train on every position with its files mirrored.
     pub mirror: bool,

@@ -504,33 +504,3 @@ fn searchmoves_bind_every_level() {
         );
     }
 }
-
-#[test]
-fn expert_uses_the_network_and_weaker_levels_the_classical_evaluation() {
-    let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    let engine = Engine::new(4);
-    assert_eq!(
-        engine.static_eval(&p),
-        crate::eval::Evaluator::evaluate(&*crate::nnue::default_network(), &p)
-    );
-    // Whatever full-strength evaluation an engine has, a level below
-    // Expert plays exactly as with the classical one.
-    let stop = AtomicBool::new(false);
-    for level in [Level::Easy, Level::Hard] {
-        let mut found = Vec::new();
-        for classical in [false, true] {
-            let mut e = Engine::new(4);
-            if classical {
-                e.set_evaluator(std::sync::Arc::new(crate::eval::Classical::default()));
-            }
-            // An Expert search first: switching evaluations must not leak
-            // its table into the level's search.
-            e.search(&p, &[], &nodes(2000), Level::Expert, 1, &stop);
-            let r = e
-                .search(&p, &[], &nodes(3000), level, 9, &stop)
-                .expect("a move");
-            found.push((r.best_move, r.score, r.nodes));
-        }
-        assert_eq!(found[0], found[1], "{level:?}");
-    }
-}
