@@ -14,6 +14,7 @@ use shakmaty::{CastlingMode, Chess, Color, Position};
 use crate::eval::{Classical, Evaluator};
 use crate::level::Rng;
 use crate::nnue::{self, BUCKETS, INPUTS, Network, QA, QB};
+use crate::tune::{fit_scale, sigmoid};
 
 /// Training positions in compact form.
 #[derive(Default)]
@@ -98,13 +99,8 @@ impl Dataset {
     }
 }
 
-/// Logistic on the centipawn scale: `1 / (1 + 10^(-k e / 400))`.
-fn sigmoid(k: f64, e: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
-}
-
 /// The `k` that best fits the classical evaluation to the results of the
-/// sampled positions (golden-section search).
+/// sampled positions.
 pub fn fit_k(data: &Dataset) -> f64 {
     let eval = Classical::default();
     let pairs: Vec<(f64, f64)> = data
@@ -117,24 +113,12 @@ pub fn fit_k(data: &Dataset) -> f64 {
             (white_e, f64::from(data.result[j * SAMPLE_EVERY]))
         })
         .collect();
-    let err = |k: f64| -> f64 {
+    fit_scale(|k| {
         pairs
             .iter()
             .map(|&(e, r)| (r - sigmoid(k, e)).powi(2))
             .sum()
-    };
-    let (mut a, mut b) = (0.1f64, 3.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if err(c) < err(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
+    })
 }
 
 /// Settings of a training run.

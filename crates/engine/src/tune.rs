@@ -75,7 +75,8 @@ fn eval_of(w: &[[f64; 2]], s: &Sample) -> f64 {
     mg * ph + eg * f64::from(scale) / f64::from(SCALE_FULL) * (1.0 - ph)
 }
 
-fn sigmoid(k: f64, e: f64) -> f64 {
+/// Logistic on the centipawn scale: `1 / (1 + 10^(-k e / 400))`.
+pub(crate) fn sigmoid(k: f64, e: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
 }
 
@@ -93,14 +94,20 @@ fn to_float(p: &Params) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// The `k` that best fits the current weights (golden-section search).
+/// The `k` that best fits the current weights.
 pub fn best_k(w: &[[f64; 2]], data: &[Sample]) -> f64 {
+    fit_scale(|k| error(w, k, data))
+}
+
+/// The `k` in 0.1..3 that minimises `err` (golden-section search; `err`
+/// is taken to have one minimum there).
+pub(crate) fn fit_scale(err: impl Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = (0.1f64, 3.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..30 {
         let c = b - g * (b - a);
         let d = a + g * (b - a);
-        if error(w, c, data) < error(w, d, data) {
+        if err(c) < err(d) {
             b = d;
         } else {
             a = c;
