@@ -500,6 +500,7 @@ impl<'a> Worker<'a> {
                 *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
             }
         }
+        let net = shared.eval.network();
         Worker {
             shared,
             main,
@@ -524,11 +525,8 @@ impl<'a> Worker<'a> {
             root_exclude: Vec::new(),
             root_only: Vec::new(),
             root_depth: 0,
-            net: shared.eval.network(),
-            acc: shared
-                .eval
-                .network()
-                .map_or_else(Vec::new, |n| vec![0; (MAX_PLY + 2) * n.acc_len()]),
+            net,
+            acc: net.map_or_else(Vec::new, |n| vec![0; (MAX_PLY + 2) * n.acc_len()]),
         }
     }
 
