@@ -79,14 +79,30 @@ impl Classical {
 
 impl Evaluator for Classical {
     fn evaluate(&self, pos: &Chess) -> i32 {
+        self.score(pos.board(), pos.turn())
+    }
+}
+
+impl Classical {
+    /// Score of `board` for `turn`, in centipawns: what
+    /// [`Evaluator::evaluate`] returns for a position with that board and
+    /// side to move.
+    pub fn score(&self, board: &Board, turn: Color) -> i32 {
         let tempo = self.params.0[p::TEMPO];
-        let (w, phase) = self.white_score_and_phase(pos.board());
+        let (w, phase) = self.white_score_and_phase(board);
         let t = (tempo.0 * phase + tempo.1 * (p::MAX_PHASE - phase)) / p::MAX_PHASE;
-        match pos.turn() {
+        match turn {
             Color::White => w + t,
             Color::Black => -w + t,
         }
     }
+}
+
+/// The classical evaluation with the built-in weights, built once: the
+/// base a residual network ([`crate::nnue::Base::Classical`]) corrects.
+pub fn builtin() -> &'static Classical {
+    static BUILTIN: std::sync::LazyLock<Classical> = std::sync::LazyLock::new(Classical::default);
+    &BUILTIN
 }
 
 /// Non-linear information the final blend needs.

@@ -14,12 +14,16 @@
 //! the search keeps one accumulator per ply ([`Network::update`]) and only
 //! the output layer runs per evaluation. [`crate::nnue_train`] fits the
 //! weights and writes the file.
+//!
+//! A network is either the whole evaluation or, with
+//! [`Base::Classical`], a learnt correction added to the classical
+//! evaluation with its built-in weights.
 
 use std::fmt;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
-use crate::eval::Evaluator;
+use crate::eval::{self, Evaluator};
 
 /// Inputs per view: 2 sides × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -39,7 +43,47 @@ pub const MAX_W1: i16 = 505;
 /// weight then fits an `i16`.
 pub const MAX_W2: i16 = 127;
 /// First bytes of a network file.
-pub const MAGIC: &[u8; 8] = b"PLYNNUE1";
+pub const MAGIC: &[u8; 8] = b"PLYNNUE2";
+/// Bytes of the header after [`MAGIC`]: hidden size, buckets, scale and
+/// base.
+const HEADER: usize = 16;
+
+/// What a network's output is added to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Base {
+    /// Nothing: the network is the whole evaluation.
+    #[default]
+    Zero,
+    /// The classical evaluation with its built-in weights
+    /// ([`eval::builtin`]): the network learns what it misses.
+    Classical,
+}
+
+impl Base {
+    fn code(self) -> u32 {
+        match self {
+            Base::Zero => 0,
+            Base::Classical => 1,
+        }
+    }
+
+    fn from_code(code: u32) -> Option<Base> {
+        match code {
+            0 => Some(Base::Zero),
+            1 => Some(Base::Classical),
+            _ => None,
+        }
+    }
+
+    /// The base's score of `board` for `turn`, in centipawns.
+    #[inline]
+    pub fn score(self, board: &Board, turn: Color) -> i32 {
+        match self {
+            Base::Zero => 0,
+            Base::Classical => eval::builtin().score(board, turn),
+        }
+    }
+}
 
 /// Input index of a `color` `role` on `sq` as seen from `view`: the
 /// viewer's own pieces first, squares flipped vertically for Black.
@@ -77,6 +121,8 @@ pub enum NetError {
     BadLength { expected: usize, found: usize },
     /// A weight is beyond [`MAX_W1`] or [`MAX_W2`].
     WeightOutOfRange,
+    /// The header names a base this program does not know.
+    UnknownBase(u32),
 }
 
 impl fmt::Display for NetError {
@@ -98,6 +144,10 @@ impl fmt::Display for NetError {
                 f,
                 "a weight is out of range (hidden at most {MAX_W1}, output at most {MAX_W2})"
             ),
+            NetError::UnknownBase(code) => write!(
+                f,
+                "unknown evaluation base {code} (0: none, 1: the classical evaluation)"
+            ),
         }
     }
 }
@@ -118,6 +168,7 @@ pub struct Network {
     w2: Vec<i16>,
     /// Per bucket, in units of `1 / (QA * QB)`.
     b2: Vec<i32>,
+    base: Base,
 }
 
 impl Network {
@@ -153,7 +204,19 @@ impl Network {
             b1,
             w2,
             b2,
+            base: Base::Zero,
         }
+    }
+
+    /// The same weights, their output added to `base`.
+    pub fn with_base(mut self, base: Base) -> Network {
+        self.base = base;
+        self
+    }
+
+    /// What this network's output is added to.
+    pub fn base(&self) -> Base {
+        self.base
     }
 
     fn in_range(w1: &[i16], b1: &[i16], w2: &[i16]) -> bool {
@@ -167,17 +230,19 @@ impl Network {
 
     /// Size of the file [`Network::to_bytes`] writes for `hidden` units.
     fn file_len(hidden: usize) -> usize {
-        MAGIC.len() + 12 + 2 * (INPUTS * hidden + hidden + BUCKETS * 2 * hidden) + 4 * BUCKETS
+        MAGIC.len() + HEADER + 2 * (INPUTS * hidden + hidden + BUCKETS * 2 * hidden) + 4 * BUCKETS
     }
 
-    /// The network file: [`MAGIC`], then little-endian `hidden`, `buckets`
-    /// and `scale` (u32, u32, i32), `w1`, `b1`, `w2` (i16) and `b2` (i32).
+    /// The network file: [`MAGIC`], then little-endian `hidden`, `buckets`,
+    /// `scale` and the base (u32, u32, i32, u32: 0 none, 1 classical), `w1`,
+    /// `b1`, `w2` (i16) and `b2` (i32).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(Network::file_len(self.hidden));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend_from_slice(&self.base.code().to_le_bytes());
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -191,9 +256,10 @@ impl Network {
     ///
     /// # Errors
     ///
-    /// [`NetError`] when the magic, the shape or the length is wrong.
+    /// [`NetError`] when the magic, the shape, the base or the length is
+    /// wrong, or a weight is out of range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < MAGIC.len() + 12 || &bytes[..MAGIC.len()] != MAGIC {
+        if bytes.len() < MAGIC.len() + HEADER || &bytes[..MAGIC.len()] != MAGIC {
             return Err(NetError::NotANetwork);
         }
         let word = |i: usize| {
@@ -206,6 +272,8 @@ impl Network {
         if !(1..=MAX_HIDDEN).contains(&hidden) || buckets != BUCKETS {
             return Err(NetError::BadShape { hidden, buckets });
         }
+        let code = u32::from_le_bytes(word(3));
+        let base = Base::from_code(code).ok_or(NetError::UnknownBase(code))?;
         let expected = Network::file_len(hidden);
         if bytes.len() != expected {
             return Err(NetError::BadLength {
@@ -213,7 +281,7 @@ impl Network {
                 found: bytes.len(),
             });
         }
-        let body = &bytes[MAGIC.len() + 12..];
+        let body = &bytes[MAGIC.len() + HEADER..];
         let (shorts, longs) = body.split_at(2 * (INPUTS * hidden + hidden + BUCKETS * 2 * hidden));
         let mut shorts = shorts
             .chunks_exact(2)
@@ -228,7 +296,7 @@ impl Network {
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(Network::new(hidden, scale, w1, b1, w2, b2))
+        Ok(Network::new(hidden, scale, w1, b1, w2, b2).with_base(base))
     }
 
     /// Length of an accumulator: the hidden sums of each view, in the order
@@ -292,7 +360,7 @@ impl Network {
     }
 
     /// Score for `turn` of the board whose accumulator is `acc`, in
-    /// centipawns.
+    /// centipawns, the base included.
     pub fn output(&self, acc: &[i16], board: &Board, turn: Color) -> i32 {
         let h = self.hidden;
         let b = bucket(board);
@@ -314,7 +382,7 @@ impl Network {
             sum += i64::from(view_sum);
         }
         let out = sum / i64::from(QA) + i64::from(self.b2[b]);
-        (out * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        (out * i64::from(self.scale) / i64::from(QA * QB)) as i32 + self.base.score(board, turn)
     }
 
     /// Score of `board` for `turn`, in centipawns, from scratch.
@@ -383,7 +451,7 @@ mod tests {
     fn file_round_trip_and_refusals() {
         let net = sample_net(8);
         let bytes = net.to_bytes();
-        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_eq!(Network::from_bytes(b"S(1, 2),"), Err(NetError::NotANetwork));
         assert!(matches!(
             Network::from_bytes(&bytes[..bytes.len() - 1]),
@@ -399,6 +467,28 @@ mod tests {
             Network::from_bytes(&wide),
             Err(NetError::BadShape { hidden: 5000, .. })
         ));
+        let residual = net.clone().with_base(Base::Classical);
+        let bytes = residual.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&residual));
+        let mut unknown = bytes.clone();
+        unknown[20..24].copy_from_slice(&2u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&unknown), Err(NetError::UnknownBase(2)));
+        let mut old = bytes.clone();
+        old[7] = b'1';
+        assert_eq!(Network::from_bytes(&old), Err(NetError::NotANetwork));
+    }
+
+    #[test]
+    fn classical_base_adds_the_builtin_evaluation() {
+        let net = sample_net(8);
+        let residual = net.clone().with_base(Base::Classical);
+        let mut differ = 0;
+        crate::tests::random_walk(6, 80, 3, |p: &Chess| {
+            let classical = crate::eval::Classical::default().evaluate(p);
+            assert_eq!(residual.evaluate(p), net.evaluate(p) + classical);
+            differ += usize::from(classical != 0);
+        });
+        assert!(differ > 100, "the classical scores were mostly zero");
     }
 
     #[test]
@@ -530,20 +620,22 @@ mod tests {
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/2P5/8/8/1k6/8/5p2/3K4 b - - 0 1",
         ] {
-            let p = pos(fen);
-            let mut found = Vec::new();
-            for eval in [
-                std::sync::Arc::new(net.clone()) as std::sync::Arc<dyn Evaluator>,
-                std::sync::Arc::new(FromScratch(net.clone())),
-            ] {
-                let mut engine = crate::Engine::new(4);
-                engine.set_evaluator(eval);
-                let r = engine
-                    .search_with_info(&p, &[], &limits, &stop, &mut |_| {})
-                    .expect("a move");
-                found.push((r.best_move, r.score, r.nodes, r.pv));
+            for net in [net.clone(), net.clone().with_base(Base::Classical)] {
+                let p = pos(fen);
+                let mut found = Vec::new();
+                for eval in [
+                    std::sync::Arc::new(net.clone()) as std::sync::Arc<dyn Evaluator>,
+                    std::sync::Arc::new(FromScratch(net.clone())),
+                ] {
+                    let mut engine = crate::Engine::new(4);
+                    engine.set_evaluator(eval);
+                    let r = engine
+                        .search_with_info(&p, &[], &limits, &stop, &mut |_| {})
+                        .expect("a move");
+                    found.push((r.best_move, r.score, r.nodes, r.pv));
+                }
+                assert_eq!(found[0], found[1], "{fen} {:?}", net.base());
             }
-            assert_eq!(found[0], found[1], "{fen}");
         }
     }
 

@@ -6,14 +6,16 @@
 //! result blended with the logistic of the search score. The logistic's
 //! scale `k` is fitted to the classical evaluation on the same data, so a
 //! network centipawn means what a classical one does to the search's
-//! margins.
+//! margins. A network on [`Base::Classical`] is trained with the
+//! classical score of each position added to its output, so it learns only
+//! the difference.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::eval::{Classical, Evaluator};
 use crate::level::Rng;
-use crate::nnue::{self, BUCKETS, INPUTS, Network, QA, QB};
+use crate::nnue::{self, BUCKETS, Base, INPUTS, Network, QA, QB};
 use crate::tune::{fit_scale, sigmoid};
 
 /// Training positions in compact form.
@@ -31,12 +33,25 @@ pub struct Dataset {
     score: Vec<f32>,
     /// The positions themselves, for the classical evaluation (a sample).
     sample: Vec<Chess>,
+    /// What the network's output is added to.
+    base: Base,
+    /// With a base: its score for the side to move, in centipawns, of the
+    /// position as it is and with its files mirrored.
+    base_cp: Vec<[f32; 2]>,
 }
 
 /// Every this many positions one is kept for fitting `k`.
 const SAMPLE_EVERY: usize = 16;
 
 impl Dataset {
+    /// An empty set for training a network on `base`.
+    pub fn new(base: Base) -> Dataset {
+        Dataset {
+            base,
+            ..Dataset::default()
+        }
+    }
+
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.white.len()
@@ -87,6 +102,14 @@ impl Dataset {
             self.bucket.push(nnue::bucket(board) as u8);
             self.result.push(result);
             self.score.push(score);
+            if self.base != Base::Zero {
+                let mut mirrored = board.clone();
+                mirrored.flip_horizontal();
+                self.base_cp.push([
+                    self.base.score(board, pos.turn()) as f32,
+                    self.base.score(&mirrored, pos.turn()) as f32,
+                ]);
+            }
             if self.len() % SAMPLE_EVERY == 1 {
                 self.sample.push(pos);
             }
@@ -96,6 +119,16 @@ impl Dataset {
 
     fn features(&self, i: usize) -> &[u16] {
         &self.features[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// The base's score of position `i` (files mirrored if `mirror`) in
+    /// units of the network's output, for logistic scale `k`.
+    #[inline]
+    fn base_out(&self, i: usize, mirror: usize, k: f64) -> f32 {
+        match self.base_cp.get(i) {
+            Some(cp) => cp[usize::from(mirror != 0)] * (k / 400.0) as f32,
+            None => 0.0,
+        }
     }
 }
 
@@ -142,6 +175,9 @@ pub struct Config {
     pub seed: u64,
     /// Also train on every position with its files mirrored.
     pub mirror: bool,
+    /// What the network's output is added to (the data must have been
+    /// read for the same base).
+    pub base: Base,
 }
 
 /// Floating-point weights, laid out as in [`Network`]. The output is in
@@ -167,13 +203,16 @@ impl Float {
         }
     }
 
-    fn random(hidden: usize, rng: &mut Rng) -> Float {
+    /// Random weights; the output weights start at zero on a base, so the
+    /// network starts as the base alone.
+    fn random(hidden: usize, base: Base, rng: &mut Rng) -> Float {
         let mut f = Float::zeros(hidden);
         let mut uniform = |scale: f64| ((rng.next_f64() * 2.0 - 1.0) * scale) as f32;
         let s1 = (1.0 / 32f64).sqrt();
         f.w1.iter_mut().for_each(|w| *w = uniform(s1));
         f.b1.iter_mut().for_each(|w| *w = 0.1 + uniform(0.05));
         let s2 = (1.0 / (2.0 * hidden as f64)).sqrt();
+        let s2 = if base == Base::Zero { s2 } else { 0.0 };
         f.w2.iter_mut().for_each(|w| *w = uniform(s2));
         f
     }
@@ -194,8 +233,16 @@ impl Float {
     }
 
     /// Forward pass of position `i`, its files mirrored if `mirror`: fills
-    /// both views' hidden sums (White's view first) and returns the output.
-    fn forward(&self, data: &Dataset, i: usize, mirror: usize, h: &mut [Vec<f32>; 2]) -> f32 {
+    /// both views' hidden sums (White's view first) and returns the output,
+    /// the base included.
+    fn forward(
+        &self,
+        data: &Dataset,
+        i: usize,
+        mirror: usize,
+        k: f64,
+        h: &mut [Vec<f32>; 2],
+    ) -> f32 {
         let n = self.hidden;
         for v in h.iter_mut() {
             v.copy_from_slice(&self.b1);
@@ -207,7 +254,7 @@ impl Float {
         }
         let (us, them) = if data.white[i] { (0, 1) } else { (1, 0) };
         let out_w = &self.w2[data.bucket[i] as usize * 2 * n..][..2 * n];
-        let mut out = self.b2[data.bucket[i] as usize];
+        let mut out = self.b2[data.bucket[i] as usize] + data.base_out(i, mirror, k);
         for (side, view) in [us, them].into_iter().enumerate() {
             for (&x, &w) in h[view].iter().zip(&out_w[side * n..(side + 1) * n]) {
                 let c = x.clamp(0.0, 1.0);
@@ -257,7 +304,7 @@ fn accumulate(net: &Float, data: &Dataset, idx: &[u32], k: f64, sw: f32, g: &mut
     let mut total = 0.0f64;
     for &code in idx {
         let (i, mirror) = decode(code);
-        let out = net.forward(data, i, mirror, &mut h);
+        let out = net.forward(data, i, mirror, k, &mut h);
         let p = logistic(out);
         let t = target(data, i, k, sw);
         total += f64::from((p - t) * (p - t));
@@ -303,7 +350,7 @@ fn loss(net: &Float, data: &Dataset, k: f64, sw: f32, threads: usize) -> f64 {
                     part.iter()
                         .map(|&i| {
                             let i = i as usize;
-                            let p = logistic(net.forward(data, i, 0, &mut h));
+                            let p = logistic(net.forward(data, i, 0, k, &mut h));
                             let t = target(data, i, k, sw);
                             f64::from((p - t) * (p - t))
                         })
@@ -348,7 +395,12 @@ pub fn train(
     log: &mut dyn FnMut(&str),
 ) -> Network {
     let mut rng = Rng::new(cfg.seed);
-    let mut net = Float::random(cfg.hidden, &mut rng);
+    assert_eq!(
+        (train.base, valid.base),
+        (cfg.base, cfg.base),
+        "data read for another base"
+    );
+    let mut net = Float::random(cfg.hidden, cfg.base, &mut rng);
     let mut m = Float::zeros(cfg.hidden);
     let mut v = Float::zeros(cfg.hidden);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -423,7 +475,7 @@ pub fn train(
         }
     }
     log(&format!("best valid {:.6} at epoch {}", best.0, best.2));
-    quantise(&best.1, k)
+    quantise(&best.1, k).with_base(cfg.base)
 }
 
 /// Largest hidden weight (and bias) magnitude: [`nnue::MAX_W1`] once
@@ -487,10 +539,16 @@ not a position | 1.0 | 0
 
     #[test]
     fn gradient_matches_finite_differences() {
-        let mut data = Dataset::default();
+        for base in [Base::Zero, Base::Classical] {
+            gradient_check(base);
+        }
+    }
+
+    fn gradient_check(base: Base) {
+        let mut data = Dataset::new(base);
         data.add_lines(LINES);
         let mut rng = Rng::new(5);
-        let net = Float::random(6, &mut rng);
+        let net = Float::random(6, Base::Zero, &mut rng);
         let n = data.len() as u32;
         let idx: Vec<u32> = (0..n).chain((0..n).map(|i| i | MIRRORED)).collect();
         let mut g = Float::zeros(6);
@@ -522,7 +580,7 @@ not a position | 1.0 | 0
             let analytic = f64::from(g.slices_mut()[which][j]);
             assert!(
                 (numeric - analytic).abs() <= 1e-3 + 0.05 * numeric.abs(),
-                "param {which}/{j}: numeric {numeric}, analytic {analytic}"
+                "{base:?} param {which}/{j}: numeric {numeric}, analytic {analytic}"
             );
         }
     }
@@ -541,8 +599,9 @@ not a position | 1.0 | 0
             threads: 2,
             seed: 1,
             mirror: true,
+            base: Base::Zero,
         };
-        let start = Float::random(8, &mut Rng::new(cfg.seed));
+        let start = Float::random(8, Base::Zero, &mut Rng::new(cfg.seed));
         let before = loss(&start, &data, 1.0, 0.5, 1);
         let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
         // The queen side must come out well ahead, for either side to move.
@@ -561,5 +620,60 @@ not a position | 1.0 | 0
             before > 0.05,
             "the untrained network already fits: {before}"
         );
+    }
+
+    #[test]
+    fn a_network_on_the_classical_base_starts_from_it_and_improves_on_it() {
+        let mut data = Dataset::new(Base::Classical);
+        data.add_lines(LINES);
+        let k = 1.0;
+        // Before training the network adds nothing: its error is the
+        // classical evaluation's, position by position.
+        let start = Float::random(8, Base::Classical, &mut Rng::new(1));
+        let positions: Vec<Chess> = LINES
+            .lines()
+            .take(data.len())
+            .map(|l| {
+                let fen = l.split('|').next().expect("a field");
+                fen.trim()
+                    .parse::<Fen>()
+                    .expect("fen")
+                    .into_position(CastlingMode::Standard)
+                    .expect("legal")
+            })
+            .collect();
+        let classical: f64 = positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let prob = sigmoid(k, f64::from(Classical::default().evaluate(p)));
+                (prob - f64::from(target(&data, i, k, 0.5))).powi(2)
+            })
+            .sum::<f64>()
+            / data.len() as f64;
+        let before = loss(&start, &data, k, 0.5, 1);
+        assert!((before - classical).abs() < 1e-6, "{before} vs {classical}");
+        let cfg = Config {
+            hidden: 8,
+            epochs: 300,
+            rate: 0.01,
+            batch: 5,
+            score_weight: 0.5,
+            decay: 0.0,
+            threads: 2,
+            seed: 1,
+            mirror: true,
+            base: Base::Classical,
+        };
+        let mut last = String::new();
+        let net = train(&cfg, &data, &data, k, &mut |l| last = l.to_string());
+        assert_eq!(net.base(), Base::Classical);
+        let best: f64 = last
+            .split_whitespace()
+            .nth(2)
+            .and_then(|v| v.parse().ok())
+            .expect("best valid line");
+        assert!(best < before * 0.9, "{best} not below {before}");
+        assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(&net));
     }
 }

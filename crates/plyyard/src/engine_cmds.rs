@@ -99,15 +99,40 @@ pub enum Command {
         /// (files a to h).
         #[arg(long)]
         no_mirror: bool,
+        /// What the network's output is added to: nothing, or the
+        /// classical evaluation (the network then learns a correction).
+        #[arg(long, value_enum, default_value_t = NetBase::None)]
+        base: NetBase,
         /// Where to write the network.
         #[arg(long)]
         out: PathBuf,
     },
 }
 
-/// Reads `datagen` files into one training set.
-fn read_positions(files: &[PathBuf]) -> Result<engine::nnue_train::Dataset, String> {
-    let mut data = engine::nnue_train::Dataset::default();
+/// What a trained network's output is added to.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum NetBase {
+    /// Nothing: the network is the whole evaluation.
+    None,
+    /// The classical evaluation with its built-in weights.
+    Classical,
+}
+
+impl From<NetBase> for engine::nnue::Base {
+    fn from(b: NetBase) -> Self {
+        match b {
+            NetBase::None => engine::nnue::Base::Zero,
+            NetBase::Classical => engine::nnue::Base::Classical,
+        }
+    }
+}
+
+/// Reads `datagen` files into one training set for a network on `base`.
+fn read_positions(
+    files: &[PathBuf],
+    base: engine::nnue::Base,
+) -> Result<engine::nnue_train::Dataset, String> {
+    let mut data = engine::nnue_train::Dataset::new(base);
     for f in files {
         let text =
             std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
@@ -119,7 +144,8 @@ fn read_positions(files: &[PathBuf]) -> Result<engine::nnue_train::Dataset, Stri
         );
     }
     if data.is_empty() {
-        return Err("no usable positions".into());
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        return Err(format!("no usable positions in {}", names.join(", ")));
     }
     Ok(data)
 }
@@ -229,6 +255,7 @@ pub fn run(cmd: Command) -> ExitCode {
             threads,
             seed,
             no_mirror,
+            base,
             out,
         } => {
             if !(0.0..=1.0).contains(&score_weight) {
@@ -242,9 +269,12 @@ pub fn run(cmd: Command) -> ExitCode {
                 );
                 return ExitCode::FAILURE;
             }
-            let (train, check) = match (read_positions(&data), read_positions(&valid)) {
-                (Ok(t), Ok(v)) => (t, v),
-                (Err(e), _) | (_, Err(e)) => {
+            let base = engine::nnue::Base::from(base);
+            let read = read_positions(&data, base)
+                .and_then(|t| read_positions(&valid, base).map(|v| (t, v)));
+            let (train, check) = match read {
+                Ok(both) => both,
+                Err(e) => {
                     eprintln!("plyyard train-nnue: {e}");
                     return ExitCode::FAILURE;
                 }
@@ -265,6 +295,7 @@ pub fn run(cmd: Command) -> ExitCode {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 seed,
                 mirror: !no_mirror,
+                base,
             };
             let net = engine::nnue_train::train(&cfg, &train, &check, k, &mut |l| eprintln!("{l}"));
             if let Err(e) = std::fs::write(&out, net.to_bytes()) {

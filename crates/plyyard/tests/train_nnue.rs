@@ -51,47 +51,56 @@ fn datagen_then_train_then_play_with_the_network() {
         );
         assert!(out.status.success(), "{out:?}");
     }
-    let out = plyyard(
-        &dir,
-        &[
-            "train-nnue",
-            "--data",
-            "train.txt",
-            "--valid",
-            "valid.txt",
-            "--hidden",
-            "16",
-            "--epochs",
-            "3",
-            "--batch",
-            "64",
-            "--out",
-            "net.nnue",
-        ],
-    );
-    let log = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{log}");
-    assert!(
-        log.contains("classical evaluation on the validation set"),
-        "{log}"
-    );
-    assert!(log.contains("best valid"), "{log}");
+    // A whole evaluation, and a correction on the classical one.
+    for base in ["none", "classical"] {
+        let file = format!("net-{base}.nnue");
+        let out = plyyard(
+            &dir,
+            &[
+                "train-nnue",
+                "--data",
+                "train.txt",
+                "--valid",
+                "valid.txt",
+                "--hidden",
+                "16",
+                "--epochs",
+                "3",
+                "--batch",
+                "64",
+                "--base",
+                base,
+                "--out",
+                &file,
+            ],
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{log}");
+        assert!(
+            log.contains("classical evaluation on the validation set"),
+            "{log}"
+        );
+        assert!(log.contains("best valid"), "{log}");
 
-    let net = dir.join("net.nnue");
-    let lines = uci(&[
-        &format!("setoption name EvalFile value {}", net.display()),
-        "position startpos moves e2e4",
-        "go depth 4",
-    ]);
-    assert!(
-        !lines.iter().any(|l| l.contains("error")),
-        "the network was refused: {lines:?}"
-    );
-    let best = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("bestmove "))
-        .expect("a best move");
-    assert_ne!(best.split_whitespace().next(), Some("0000"), "{lines:?}");
+        let lines = uci(&[
+            &format!(
+                "setoption name EvalFile value {}",
+                dir.join(&file).display()
+            ),
+            "position startpos moves e2e4",
+            "go depth 4",
+        ]);
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "the network was refused: {lines:?}"
+        );
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .expect("a best move");
+        assert_ne!(best.split_whitespace().next(), Some("0000"), "{lines:?}");
+    }
+    let net = dir.join("net-none.nnue");
 
     // A cut network file is refused with a reason, and the engine plays on.
     let bytes = std::fs::read(&net).expect("network file");
@@ -129,6 +138,27 @@ fn datagen_then_train_then_play_with_the_network() {
     );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--hidden"));
+    assert!(!dir.join("x.nnue").exists());
+
+    // So is a training file without a single position, by name.
+    std::fs::write(dir.join("empty.txt"), "not a position | 1.0 | 0\n").expect("write");
+    let out = plyyard(
+        &dir,
+        &[
+            "train-nnue",
+            "--data",
+            "empty.txt",
+            "--valid",
+            "valid.txt",
+            "--out",
+            "x.nnue",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no usable positions in empty.txt"),
+        "{out:?}"
+    );
     assert!(!dir.join("x.nnue").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
