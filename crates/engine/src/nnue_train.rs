@@ -585,11 +585,9 @@ not a position | 1.0 | 0
         }
     }
 
-    #[test]
-    fn training_fits_consistent_data_and_quantises_faithfully() {
-        let mut data = Dataset::default();
-        data.add_lines(LINES);
-        let cfg = Config {
+    /// Many passes over the few test lines, small batches.
+    fn small_config(base: Base) -> Config {
+        Config {
             hidden: 8,
             epochs: 300,
             rate: 0.01,
@@ -599,8 +597,15 @@ not a position | 1.0 | 0
             threads: 2,
             seed: 1,
             mirror: true,
-            base: Base::Zero,
-        };
+            base,
+        }
+    }
+
+    #[test]
+    fn training_fits_consistent_data_and_quantises_faithfully() {
+        let mut data = Dataset::default();
+        data.add_lines(LINES);
+        let cfg = small_config(Base::Zero);
         let start = Float::random(8, Base::Zero, &mut Rng::new(cfg.seed));
         let before = loss(&start, &data, 1.0, 0.5, 1);
         let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
@@ -653,18 +658,7 @@ not a position | 1.0 | 0
             / data.len() as f64;
         let before = loss(&start, &data, k, 0.5, 1);
         assert!((before - classical).abs() < 1e-6, "{before} vs {classical}");
-        let cfg = Config {
-            hidden: 8,
-            epochs: 300,
-            rate: 0.01,
-            batch: 5,
-            score_weight: 0.5,
-            decay: 0.0,
-            threads: 2,
-            seed: 1,
-            mirror: true,
-            base: Base::Classical,
-        };
+        let cfg = small_config(Base::Classical);
         let mut last = String::new();
         let net = train(&cfg, &data, &data, k, &mut |l| last = l.to_string());
         assert_eq!(net.base(), Base::Classical);
