@@ -175,9 +175,6 @@ pub struct Config {
     pub seed: u64,
     /// Also train on every position with its files mirrored.
     pub mirror: bool,
-    /// What the network's output is added to (the data must have been
-    /// read for the same base).
-    pub base: Base,
 }
 
 /// Floating-point weights, laid out as in [`Network`]. The output is in
@@ -384,9 +381,13 @@ pub fn classical_loss(data: &Dataset, k: f64, score_weight: f32) -> f64 {
     total / data.sample.len().max(1) as f64
 }
 
-/// Trains a network on `train`, reporting the error on `valid` after each
-/// epoch, and returns the quantised network of the epoch with the lowest
-/// validation error.
+/// Trains a network on `train`, on the base its data was read for,
+/// reporting the error on `valid` after each epoch, and returns the
+/// quantised network of the epoch with the lowest validation error.
+///
+/// # Panics
+///
+/// Panics if `train` and `valid` were read for different bases.
 pub fn train(
     cfg: &Config,
     train: &Dataset,
@@ -395,12 +396,8 @@ pub fn train(
     log: &mut dyn FnMut(&str),
 ) -> Network {
     let mut rng = Rng::new(cfg.seed);
-    assert_eq!(
-        (train.base, valid.base),
-        (cfg.base, cfg.base),
-        "data read for another base"
-    );
-    let mut net = Float::random(cfg.hidden, cfg.base, &mut rng);
+    assert_eq!(train.base, valid.base, "data read for two bases");
+    let mut net = Float::random(cfg.hidden, train.base, &mut rng);
     let mut m = Float::zeros(cfg.hidden);
     let mut v = Float::zeros(cfg.hidden);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -475,7 +472,7 @@ pub fn train(
         }
     }
     log(&format!("best valid {:.6} at epoch {}", best.0, best.2));
-    quantise(&best.1, k).with_base(cfg.base)
+    quantise(&best.1, k).with_base(train.base)
 }
 
 /// Largest hidden weight (and bias) magnitude: [`nnue::MAX_W1`] once
@@ -586,7 +583,7 @@ not a position | 1.0 | 0
     }
 
     /// Many passes over the few test lines, small batches.
-    fn small_config(base: Base) -> Config {
+    fn small_config() -> Config {
         Config {
             hidden: 8,
             epochs: 300,
@@ -597,7 +594,6 @@ not a position | 1.0 | 0
             threads: 2,
             seed: 1,
             mirror: true,
-            base,
         }
     }
 
@@ -605,7 +601,7 @@ not a position | 1.0 | 0
     fn training_fits_consistent_data_and_quantises_faithfully() {
         let mut data = Dataset::default();
         data.add_lines(LINES);
-        let cfg = small_config(Base::Zero);
+        let cfg = small_config();
         let start = Float::random(8, Base::Zero, &mut Rng::new(cfg.seed));
         let before = loss(&start, &data, 1.0, 0.5, 1);
         let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
@@ -658,7 +654,7 @@ not a position | 1.0 | 0
             / data.len() as f64;
         let before = loss(&start, &data, k, 0.5, 1);
         assert!((before - classical).abs() < 1e-6, "{before} vs {classical}");
-        let cfg = small_config(Base::Classical);
+        let cfg = small_config();
         let mut last = String::new();
         let net = train(&cfg, &data, &data, k, &mut |l| last = l.to_string());
         assert_eq!(net.base(), Base::Classical);

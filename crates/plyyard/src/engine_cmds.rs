@@ -295,7 +295,6 @@ pub fn run(cmd: Command) -> ExitCode {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 seed,
                 mirror: !no_mirror,
-                base,
             };
             let net = engine::nnue_train::train(&cfg, &train, &check, k, &mut |l| eprintln!("{l}"));
             if let Err(e) = std::fs::write(&out, net.to_bytes()) {

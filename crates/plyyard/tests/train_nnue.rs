@@ -38,6 +38,25 @@ fn uci(commands: &[&str]) -> Vec<String> {
     out
 }
 
+/// Runs `train-nnue` in `dir` on `data`, validated on `valid.txt`, with
+/// `extra` settings, writing `out`.
+fn train_nnue(dir: &Path, data: &str, extra: &[&str], out: &str) -> std::process::Output {
+    let mut args = vec!["train-nnue", "--data", data, "--valid", "valid.txt"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--out", out]);
+    plyyard(dir, &args)
+}
+
+/// `train-nnue` failed, said `why` and wrote nothing.
+fn assert_refused(dir: &Path, out: &std::process::Output, why: &str, file: &str) {
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(why),
+        "{out:?}"
+    );
+    assert!(!dir.join(file).exists());
+}
+
 #[test]
 fn datagen_then_train_then_play_with_the_network() {
     let dir = std::env::temp_dir().join(format!("plyyard-nnue-{}", std::process::id()));
@@ -54,25 +73,13 @@ fn datagen_then_train_then_play_with_the_network() {
     // A whole evaluation, and a correction on the classical one.
     for base in ["none", "classical"] {
         let file = format!("net-{base}.nnue");
-        let out = plyyard(
+        let out = train_nnue(
             &dir,
+            "train.txt",
             &[
-                "train-nnue",
-                "--data",
-                "train.txt",
-                "--valid",
-                "valid.txt",
-                "--hidden",
-                "16",
-                "--epochs",
-                "3",
-                "--batch",
-                "64",
-                "--base",
-                base,
-                "--out",
-                &file,
+                "--hidden", "16", "--epochs", "3", "--batch", "64", "--base", base,
             ],
+            &file,
         );
         let log = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{log}");
@@ -122,43 +129,12 @@ fn datagen_then_train_then_play_with_the_network() {
     );
 
     // Bad settings are refused before any work.
-    let out = plyyard(
-        &dir,
-        &[
-            "train-nnue",
-            "--data",
-            "train.txt",
-            "--valid",
-            "valid.txt",
-            "--hidden",
-            "0",
-            "--out",
-            "x.nnue",
-        ],
-    );
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--hidden"));
-    assert!(!dir.join("x.nnue").exists());
+    let out = train_nnue(&dir, "train.txt", &["--hidden", "0"], "x.nnue");
+    assert_refused(&dir, &out, "--hidden", "x.nnue");
 
     // So is a training file without a single position, by name.
     std::fs::write(dir.join("empty.txt"), "not a position | 1.0 | 0\n").expect("write");
-    let out = plyyard(
-        &dir,
-        &[
-            "train-nnue",
-            "--data",
-            "empty.txt",
-            "--valid",
-            "valid.txt",
-            "--out",
-            "x.nnue",
-        ],
-    );
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("no usable positions in empty.txt"),
-        "{out:?}"
-    );
-    assert!(!dir.join("x.nnue").exists());
+    let out = train_nnue(&dir, "empty.txt", &[], "x.nnue");
+    assert_refused(&dir, &out, "no usable positions in empty.txt", "x.nnue");
     std::fs::remove_dir_all(&dir).ok();
 }
