@@ -1,6 +1,7 @@
 //! Ply Yard engine: an alpha-beta searcher on top of shakmaty, with a tuned
-//! classical evaluation (a neural network can replace it for Expert),
-//! human-like playing levels and a UCI front end.
+//! classical evaluation plus a small neural network's correction for Expert
+//! (the weaker levels play the classical evaluation alone), human-like
+//! playing levels and a UCI front end.
 //!
 //! The [`Engine`] is what the server calls in-process; [`uci`] wraps it for
 //! chess GUIs. An engine owns its transposition table and thread setting and
@@ -212,13 +213,12 @@ pub struct Engine {
 impl Engine {
     /// An engine with a `hash_mb` MiB transposition table and one thread.
     pub fn new(hash_mb: usize) -> Engine {
-        let classical: Arc<dyn Evaluator> = Arc::new(Classical::default());
         Engine {
             tt: tt::Table::new(hash_mb),
             threads: 1,
             heuristics: vec![Heuristics::new()],
-            eval: classical.clone(),
-            level_eval: classical,
+            eval: nnue::default_network(),
+            level_eval: Arc::new(Classical::default()),
             active: EvalUse::Full,
             filled_by: EvalUse::Full,
             move_overhead: Duration::from_millis(30),

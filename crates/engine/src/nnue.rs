@@ -20,6 +20,7 @@
 //! evaluation with its built-in weights.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
@@ -44,6 +45,24 @@ pub const MAX_W1: i16 = 505;
 pub const MAX_W2: i16 = 127;
 /// First bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"PLYNNUE2";
+/// The network Expert plays with unless told otherwise: a correction on
+/// the classical evaluation; how it was trained is in docs/strength.md.
+const DEFAULT_NETWORK: &[u8] = include_bytes!("../nets/default.nnue");
+
+/// The built-in network, parsed once.
+///
+/// # Panics
+///
+/// Panics if the embedded file is not a valid network (a unit test
+/// loads it).
+pub fn default_network() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(Network::from_bytes(DEFAULT_NETWORK).expect("the built-in network is valid"))
+    })
+    .clone()
+}
+
 /// Bytes of the header after [`MAGIC`]: hidden size, buckets, scale and
 /// base.
 const HEADER: usize = 16;
@@ -651,20 +670,57 @@ mod tests {
         };
         for level in [crate::Level::Easy, crate::Level::Hard] {
             let mut found = Vec::new();
-            for with_net in [false, true] {
+            for full in [
+                std::sync::Arc::new(crate::eval::Classical::default()) as Arc<dyn Evaluator>,
+                default_network(),
+                Arc::new(sample_net(16)),
+            ] {
                 let mut e = crate::Engine::new(4);
-                if with_net {
-                    e.set_evaluator(std::sync::Arc::new(sample_net(16)));
-                    // An Expert search first: switching evaluations must
-                    // not leak its table into the level's search.
-                    e.search(&p, &[], &nodes(2000), crate::Level::Expert, 1, &stop);
-                }
+                e.set_evaluator(full);
+                // An Expert search first: switching evaluations must not
+                // leak its table into the level's search.
+                e.search(&p, &[], &nodes(2000), crate::Level::Expert, 1, &stop);
                 let r = e
                     .search(&p, &[], &nodes(3000), level, 9, &stop)
                     .expect("a move");
                 found.push((r.best_move, r.score, r.nodes));
             }
             assert_eq!(found[0], found[1], "{level:?}");
+            assert_eq!(found[0], found[2], "{level:?}");
         }
+    }
+
+    #[test]
+    fn built_in_network_corrects_the_classical_evaluation() {
+        let net = default_network();
+        assert_eq!(net.base(), Base::Classical);
+        let classical = eval::builtin();
+        let mut differ = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/5k2/8/3P4/8/8/5K2/8 b - - 0 1",
+            "r3k2r/pp1n1ppp/2p1pn2/q7/1bPP4/2N2N2/PP1BQPPP/R3K2R w KQkq - 4 11",
+        ] {
+            let p = pos(fen);
+            let (n, c) = (net.evaluate(&p), classical.evaluate(&p));
+            // A correction, not a new evaluation: it stays within a pawn
+            // of the classical score in ordinary positions.
+            assert!((n - c).abs() < 100, "{fen}: network {n}, classical {c}");
+            differ += usize::from(n != c);
+        }
+        assert!(differ >= 3, "the correction is not zero");
+        // Material still dominates, for either side to move.
+        let up = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(net.evaluate(&up) > 600, "{}", net.evaluate(&up));
+        let down = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(net.evaluate(&down) < -600, "{}", net.evaluate(&down));
+    }
+
+    #[test]
+    fn engines_play_expert_with_the_built_in_network() {
+        let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let e = crate::Engine::new(4);
+        assert_eq!(e.static_eval(&p), default_network().evaluate(&p));
     }
 }

@@ -113,13 +113,13 @@ pub fn run<R: BufRead>(input: R, output: Box<dyn Write + Send>) {
     s.finish();
 }
 
-/// The evaluation an `EvalFile` value names: empty for the shipped
-/// classical evaluation, a network file from `plyyard train-nnue`, or a weight table
+/// The evaluation an `EvalFile` value names: empty for the built-in
+/// network (a correction on the classical evaluation), a network file from `plyyard train-nnue`, or a weight table
 /// from `plyyard tune` (such as `crates/engine/src/tuned.rs`, the
 /// classical evaluation).
 fn load_eval_file(v: &str) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>, String> {
     if v.is_empty() || v == "<empty>" {
-        return Ok(std::sync::Arc::new(crate::eval::Classical::default()));
+        return Ok(crate::nnue::default_network());
     }
     let bytes = std::fs::read(v).map_err(|e| format!("cannot read EvalFile {v:?}: {e}"))?;
     if bytes.starts_with(crate::nnue::MAGIC) {
