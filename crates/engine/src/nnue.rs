@@ -15,6 +15,10 @@
 //! the output layer runs per evaluation. [`crate::nnue_train`] fits the
 //! weights and writes the file.
 //!
+//! The hidden weights can depend on where the viewer's own king stands
+//! ([`king_bucket`]): with several king buckets a view's accumulator is
+//! rebuilt from scratch when its king changes bucket.
+//!
 //! A network is either the whole evaluation or, with
 //! [`Base::Classical`], a learnt correction added to the classical
 //! evaluation with its built-in weights.
@@ -44,7 +48,10 @@ pub const MAX_W1: i16 = 505;
 /// weight then fits an `i16`.
 pub const MAX_W2: i16 = 127;
 /// First bytes of a network file.
-pub const MAGIC: &[u8; 8] = b"PLYNNUE2";
+pub const MAGIC: &[u8; 8] = b"PLYNNUE3";
+/// First bytes of the previous format, still read: no king buckets field
+/// (one bucket).
+pub const MAGIC_V2: &[u8; 8] = b"PLYNNUE2";
 /// The network Expert plays with unless told otherwise: a correction on
 /// the classical evaluation; how it was trained is in docs/strength.md.
 const DEFAULT_NETWORK: &[u8] = include_bytes!("../nets/default.nnue");
@@ -63,9 +70,15 @@ pub fn default_network() -> Arc<Network> {
     .clone()
 }
 
-/// Bytes of the header after [`MAGIC`]: hidden size, buckets, scale and
-/// base.
-const HEADER: usize = 16;
+/// Bytes of the header after [`MAGIC`]: hidden size, buckets, scale,
+/// base and king buckets ([`MAGIC_V2`] files lack the last).
+const HEADER: usize = 20;
+/// Bytes of a [`MAGIC_V2`] header.
+const HEADER_V2: usize = 16;
+/// The views in accumulator order (`Color as usize`).
+const VIEWS: [Color; 2] = [Color::Black, Color::White];
+/// King bucket counts a network may have (see [`king_bucket`]).
+pub const KING_BUCKET_CHOICES: [usize; 2] = [1, 4];
 
 /// What a network's output is added to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,6 +129,34 @@ pub fn feature(view: Color, color: Color, role: Role, sq: Square) -> usize {
     side * 384 + (role as usize - 1) * 64 + sq
 }
 
+/// King bucket of a view whose own king stands on `king` (in the view's
+/// orientation, rank 1 nearest the viewer), for a network with `count`
+/// buckets: with 4, a king on its first rank on a wing (files a–c, f–h),
+/// on its first rank in the centre (d, e), on its second rank, or further
+/// up. Mirroring the files never changes the bucket.
+#[inline]
+pub fn king_bucket(count: usize, king: usize) -> usize {
+    if count == 1 {
+        return 0;
+    }
+    match (king / 8, king % 8) {
+        (0, 3 | 4) => 1,
+        (0, _) => 0,
+        (1, _) => 2,
+        _ => 3,
+    }
+}
+
+/// `view`'s king bucket on `board` (bucket 0 without a king).
+#[inline]
+fn view_bucket(count: usize, board: &Board, view: Color) -> usize {
+    let king = board.king_of(view).map_or(0, |sq| match view {
+        Color::White => sq as usize,
+        Color::Black => sq as usize ^ 56,
+    });
+    king_bucket(count, king)
+}
+
 /// The same input seen from the other side (White's index to Black's and
 /// back).
 #[inline]
@@ -134,8 +175,13 @@ pub fn bucket(board: &Board) -> usize {
 pub enum NetError {
     /// The file does not start with [`MAGIC`].
     NotANetwork,
-    /// The declared hidden size or bucket count is not supported.
-    BadShape { hidden: usize, buckets: usize },
+    /// The declared hidden size, bucket count or king bucket count is not
+    /// supported.
+    BadShape {
+        hidden: usize,
+        buckets: usize,
+        king_buckets: usize,
+    },
     /// The file ends before its weights do, or runs on after them.
     BadLength { expected: usize, found: usize },
     /// A weight is beyond [`MAX_W1`] or [`MAX_W2`].
@@ -148,10 +194,15 @@ impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetError::NotANetwork => write!(f, "not a Ply Yard network file"),
-            NetError::BadShape { hidden, buckets } => write!(
+            NetError::BadShape {
+                hidden,
+                buckets,
+                king_buckets,
+            } => write!(
                 f,
-                "unsupported network shape: {hidden} hidden units, {buckets} buckets \
-                 (1..={MAX_HIDDEN} hidden, {BUCKETS} buckets)"
+                "unsupported network shape: {hidden} hidden units, {buckets} buckets, \
+                 {king_buckets} king buckets (1..={MAX_HIDDEN} hidden, {BUCKETS} buckets, \
+                 king buckets one of {KING_BUCKET_CHOICES:?})"
             ),
             NetError::BadLength { expected, found } => {
                 write!(
@@ -179,7 +230,8 @@ pub struct Network {
     hidden: usize,
     /// Centipawns per unit of the output.
     scale: i32,
-    /// `INPUTS` rows of `hidden` weights.
+    king_buckets: usize,
+    /// Per king bucket, `INPUTS` rows of `hidden` weights.
     w1: Vec<i16>,
     b1: Vec<i16>,
     /// Per bucket: `hidden` weights for the side to move, then `hidden`
@@ -195,19 +247,25 @@ impl Network {
     ///
     /// # Panics
     ///
-    /// Panics if the slices do not have the sizes `hidden` implies,
-    /// `hidden` is 0 or above [`MAX_HIDDEN`], or a weight is beyond
-    /// [`MAX_W1`] or [`MAX_W2`].
+    /// Panics if the slices do not have the sizes `hidden` and
+    /// `king_buckets` imply, `hidden` is 0 or above [`MAX_HIDDEN`],
+    /// `king_buckets` is not one of [`KING_BUCKET_CHOICES`], or a weight is
+    /// beyond [`MAX_W1`] or [`MAX_W2`].
     pub fn new(
         hidden: usize,
         scale: i32,
+        king_buckets: usize,
         w1: Vec<i16>,
         b1: Vec<i16>,
         w2: Vec<i16>,
         b2: Vec<i32>,
     ) -> Network {
         assert!((1..=MAX_HIDDEN).contains(&hidden), "hidden size {hidden}");
-        assert_eq!(w1.len(), INPUTS * hidden);
+        assert!(
+            KING_BUCKET_CHOICES.contains(&king_buckets),
+            "{king_buckets} king buckets"
+        );
+        assert_eq!(w1.len(), king_buckets * INPUTS * hidden);
         assert_eq!(b1.len(), hidden);
         assert_eq!(w2.len(), BUCKETS * 2 * hidden);
         assert_eq!(b2.len(), BUCKETS);
@@ -219,6 +277,7 @@ impl Network {
         Network {
             hidden,
             scale,
+            king_buckets,
             w1,
             b1,
             w2,
@@ -247,21 +306,30 @@ impl Network {
         self.hidden
     }
 
-    /// Size of the file [`Network::to_bytes`] writes for `hidden` units.
-    fn file_len(hidden: usize) -> usize {
-        MAGIC.len() + HEADER + 2 * (INPUTS * hidden + hidden + BUCKETS * 2 * hidden) + 4 * BUCKETS
+    /// Number of king buckets (see [`king_bucket`]).
+    pub fn king_buckets(&self) -> usize {
+        self.king_buckets
+    }
+
+    /// Bytes of the weights of a network with `hidden` units and
+    /// `king_buckets` king buckets.
+    fn body_len(hidden: usize, king_buckets: usize) -> usize {
+        2 * (king_buckets * INPUTS * hidden + hidden + BUCKETS * 2 * hidden) + 4 * BUCKETS
     }
 
     /// The network file: [`MAGIC`], then little-endian `hidden`, `buckets`,
-    /// `scale` and the base (u32, u32, i32, u32: 0 none, 1 classical), `w1`,
-    /// `b1`, `w2` (i16) and `b2` (i32).
+    /// `scale`, the base (0 none, 1 classical) and the king buckets (u32,
+    /// u32, i32, u32, u32), `w1`, `b1`, `w2` (i16) and `b2` (i32).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::file_len(self.hidden));
+        let mut out = Vec::with_capacity(
+            MAGIC.len() + HEADER + Network::body_len(self.hidden, self.king_buckets),
+        );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
         out.extend_from_slice(&self.base.code().to_le_bytes());
+        out.extend_from_slice(&(self.king_buckets as u32).to_le_bytes());
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -271,14 +339,20 @@ impl Network {
         out
     }
 
-    /// Reads a network file written by [`Network::to_bytes`].
+    /// Reads a network file written by [`Network::to_bytes`] (or by the
+    /// previous version, [`MAGIC_V2`]).
     ///
     /// # Errors
     ///
     /// [`NetError`] when the magic, the shape, the base or the length is
     /// wrong, or a weight is out of range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < MAGIC.len() + HEADER || &bytes[..MAGIC.len()] != MAGIC {
+        let header = match bytes.get(..MAGIC.len()) {
+            Some(m) if m == MAGIC => HEADER,
+            Some(m) if m == MAGIC_V2 => HEADER_V2,
+            _ => return Err(NetError::NotANetwork),
+        };
+        if bytes.len() < MAGIC.len() + header {
             return Err(NetError::NotANetwork);
         }
         let word = |i: usize| {
@@ -288,24 +362,37 @@ impl Network {
         let hidden = u32::from_le_bytes(word(0)) as usize;
         let buckets = u32::from_le_bytes(word(1)) as usize;
         let scale = i32::from_le_bytes(word(2));
-        if !(1..=MAX_HIDDEN).contains(&hidden) || buckets != BUCKETS {
-            return Err(NetError::BadShape { hidden, buckets });
+        let king_buckets = if header == HEADER {
+            u32::from_le_bytes(word(4)) as usize
+        } else {
+            1
+        };
+        if !(1..=MAX_HIDDEN).contains(&hidden)
+            || buckets != BUCKETS
+            || !KING_BUCKET_CHOICES.contains(&king_buckets)
+        {
+            return Err(NetError::BadShape {
+                hidden,
+                buckets,
+                king_buckets,
+            });
         }
         let code = u32::from_le_bytes(word(3));
         let base = Base::from_code(code).ok_or(NetError::UnknownBase(code))?;
-        let expected = Network::file_len(hidden);
+        let expected = MAGIC.len() + header + Network::body_len(hidden, king_buckets);
         if bytes.len() != expected {
             return Err(NetError::BadLength {
                 expected,
                 found: bytes.len(),
             });
         }
-        let body = &bytes[MAGIC.len() + HEADER..];
-        let (shorts, longs) = body.split_at(2 * (INPUTS * hidden + hidden + BUCKETS * 2 * hidden));
+        let body = &bytes[MAGIC.len() + header..];
+        let rows = king_buckets * INPUTS;
+        let (shorts, longs) = body.split_at(2 * (rows * hidden + hidden + BUCKETS * 2 * hidden));
         let mut shorts = shorts
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let w1: Vec<i16> = shorts.by_ref().take(INPUTS * hidden).collect();
+        let w1: Vec<i16> = shorts.by_ref().take(rows * hidden).collect();
         let b1: Vec<i16> = shorts.by_ref().take(hidden).collect();
         let w2: Vec<i16> = shorts.collect();
         if !Network::in_range(&w1, &b1, &w2) {
@@ -315,7 +402,7 @@ impl Network {
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(Network::new(hidden, scale, w1, b1, w2, b2).with_base(base))
+        Ok(Network::new(hidden, scale, king_buckets, w1, b1, w2, b2).with_base(base))
     }
 
     /// Length of an accumulator: the hidden sums of each view, in the order
@@ -324,55 +411,80 @@ impl Network {
         2 * self.hidden
     }
 
-    /// Adds or removes the input of one piece in both views.
+    /// Adds or removes the input of one piece in `view`'s half `part` of
+    /// an accumulator, the view's king being in king bucket `kb`.
     ///
     /// Wrapping arithmetic: the sums stay in range for any legal position,
     /// and an updated accumulator then always equals a refreshed one.
     #[inline]
-    fn toggle(&self, acc: &mut [i16], color: Color, role: Role, sq: Square, add: bool) {
+    fn toggle(
+        &self,
+        part: &mut [i16],
+        view: Color,
+        kb: usize,
+        piece: Piece,
+        sq: Square,
+        add: bool,
+    ) {
         let h = self.hidden;
-        for view in Color::ALL {
-            let part = &mut acc[view as usize * h..(view as usize + 1) * h];
-            let f = feature(view, color, role, sq);
-            let row = &self.w1[f * h..(f + 1) * h];
-            if add {
-                part.iter_mut()
-                    .zip(row)
-                    .for_each(|(a, &w)| *a = a.wrapping_add(w));
-            } else {
-                part.iter_mut()
-                    .zip(row)
-                    .for_each(|(a, &w)| *a = a.wrapping_sub(w));
+        let f = kb * INPUTS + feature(view, piece.color, piece.role, sq);
+        let row = &self.w1[f * h..(f + 1) * h];
+        if add {
+            part.iter_mut()
+                .zip(row)
+                .for_each(|(a, &w)| *a = a.wrapping_add(w));
+        } else {
+            part.iter_mut()
+                .zip(row)
+                .for_each(|(a, &w)| *a = a.wrapping_sub(w));
+        }
+    }
+
+    /// Fills `view`'s half `part` of an accumulator from the pieces of
+    /// `board`.
+    fn refresh_view(&self, board: &Board, view: Color, part: &mut [i16]) {
+        part.copy_from_slice(&self.b1);
+        let kb = view_bucket(self.king_buckets, board, view);
+        for sq in board.occupied() {
+            if let Some(piece) = board.piece_at(sq) {
+                self.toggle(part, view, kb, piece, sq, true);
             }
         }
     }
 
     /// Fills `acc` (of [`Network::acc_len`]) from the pieces of `board`.
     pub fn refresh(&self, board: &Board, acc: &mut [i16]) {
-        for part in acc.chunks_exact_mut(self.hidden) {
-            part.copy_from_slice(&self.b1);
-        }
-        for sq in board.occupied() {
-            if let Some(piece) = board.piece_at(sq) {
-                self.toggle(acc, piece.color, piece.role, sq, true);
-            }
+        for (view, part) in VIEWS.into_iter().zip(acc.chunks_exact_mut(self.hidden)) {
+            self.refresh_view(board, view, part);
         }
     }
 
     /// Sets `child` to the accumulator of `after` given `parent`, the one
-    /// of `before`, changing only the pieces that differ (two to four for
-    /// one move).
+    /// of `before`: in each view whose king stays in its bucket only the
+    /// pieces that differ change (two to four for one move); a view whose
+    /// king changed bucket is rebuilt.
     pub fn update(&self, before: &Board, after: &Board, parent: &[i16], child: &mut [i16]) {
-        child.copy_from_slice(parent);
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = Piece { color, role };
-                let (was, is) = (before.by_piece(piece), after.by_piece(piece));
-                for sq in was & !is {
-                    self.toggle(child, color, role, sq, false);
-                }
-                for sq in is & !was {
-                    self.toggle(child, color, role, sq, true);
+        let h = self.hidden;
+        for (view, (part, old)) in VIEWS
+            .into_iter()
+            .zip(child.chunks_exact_mut(h).zip(parent.chunks_exact(h)))
+        {
+            let kb = view_bucket(self.king_buckets, after, view);
+            if kb != view_bucket(self.king_buckets, before, view) {
+                self.refresh_view(after, view, part);
+                continue;
+            }
+            part.copy_from_slice(old);
+            for color in Color::ALL {
+                for role in Role::ALL {
+                    let piece = Piece { color, role };
+                    let (was, is) = (before.by_piece(piece), after.by_piece(piece));
+                    for sq in was & !is {
+                        self.toggle(part, view, kb, piece, sq, false);
+                    }
+                    for sq in is & !was {
+                        self.toggle(part, view, kb, piece, sq, true);
+                    }
                 }
             }
         }
@@ -438,15 +550,38 @@ mod tests {
 
     /// A small network with varied weights from a fixed generator.
     fn sample_net(hidden: usize) -> Network {
+        sample_net_kb(hidden, 1)
+    }
+
+    /// [`sample_net`] with `king_buckets` king buckets.
+    fn sample_net_kb(hidden: usize, king_buckets: usize) -> Network {
         let mut rng = crate::level::Rng::new(7);
         let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
-        let w1 = (0..INPUTS * hidden).map(|_| small(505) as i16).collect();
+        let w1 = (0..king_buckets * INPUTS * hidden)
+            .map(|_| small(505) as i16)
+            .collect();
         let b1 = (0..hidden).map(|_| small(505) as i16).collect();
         let w2 = (0..BUCKETS * 2 * hidden)
             .map(|_| small(120) as i16)
             .collect();
         let b2 = (0..BUCKETS).map(|_| small(5000) as i32).collect();
-        Network::new(hidden, 400, w1, b1, w2, b2)
+        Network::new(hidden, 400, king_buckets, w1, b1, w2, b2)
+    }
+
+    #[test]
+    fn king_buckets_cover_the_board_and_ignore_mirroring() {
+        let mut seen = [0usize; 4];
+        for sq in 0..64 {
+            assert_eq!(king_bucket(1, sq), 0);
+            let kb = king_bucket(4, sq);
+            assert_eq!(kb, king_bucket(4, sq ^ 7), "square {sq}");
+            seen[kb] += 1;
+        }
+        assert_eq!(seen, [6, 2, 8, 48]);
+        // Black's king on its own first rank is in a first-rank bucket.
+        let p = pos("6k1/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(view_bucket(4, p.board(), Color::Black), 0);
+        assert_eq!(view_bucket(4, p.board(), Color::White), 1);
     }
 
     #[test]
@@ -495,6 +630,24 @@ mod tests {
         let mut old = bytes.clone();
         old[7] = b'1';
         assert_eq!(Network::from_bytes(&old), Err(NetError::NotANetwork));
+        // The previous format: no king bucket field, one bucket.
+        let mut v2 = bytes.clone();
+        v2[..8].copy_from_slice(MAGIC_V2);
+        v2.drain(24..28);
+        assert_eq!(Network::from_bytes(&v2).as_ref(), Ok(&residual));
+        let kings = sample_net_kb(8, 4);
+        let bytes = kings.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&kings));
+        assert_eq!(bytes.len() - v2.len(), 4 + 2 * 3 * INPUTS * 8);
+        let mut three = bytes.clone();
+        three[24..28].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&three),
+            Err(NetError::BadShape {
+                king_buckets: 3,
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -514,28 +667,29 @@ mod tests {
     fn mirrored_position_scores_the_same_for_its_side_to_move() {
         // Both views share weights, so swapping colours and flipping the
         // board changes nothing for the side to move.
-        let net = sample_net(16);
-        for fen in [
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            "8/5pk1/6p1/8/3R4/6P1/5PK1/2r5 b - - 0 40",
-        ] {
-            let p = pos(fen);
-            let mut flipped = Board::empty();
-            for sq in p.board().occupied() {
-                let pc = p.board().piece_at(sq).expect("occupied");
-                flipped.set_piece_at(
-                    sq.flip_vertical(),
-                    Piece {
-                        color: !pc.color,
-                        role: pc.role,
-                    },
+        for net in [sample_net(16), sample_net_kb(16, 4)] {
+            for fen in [
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                "8/5pk1/6p1/8/3R4/6P1/5PK1/2r5 b - - 0 40",
+            ] {
+                let p = pos(fen);
+                let mut flipped = Board::empty();
+                for sq in p.board().occupied() {
+                    let pc = p.board().piece_at(sq).expect("occupied");
+                    flipped.set_piece_at(
+                        sq.flip_vertical(),
+                        Piece {
+                            color: !pc.color,
+                            role: pc.role,
+                        },
+                    );
+                }
+                assert_eq!(
+                    net.score(p.board(), p.turn()),
+                    net.score(&flipped, !p.turn()),
+                    "{fen}"
                 );
             }
-            assert_eq!(
-                net.score(p.board(), p.turn()),
-                net.score(&flipped, !p.turn()),
-                "{fen}"
-            );
         }
     }
 
@@ -583,7 +737,12 @@ mod tests {
 
     #[test]
     fn updated_accumulator_equals_a_fresh_one_after_every_move() {
-        let net = sample_net(8);
+        for kb in KING_BUCKET_CHOICES {
+            updated_accumulator_check(&sample_net_kb(8, kb));
+        }
+    }
+
+    fn updated_accumulator_check(net: &Network) {
         let len = net.acc_len();
         let check = |p: &Chess| {
             let mut parent = vec![0; len];
@@ -628,7 +787,6 @@ mod tests {
 
     #[test]
     fn search_with_updated_accumulators_equals_search_from_scratch() {
-        let net = sample_net(16);
         let stop = std::sync::atomic::AtomicBool::new(false);
         let limits = crate::Limits {
             depth: Some(6),
@@ -639,7 +797,11 @@ mod tests {
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/2P5/8/8/1k6/8/5p2/3K4 b - - 0 1",
         ] {
-            for net in [net.clone(), net.clone().with_base(Base::Classical)] {
+            for net in [
+                sample_net(16),
+                sample_net(16).with_base(Base::Classical),
+                sample_net_kb(16, 4),
+            ] {
                 let p = pos(fen);
                 let mut found = Vec::new();
                 for eval in [
@@ -653,7 +815,13 @@ mod tests {
                         .expect("a move");
                     found.push((r.best_move, r.score, r.nodes, r.pv));
                 }
-                assert_eq!(found[0], found[1], "{fen} {:?}", net.base());
+                assert_eq!(
+                    found[0],
+                    found[1],
+                    "{fen} {:?} {}",
+                    net.base(),
+                    net.king_buckets()
+                );
             }
         }
     }

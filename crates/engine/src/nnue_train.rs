@@ -27,6 +27,9 @@ pub struct Dataset {
     starts: Vec<u32>,
     /// Side to move is White.
     white: Vec<bool>,
+    /// Each view's own king square in the view's orientation (White's,
+    /// then Black's with the ranks flipped).
+    kings: Vec<[u8; 2]>,
     bucket: Vec<u8>,
     result: Vec<f32>,
     /// Search score for White, in centipawns.
@@ -99,6 +102,9 @@ impl Dataset {
             }
             self.starts.push(self.features.len() as u32);
             self.white.push(pos.turn() == Color::White);
+            let king = |c: Color, flip: u8| board.king_of(c).map_or(0, |sq| sq as u8 ^ flip);
+            self.kings
+                .push([king(Color::White, 0), king(Color::Black, 56)]);
             self.bucket.push(nnue::bucket(board) as u8);
             self.result.push(result);
             self.score.push(score);
@@ -159,6 +165,8 @@ pub fn fit_k(data: &Dataset) -> f64 {
 pub struct Config {
     /// Hidden units per view.
     pub hidden: usize,
+    /// King buckets (one of [`nnue::KING_BUCKET_CHOICES`]).
+    pub king_buckets: usize,
     /// Passes over the training data.
     pub epochs: u32,
     /// Adam step size at the start; divided by ten over the run.
@@ -183,6 +191,7 @@ pub struct Config {
 #[derive(Clone)]
 struct Float {
     hidden: usize,
+    king_buckets: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -190,10 +199,11 @@ struct Float {
 }
 
 impl Float {
-    fn zeros(hidden: usize) -> Float {
+    fn zeros(hidden: usize, king_buckets: usize) -> Float {
         Float {
             hidden,
-            w1: vec![0.0; INPUTS * hidden],
+            king_buckets,
+            w1: vec![0.0; king_buckets * INPUTS * hidden],
             b1: vec![0.0; hidden],
             w2: vec![0.0; BUCKETS * 2 * hidden],
             b2: vec![0.0; BUCKETS],
@@ -202,8 +212,8 @@ impl Float {
 
     /// Random weights; the output weights start at zero on a base, so the
     /// network starts as the base alone.
-    fn random(hidden: usize, base: Base, rng: &mut Rng) -> Float {
-        let mut f = Float::zeros(hidden);
+    fn random(hidden: usize, king_buckets: usize, base: Base, rng: &mut Rng) -> Float {
+        let mut f = Float::zeros(hidden, king_buckets);
         let mut uniform = |scale: f64| ((rng.next_f64() * 2.0 - 1.0) * scale) as f32;
         let s1 = (1.0 / 32f64).sqrt();
         f.w1.iter_mut().for_each(|w| *w = uniform(s1));
@@ -229,6 +239,13 @@ impl Float {
         [&self.w1, &self.b1, &self.w2, &self.b2]
     }
 
+    /// First input row of White's and of Black's view of position `i`
+    /// (files mirrored if `mirror`): where their kings' buckets start.
+    #[inline]
+    fn row_offsets(&self, data: &Dataset, i: usize, mirror: usize) -> [usize; 2] {
+        data.kings[i].map(|k| nnue::king_bucket(self.king_buckets, k as usize ^ mirror) * INPUTS)
+    }
+
     /// Forward pass of position `i`, its files mirrored if `mirror`: fills
     /// both views' hidden sums (White's view first) and returns the output,
     /// the base included.
@@ -244,10 +261,11 @@ impl Float {
         for v in h.iter_mut() {
             v.copy_from_slice(&self.b1);
         }
+        let [rw, rb] = self.row_offsets(data, i, mirror);
         for &f in data.features(i) {
             let fw = f as usize ^ mirror;
-            add(&mut h[0], &self.w1[fw * n..][..n]);
-            add(&mut h[1], &self.w1[nnue::flip(fw) * n..][..n]);
+            add(&mut h[0], &self.w1[(rw + fw) * n..][..n]);
+            add(&mut h[1], &self.w1[(rb + nnue::flip(fw)) * n..][..n]);
         }
         let (us, them) = if data.white[i] { (0, 1) } else { (1, 0) };
         let out_w = &self.w2[data.bucket[i] as usize * 2 * n..][..2 * n];
@@ -324,11 +342,12 @@ fn accumulate(net: &Float, data: &Dataset, idx: &[u32], k: f64, sw: f32, g: &mut
         }
         add(&mut g.b1, &d[0]);
         add(&mut g.b1, &d[1]);
+        let [rw, rb] = net.row_offsets(data, i, mirror);
         for &f in data.features(i) {
             let fw = f as usize ^ mirror;
             let fb = nnue::flip(fw);
-            add(&mut g.w1[fw * n..][..n], &d[0]);
-            add(&mut g.w1[fb * n..][..n], &d[1]);
+            add(&mut g.w1[(rw + fw) * n..][..n], &d[0]);
+            add(&mut g.w1[(rb + fb) * n..][..n], &d[1]);
         }
     }
     total
@@ -397,9 +416,9 @@ pub fn train(
 ) -> Network {
     let mut rng = Rng::new(cfg.seed);
     assert_eq!(train.base, valid.base, "data read for two bases");
-    let mut net = Float::random(cfg.hidden, train.base, &mut rng);
-    let mut m = Float::zeros(cfg.hidden);
-    let mut v = Float::zeros(cfg.hidden);
+    let mut net = Float::random(cfg.hidden, cfg.king_buckets, train.base, &mut rng);
+    let mut m = Float::zeros(cfg.hidden, cfg.king_buckets);
+    let mut v = Float::zeros(cfg.hidden, cfg.king_buckets);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     if cfg.mirror {
@@ -423,7 +442,7 @@ pub fn train(
                     .chunks(chunk)
                     .map(|part| {
                         s.spawn(move || {
-                            let mut g = Float::zeros(cfg.hidden);
+                            let mut g = Float::zeros(cfg.hidden, cfg.king_buckets);
                             let e = accumulate(net_ref, train, part, k, cfg.score_weight, &mut g);
                             (g, e)
                         })
@@ -497,6 +516,7 @@ fn quantise(net: &Float, k: f64) -> Network {
     Network::new(
         net.hidden,
         (400.0 / k).round() as i32,
+        net.king_buckets,
         net.w1.iter().map(|&w| q(w, QA)).collect(),
         net.b1.iter().map(|&w| q(w, QA)).collect(),
         net.w2.iter().map(|&w| q(w, QB)).collect(),
@@ -537,31 +557,36 @@ not a position | 1.0 | 0
     #[test]
     fn gradient_matches_finite_differences() {
         for base in [Base::Zero, Base::Classical] {
-            gradient_check(base);
+            for kb in nnue::KING_BUCKET_CHOICES {
+                gradient_check(base, kb);
+            }
         }
     }
 
-    fn gradient_check(base: Base) {
+    fn gradient_check(base: Base, kb: usize) {
         let mut data = Dataset::new(base);
         data.add_lines(LINES);
         let mut rng = Rng::new(5);
-        let net = Float::random(6, Base::Zero, &mut rng);
+        let net = Float::random(6, kb, Base::Zero, &mut rng);
         let n = data.len() as u32;
         let idx: Vec<u32> = (0..n).chain((0..n).map(|i| i | MIRRORED)).collect();
-        let mut g = Float::zeros(6);
+        let mut g = Float::zeros(6, kb);
         accumulate(&net, &data, &idx, 1.0, 0.5, &mut g);
         let err = |n: &Float| {
-            let mut unused = Float::zeros(6);
+            let mut unused = Float::zeros(6, kb);
             accumulate(n, &data, &idx, 1.0, 0.5, &mut unused)
         };
-        let f = nnue::feature(
-            Color::White,
-            Color::White,
-            shakmaty::Role::King,
-            shakmaty::Square::E1,
-        );
+        // White's king on e1 and Black's queen on d8, as White sees them
+        // with White's king on e1 (all the test positions have it there).
+        let row = |role, sq| {
+            nnue::king_bucket(kb, shakmaty::Square::E1 as usize) * INPUTS
+                + nnue::feature(Color::White, Color::White, role, sq)
+        };
+        let king = row(shakmaty::Role::King, shakmaty::Square::E1);
+        let queen = row(shakmaty::Role::Queen, shakmaty::Square::D1);
         for (which, j) in [
-            (0usize, f * 6 + 2),
+            (0usize, king * 6 + 2),
+            (0, queen * 6 + 4),
             (1, 3),
             (2, 7),
             (2, 2 * 12 + 1),
@@ -577,7 +602,8 @@ not a position | 1.0 | 0
             let analytic = f64::from(g.slices_mut()[which][j]);
             assert!(
                 (numeric - analytic).abs() <= 1e-3 + 0.05 * numeric.abs(),
-                "{base:?} param {which}/{j}: numeric {numeric}, analytic {analytic}"
+                "{base:?} {kb} king buckets, param {which}/{j}: numeric {numeric}, \
+                 analytic {analytic}"
             );
         }
     }
@@ -586,6 +612,7 @@ not a position | 1.0 | 0
     fn small_config() -> Config {
         Config {
             hidden: 8,
+            king_buckets: 1,
             epochs: 300,
             rate: 0.01,
             batch: 5,
@@ -599,10 +626,18 @@ not a position | 1.0 | 0
 
     #[test]
     fn training_fits_consistent_data_and_quantises_faithfully() {
+        for kb in nnue::KING_BUCKET_CHOICES {
+            training_check(Config {
+                king_buckets: kb,
+                ..small_config()
+            });
+        }
+    }
+
+    fn training_check(cfg: Config) {
         let mut data = Dataset::default();
         data.add_lines(LINES);
-        let cfg = small_config();
-        let start = Float::random(8, Base::Zero, &mut Rng::new(cfg.seed));
+        let start = Float::random(8, cfg.king_buckets, Base::Zero, &mut Rng::new(cfg.seed));
         let before = loss(&start, &data, 1.0, 0.5, 1);
         let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
         // The queen side must come out well ahead, for either side to move.
@@ -617,6 +652,7 @@ not a position | 1.0 | 0
         assert!(score("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 200);
         assert!(score("3qk3/8/8/8/8/8/8/4K3 w - - 0 1") < -200);
         assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(&net));
+        assert_eq!(net.king_buckets(), cfg.king_buckets);
         assert!(
             before > 0.05,
             "the untrained network already fits: {before}"
@@ -630,7 +666,7 @@ not a position | 1.0 | 0
         let k = 1.0;
         // Before training the network adds nothing: its error is the
         // classical evaluation's, position by position.
-        let start = Float::random(8, Base::Classical, &mut Rng::new(1));
+        let start = Float::random(8, 1, Base::Classical, &mut Rng::new(1));
         let positions: Vec<Chess> = LINES
             .lines()
             .take(data.len())

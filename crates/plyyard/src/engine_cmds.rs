@@ -72,6 +72,11 @@ pub enum Command {
         /// Hidden units per view.
         #[arg(long, default_value_t = 64)]
         hidden: usize,
+        /// King buckets: 1, or 4 for hidden weights that depend on where
+        /// the viewer's king stands (first rank on a wing, first rank in
+        /// the centre, second rank, further up).
+        #[arg(long, default_value_t = 1)]
+        king_buckets: usize,
         /// Passes over the training data.
         #[arg(long, default_value_t = 10)]
         epochs: u32,
@@ -247,6 +252,7 @@ pub fn run(cmd: Command) -> ExitCode {
             data,
             valid,
             hidden,
+            king_buckets,
             epochs,
             rate,
             batch,
@@ -269,6 +275,13 @@ pub fn run(cmd: Command) -> ExitCode {
                 );
                 return ExitCode::FAILURE;
             }
+            if !engine::nnue::KING_BUCKET_CHOICES.contains(&king_buckets) {
+                eprintln!(
+                    "plyyard train-nnue: --king-buckets must be one of {:?}",
+                    engine::nnue::KING_BUCKET_CHOICES
+                );
+                return ExitCode::FAILURE;
+            }
             let base = engine::nnue::Base::from(base);
             let read = read_positions(&data, base)
                 .and_then(|t| read_positions(&valid, base).map(|v| (t, v)));
@@ -286,6 +299,7 @@ pub fn run(cmd: Command) -> ExitCode {
             );
             let cfg = engine::nnue_train::Config {
                 hidden,
+                king_buckets,
                 epochs,
                 rate,
                 batch,

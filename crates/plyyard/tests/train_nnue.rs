@@ -70,14 +70,24 @@ fn datagen_then_train_then_play_with_the_network() {
         );
         assert!(out.status.success(), "{out:?}");
     }
-    // A whole evaluation, and a correction on the classical one.
-    for base in ["none", "classical"] {
-        let file = format!("net-{base}.nnue");
+    // A whole evaluation, and a correction on the classical one, with
+    // and without king buckets.
+    for (base, kb) in [("none", "1"), ("classical", "1"), ("classical", "4")] {
+        let file = format!("net-{base}-{kb}.nnue");
         let out = train_nnue(
             &dir,
             "train.txt",
             &[
-                "--hidden", "16", "--epochs", "3", "--batch", "64", "--base", base,
+                "--hidden",
+                "16",
+                "--epochs",
+                "3",
+                "--batch",
+                "64",
+                "--base",
+                base,
+                "--king-buckets",
+                kb,
             ],
             &file,
         );
@@ -107,7 +117,7 @@ fn datagen_then_train_then_play_with_the_network() {
             .expect("a best move");
         assert_ne!(best.split_whitespace().next(), Some("0000"), "{lines:?}");
     }
-    let net = dir.join("net-none.nnue");
+    let net = dir.join("net-none-1.nnue");
 
     // A cut network file is refused with a reason, and the engine plays on.
     let bytes = std::fs::read(&net).expect("network file");
@@ -131,6 +141,8 @@ fn datagen_then_train_then_play_with_the_network() {
     // Bad settings are refused before any work.
     let out = train_nnue(&dir, "train.txt", &["--hidden", "0"], "x.nnue");
     assert_refused(&dir, &out, "--hidden", "x.nnue");
+    let out = train_nnue(&dir, "train.txt", &["--king-buckets", "2"], "x.nnue");
+    assert_refused(&dir, &out, "--king-buckets", "x.nnue");
 
     // So is a training file without a single position, by name.
     std::fs::write(dir.join("empty.txt"), "not a position | 1.0 | 0\n").expect("write");
