@@ -170,6 +170,63 @@ pub fn bucket(board: &Board) -> usize {
     ((board.occupied().count()).saturating_sub(2) / 4).min(BUCKETS - 1)
 }
 
+/// The pieces that differ between two boards: at most [`Changes::MAX`]
+/// placed and as many lifted (a legal move changes at most four).
+struct Changes {
+    added: [(Piece, Square); Changes::MAX],
+    removed: [(Piece, Square); Changes::MAX],
+    n_added: usize,
+    n_removed: usize,
+}
+
+impl Changes {
+    const MAX: usize = 32;
+
+    /// Compares the boards role by role.
+    #[inline]
+    fn between(before: &Board, after: &Board) -> Changes {
+        let none = (
+            Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            Square::A1,
+        );
+        let mut c = Changes {
+            added: [none; Changes::MAX],
+            removed: [none; Changes::MAX],
+            n_added: 0,
+            n_removed: 0,
+        };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (was, is) = (before.by_piece(piece), after.by_piece(piece));
+                if was == is {
+                    continue;
+                }
+                for sq in was & !is {
+                    c.removed[c.n_removed] = (piece, sq);
+                    c.n_removed += 1;
+                }
+                for sq in is & !was {
+                    c.added[c.n_added] = (piece, sq);
+                    c.n_added += 1;
+                }
+            }
+        }
+        c
+    }
+
+    fn added(&self) -> &[(Piece, Square)] {
+        &self.added[..self.n_added]
+    }
+
+    fn removed(&self) -> &[(Piece, Square)] {
+        &self.removed[..self.n_removed]
+    }
+}
+
 /// Why a network file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetError {
@@ -229,16 +286,16 @@ impl std::error::Error for NetError {}
 pub struct Network {
     hidden: usize,
     /// Centipawns per unit of the output.
-    scale: i32,
+    pub(crate) scale: i32,
     king_buckets: usize,
     /// Per king bucket, `INPUTS` rows of `hidden` weights.
-    w1: Vec<i16>,
-    b1: Vec<i16>,
+    pub(crate) w1: Vec<i16>,
+    pub(crate) b1: Vec<i16>,
     /// Per bucket: `hidden` weights for the side to move, then `hidden`
     /// for the other side.
-    w2: Vec<i16>,
+    pub(crate) w2: Vec<i16>,
     /// Per bucket, in units of `1 / (QA * QB)`.
-    b2: Vec<i32>,
+    pub(crate) b2: Vec<i32>,
     base: Base,
 }
 
@@ -461,10 +518,11 @@ impl Network {
 
     /// Sets `child` to the accumulator of `after` given `parent`, the one
     /// of `before`: in each view whose king stays in its bucket only the
-    /// pieces that differ change (two to four for one move); a view whose
-    /// king changed bucket is rebuilt.
+    /// pieces that differ change (two to four for one move), in one pass
+    /// over the hidden sums; a view whose king changed bucket is rebuilt.
     pub fn update(&self, before: &Board, after: &Board, parent: &[i16], child: &mut [i16]) {
         let h = self.hidden;
+        let changes = Changes::between(before, after);
         for (view, (part, old)) in VIEWS
             .into_iter()
             .zip(child.chunks_exact_mut(h).zip(parent.chunks_exact(h)))
@@ -474,16 +532,29 @@ impl Network {
                 self.refresh_view(after, view, part);
                 continue;
             }
-            part.copy_from_slice(old);
-            for color in Color::ALL {
-                for role in Role::ALL {
-                    let piece = Piece { color, role };
-                    let (was, is) = (before.by_piece(piece), after.by_piece(piece));
-                    for sq in was & !is {
-                        self.toggle(part, view, kb, piece, sq, false);
+            let row = |&(piece, sq): &(Piece, Square)| {
+                let f = kb * INPUTS + feature(view, piece.color, piece.role, sq);
+                &self.w1[f * h..(f + 1) * h]
+            };
+            match (changes.added(), changes.removed()) {
+                ([a], [r]) => {
+                    for (((p, &o), &a), &r) in part.iter_mut().zip(old).zip(row(a)).zip(row(r)) {
+                        *p = o.wrapping_add(a).wrapping_sub(r);
                     }
-                    for sq in is & !was {
-                        self.toggle(part, view, kb, piece, sq, true);
+                }
+                ([a], [r1, r2]) => {
+                    let rows = part.iter_mut().zip(old).zip(row(a)).zip(row(r1));
+                    for ((((p, &o), &a), &r1), &r2) in rows.zip(row(r2)) {
+                        *p = o.wrapping_add(a).wrapping_sub(r1).wrapping_sub(r2);
+                    }
+                }
+                (added, removed) => {
+                    part.copy_from_slice(old);
+                    for c in removed {
+                        self.toggle(part, view, kb, c.0, c.1, false);
+                    }
+                    for c in added {
+                        self.toggle(part, view, kb, c.0, c.1, true);
                     }
                 }
             }

@@ -185,6 +185,43 @@ pub struct Config {
     pub mirror: bool,
 }
 
+/// Why a network cannot be the starting point of a training run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InitError {
+    /// Its shape differs from the one the run asks for.
+    Shape {
+        /// Hidden units and king buckets of the network.
+        network: (usize, usize),
+        /// Hidden units and king buckets of the run.
+        run: (usize, usize),
+    },
+    /// Its base differs from the one the data was read for.
+    Base {
+        /// The network's base.
+        network: Base,
+        /// The data's base.
+        data: Base,
+    },
+}
+
+impl std::fmt::Display for InitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InitError::Shape { network, run } => write!(
+                f,
+                "the starting network has {} hidden units and {} king buckets, the run asks for {} and {}",
+                network.0, network.1, run.0, run.1
+            ),
+            InitError::Base { network, data } => write!(
+                f,
+                "the starting network is on the base {network:?}, the data was read for {data:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InitError {}
+
 /// Floating-point weights, laid out as in [`Network`]. The output is in
 /// units of `400 / k` centipawns, so its logistic (base 10) is the win
 /// probability.
@@ -222,6 +259,29 @@ impl Float {
         let s2 = if base == Base::Zero { s2 } else { 0.0 };
         f.w2.iter_mut().for_each(|w| *w = uniform(s2));
         f
+    }
+
+    /// The weights of a quantised network, with its output rescaled to
+    /// units of `400 / k` centipawns.
+    fn from_network(net: &Network, k: f64) -> Float {
+        let out = net.scale as f64 * k / 400.0;
+        let (qa, qb) = (f64::from(QA), f64::from(QB));
+        Float {
+            hidden: net.hidden(),
+            king_buckets: net.king_buckets(),
+            w1: net.w1.iter().map(|&w| (f64::from(w) / qa) as f32).collect(),
+            b1: net.b1.iter().map(|&w| (f64::from(w) / qa) as f32).collect(),
+            w2: net
+                .w2
+                .iter()
+                .map(|&w| (f64::from(w) / qb * out) as f32)
+                .collect(),
+            b2: net
+                .b2
+                .iter()
+                .map(|&w| (f64::from(w) / (qa * qb) * out) as f32)
+                .collect(),
+        }
     }
 
     fn slices_mut(&mut self) -> [&mut [f32]; 4] {
@@ -415,8 +475,75 @@ pub fn train(
     log: &mut dyn FnMut(&str),
 ) -> Network {
     let mut rng = Rng::new(cfg.seed);
+    let net = Float::random(cfg.hidden, cfg.king_buckets, train.base, &mut rng);
+    run(cfg, net, None, rng, train, valid, k, log)
+}
+
+/// [`train`] starting from the weights of `start` instead of random ones
+/// (fine-tuning on new data); its validation error before the first step
+/// is reported as epoch 0 and is the one to beat.
+///
+/// # Errors
+///
+/// Fails if `start`'s hidden size or king buckets differ from `cfg`'s, or
+/// its base from the data's.
+///
+/// # Panics
+///
+/// Panics if `train` and `valid` were read for different bases.
+pub fn fine_tune(
+    cfg: &Config,
+    start: &Network,
+    train: &Dataset,
+    valid: &Dataset,
+    k: f64,
+    log: &mut dyn FnMut(&str),
+) -> Result<Network, InitError> {
+    let (network, run_shape) = (
+        (start.hidden(), start.king_buckets()),
+        (cfg.hidden, cfg.king_buckets),
+    );
+    if network != run_shape {
+        return Err(InitError::Shape {
+            network,
+            run: run_shape,
+        });
+    }
+    if start.base() != train.base {
+        return Err(InitError::Base {
+            network: start.base(),
+            data: train.base,
+        });
+    }
+    let net = Float::from_network(start, k);
+    let before = loss(&net, valid, k, cfg.score_weight, cfg.threads.max(1));
+    log(&format!("epoch 0 valid {before:.6}"));
+    Ok(run(
+        cfg,
+        net,
+        Some(before),
+        Rng::new(cfg.seed),
+        train,
+        valid,
+        k,
+        log,
+    ))
+}
+
+/// The training loop of [`train`] and [`fine_tune`] from the weights `net`,
+/// whose validation error is `before` when it is worth keeping as it is.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    cfg: &Config,
+    mut net: Float,
+    before: Option<f64>,
+    mut rng: Rng,
+    train: &Dataset,
+    valid: &Dataset,
+    k: f64,
+    log: &mut dyn FnMut(&str),
+) -> Network {
     assert_eq!(train.base, valid.base, "data read for two bases");
-    let mut net = Float::random(cfg.hidden, cfg.king_buckets, train.base, &mut rng);
     let mut m = Float::zeros(cfg.hidden, cfg.king_buckets);
     let mut v = Float::zeros(cfg.hidden, cfg.king_buckets);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -428,7 +555,7 @@ pub fn train(
     let steps_per_epoch = order.len().div_ceil(cfg.batch.max(1)).max(1);
     let total_steps = steps_per_epoch * cfg.epochs as usize;
     let mut step = 0usize;
-    let mut best = (f64::INFINITY, net.clone(), 0);
+    let mut best = (before.unwrap_or(f64::INFINITY), net.clone(), 0);
     for epoch in 1..=cfg.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
@@ -701,5 +828,90 @@ not a position | 1.0 | 0
             .expect("best valid line");
         assert!(best < before * 0.9, "{best} not below {before}");
         assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(&net));
+    }
+
+    #[test]
+    fn a_network_read_back_into_floats_quantises_to_itself() {
+        let mut data = Dataset::default();
+        data.add_lines(LINES);
+        let cfg = Config {
+            epochs: 20,
+            ..small_config()
+        };
+        let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
+        // At the k the network was quantised with, nothing moves.
+        assert_eq!(quantise(&Float::from_network(&net, 1.0), 1.0), net);
+        // At another k the output is rescaled, so the scores hold.
+        let again = quantise(&Float::from_network(&net, 1.25), 1.25);
+        for line in LINES.lines().take(data.len()) {
+            let p: Chess = line
+                .split('|')
+                .next()
+                .expect("a field")
+                .trim()
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            let (a, b) = (net.evaluate(&p), again.evaluate(&p));
+            assert!((a - b).abs() <= 2 + a.abs() / 50, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn fine_tuning_starts_from_the_network_and_improves_on_it() {
+        let mut data = Dataset::default();
+        data.add_lines(LINES);
+        let short = Config {
+            epochs: 3,
+            ..small_config()
+        };
+        let start = train(&short, &data, &data, 1.0, &mut |_| {});
+        let mut lines = Vec::new();
+        let tuned = fine_tune(&small_config(), &start, &data, &data, 1.0, &mut |l| {
+            lines.push(l.to_string())
+        })
+        .expect("same shape and base");
+        let value = |l: &str, at: usize| -> f64 {
+            l.split_whitespace()
+                .nth(at)
+                .and_then(|v| v.parse().ok())
+                .expect("a number")
+        };
+        let before = value(&lines[0], 3);
+        assert!(lines[0].starts_with("epoch 0 valid"), "{}", lines[0]);
+        let exact = loss(&Float::from_network(&start, 1.0), &data, 1.0, 0.5, 1);
+        assert!((before - exact).abs() < 1e-6, "{before} vs {exact}");
+        let best = value(lines.last().expect("a best line"), 2);
+        assert!(best < before * 0.9, "{best} not below {before}");
+        assert_ne!(tuned, start);
+    }
+
+    #[test]
+    fn fine_tuning_refuses_another_shape_or_base() {
+        let mut data = Dataset::default();
+        data.add_lines(LINES);
+        let cfg = Config {
+            epochs: 1,
+            ..small_config()
+        };
+        let start = train(&cfg, &data, &data, 1.0, &mut |_| {});
+        let wider = Config { hidden: 16, ..cfg };
+        assert_eq!(
+            fine_tune(&wider, &start, &data, &data, 1.0, &mut |_| {}),
+            Err(InitError::Shape {
+                network: (8, 1),
+                run: (16, 1)
+            })
+        );
+        let mut classical = Dataset::new(Base::Classical);
+        classical.add_lines(LINES);
+        assert_eq!(
+            fine_tune(&cfg, &start, &classical, &classical, 1.0, &mut |_| {}),
+            Err(InitError::Base {
+                network: Base::Zero,
+                data: Base::Classical
+            })
+        );
     }
 }

@@ -108,6 +108,11 @@ pub enum Command {
         /// classical evaluation (the network then learns a correction).
         #[arg(long, value_enum, default_value_t = NetBase::None)]
         base: NetBase,
+        /// Start from this network's weights instead of random ones
+        /// (fine-tuning on new data); `builtin` is the built-in network.
+        /// Its hidden size, king buckets and base must match the run's.
+        #[arg(long)]
+        init: Option<PathBuf>,
         /// Where to write the network.
         #[arg(long)]
         out: PathBuf,
@@ -262,6 +267,7 @@ pub fn run(cmd: Command) -> ExitCode {
             seed,
             no_mirror,
             base,
+            init,
             out,
         } => {
             if !(0.0..=1.0).contains(&score_weight) {
@@ -310,7 +316,35 @@ pub fn run(cmd: Command) -> ExitCode {
                 seed,
                 mirror: !no_mirror,
             };
-            let net = engine::nnue_train::train(&cfg, &train, &check, k, &mut |l| eprintln!("{l}"));
+            let net = match init {
+                None => {
+                    engine::nnue_train::train(&cfg, &train, &check, k, &mut |l| eprintln!("{l}"))
+                }
+                Some(path) => {
+                    let start = if path.as_os_str() == "builtin" {
+                        Ok((*engine::nnue::default_network()).clone())
+                    } else {
+                        std::fs::read(&path)
+                            .map_err(|e| e.to_string())
+                            .and_then(|b| {
+                                engine::nnue::Network::from_bytes(&b).map_err(|e| e.to_string())
+                            })
+                    };
+                    let tuned = start.and_then(|start| {
+                        engine::nnue_train::fine_tune(&cfg, &start, &train, &check, k, &mut |l| {
+                            eprintln!("{l}")
+                        })
+                        .map_err(|e| e.to_string())
+                    });
+                    match tuned {
+                        Ok(net) => net,
+                        Err(e) => {
+                            eprintln!("plyyard train-nnue: --init {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+            };
             if let Err(e) = std::fs::write(&out, net.to_bytes()) {
                 eprintln!("plyyard train-nnue: cannot write {}: {e}", out.display());
                 return ExitCode::FAILURE;

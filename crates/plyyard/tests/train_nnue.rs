@@ -138,6 +138,39 @@ fn datagen_then_train_then_play_with_the_network() {
         "{lines:?}"
     );
 
+    // Fine-tuning starts from a network of the same shape and base: the
+    // built-in one, or a file; it reports the starting error as epoch 0.
+    let small = ["--epochs", "1", "--batch", "64", "--base", "classical"];
+    let out = train_nnue(
+        &dir,
+        "train.txt",
+        &[&small[..], &["--init", "builtin"]].concat(),
+        "tuned.nnue",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("epoch 0 valid"), "{log}");
+    assert!(dir.join("tuned.nnue").exists());
+    let from_file = format!("{}", dir.join("net-classical-1.nnue").display());
+    let out = train_nnue(
+        &dir,
+        "train.txt",
+        &[&small[..], &["--hidden", "16", "--init", &from_file]].concat(),
+        "tuned16.nnue",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let out = train_nnue(
+        &dir,
+        "train.txt",
+        &[&small[..], &["--hidden", "32", "--init", "builtin"]].concat(),
+        "x.nnue",
+    );
+    assert_refused(&dir, &out, "64 hidden units", "x.nnue");
+    let out = train_nnue(&dir, "train.txt", &["--init", "builtin"], "x.nnue");
+    assert_refused(&dir, &out, "base", "x.nnue");
+    let out = train_nnue(&dir, "train.txt", &["--init", "missing.nnue"], "x.nnue");
+    assert_refused(&dir, &out, "missing.nnue", "x.nnue");
+
     // Bad settings are refused before any work.
     let out = train_nnue(&dir, "train.txt", &["--hidden", "0"], "x.nnue");
     assert_refused(&dir, &out, "--hidden", "x.nnue");
