@@ -830,15 +830,22 @@ not a position | 1.0 | 0
         assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(&net));
     }
 
-    #[test]
-    fn a_network_read_back_into_floats_quantises_to_itself() {
+    /// The positions of [`LINES`] and a network trained on them for
+    /// `epochs` with the small configuration.
+    fn trained(epochs: u32) -> (Dataset, Network) {
         let mut data = Dataset::default();
         data.add_lines(LINES);
         let cfg = Config {
-            epochs: 20,
+            epochs,
             ..small_config()
         };
         let net = train(&cfg, &data, &data, 1.0, &mut |_| {});
+        (data, net)
+    }
+
+    #[test]
+    fn a_network_read_back_into_floats_quantises_to_itself() {
+        let (data, net) = trained(20);
         // At the k the network was quantised with, nothing moves.
         assert_eq!(quantise(&Float::from_network(&net, 1.0), 1.0), net);
         // At another k the output is rescaled, so the scores hold.
@@ -860,13 +867,7 @@ not a position | 1.0 | 0
 
     #[test]
     fn fine_tuning_starts_from_the_network_and_improves_on_it() {
-        let mut data = Dataset::default();
-        data.add_lines(LINES);
-        let short = Config {
-            epochs: 3,
-            ..small_config()
-        };
-        let start = train(&short, &data, &data, 1.0, &mut |_| {});
+        let (data, start) = trained(3);
         let mut lines = Vec::new();
         let tuned = fine_tune(&small_config(), &start, &data, &data, 1.0, &mut |l| {
             lines.push(l.to_string())
@@ -889,13 +890,11 @@ not a position | 1.0 | 0
 
     #[test]
     fn fine_tuning_refuses_another_shape_or_base() {
-        let mut data = Dataset::default();
-        data.add_lines(LINES);
+        let (data, start) = trained(1);
         let cfg = Config {
             epochs: 1,
             ..small_config()
         };
-        let start = train(&cfg, &data, &data, 1.0, &mut |_| {});
         let wider = Config { hidden: 16, ..cfg };
         assert_eq!(
             fine_tune(&wider, &start, &data, &data, 1.0, &mut |_| {}),
