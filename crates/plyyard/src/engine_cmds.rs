@@ -1,7 +1,7 @@
 //! The engine family of subcommands: `uci`, `bench`, `datagen`, `tune`,
 //! `train-nnue`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -135,6 +135,17 @@ impl From<NetBase> for engine::nnue::Base {
             NetBase::Classical => engine::nnue::Base::Classical,
         }
     }
+}
+
+/// The network `--init` names: `builtin` or a network file.
+fn read_network(path: &Path) -> Result<engine::nnue::Network, String> {
+    if path.as_os_str() == "builtin" {
+        return Ok((*engine::nnue::default_network()).clone());
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("--init {}: cannot read: {e}", path.display()))?;
+    engine::nnue::Network::from_bytes(&bytes)
+        .map_err(|e| format!("--init {}: not a network: {e}", path.display()))
 }
 
 /// Reads `datagen` files into one training set for a network on `base`.
@@ -288,6 +299,13 @@ pub fn run(cmd: Command) -> ExitCode {
                 );
                 return ExitCode::FAILURE;
             }
+            let start = match init.as_deref().map(read_network).transpose() {
+                Ok(start) => start,
+                Err(e) => {
+                    eprintln!("plyyard train-nnue: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let base = engine::nnue::Base::from(base);
             let read = read_positions(&data, base)
                 .and_then(|t| read_positions(&valid, base).map(|v| (t, v)));
@@ -316,30 +334,19 @@ pub fn run(cmd: Command) -> ExitCode {
                 seed,
                 mirror: !no_mirror,
             };
-            let net = match init {
+            let net = match start {
                 None => {
                     engine::nnue_train::train(&cfg, &train, &check, k, &mut |l| eprintln!("{l}"))
                 }
-                Some(path) => {
-                    let start = if path.as_os_str() == "builtin" {
-                        Ok((*engine::nnue::default_network()).clone())
-                    } else {
-                        std::fs::read(&path)
-                            .map_err(|e| e.to_string())
-                            .and_then(|b| {
-                                engine::nnue::Network::from_bytes(&b).map_err(|e| e.to_string())
-                            })
-                    };
-                    let tuned = start.and_then(|start| {
+                Some(start) => {
+                    let tuned =
                         engine::nnue_train::fine_tune(&cfg, &start, &train, &check, k, &mut |l| {
                             eprintln!("{l}")
-                        })
-                        .map_err(|e| e.to_string())
-                    });
+                        });
                     match tuned {
                         Ok(net) => net,
                         Err(e) => {
-                            eprintln!("plyyard train-nnue: --init {}: {e}", path.display());
+                            eprintln!("plyyard train-nnue: --init: {e}");
                             return ExitCode::FAILURE;
                         }
                     }
