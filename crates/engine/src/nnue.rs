@@ -844,6 +844,14 @@ mod tests {
             .expect("legal");
         check(&c960);
         crate::tests::random_walk(20, 160, 11, check);
+        // Boards more than a move apart: every differing piece is toggled.
+        let (a, b) = (Chess::default(), c960);
+        let mut parent = vec![0; len];
+        net.refresh(a.board(), &mut parent);
+        let (mut child, mut fresh) = (vec![0; len], vec![0; len]);
+        net.update(a.board(), b.board(), &parent, &mut child);
+        net.refresh(b.board(), &mut fresh);
+        assert_eq!(child, fresh);
     }
 
     /// The network without its incremental path: the search has to call
