@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use tokio::sync::broadcast;
@@ -24,6 +24,11 @@ pub const MAX_FRAME_BYTES: usize = 4096;
 const RATE_PER_SEC: f64 = 20.0;
 /// Refused messages after which the socket is closed.
 const MAX_STRIKES: u32 = 20;
+/// How long a finished session keeps reading for the client's close reply.
+/// Dropping a socket with unread input makes the kernel reset the
+/// connection, and a reset can destroy what we sent last (the errors that
+/// explain the close) before the client reads it.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
 
 /// WebSocket close codes we use.
 pub mod close {
@@ -231,6 +236,10 @@ pub async fn run_session<S, R, E>(
         sent_v: 0,
     };
     let _ = serve(&mut session, since, &mut stream).await;
+    let _ = tokio::time::timeout(CLOSE_DRAIN, async {
+        while stream.next().await.is_some() {}
+    })
+    .await;
     let _ = session.sink.close().await;
     shared.metrics.sockets_open.fetch_sub(1, Ordering::Relaxed);
 }
@@ -349,7 +358,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     use futures_channel::mpsc;
     use serde_json::{Value, json};
@@ -437,7 +445,17 @@ mod tests {
             next(&mut client_rx).await,
             Outgoing::Close(close::TOO_BIG, "frame too large".into())
         );
-        task.await.unwrap();
+        // After the close the session reads on, answering nothing, until
+        // the client's side ends.
+        send(json!({"t":"ping"}));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!task.is_finished());
+        drop(client_tx);
+        tokio::time::timeout(Duration::from_secs(1), task)
+            .await
+            .expect("the session ends with the client's stream")
+            .unwrap();
+        assert_eq!(client_rx.next().await, None);
         assert_eq!(shared.metrics.sockets_open.load(Ordering::Relaxed), 0);
     }
 
