@@ -638,18 +638,32 @@ fn clip(net: &mut Float) {
 
 /// Rounds the floating-point weights into a [`Network`] whose output is in
 /// centipawns.
+///
+/// The output layer is rounded as finely as [`nnue::MAX_W2`] allows: its
+/// weights are scaled up to fill that range and the network's centipawns
+/// per output unit scaled down to match (the float output is `400 / k`
+/// centipawns a unit either way). Trained output weights are small, so
+/// at the plain `1 / QB` step most of them would be a few steps wide.
 fn quantise(net: &Float, k: f64) -> Network {
-    let q = |w: f32, s: i32| (w * s as f32).round() as i16;
+    let q = |w: f32, s: f64| (f64::from(w) * s).round() as i16;
+    let largest = net.w2.iter().fold(0f64, |m, &w| m.max(f64::from(w.abs())));
+    let room = (f64::from(nnue::MAX_W2) - 0.5) / (largest * f64::from(QB)).max(1e-9);
+    let cp_per_unit = 400.0 / k;
+    // A whole number of centipawns per quantised unit, no finer than the
+    // room allows: then `gain` below never pushes a weight out of range.
+    let scale = (cp_per_unit / room.max(1.0)).ceil().max(1.0);
+    let gain = cp_per_unit / scale;
+    let (qa, qb) = (f64::from(QA), f64::from(QB));
     Network::new(
         net.hidden,
-        (400.0 / k).round() as i32,
+        scale as i32,
         net.king_buckets,
-        net.w1.iter().map(|&w| q(w, QA)).collect(),
-        net.b1.iter().map(|&w| q(w, QA)).collect(),
-        net.w2.iter().map(|&w| q(w, QB)).collect(),
+        net.w1.iter().map(|&w| q(w, qa)).collect(),
+        net.b1.iter().map(|&w| q(w, qa)).collect(),
+        net.w2.iter().map(|&w| q(w, qb * gain)).collect(),
         net.b2
             .iter()
-            .map(|&w| (w * (QA * QB) as f32).round() as i32)
+            .map(|&w| (f64::from(w) * qa * qb * gain).round() as i32)
             .collect(),
     )
 }
@@ -844,12 +858,31 @@ not a position | 1.0 | 0
     }
 
     #[test]
-    fn a_network_read_back_into_floats_quantises_to_itself() {
+    fn a_network_read_back_into_floats_quantises_to_the_same_scores() {
         let (data, net) = trained(20);
-        // At the k the network was quantised with, nothing moves.
-        assert_eq!(quantise(&Float::from_network(&net, 1.0), 1.0), net);
-        // At another k the output is rescaled, so the scores hold.
-        let again = quantise(&Float::from_network(&net, 1.25), 1.25);
+        // At the k the network was quantised with, and at another (the
+        // output is rescaled), the scores hold.
+        for k in [1.0, 1.25] {
+            let again = quantise(&Float::from_network(&net, k), k);
+            same_scores(&data, &net, &again);
+        }
+    }
+
+    #[test]
+    fn output_weights_are_rounded_at_the_finest_step_that_fits() {
+        let (_, net) = trained(20);
+        let largest = net.w2.iter().map(|w| w.abs()).max().expect("weights");
+        // Either the largest weight nearly fills the range, or the output
+        // is already at one centipawn a unit.
+        assert!(
+            largest > nnue::MAX_W2 / 2 || net.scale == 1,
+            "largest output weight {largest}, {} cp a unit",
+            net.scale
+        );
+        assert!(largest <= nnue::MAX_W2);
+    }
+
+    fn same_scores(data: &Dataset, net: &Network, again: &Network) {
         for line in LINES.lines().take(data.len()) {
             let p: Chess = line
                 .split('|')
