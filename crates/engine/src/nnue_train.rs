@@ -647,11 +647,13 @@ fn clip(net: &mut Float) {
 fn quantise(net: &Float, k: f64) -> Network {
     let q = |w: f32, s: f64| (f64::from(w) * s).round() as i16;
     let largest = net.w2.iter().fold(0f64, |m, &w| m.max(f64::from(w.abs())));
-    let room = (f64::from(nnue::MAX_W2) - 0.5) / (largest * f64::from(QB)).max(1e-9);
+    // Infinite for an all-zero layer; below 1 for weights read back at
+    // another k, which then need a coarser step than `1 / QB`.
+    let room = (f64::from(nnue::MAX_W2) - 0.5) / (largest * f64::from(QB));
     let cp_per_unit = 400.0 / k;
     // A whole number of centipawns per quantised unit, no finer than the
     // room allows: then `gain` below never pushes a weight out of range.
-    let scale = (cp_per_unit / room.max(1.0)).ceil().max(1.0);
+    let scale = (cp_per_unit / room).ceil().max(1.0);
     let gain = cp_per_unit / scale;
     let (qa, qb) = (f64::from(QA), f64::from(QB));
     Network::new(
