@@ -1,7 +1,7 @@
 // `npm test`: compiles the TypeScript tests with esbuild, starts the real
 // server binary on a free port with a temporary SQLite database (unless
 // PLYYARD_URL points at a running one), runs every test with node's test
-// runner, then stops the server.
+// runner, then stops the server (showing its last log lines if a test failed).
 //
 // Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL,
 //      PLYYARD_TESTS=unit to run only the unit tests (no server, no browser),
@@ -43,6 +43,8 @@ const files = entries.map((e) => join(outdir, e.slice(join(web, 'tests').length 
 
 let server = null;
 let tmp = null;
+const SERVER_LOG_CHUNKS = 400;
+const serverLog = [];
 const env = { ...process.env, PLYYARD_WEB: web, PLYYARD_SHOTS: resolve(web, '..', 'artifacts', 'screenshots') };
 if (only !== 'unit' && !process.env.PLYYARD_URL) {
   const bin = resolve(web, process.env.PLYYARD_BIN ?? '../target/debug/plyyard');
@@ -54,22 +56,27 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
   server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', `sqlite://${join(tmp, 't.db')}`], {
     stdio: ['ignore', 'inherit', 'pipe'],
   });
+  // Keep draining stderr so the server never blocks on a full pipe; keep its
+  // last lines to show if a test fails.
+  server.stderr.on('data', (chunk) => {
+    if (process.env.PLYYARD_SERVER_LOG) process.stderr.write(chunk);
+    serverLog.push(String(chunk));
+    if (serverLog.length > SERVER_LOG_CHUNKS) serverLog.shift();
+  });
   const url = await new Promise((ok, fail) => {
     let buf = '';
     const timer = setTimeout(() => fail(new Error(`server did not report its address in 30 s:\n${buf}`)), 30_000);
-    server.stderr.on('data', (chunk) => {
+    const onData = (chunk) => {
       buf += chunk;
       const m = /listening on (http:\/\/[^\s]+)/.exec(buf);
       if (m) {
         clearTimeout(timer);
+        server.stderr.off('data', onData);
         ok(m[1]);
       }
-    });
+    };
+    server.stderr.on('data', onData);
     server.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${buf}`)));
-  });
-  // Keep draining stderr so the server never blocks on a full pipe.
-  server.stderr.on('data', (chunk) => {
-    if (process.env.PLYYARD_SERVER_LOG) process.stderr.write(chunk);
   });
   env.PLYYARD_URL = url;
   console.log(`plyyard server at ${url}`);
@@ -81,6 +88,9 @@ const code = await new Promise((done) => {
   child.on('exit', (c, sig) => done(c ?? (sig ? 1 : 0)));
 });
 
+if (server && code !== 0 && !process.env.PLYYARD_SERVER_LOG) {
+  console.error(`\n--- the server's last log lines ---\n${serverLog.join('')}\n--- end of the server's log ---`);
+}
 if (server) {
   server.kill('SIGTERM');
   await new Promise((r) => {

@@ -89,7 +89,14 @@ export async function startGame(page: Page, opts: { level?: string; color?: stri
     await page.getByTestId('position-number').fill(String(opts.position));
   }
   await page.getByTestId('new-game-submit').click();
-  await page.waitForURL(/\/game\/[^/]+$/);
+  try {
+    await page.waitForURL(/\/game\/[^/]+$/);
+  } catch (e) {
+    // Say what the form showed, so that a rare failure can be traced in the server's log.
+    const shown = await page.getByTestId('new-game-error').textContent().catch(() => null);
+    const button = await page.getByTestId('new-game-submit').textContent().catch(() => null);
+    throw new Error(`no game page after New game at ${new Date().toISOString()}: url ${page.url()}, form error ${JSON.stringify(shown)}, button ${JSON.stringify(button)}`, { cause: e });
+  }
   await page.getByTestId('move-list').waitFor();
   return new URL(page.url()).pathname.split('/').pop()!;
 }
