@@ -43,8 +43,9 @@ const files = entries.map((e) => join(outdir, e.slice(join(web, 'tests').length 
 
 let server = null;
 let tmp = null;
-const SERVER_LOG_CHUNKS = 400;
-const serverLog = [];
+/** Characters of the server's log kept to show when a test fails. */
+const SERVER_LOG_TAIL = 64 * 1024;
+let serverTail = '';
 const env = { ...process.env, PLYYARD_WEB: web, PLYYARD_SHOTS: resolve(web, '..', 'artifacts', 'screenshots') };
 if (only !== 'unit' && !process.env.PLYYARD_URL) {
   const bin = resolve(web, process.env.PLYYARD_BIN ?? '../target/debug/plyyard');
@@ -60,15 +61,13 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
   // last lines to show if a test fails.
   server.stderr.on('data', (chunk) => {
     if (process.env.PLYYARD_SERVER_LOG) process.stderr.write(chunk);
-    serverLog.push(String(chunk));
-    if (serverLog.length > SERVER_LOG_CHUNKS) serverLog.shift();
+    serverTail = (serverTail + chunk).slice(-SERVER_LOG_TAIL);
   });
   const url = await new Promise((ok, fail) => {
-    let buf = '';
-    const timer = setTimeout(() => fail(new Error(`server did not report its address in 30 s:\n${buf}`)), 30_000);
-    const onData = (chunk) => {
-      buf += chunk;
-      const m = /listening on (http:\/\/[^\s]+)/.exec(buf);
+    const timer = setTimeout(() => fail(new Error(`server did not report its address in 30 s:\n${serverTail}`)), 30_000);
+    // Registered after the handler above, so it sees each chunk already in the tail.
+    const onData = () => {
+      const m = /listening on (http:\/\/[^\s]+)/.exec(serverTail);
       if (m) {
         clearTimeout(timer);
         server.stderr.off('data', onData);
@@ -76,7 +75,7 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
       }
     };
     server.stderr.on('data', onData);
-    server.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${buf}`)));
+    server.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${serverTail}`)));
   });
   env.PLYYARD_URL = url;
   console.log(`plyyard server at ${url}`);
@@ -89,7 +88,7 @@ const code = await new Promise((done) => {
 });
 
 if (server && code !== 0 && !process.env.PLYYARD_SERVER_LOG) {
-  console.error(`\n--- the server's last log lines ---\n${serverLog.join('')}\n--- end of the server's log ---`);
+  console.error(`\n--- the server's last log lines ---\n${serverTail}\n--- end of the server's log ---`);
 }
 if (server) {
   server.kill('SIGTERM');
