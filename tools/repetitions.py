@@ -19,7 +19,12 @@ import chess
 import chess.engine
 import chess.pgn
 
-RULE_DRAWS = ("threefold_repetition", "fifty_moves")
+from blunders import cp
+
+# Termination headers as tools/match.py writes them (python-chess names, lower case).
+RULE_DRAWS = tuple(
+    t.name.lower() for t in (chess.Termination.THREEFOLD_REPETITION, chess.Termination.FIFTY_MOVES)
+)
 
 
 def main():
@@ -41,16 +46,14 @@ def main():
                         continue
                     if a.player not in (game.headers.get("White"), game.headers.get("Black")):
                         continue
-                    node = game.end()
-                    for _ in range(a.back):
-                        if node.parent is not None:
-                            node = node.parent
-                    info = judge.analyse(node.board(), chess.engine.Limit(depth=a.depth))
+                    board = game.end().board()
+                    plies = len(board.move_stack)
+                    for _ in range(min(a.back, plies)):
+                        board.pop()
+                    info = judge.analyse(board, chess.engine.Limit(depth=a.depth))
                     us = chess.WHITE if game.headers.get("White") == a.player else chess.BLACK
-                    cp = info["score"].pov(us).score(mate_score=100000)
-                    plies = len(list(game.mainline_moves()))
                     print(f"{path} round {game.headers.get('Round', '?')}: {term} after {plies} plies, "
-                          f"{cp:+d} cp for {a.player} {a.back} plies before the end")
+                          f"{cp(info, us):+d} cp for {a.player} {a.back} plies before the end")
     finally:
         judge.quit()
 
