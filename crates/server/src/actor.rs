@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use game::shakmaty::{Color, File, Move, Square};
-use game::{Game, MoveError, PlayedMove, Reason, RuleSet, Variant};
+use game::{Game, GameResult, MoveError, PlayedMove, Reason, RuleSet, Variant};
 use rand::Rng;
 use tokio::sync::{OnceCell, broadcast, mpsc, oneshot};
 
@@ -26,8 +26,10 @@ use crate::Shared;
 use crate::engine_pool::ThinkRequest;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
-use crate::protocol::{ColorChoice, EventKind, GameState, MoveJson, NewComputerGame};
-use crate::store::{GameRow, GameSummary, MoveRow, now_ms};
+use crate::protocol::{
+    ColorChoice, EventKind, GameState, MoveJson, NewComputerGame, SeatJson, SeatKind,
+};
+use crate::store::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, StoreError, now_ms};
 
 /// Events kept per game for clients that reconnect with a recent version.
 const REPLAY_EVENTS: usize = 64;
@@ -153,6 +155,16 @@ pub enum Cmd {
         /// Answer.
         reply: oneshot::Sender<String>,
     },
+    /// The seats of player `from` now belong to player `to` (an anonymous
+    /// player logged in: their games moved to the account).
+    Reseat {
+        /// The former player id.
+        from: PlayerId,
+        /// The new player id.
+        to: PlayerId,
+        /// Done.
+        reply: oneshot::Sender<()>,
+    },
     /// A search finished (internal).
     EngineDone {
         /// Which search.
@@ -226,7 +238,8 @@ pub async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> 
             shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
             let game =
                 rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
-            Ok(spawn_actor(shared, row, game))
+            let seats = seat_names(shared, &row).await?;
+            Ok(spawn_actor(shared, row, game, seats))
         })
         .await
         .cloned();
@@ -309,16 +322,16 @@ pub async fn create_computer_game(
     let seat = Some(player.0.clone());
     let row = GameRow {
         id: new_game_id(),
-        kind: "computer".into(),
+        kind: GameKind::Computer,
         white_player: if human == Color::White {
             seat.clone()
         } else {
             None
         },
         black_player: if human == Color::Black { seat } else { None },
-        level: Some(req.level.as_str().to_owned()),
-        rules: game.rules().as_str().into(),
-        variant: game.variant().as_str().into(),
+        level: Some(req.level),
+        rules: game.rules(),
+        variant: game.variant(),
         position: game.chess960_number(),
         initial_fen: game.initial_fen(),
         summary: summary_of(&game, 0, now),
@@ -329,13 +342,14 @@ pub async fn create_computer_game(
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
     tracing::info!(
         game = %row.id,
-        level = row.level.as_deref().unwrap_or("-"),
+        level = row.level.map_or("-", engine::Level::as_str),
         variant = %row.variant,
         human = color_name(human),
         "game created"
     );
     let id = row.id.clone();
-    let handle = spawn_actor(shared, row, game);
+    let seats = seat_names(shared, &row).await?;
+    let handle = spawn_actor(shared, row, game, seats);
     // A fresh id cannot be in the hub yet; set it before anyone asks.
     let _ = shared.hub.slot(&id).set(handle);
     let viewer = Some(player.clone());
@@ -344,6 +358,29 @@ pub async fn create_computer_game(
         reply,
     })
     .await
+}
+
+/// How a seat is shown: the account's name, the computer's level, or an
+/// anonymous or deleted player.
+///
+/// # Errors
+/// A database failure.
+pub async fn seat_name(
+    shared: &Shared,
+    player: Option<&str>,
+    level: Option<engine::Level>,
+) -> Result<SeatJson, StoreError> {
+    let Some(player) = player else {
+        return Ok(SeatJson::computer(level));
+    };
+    Ok(SeatJson::from(shared.store.seat_info(player).await?))
+}
+
+async fn seat_names(shared: &Shared, row: &GameRow) -> Result<[SeatJson; 2], StoreError> {
+    Ok([
+        seat_name(shared, row.white_player.as_deref(), row.level).await?,
+        seat_name(shared, row.black_player.as_deref(), row.level).await?,
+    ])
 }
 
 /// A new random game id (base62).
@@ -361,9 +398,8 @@ fn valid_game_id(id: &str) -> bool {
 
 /// Replays a stored game.
 fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
-    let rules: RuleSet = row.rules.parse().map_err(|e| format!("{e}"))?;
-    let variant: Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
-    let mut game = match (variant, row.position) {
+    let rules: RuleSet = row.rules;
+    let mut game = match (row.variant, row.position) {
         (Variant::Chess960, Some(n)) => Game::chess960(n, rules).map_err(|e| e.to_string())?,
         (Variant::Chess960, None) => {
             Game::from_fen_with(&row.initial_fen, rules, true).map_err(|e| e.to_string())?
@@ -384,18 +420,19 @@ fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
         game.play_uci(&m.uci)
             .map_err(|e| format!("stored move {}: {e}", m.ply))?;
     }
-    if row.summary.status == "ended" && game.outcome().is_none() {
-        let reason: Reason = row
+    if row.summary.status == GameStatus::Ended && game.outcome().is_none() {
+        let reason = row
             .summary
             .reason
-            .as_deref()
-            .unwrap_or_default()
-            .parse()
-            .map_err(|e| format!("{e}"))?;
-        let loser = match row.summary.result.as_str() {
-            "1-0" => Color::Black,
-            "0-1" => Color::White,
-            other => return Err(format!("result {other:?} does not fit {reason}")),
+            .ok_or_else(|| "an ended game without a reason".to_owned())?;
+        let loser = match row.summary.result.winner() {
+            Some(winner) => !winner,
+            None => {
+                return Err(format!(
+                    "result {} does not fit {reason}",
+                    row.summary.result
+                ));
+            }
         };
         match reason {
             Reason::Resignation => game.resign(loser),
@@ -419,13 +456,12 @@ fn summary_of(game: &Game, version: u64, now: i64) -> GameSummary {
     let outcome = game.outcome();
     GameSummary {
         status: if outcome.is_some() {
-            "ended"
+            GameStatus::Ended
         } else {
-            "ongoing"
-        }
-        .into(),
-        result: outcome.map_or("*", |o| o.result.as_str()).into(),
-        reason: outcome.map(|o| o.reason.as_str().to_owned()),
+            GameStatus::Ongoing
+        },
+        result: outcome.map_or(GameResult::Aborted, |o| o.result),
+        reason: outcome.map(|o| o.reason),
         plies: u32::try_from(game.ply()).unwrap_or(u32::MAX),
         version,
         updated_at: now,
@@ -514,6 +550,11 @@ struct Thinking {
 struct Actor {
     shared: Arc<Shared>,
     row: GameRow,
+    /// Who sits on each seat (White, Black), for display.
+    names: [SeatJson; 2],
+    /// The database holds a newer version than this actor (a write found
+    /// another writer's change): the actor stops and the game reloads.
+    stale: bool,
     game: Game,
     version: u64,
     recent: VecDeque<Arc<Event>>,
@@ -525,7 +566,7 @@ struct Actor {
     last_active: Instant,
 }
 
-fn spawn_actor(shared: &Arc<Shared>, row: GameRow, game: Game) -> Handle {
+fn spawn_actor(shared: &Arc<Shared>, row: GameRow, game: Game, names: [SeatJson; 2]) -> Handle {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let generation = shared.hub.generation.fetch_add(1, Ordering::Relaxed);
     let (events, _) = broadcast::channel(BROADCAST);
@@ -533,6 +574,8 @@ fn spawn_actor(shared: &Arc<Shared>, row: GameRow, game: Game) -> Handle {
         shared: Arc::clone(shared),
         version: row.summary.version,
         row,
+        names,
+        stale: false,
         game,
         recent: VecDeque::new(),
         events,
@@ -559,6 +602,10 @@ impl Actor {
                     Some(cmd) => {
                         self.last_active = Instant::now();
                         self.handle(cmd).await;
+                        if self.stale {
+                            self.shared.hub.forget(&self.row.id, Some(self.generation));
+                            break;
+                        }
                     }
                     None => break,
                 },
@@ -635,6 +682,10 @@ impl Actor {
             Cmd::Pgn { reply } => {
                 let _ = reply.send(self.pgn());
             }
+            Cmd::Reseat { from, to, reply } => {
+                self.reseat(&from, &to).await;
+                let _ = reply.send(());
+            }
             Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
             Cmd::Retry => self.think_if_needed(),
         }
@@ -649,7 +700,7 @@ impl Actor {
 
     /// The colour the computer plays, for computer games.
     fn computer(&self) -> Option<Color> {
-        if self.row.kind != "computer" {
+        if self.row.kind != GameKind::Computer {
             return None;
         }
         match (&self.row.white_player, &self.row.black_player) {
@@ -665,8 +716,10 @@ impl Actor {
         GameState {
             id: self.row.id.clone(),
             v: self.version,
-            kind: self.row.kind.clone(),
-            level: self.row.level.clone(),
+            kind: self.row.kind.as_str().into(),
+            level: self.row.level.map(|l| l.as_str().to_owned()),
+            white: self.names[0].clone(),
+            black: self.names[1].clone(),
             you: None,
             rules: g.rules().as_str().into(),
             variant: g.variant().as_str().into(),
@@ -769,8 +822,14 @@ impl Actor {
         let summary = summary_of(&next, self.version + 1, now_ms());
         self.shared
             .store
-            .append_moves(&self.row.id, &[move_row(next.ply(), &played)], &summary)
-            .await?;
+            .append_moves(
+                &self.row.id,
+                self.version,
+                &[move_row(next.ply(), &played)],
+                &summary,
+            )
+            .await
+            .map_err(|e| self.store_failed(e))?;
         self.game = next;
         self.version += 1;
         self.row.summary = summary;
@@ -807,8 +866,9 @@ impl Actor {
         let keep = summary.plies;
         self.shared
             .store
-            .truncate_moves(&self.row.id, keep, &summary)
-            .await?;
+            .truncate_moves(&self.row.id, self.version, keep, &summary)
+            .await
+            .map_err(|e| self.store_failed(e))?;
         self.cancel_thinking();
         self.game = next;
         self.version += 1;
@@ -824,8 +884,9 @@ impl Actor {
         let summary = summary_of(&next, self.version + 1, now_ms());
         self.shared
             .store
-            .update_game(&self.row.id, &summary)
-            .await?;
+            .update_game(&self.row.id, self.version, &summary)
+            .await
+            .map_err(|e| self.store_failed(e))?;
         self.cancel_thinking();
         self.game = next;
         self.version += 1;
@@ -868,13 +929,41 @@ impl Actor {
         let summary = summary_of(&next, self.version + 1, now_ms());
         self.shared
             .store
-            .update_game(&self.row.id, &summary)
-            .await?;
+            .update_game(&self.row.id, self.version, &summary)
+            .await
+            .map_err(|e| self.store_failed(e))?;
         self.game = next;
         self.version += 1;
         self.row.summary = summary;
         self.log_end();
         Ok(self.publish(EventKind::End, None))
+    }
+
+    /// Maps a failed write to the client's error; a version conflict marks
+    /// the actor stale so the game reloads from the database.
+    fn store_failed(&mut self, e: StoreError) -> ApiError {
+        if let StoreError::Conflict { .. } = e {
+            tracing::warn!(game = %self.row.id, "{e}; reloading the game");
+            self.cancel_thinking();
+            self.stale = true;
+            return ApiError::new(ErrorCode::Conflict, "the game changed meanwhile; reload it");
+        }
+        ApiError::from(e)
+    }
+
+    async fn reseat(&mut self, from: &PlayerId, to: &PlayerId) {
+        for (i, seat) in [&mut self.row.white_player, &mut self.row.black_player]
+            .into_iter()
+            .enumerate()
+        {
+            if seat.as_deref() == Some(from.0.as_str()) {
+                *seat = Some(to.0.clone());
+                match seat_name(&self.shared, Some(&to.0), None).await {
+                    Ok(name) => self.names[i] = name,
+                    Err(e) => tracing::warn!(game = %self.row.id, "seat name: {e}"),
+                }
+            }
+        }
     }
 
     fn log_end(&self) {
@@ -884,18 +973,12 @@ impl Actor {
     }
 
     fn pgn(&self) -> String {
-        let computer = self
-            .row
-            .level
-            .as_deref()
-            .map(|l| format!("Ply Yard computer ({l})"))
-            .unwrap_or_else(|| "Ply Yard computer".into());
-        let name = |seat: &Option<String>| {
-            if seat.is_some() {
-                "Anonymous".to_owned()
-            } else {
-                computer.clone()
-            }
+        let name = |seat: &SeatJson| match (seat.kind, &seat.name, &seat.level) {
+            (SeatKind::User, Some(n), _) => n.clone(),
+            (SeatKind::Computer, _, Some(l)) => format!("Ply Yard computer ({l})"),
+            (SeatKind::Computer, _, None) => "Ply Yard computer".to_owned(),
+            (SeatKind::Deleted, _, _) => "Deleted player".to_owned(),
+            _ => "Anonymous".to_owned(),
         };
         let date = rfc3339(self.row.created_at);
         let tags = game::PgnTags {
@@ -903,8 +986,8 @@ impl Actor {
             site: format!("Ply Yard, game {}", self.row.id),
             date: date.get(..10).unwrap_or("????-??-??").replace('-', "."),
             round: "-".into(),
-            white: name(&self.row.white_player),
-            black: name(&self.row.black_player),
+            white: name(&self.names[0]),
+            black: name(&self.names[1]),
             time_control: None,
             extra: Vec::new(),
         };
@@ -918,12 +1001,7 @@ impl Actor {
         if self.thinking.is_some() || self.game.is_over() || self.game.turn() != computer {
             return;
         }
-        let Some(level) = self
-            .row
-            .level
-            .as_deref()
-            .and_then(|l| l.parse::<engine::Level>().ok())
-        else {
+        let Some(level) = self.row.level else {
             tracing::error!(game = %self.row.id, "unknown computer level {:?}", self.row.level);
             return;
         };
@@ -1023,12 +1101,12 @@ mod tests {
         g.resign(Color::Black).unwrap();
         let row = GameRow {
             id: "abcdefgh".into(),
-            kind: "computer".into(),
+            kind: GameKind::Computer,
             white_player: Some("p".into()),
             black_player: None,
-            level: Some("easy".into()),
-            rules: "fide".into(),
-            variant: "standard".into(),
+            level: Some(engine::Level::Easy),
+            rules: RuleSet::Fide,
+            variant: Variant::Standard,
             position: None,
             initial_fen: g.initial_fen(),
             summary: summary_of(&g, 2, 0),

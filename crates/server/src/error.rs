@@ -31,6 +31,20 @@ pub enum ErrorCode {
     CannotClaim,
     /// Too many requests or messages.
     RateLimited,
+    /// The game changed elsewhere meanwhile; reload it.
+    Conflict,
+    /// The username is taken (in any case).
+    UsernameTaken,
+    /// The username breaks the naming rules (`reason` says which).
+    InvalidUsername,
+    /// The password is refused (`reason` says why).
+    WeakPassword,
+    /// Wrong username or password.
+    BadCredentials,
+    /// The request needs a logged-in account.
+    NotLoggedIn,
+    /// The password given to confirm a change is wrong.
+    WrongPassword,
     /// A frame or body is too large.
     TooLarge,
     /// Something failed on the server; details are in its log only.
@@ -48,7 +62,14 @@ impl ErrorCode {
             | ErrorCode::NotYourTurn
             | ErrorCode::NothingToUndo
             | ErrorCode::CannotClaim => StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::GameOver => StatusCode::CONFLICT,
+            ErrorCode::GameOver | ErrorCode::Conflict | ErrorCode::UsernameTaken => {
+                StatusCode::CONFLICT
+            }
+            ErrorCode::InvalidUsername | ErrorCode::WeakPassword => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => StatusCode::UNAUTHORIZED,
+            ErrorCode::WrongPassword => StatusCode::FORBIDDEN,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -64,6 +85,12 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// What went wrong, for people (English; the client may translate by code).
     pub message: String,
+    /// Why, as a code the client translates (`weak_password`, `invalid_username`).
+    pub reason: Option<&'static str>,
+    /// Hints for the person (English), e.g. how to make a password stronger.
+    pub suggestions: Vec<String>,
+    /// For `rate_limited`: whole seconds to wait, sent as `Retry-After`.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -72,7 +99,25 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            reason: None,
+            suggestions: Vec::new(),
+            retry_after: None,
         }
+    }
+
+    /// `rate_limited`, answered with `Retry-After: secs` (at least 1).
+    pub fn rate_limited(message: impl Into<String>, secs: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(secs.max(1)),
+            ..ApiError::new(ErrorCode::RateLimited, message)
+        }
+    }
+
+    /// The same error with a reason code.
+    #[must_use]
+    pub fn with_reason(mut self, reason: &'static str) -> ApiError {
+        self.reason = Some(reason);
+        self
     }
 
     /// `bad_request`.
@@ -112,6 +157,10 @@ struct ErrorBody<'a> {
 struct ErrorFields<'a> {
     code: ErrorCode,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    suggestions: &'a [String],
 }
 
 impl IntoResponse for ApiError {
@@ -120,9 +169,16 @@ impl IntoResponse for ApiError {
             error: ErrorFields {
                 code: self.code,
                 message: &self.message,
+                reason: self.reason,
+                suggestions: &self.suggestions,
             },
         };
-        (self.code.status(), Json(body)).into_response()
+        let mut resp = (self.code.status(), Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            resp.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+        }
+        resp
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ErrorCode};
+use crate::store::SeatInfo;
 
 /// A move as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +28,10 @@ pub struct GameState {
     pub kind: String,
     /// Computer level.
     pub level: Option<String>,
+    /// Who plays White.
+    pub white: SeatJson,
+    /// Who plays Black.
+    pub black: SeatJson,
     /// The viewer's colour, `None` for a spectator.
     pub you: Option<String>,
     /// Rule set: `plyyard` or `fide`.
@@ -64,6 +69,88 @@ pub struct GameState {
     pub claimable: Vec<String>,
     /// Creation time, RFC 3339.
     pub created_at: String,
+}
+
+/// Who sits on a seat, as shown to people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatJson {
+    /// Who.
+    pub kind: SeatKind,
+    /// The account's name (`user` only).
+    pub name: Option<String>,
+    /// The computer's level (`computer` only).
+    pub level: Option<String>,
+}
+
+/// The kinds of seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    /// An account.
+    User,
+    /// A player without an account.
+    Anonymous,
+    /// The engine.
+    Computer,
+    /// An account that was deleted.
+    Deleted,
+}
+
+impl SeatJson {
+    /// The computer at `level`.
+    pub fn computer(level: Option<engine::Level>) -> SeatJson {
+        SeatJson {
+            kind: SeatKind::Computer,
+            name: None,
+            level: level.map(|l| l.as_str().to_owned()),
+        }
+    }
+}
+
+impl From<SeatInfo> for SeatJson {
+    fn from(s: SeatInfo) -> SeatJson {
+        let (kind, name) = match s {
+            SeatInfo::Anonymous => (SeatKind::Anonymous, None),
+            SeatInfo::User(n) => (SeatKind::User, Some(n)),
+            SeatInfo::Deleted => (SeatKind::Deleted, None),
+        };
+        SeatJson {
+            kind,
+            name,
+            level: None,
+        }
+    }
+}
+
+/// A game in a player's list (`/api/users/{name}/games`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameListItem {
+    /// Game id.
+    pub id: String,
+    /// `computer`.
+    pub kind: &'static str,
+    /// Computer level.
+    pub level: Option<&'static str>,
+    /// `standard` or `chess960`.
+    pub variant: &'static str,
+    /// `plyyard` or `fide`.
+    pub rules: &'static str,
+    /// `ongoing` or `ended`.
+    pub status: &'static str,
+    /// PGN result.
+    pub result: &'static str,
+    /// Why the game ended.
+    pub reason: Option<&'static str>,
+    /// Plies played.
+    pub plies: u32,
+    /// Creation time, RFC 3339.
+    pub created_at: String,
+    /// Time of the last change, RFC 3339.
+    pub updated_at: String,
+    /// Who played White.
+    pub white: SeatJson,
+    /// Who played Black.
+    pub black: SeatJson,
 }
 
 /// A line of `/api/my-games`.

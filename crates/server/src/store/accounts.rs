@@ -1,0 +1,340 @@
+//! Accounts and log-in sessions: the SQL of `accounts` and `sessions`, and
+//! moving a browser's anonymous games to an account.
+//!
+//! Session ids never reach the database: callers pass a hash of the id.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Store, StoreError};
+
+/// A live (not deleted) account, as the rest of the server sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The account's player id (what games reference).
+    pub player_id: String,
+    /// The name as typed at sign-up.
+    pub username: String,
+    /// Creation time, Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// An account with its password hash, for log-in checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountRow {
+    /// Who.
+    pub account: Account,
+    /// The PHC string of the password hash.
+    pub password_hash: String,
+}
+
+/// A session to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSession<'a> {
+    /// Hash of the session id (hex).
+    pub id_hash: &'a str,
+    /// The account's player id.
+    pub player_id: &'a str,
+    /// Now, Unix milliseconds.
+    pub now: i64,
+    /// Expiry, Unix milliseconds.
+    pub expires_at: i64,
+}
+
+/// Who sits on a seat, for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatInfo {
+    /// A player without an account.
+    Anonymous,
+    /// An account, by name.
+    User(String),
+    /// An account that was deleted.
+    Deleted,
+}
+
+fn account_from_row(r: &AnyRow) -> Result<Account, StoreError> {
+    Ok(Account {
+        player_id: r.try_get(0)?,
+        username: r.try_get(1)?,
+        created_at: r.try_get(2)?,
+    })
+}
+
+impl Store {
+    /// Creates an account (and its player) in one transaction.
+    ///
+    /// # Errors
+    /// [`StoreError::Taken`] when the name is taken in any case; a database failure.
+    pub async fn create_account(
+        &self,
+        player_id: &str,
+        username: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> Result<Account, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $2)")
+            .bind(player_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        let inserted = sqlx::query(
+            "INSERT INTO accounts (player_id, username, username_key, password_hash, created_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(player_id)
+        .bind(username)
+        .bind(username.to_lowercase())
+        .bind(password_hash)
+        .bind(now)
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Taken(username.to_owned()));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        tx.commit().await?;
+        Ok(Account {
+            player_id: player_id.to_owned(),
+            username: username.to_owned(),
+            created_at: now,
+        })
+    }
+
+    /// The live account named `username` (any case) with its password hash.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn account_by_name(&self, username: &str) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT player_id, username, created_at, password_hash FROM accounts \
+             WHERE username_key = $1 AND deleted_at IS NULL",
+        )
+        .bind(username.to_lowercase())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(AccountRow {
+                account: account_from_row(&r)?,
+                password_hash: r.try_get(3)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The live account of `player_id` with its password hash.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn account_row(&self, player_id: &str) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT player_id, username, created_at, password_hash FROM accounts \
+             WHERE player_id = $1 AND deleted_at IS NULL",
+        )
+        .bind(player_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(AccountRow {
+                account: account_from_row(&r)?,
+                password_hash: r.try_get(3)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Replaces the password hash of a live account.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_password(&self, player_id: &str, hash: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE accounts SET password_hash = $1 WHERE player_id = $2 AND deleted_at IS NULL",
+        )
+        .bind(hash)
+        .bind(player_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes an account: its sessions go, its password is wiped, and its
+    /// games stay (shown as a deleted player). The name stays reserved.
+    ///
+    /// # Errors
+    /// A database failure; nothing is changed then.
+    pub async fn delete_account(&self, player_id: &str, now: i64) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM sessions WHERE player_id = $1")
+            .bind(player_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE accounts SET deleted_at = $1, password_hash = '' \
+             WHERE player_id = $2 AND deleted_at IS NULL",
+        )
+        .bind(now)
+        .bind(player_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores a new session.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn create_session(&self, s: &NewSession<'_>) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (id_hash, player_id, created_at, last_seen_at, expires_at) \
+             VALUES ($1, $2, $3, $3, $4)",
+        )
+        .bind(s.id_hash)
+        .bind(s.player_id)
+        .bind(s.now)
+        .bind(s.expires_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account of an unexpired session, with the session's last-seen time.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn session(
+        &self,
+        id_hash: &str,
+        now: i64,
+    ) -> Result<Option<(Account, i64)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT a.player_id, a.username, a.created_at, s.last_seen_at \
+             FROM sessions s JOIN accounts a ON a.player_id = s.player_id \
+             WHERE s.id_hash = $1 AND s.expires_at > $2 AND a.deleted_at IS NULL",
+        )
+        .bind(id_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok((account_from_row(&r)?, r.try_get(3)?)))
+            .transpose()
+    }
+
+    /// Slides a session's expiry.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn touch_session(
+        &self,
+        id_hash: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE id_hash = $3")
+            .bind(now)
+            .bind(expires_at)
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes one session.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn delete_session(&self, id_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes every session of an account but `keep`; returns how many.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn delete_other_sessions(
+        &self,
+        player_id: &str,
+        keep: &str,
+    ) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE player_id = $1 AND id_hash <> $2")
+            .bind(player_id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Deletes expired sessions; returns how many.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn purge_sessions(&self, now: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Gives the games of player `from` to player `to`, in one transaction.
+    /// Returns the ids of the moved games that are still being played.
+    ///
+    /// # Errors
+    /// A database failure; nothing moves then.
+    pub async fn move_games(&self, from: &str, to: &str) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let ongoing = sqlx::query(
+            "SELECT id FROM games WHERE (white_player = $1 OR black_player = $1) \
+             AND status = 'ongoing'",
+        )
+        .bind(from)
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get::<String, _>(0))
+        .collect::<Result<Vec<_>, _>>()?;
+        for column in ["white_player", "black_player"] {
+            sqlx::query(&format!(
+                "UPDATE games SET {column} = $1 WHERE {column} = $2"
+            ))
+            .bind(to)
+            .bind(from)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(ongoing)
+    }
+
+    /// Who player `player_id` is, for display.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn seat_info(&self, player_id: &str) -> Result<SeatInfo, StoreError> {
+        let row = sqlx::query("SELECT username, deleted_at FROM accounts WHERE player_id = $1")
+            .bind(player_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            None => SeatInfo::Anonymous,
+            Some(r) if r.try_get::<Option<i64>, _>(1)?.is_some() => SeatInfo::Deleted,
+            Some(r) => SeatInfo::User(r.try_get(0)?),
+        })
+    }
+
+    /// The live account named `username` (any case), without its password.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn account_named(&self, username: &str) -> Result<Option<Account>, StoreError> {
+        Ok(self.account_by_name(username).await?.map(|a| a.account))
+    }
+}

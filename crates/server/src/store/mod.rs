@@ -1,0 +1,616 @@
+//! Durable storage: players, games, moves, accounts and sessions in SQL, on
+//! SQLite (embedded, the default) or PostgreSQL (shared by several servers).
+//!
+//! This module owns every SQL statement of the server. The schema lives in
+//! `migrations/` (embedded in the binary and applied at start), written in
+//! SQL that both databases accept; statements use numbered placeholders
+//! (`$1`), which both read the same way, and run through sqlx's `Any`
+//! driver, so the backend is chosen by the URL alone. Every write that
+//! changes a game happens in one transaction that checks the version it
+//! expects and stores the next: a move is either stored with its new
+//! version or not at all, and two servers can never both write one game.
+
+mod accounts;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use game::{GameResult, Reason, RuleSet, Variant};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor as _, Row};
+
+pub use accounts::{Account, AccountRow, NewSession, SeatInfo};
+
+/// A failure of the storage layer.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database URL could not be understood.
+    #[error("invalid database URL {url:?}: {source}")]
+    Url {
+        /// The refused URL.
+        url: String,
+        /// What the driver said.
+        source: sqlx::Error,
+    },
+    /// A query or connection failed.
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    /// Applying the embedded migrations failed.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored row holds a value the server does not understand.
+    #[error("corrupt row in {table}: {detail}")]
+    Corrupt {
+        /// Table of the row.
+        table: &'static str,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The game is not at the version the write expected: another writer
+    /// (another server, or a stale actor) changed it first. Nothing was written.
+    #[error("game {game} is no longer at version {expected}")]
+    Conflict {
+        /// The game.
+        game: String,
+        /// The version the write expected.
+        expected: u64,
+    },
+    /// A unique name is taken (an account name, in any case).
+    #[error("{0} is taken")]
+    Taken(String),
+}
+
+/// Which database a [`Store`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An embedded SQLite file.
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// What kind of game a row holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// A person against the engine.
+    Computer,
+}
+
+impl GameKind {
+    /// The stored and wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameKind::Computer => "computer",
+        }
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameKind, String> {
+        match s {
+            "computer" => Ok(GameKind::Computer),
+            other => Err(format!("unknown game kind {other:?}")),
+        }
+    }
+}
+
+/// Whether a game is still being played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameStatus {
+    /// Moves may still be played.
+    Ongoing,
+    /// The game has a result.
+    Ended,
+}
+
+impl GameStatus {
+    /// The stored and wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Ongoing => "ongoing",
+            GameStatus::Ended => "ended",
+        }
+    }
+}
+
+impl FromStr for GameStatus {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameStatus, String> {
+        match s {
+            "ongoing" => Ok(GameStatus::Ongoing),
+            "ended" => Ok(GameStatus::Ended),
+            other => Err(format!("unknown game status {other:?}")),
+        }
+    }
+}
+
+/// A game as stored in the `games` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Public game id.
+    pub id: String,
+    /// What kind of game.
+    pub kind: GameKind,
+    /// Player id of White (`None` for the computer).
+    pub white_player: Option<String>,
+    /// Player id of Black (`None` for the computer).
+    pub black_player: Option<String>,
+    /// Computer level, for computer games.
+    pub level: Option<engine::Level>,
+    /// Rule set.
+    pub rules: RuleSet,
+    /// Variant.
+    pub variant: Variant,
+    /// Chess960 position number.
+    pub position: Option<u32>,
+    /// FEN of the starting position.
+    pub initial_fen: String,
+    /// Summary fields, kept in step with the moves.
+    pub summary: GameSummary,
+    /// Creation time, Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// The fields of a game that change as it is played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    /// Ongoing or ended.
+    pub status: GameStatus,
+    /// PGN result (`*` while the game goes on).
+    pub result: GameResult,
+    /// Why the game ended.
+    pub reason: Option<Reason>,
+    /// Number of plies played.
+    pub plies: u32,
+    /// Event version: grows by one with every change.
+    pub version: u64,
+    /// Time of the change, Unix milliseconds.
+    pub updated_at: i64,
+}
+
+/// One stored move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRow {
+    /// 1-based ply number.
+    pub ply: u32,
+    /// The move in UCI.
+    pub uci: String,
+    /// The move in English SAN.
+    pub san: String,
+    /// Clock of the mover after the move, if clocks run.
+    pub clock_ms: Option<i64>,
+    /// Whether a draw offer was made with the move.
+    pub draw_offer: bool,
+}
+
+/// The storage handle; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Settings applied to every new SQLite connection: WAL with
+/// `synchronous=FULL` (a committed transaction survives a killed process
+/// and a power cut), foreign keys, and a wait instead of `SQLITE_BUSY`.
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;";
+
+/// The backend and connection URL for a `--db` value: `sqlite://FILE`, a
+/// plain file path (SQLite), or `postgres://…` / `postgresql://…`. A SQLite
+/// file is created when missing.
+///
+/// # Errors
+/// Any other scheme.
+///
+/// # Examples
+/// ```
+/// use server::store::{Backend, resolve_url};
+/// assert_eq!(resolve_url("games.db").unwrap().0, Backend::Sqlite);
+/// assert_eq!(resolve_url("postgres://db/plyyard").unwrap().0, Backend::Postgres);
+/// assert!(resolve_url("mysql://db/plyyard").is_err());
+/// ```
+pub fn resolve_url(url: &str) -> Result<(Backend, String), String> {
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return Ok((Backend::Sqlite, format!("sqlite://{url}?mode=rwc")));
+    };
+    match scheme {
+        "sqlite" => {
+            let with_mode = if rest.contains("mode=") {
+                url.to_owned()
+            } else if rest.contains('?') {
+                format!("{url}&mode=rwc")
+            } else {
+                format!("{url}?mode=rwc")
+            };
+            Ok((Backend::Sqlite, with_mode))
+        }
+        "postgres" | "postgresql" => Ok((Backend::Postgres, url.to_owned())),
+        _ if !rest.starts_with("//") => Ok((Backend::Sqlite, format!("sqlite://{url}?mode=rwc"))),
+        other => Err(format!(
+            "unsupported database {other:?}: use sqlite://FILE or postgres://USER@HOST/DB"
+        )),
+    }
+}
+
+impl Store {
+    /// Opens the database at `url` (see [`resolve_url`]) and applies the
+    /// embedded migrations.
+    ///
+    /// # Errors
+    /// A bad URL, an unreachable or unwritable database, or a failed migration.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let refuse = |source| StoreError::Url {
+            url: crate::redact_url(url),
+            source,
+        };
+        let (backend, url) =
+            resolve_url(url).map_err(|m| refuse(sqlx::Error::Configuration(m.into())))?;
+        let options = AnyConnectOptions::from_str(&url).map_err(refuse)?;
+        let pool = match backend {
+            Backend::Sqlite => {
+                AnyPoolOptions::new()
+                    .max_connections(4)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute(SQLITE_PRAGMAS).await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await?
+            }
+            Backend::Postgres => {
+                AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_with(options)
+                    .await?
+            }
+        };
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store { pool, backend })
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes every connection (checkpointing SQLite's WAL).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Reads a value from the `settings` table.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.get::<String, _>(0)))
+    }
+
+    /// Stores `value` under `key` unless the key already has a value; returns
+    /// the value in force afterwards (so concurrent starts agree).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn setting_or_insert(&self, key: &str, value: &str) -> Result<String, StoreError> {
+        sqlx::query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        self.setting(key).await?.ok_or(StoreError::Corrupt {
+            table: "settings",
+            detail: format!("{key} vanished after insert"),
+        })
+    }
+
+    /// Records that an anonymous player exists (first use) or was seen again.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn touch_player(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
+        )
+        .bind(id)
+        .bind(now)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Inserts a new game with no moves.
+    ///
+    /// # Errors
+    /// A database failure (including a duplicate id).
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO games (id, kind, white_player, black_player, level, rules, variant, \
+             position, initial_fen, status, result, reason, plies, version, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )
+        .bind(&g.id)
+        .bind(g.kind.as_str())
+        .bind(&g.white_player)
+        .bind(&g.black_player)
+        .bind(g.level.map(engine::Level::as_str))
+        .bind(g.rules.as_str())
+        .bind(g.variant.as_str())
+        .bind(g.position.map(i64::from))
+        .bind(&g.initial_fen)
+        .bind(g.summary.status.as_str())
+        .bind(g.summary.result.as_str())
+        .bind(g.summary.reason.map(Reason::as_str))
+        .bind(i64::from(g.summary.plies))
+        .bind(version_to_db(g.summary.version))
+        .bind(g.created_at)
+        .bind(g.summary.updated_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Loads a game and its moves in ply order, or `None` if there is no such game.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
+        let Some(row) = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let game = game_from_row(&row)?;
+        let moves = sqlx::query(
+            "SELECT ply, uci, san, clock_ms, CAST(draw_offer AS INTEGER) FROM moves \
+             WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(move_from_row)
+        .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(Some((game, moves)))
+    }
+
+    /// Appends moves and updates the game's summary in one transaction,
+    /// provided the game is still at version `expected`.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the game moved on; a database failure.
+    /// Nothing is written then.
+    pub async fn append_moves(
+        &self,
+        game_id: &str,
+        expected: u64,
+        moves: &[MoveRow],
+        summary: &GameSummary,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        update_summary(&mut tx, game_id, expected, summary).await?;
+        for m in moves {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(game_id)
+            .bind(i64::from(m.ply))
+            .bind(&m.uci)
+            .bind(&m.san)
+            .bind(m.clock_ms)
+            .bind(m.draw_offer)
+            .bind(summary.updated_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes the moves after ply `keep` and updates the summary, in one
+    /// transaction, provided the game is still at version `expected`.
+    ///
+    /// # Errors
+    /// As [`Store::append_moves`].
+    pub async fn truncate_moves(
+        &self,
+        game_id: &str,
+        expected: u64,
+        keep: u32,
+        summary: &GameSummary,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        update_summary(&mut tx, game_id, expected, summary).await?;
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+            .bind(game_id)
+            .bind(i64::from(keep))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Updates only the summary (a resignation, for example), provided the
+    /// game is still at version `expected`.
+    ///
+    /// # Errors
+    /// As [`Store::append_moves`].
+    pub async fn update_game(
+        &self,
+        game_id: &str,
+        expected: u64,
+        summary: &GameSummary,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        update_summary(&mut tx, game_id, expected, summary).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The games of a player, most recently changed first.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn recent_games(&self, player: &str, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE white_player = $1 OR black_player = $1 \
+             ORDER BY updated_at DESC, created_at DESC, id LIMIT $2"
+        ))
+        .bind(player)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+
+    /// A page of a player's games, newest first: `limit` games after
+    /// skipping `offset`.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn games_page(
+        &self,
+        player: &str,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE white_player = $1 OR black_player = $1 \
+             ORDER BY created_at DESC, id LIMIT $2 OFFSET $3"
+        ))
+        .bind(player)
+        .bind(i64::from(limit))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+}
+
+const GAME_COLUMNS: &str = "id, kind, white_player, black_player, level, rules, variant, position, \
+     initial_fen, status, result, reason, plies, version, created_at, updated_at";
+
+fn version_to_db(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+async fn update_summary(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    expected: u64,
+    s: &GameSummary,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET status = $1, result = $2, reason = $3, plies = $4, version = $5, \
+         updated_at = $6 WHERE id = $7 AND version = $8",
+    )
+    .bind(s.status.as_str())
+    .bind(s.result.as_str())
+    .bind(s.reason.map(Reason::as_str))
+    .bind(i64::from(s.plies))
+    .bind(version_to_db(s.version))
+    .bind(s.updated_at)
+    .bind(game_id)
+    .bind(version_to_db(expected))
+    .execute(&mut **tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict {
+            game: game_id.to_owned(),
+            expected,
+        });
+    }
+    Ok(())
+}
+
+/// A `BOOLEAN` column selected as `CAST(… AS INTEGER)`: the `Any` driver
+/// reads SQLite's booleans only as integers.
+fn get_bool(r: &AnyRow, i: usize) -> Result<bool, StoreError> {
+    Ok(r.try_get::<i64, _>(i)? != 0)
+}
+
+fn parsed<T: FromStr>(table: &'static str, what: &str, s: &str) -> Result<T, StoreError> {
+    s.parse().map_err(|_| StoreError::Corrupt {
+        table,
+        detail: format!("bad {what} {s:?}"),
+    })
+}
+
+fn move_from_row(r: &AnyRow) -> Result<MoveRow, StoreError> {
+    Ok(MoveRow {
+        ply: u32::try_from(r.try_get::<i64, _>(0)?).map_err(|_| StoreError::Corrupt {
+            table: "moves",
+            detail: "bad ply".into(),
+        })?,
+        uci: r.try_get(1)?,
+        san: r.try_get(2)?,
+        clock_ms: r.try_get(3)?,
+        draw_offer: get_bool(r, 4)?,
+    })
+}
+
+fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
+    let corrupt = |detail: &str| StoreError::Corrupt {
+        table: "games",
+        detail: detail.to_owned(),
+    };
+    let position: Option<i64> = r.try_get(7)?;
+    let level: Option<String> = r.try_get(4)?;
+    let reason: Option<String> = r.try_get(11)?;
+    Ok(GameRow {
+        id: r.try_get(0)?,
+        kind: parsed("games", "kind", &r.try_get::<String, _>(1)?)?,
+        white_player: r.try_get(2)?,
+        black_player: r.try_get(3)?,
+        level: level.map(|l| parsed("games", "level", &l)).transpose()?,
+        rules: parsed("games", "rules", &r.try_get::<String, _>(5)?)?,
+        variant: parsed("games", "variant", &r.try_get::<String, _>(6)?)?,
+        position: position
+            .map(u32::try_from)
+            .transpose()
+            .map_err(|_| corrupt("bad position"))?,
+        initial_fen: r.try_get(8)?,
+        summary: GameSummary {
+            status: parsed("games", "status", &r.try_get::<String, _>(9)?)?,
+            result: parsed("games", "result", &r.try_get::<String, _>(10)?)?,
+            reason: reason.map(|x| parsed("games", "reason", &x)).transpose()?,
+            plies: u32::try_from(r.try_get::<i64, _>(12)?).map_err(|_| corrupt("bad plies"))?,
+            version: u64::try_from(r.try_get::<i64, _>(13)?).map_err(|_| corrupt("bad version"))?,
+            updated_at: r.try_get(15)?,
+        },
+        created_at: r.try_get(14)?,
+    })
+}
+
+#[cfg(test)]
+mod tests;

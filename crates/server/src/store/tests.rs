@@ -1,0 +1,280 @@
+//! Storage tests, each run on SQLite and, when `PLYYARD_TEST_PG` names a
+//! PostgreSQL server (an admin URL), on a fresh database there too.
+
+use super::*;
+
+fn sample(id: &str, player: &str, at: i64) -> GameRow {
+    GameRow {
+        id: id.into(),
+        kind: GameKind::Computer,
+        white_player: Some(player.into()),
+        black_player: None,
+        level: Some(engine::Level::Easy),
+        rules: RuleSet::PlyYard,
+        variant: Variant::Standard,
+        position: None,
+        initial_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+        summary: GameSummary {
+            status: GameStatus::Ongoing,
+            result: GameResult::Aborted,
+            reason: None,
+            plies: 0,
+            version: 0,
+            updated_at: at,
+        },
+        created_at: at,
+    }
+}
+
+fn mv(ply: u32, uci: &str, san: &str) -> MoveRow {
+    MoveRow {
+        ply,
+        uci: uci.into(),
+        san: san.into(),
+        clock_ms: Some(1000),
+        draw_offer: ply == 2,
+    }
+}
+
+/// A fresh store on each available backend (the temp dir keeps SQLite's file).
+async fn stores() -> Vec<(Option<tempfile::TempDir>, Store)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let mut out = vec![(Some(dir), Store::open(&url).await.unwrap())];
+    match std::env::var("PLYYARD_TEST_PG") {
+        Ok(admin) => {
+            sqlx::any::install_default_drivers();
+            let name =
+                format!("plyyard_unit_{}", crate::identity::new_player_id().0).to_lowercase();
+            let pool = AnyPool::connect(&admin).await.unwrap();
+            sqlx::query(&format!("CREATE DATABASE {name}"))
+                .execute(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+            let (base, _) = admin.rsplit_once('/').unwrap();
+            let store = Store::open(&format!("{base}/{name}")).await.unwrap();
+            assert_eq!(store.backend(), Backend::Postgres);
+            out.push((None, store));
+        }
+        Err(_) if std::env::var("PLYYARD_REQUIRE_PG").is_ok_and(|v| v == "1") => {
+            panic!("PLYYARD_REQUIRE_PG=1 but PLYYARD_TEST_PG is not set")
+        }
+        Err(_) => eprintln!("skipped PostgreSQL: PLYYARD_TEST_PG not set"),
+    }
+    out
+}
+
+#[tokio::test]
+async fn urls_and_plain_paths_open_and_other_databases_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.db");
+    let s = Store::open(plain.to_str().unwrap()).await.unwrap();
+    assert_eq!(s.backend(), Backend::Sqlite);
+    assert!(plain.exists());
+    let err = Store::open("mysql://localhost/plyyard").await.unwrap_err();
+    assert!(err.to_string().contains("postgres://"), "{err}");
+    let missing_dir = dir.path().join("no/such/dir/x.db");
+    assert!(
+        Store::open(&format!("sqlite://{}", missing_dir.display()))
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn games_and_moves_round_trip() {
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        let mut g = sample("g1", "p1", 10);
+        g.variant = Variant::Chess960;
+        g.position = Some(959);
+        g.rules = RuleSet::Fide;
+        store.insert_game(&g).await.unwrap();
+        let mut s = g.summary.clone();
+        s.plies = 2;
+        s.version = 1;
+        s.updated_at = 11;
+        store
+            .append_moves("g1", 0, &[mv(1, "e2e4", "e4"), mv(2, "e7e5", "e5")], &s)
+            .await
+            .unwrap();
+        let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
+        assert_eq!(back.summary, s);
+        assert_eq!(back.position, Some(959));
+        assert_eq!(back.rules, RuleSet::Fide);
+        assert_eq!(back.level, Some(engine::Level::Easy));
+        assert_eq!(moves, [mv(1, "e2e4", "e4"), mv(2, "e7e5", "e5")]);
+
+        let ended = GameSummary {
+            status: GameStatus::Ended,
+            result: GameResult::BlackWins,
+            reason: Some(Reason::Resignation),
+            plies: 0,
+            version: 2,
+            updated_at: 12,
+        };
+        store.truncate_moves("g1", 1, 0, &ended).await.unwrap();
+        let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
+        assert!(moves.is_empty());
+        assert_eq!(back.summary, ended);
+        assert!(store.load_game("nope").await.unwrap().is_none());
+    }
+}
+
+#[tokio::test]
+async fn a_failed_or_stale_write_writes_nothing() {
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        store.insert_game(&sample("g1", "p1", 10)).await.unwrap();
+        let mut s = sample("g1", "p1", 10).summary;
+        s.plies = 2;
+        s.version = 1;
+        // The second row repeats ply 1: the primary key refuses it and the
+        // first row must not survive either.
+        let err = store
+            .append_moves("g1", 0, &[mv(1, "e2e4", "e4"), mv(1, "d2d4", "d4")], &s)
+            .await;
+        assert!(err.is_err());
+        let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
+        assert!(moves.is_empty());
+        assert_eq!(back.summary.version, 0);
+        // A write expecting another version is refused whole.
+        s.plies = 1;
+        let err = store
+            .append_moves("g1", 5, &[mv(1, "e2e4", "e4")], &s)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Conflict { expected: 5, .. }),
+            "{err}"
+        );
+        assert!(store.load_game("g1").await.unwrap().unwrap().1.is_empty());
+        // Two writers expecting the same version: exactly one wins.
+        let (e4, d4) = ([mv(1, "e2e4", "e4")], [mv(1, "d2d4", "d4")]);
+        let (a, b) = tokio::join!(
+            store.append_moves("g1", 0, &e4, &s),
+            store.append_moves("g1", 0, &d4, &s),
+        );
+        assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
+        assert_eq!(store.load_game("g1").await.unwrap().unwrap().1.len(), 1);
+        // Updating a game that does not exist is an error, not a silent no-op.
+        assert!(store.update_game("missing", 0, &s).await.is_err());
+    }
+}
+
+#[tokio::test]
+async fn recent_games_are_newest_first_and_settings_stick() {
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        store.touch_player("p2", 1).await.unwrap();
+        store.insert_game(&sample("a", "p1", 10)).await.unwrap();
+        store.insert_game(&sample("b", "p1", 30)).await.unwrap();
+        store.insert_game(&sample("c", "p2", 20)).await.unwrap();
+        let ids = |rows: Vec<GameRow>| rows.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(store.recent_games("p1", 50).await.unwrap()), ["b", "a"]);
+        assert_eq!(ids(store.games_page("p1", 1, 5).await.unwrap()), ["a"]);
+        assert_eq!(store.setting_or_insert("k", "one").await.unwrap(), "one");
+        assert_eq!(store.setting_or_insert("k", "two").await.unwrap(), "one");
+    }
+}
+
+#[tokio::test]
+async fn accounts_sessions_and_moved_games() {
+    for (_dir, store) in stores().await {
+        let alice = store.create_account("pa", "Alice", "h1", 5).await.unwrap();
+        assert_eq!(alice.username, "Alice");
+        let taken = store.create_account("pb", "aLICE", "h2", 6).await;
+        assert!(matches!(taken, Err(StoreError::Taken(_))), "{taken:?}");
+        // The refused sign-up left no player behind.
+        assert_eq!(store.seat_info("pb").await.unwrap(), SeatInfo::Anonymous);
+        let found = store.account_by_name("ALICE").await.unwrap().unwrap();
+        assert_eq!(found.account, alice);
+        assert_eq!(found.password_hash, "h1");
+
+        let s = NewSession {
+            id_hash: "s1",
+            player_id: "pa",
+            now: 10,
+            expires_at: 100,
+        };
+        store.create_session(&s).await.unwrap();
+        store
+            .create_session(&NewSession { id_hash: "s2", ..s })
+            .await
+            .unwrap();
+        assert_eq!(
+            store.session("s1", 50).await.unwrap(),
+            Some((alice.clone(), 10))
+        );
+        assert_eq!(store.session("s1", 100).await.unwrap(), None);
+        store.touch_session("s1", 60, 200).await.unwrap();
+        assert_eq!(
+            store.session("s1", 150).await.unwrap(),
+            Some((alice.clone(), 60))
+        );
+        assert_eq!(store.delete_other_sessions("pa", "s1").await.unwrap(), 1);
+        assert_eq!(store.session("s2", 50).await.unwrap(), None);
+
+        store.touch_player("anon", 1).await.unwrap();
+        store.insert_game(&sample("g1", "anon", 10)).await.unwrap();
+        let mut done = sample("g2", "anon", 11);
+        done.summary.status = GameStatus::Ended;
+        store.insert_game(&done).await.unwrap();
+        assert_eq!(store.move_games("anon", "pa").await.unwrap(), ["g1"]);
+        assert!(store.recent_games("anon", 10).await.unwrap().is_empty());
+        assert_eq!(store.recent_games("pa", 10).await.unwrap().len(), 2);
+
+        assert_eq!(
+            store.seat_info("pa").await.unwrap(),
+            SeatInfo::User("Alice".into())
+        );
+        store.delete_account("pa", 70).await.unwrap();
+        assert_eq!(store.seat_info("pa").await.unwrap(), SeatInfo::Deleted);
+        assert_eq!(store.session("s1", 80).await.unwrap(), None);
+        assert!(store.account_by_name("alice").await.unwrap().is_none());
+        assert_eq!(store.recent_games("pa", 10).await.unwrap().len(), 2);
+        // The name stays reserved.
+        assert!(matches!(
+            store.create_account("pc", "alice", "h3", 90).await,
+            Err(StoreError::Taken(_))
+        ));
+        assert_eq!(store.purge_sessions(1_000).await.unwrap(), 0);
+    }
+}
+
+#[tokio::test]
+async fn a_version_1_database_keeps_its_games_through_the_upgrade() {
+    sqlx::any::install_default_drivers();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("v1.db").display());
+    let pool = AnyPool::connect(&url).await.unwrap();
+    let mut v1 = sqlx::migrate!("./migrations");
+    v1.migrations = std::borrow::Cow::Owned(v1.migrations[..1].to_vec());
+    v1.run(&pool).await.unwrap();
+    for sql in [
+        "INSERT INTO players VALUES ('p1', 1, 1)",
+        "INSERT INTO games VALUES ('g1', 'computer', 'p1', NULL, 'hard', 'fide', 'chess960', 518, \
+         'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ongoing', '*', NULL, 1, 1, 5, 6)",
+        "INSERT INTO moves VALUES ('g1', 1, 'e2e4', 'e4', NULL, 1, 6)",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let store = Store::open(&url).await.unwrap();
+    let (game, moves) = store.load_game("g1").await.unwrap().unwrap();
+    assert_eq!(game.position, Some(518));
+    assert_eq!(game.level, Some(engine::Level::Hard));
+    assert_eq!(game.summary.version, 1);
+    assert_eq!(
+        moves,
+        [MoveRow {
+            ply: 1,
+            uci: "e2e4".into(),
+            san: "e4".into(),
+            clock_ms: None,
+            draw_offer: true
+        }]
+    );
+    assert_eq!(store.recent_games("p1", 5).await.unwrap().len(), 1);
+}
