@@ -1,5 +1,7 @@
 // Builds the web app into $PLYYARD_WEB_OUT (default web/dist):
-//   index.html, assets/app.js, assets/app.css, assets/favicon.svg
+//   index.html, assets/app.js, assets/app.css, assets/favicon.svg, and
+//   assets/chunks/{en,fr,ru,ro}-HASH.js: the language tables, split out so
+//   that the app loads only the page's language (and others on a switch).
 // Used by `npm run build` and by the server's build script.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -22,6 +24,9 @@ const result = await build({
   minify: true,
   sourcemap: false,
   format: 'esm',
+  splitting: true,
+  charset: 'utf8',
+  chunkNames: 'chunks/[name]-[hash]',
   target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
   legalComments: 'none',
   logLevel: 'warning',
@@ -33,6 +38,7 @@ const css = readFileSync(cssOut);
 rmSync(cssOut);
 writeFileSync(join(assets, 'app.css'), css);
 
+// The chunks are named by their content; app.js names them, so its hash covers them.
 const js = readFileSync(join(assets, 'app.js'));
 const version = createHash('sha256').update(js).update(css).digest('hex').slice(0, 12);
 

@@ -41,6 +41,48 @@ export interface GameState {
   /** Draws the side to move may claim now (FIDE rules); absent from older servers. */
   claimable?: ClaimReason[];
   created_at: string;
+  /** Who plays each side; absent from older servers. */
+  white?: Seat;
+  black?: Seat;
+}
+
+/** Who sits on one side of a game (protocol "Seat"). */
+export interface Seat {
+  kind: 'user' | 'anonymous' | 'computer' | 'deleted';
+  /** The username, for `user`. */
+  name: string | null;
+  /** The level name, for `computer`. */
+  level: Level | string | null;
+}
+
+/** One row of a profile's game list (protocol "GameListItem"). */
+export interface GameListItem {
+  id: string;
+  kind: string;
+  level: Level | null;
+  variant: Variant;
+  rules: Rules | string;
+  status: Status;
+  result: string;
+  reason: string | null;
+  plies: number;
+  created_at: string;
+  updated_at: string;
+  white: Seat;
+  black: Seat;
+}
+
+/** One page of GET /api/users/{username}/games. */
+export interface GamePage {
+  games: GameListItem[];
+  page: number;
+  more: boolean;
+}
+
+/** The logged-in account (GET /api/account) or a public profile (GET /api/users/{username}). */
+export interface Account {
+  username: string;
+  created_at: string;
 }
 
 /** One row of GET /api/my-games. */
@@ -74,8 +116,17 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error object's other fields, e.g. `reason` of weak_password. */
+    readonly details: Record<string, unknown> = {},
+    /** Seconds from the Retry-After header (rate_limited), if any. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
+  }
+
+  /** The `reason` detail, when it is a string. */
+  get reason(): string | null {
+    return typeof this.details.reason === 'string' ? this.details.reason : null;
   }
 }
 
@@ -94,15 +145,19 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   if (!res.ok) {
     let code = 'internal';
     let message = res.statusText;
+    let details: Record<string, unknown> = {};
     try {
-      const j = (await res.json()) as { error?: { code?: string; message?: string } };
+      const j = (await res.json()) as { error?: { code?: string; message?: string } & Record<string, unknown> };
       code = j.error?.code ?? code;
       message = j.error?.message ?? message;
+      details = j.error ?? {};
     } catch {
       // Non-JSON error body: keep the status text.
     }
-    throw new ApiError(res.status, code, message);
+    const retry = Number(res.headers.get('retry-after') ?? '');
+    throw new ApiError(res.status, code, message, details, res.headers.has('retry-after') && Number.isFinite(retry) ? retry : null);
   }
+  if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
 
@@ -130,4 +185,55 @@ export function pgnUrl(id: string): string {
 export function socketUrl(id: string, v: number, loc: Location = location): string {
   const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${proto}//${loc.host}/api/games/${encodeURIComponent(id)}/socket?v=${v}`;
+}
+
+/** The logged-in account, or null when anonymous. */
+export async function currentAccount(): Promise<Account | null> {
+  try {
+    return await call<Account>('GET', '/api/account');
+  } catch (e) {
+    // 401 not_logged_in: anonymous.
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
+}
+
+/** Creates an account and logs in. */
+export function signup(username: string, password: string): Promise<{ username: string }> {
+  return call('POST', '/api/account/signup', { username, password });
+}
+
+/** Logs in. */
+export function login(username: string, password: string): Promise<{ username: string }> {
+  return call('POST', '/api/account/login', { username, password });
+}
+
+/** Logs out (the session ends on the server). */
+export function logout(): Promise<void> {
+  return call('POST', '/api/account/logout');
+}
+
+/** Changes the password; the account's other sessions end. */
+export function changePassword(current: string, next: string): Promise<void> {
+  return call('POST', '/api/account/password', { current, new: next });
+}
+
+/** Deletes the account (its games stay). */
+export function deleteAccount(password: string): Promise<void> {
+  return call('POST', '/api/account/delete', { password });
+}
+
+/** A player's public profile. */
+export function getUser(username: string): Promise<Account> {
+  return call('GET', `/api/users/${encodeURIComponent(username)}`);
+}
+
+/** Page `page` (from 1) of a player's games, newest first. */
+export function userGames(username: string, page: number): Promise<GamePage> {
+  return call('GET', `/api/users/${encodeURIComponent(username)}/games?page=${page}`);
+}
+
+/** Path of a player's profile page. */
+export function profilePath(username: string): string {
+  return `/@/${encodeURIComponent(username)}`;
 }

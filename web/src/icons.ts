@@ -1,4 +1,5 @@
 //! Line icons drawn for Ply Yard (24×24, stroked with the text colour).
+import { h, type VNode } from 'snabbdom';
 
 const PATHS = {
   flip: 'M7 4v15M7 4 4 7M7 4l3 3M17 20V5M17 20l-3-3M17 20l3-3',
@@ -16,15 +17,6 @@ const PATHS = {
 export type IconName = keyof typeof PATHS;
 
 /** An inline SVG icon, hidden from assistive technology (the control carries the label). */
-export function icon(name: IconName): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('class', 'icon');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', PATHS[name]);
-  svg.append(path);
-  return svg;
+export function icon(name: IconName): VNode {
+  return h('svg.icon', { attrs: { viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' } }, [h('path', { attrs: { d: PATHS[name] } })]);
 }

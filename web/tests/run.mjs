@@ -1,9 +1,13 @@
 // `npm test`: compiles the TypeScript tests with esbuild, starts the real
-// server binary on a free port with a temporary SQLite database (unless
-// PLYYARD_URL points at a running one), runs every test with node's test
-// runner, then stops the server (showing its last log lines if a test failed).
+// server binary on a free port with a temporary SQLite database, or the
+// database PLYYARD_TEST_DB names (unless PLYYARD_URL points at a running
+// server), runs every test with node's test runner, then stops the server
+// (showing its last log lines if a test failed).
 //
 // Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL,
+//      PLYYARD_TEST_DB=<database URL> (e.g. postgres://…; default a fresh
+//      SQLite file), PLYYARD_SERVER_ARGS="--flag value …" (space-separated,
+//      added to the server's command line, e.g. rate-limit settings),
 //      PLYYARD_TESTS=unit to run only the unit tests (no server, no browser),
 //      PLYYARD_TEST_NAME=<regexp> to run only the tests whose name matches.
 import { build } from 'esbuild';
@@ -54,7 +58,9 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
     process.exit(2);
   }
   tmp = mkdtempSync(join(tmpdir(), 'plyyard-web-'));
-  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', `sqlite://${join(tmp, 't.db')}`], {
+  const db = process.env.PLYYARD_TEST_DB || `sqlite://${join(tmp, 't.db')}`;
+  const extra = (process.env.PLYYARD_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', db, ...extra], {
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   // Keep draining stderr so the server never blocks on a full pipe; keep its
@@ -78,7 +84,7 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
     server.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${serverTail}`)));
   });
   env.PLYYARD_URL = url;
-  console.log(`plyyard server at ${url}`);
+  console.log(`plyyard server at ${url} on ${db.replace(/\/\/[^@/]*@/, '//…@')}${extra.length ? ` with ${extra.join(' ')}` : ''}`);
 }
 
 const code = await new Promise((done) => {

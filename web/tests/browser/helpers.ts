@@ -54,16 +54,27 @@ export async function newPage(opts: { viewport?: { width: number; height: number
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // Chromium reports every Content-Security-Policy violation (an inline
+  // script or style, a style attribute, a foreign connection) on the console.
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) errors.push(`CSP violation: ${m.text()}`);
+  });
   (page as Page & { jsErrors?: string[] }).jsErrors = errors;
   return { context, page };
 }
 
-/** Uncaught page errors seen so far. */
+/** Switches the interface language and waits until the new table is loaded and shown (tables load on demand). */
+export async function selectLang(page: Page, lang: string): Promise<void> {
+  await page.getByTestId('lang-select').selectOption(lang);
+  await page.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
+}
+
+/** Uncaught page errors and Content-Security-Policy violations seen so far. */
 export function jsErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
 }
 
-/** Closes a test's context after checking its page threw no uncaught errors. */
+/** Closes a test's context after checking its pages threw no uncaught errors and broke no CSP rule. */
 export async function done(context: BrowserContext, ...pages: Page[]): Promise<void> {
   const errors = pages.flatMap((p) => jsErrors(p));
   await context.close();

@@ -1,7 +1,8 @@
-//! Languages in the browser: detection, switching, remembering, piece letters.
+//! Languages in the browser: the server's choice, switching (tables loaded on
+//! demand), remembering through the cookie, piece letters, plural forms.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { closeBrowser, DESKTOP, done, moveTexts, newPage, PHONE, shot, startGame, waitForOurTurn, waitForPlies } from './helpers.js';
+import { closeBrowser, DESKTOP, done, moveTexts, newPage, PHONE, selectLang, shot, startGame, waitForOurTurn, waitForPlies } from './helpers.js';
 
 after(closeBrowser);
 
@@ -12,6 +13,42 @@ test('the browser language is used on the first visit', async () => {
   assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
   assert.equal(await page.getByTestId('lang-select').inputValue(), 'fr');
   await shot(page, 'home-fr-desktop');
+  await done(context, page);
+});
+
+test('a Russian browser gets Russian; after switching to French, the next page is French', async () => {
+  const { context, page } = await newPage({ locale: 'ru-RU' });
+  await page.goto('/');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'ru');
+  assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Новая партия');
+  assert.equal(await page.getByTestId('lang-select').inputValue(), 'ru');
+  await selectLang(page, 'fr');
+  assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Nouvelle partie');
+  const cookie = (await context.cookies()).find((c) => c.name === 'plyyard_lang');
+  assert.equal(cookie?.value, 'fr');
+  assert.equal(cookie?.path, '/');
+  assert.equal(cookie?.sameSite, 'Lax');
+  assert.ok(cookie && cookie.expires > Date.now() / 1000 + 300 * 86400, `cookie expires ${cookie?.expires}`);
+  await page.reload();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
+  assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Nouvelle partie');
+  await done(context, page);
+});
+
+test('only the page language is loaded at start; English words are in no French download', async () => {
+  const { context, page } = await newPage({ locale: 'fr-FR' });
+  const scripts: Promise<string>[] = [];
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname.endsWith('.js')) scripts.push(r.text());
+  });
+  await page.goto('/');
+  await page.getByTestId('new-game-submit').waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Nouvelle partie');
+  const all = (await Promise.all(scripts)).join('\n');
+  assert.ok(all.includes('Nouvelle partie'));
+  for (const english of ['Take back', 'Play the computer']) assert.ok(!all.includes(english), `English "${english}" was downloaded`);
+  for (const other of ['Новая партия', 'Joc nou']) assert.ok(!all.includes(other), `"${other}" was downloaded`);
   await done(context, page);
 });
 
@@ -46,7 +83,7 @@ test('switching language changes labels and piece letters, and is remembered', a
     en: { knight: 'Nf3', undo: 'Take back', resign: 'Resign', label: 'Type your move' },
   } as const;
   for (const [lang, want] of Object.entries(expected)) {
-    await page.getByTestId('lang-select').selectOption(lang);
+    await selectLang(page, lang);
     assert.equal((await moveTexts(page))[2], want.knight, lang);
     assert.equal(await page.getByTestId('undo').textContent(), want.undo, lang);
     assert.equal(await page.getByTestId('resign').textContent(), want.resign, lang);
@@ -55,7 +92,7 @@ test('switching language changes labels and piece letters, and is remembered', a
   }
 
   // French letters are accepted in the move input.
-  await page.getByTestId('lang-select').selectOption('fr');
+  await selectLang(page, 'fr');
   await input.fill('Cc3');
   await input.press('Enter');
   await waitForPlies(page, 6);
@@ -64,7 +101,7 @@ test('switching language changes labels and piece letters, and is remembered', a
   assert.match(fr[4]!, /^Cx?c3$/);
 
   // Russian is remembered across a reload, and shown on the home page.
-  await page.getByTestId('lang-select').selectOption('ru');
+  await selectLang(page, 'ru');
   await page.reload();
   await waitForPlies(page, 6);
   assert.match((await moveTexts(page))[4]!, /^Кx?c3$/);
@@ -77,7 +114,7 @@ test('switching language changes labels and piece letters, and is remembered', a
   assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Новая партия');
   assert.equal(await page.getByTestId('level-expert').locator('xpath=..').textContent(), 'Эксперт');
 
-  await page.getByTestId('lang-select').selectOption('ro');
+  await selectLang(page, 'ro');
   assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Joc nou');
   assert.equal(await page.locator('#recent-title').textContent(), 'Partidele mele recente');
   await done(context, page);

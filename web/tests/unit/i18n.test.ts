@@ -1,9 +1,11 @@
-//! Translation tables: same keys everywhere, placeholders kept, language choice.
+//! Translation tables: same keys everywhere (plural variants as each
+//! language needs), placeholders kept, plural forms, the page language and
+//! its cookie, tables loaded on demand.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { join, sep } from 'node:path';
-import { format, LANGS, pickLang, TABLES } from '../../src/i18n.js';
+import { format, lang, langCookie, LANGS, loadTable, pageLang, pluralCategories, t, tp, useLang } from '../../src/i18n.js';
 
 // The compiled test runs from web/.test-build; tests/run.mjs says where web/ is.
 const dir = join(process.env.PLYYARD_WEB ?? process.cwd(), 'i18n') + sep;
@@ -17,11 +19,18 @@ test('the i18n folder has exactly the four languages', () => {
   assert.deepEqual([...LANGS].sort(), ['en', 'fr', 'ro', 'ru']);
 });
 
-test('all four files have the same keys and no empty strings', () => {
-  const en = Object.keys(load('en')).sort();
+const PLURAL = /\.(zero|one|two|few|many|other)$/;
+
+/** The keys of a table, plural variants counted once under their base. */
+function baseKeys(table: Record<string, string>): string[] {
+  return [...new Set(Object.keys(table).map((k) => (PLURAL.test(k) ? `${k.replace(PLURAL, '')}#plural` : k)))].sort();
+}
+
+test('all four files have the same keys (plural keys as bases) and no empty strings', () => {
+  const en = baseKeys(load('en'));
   for (const lang of LANGS) {
     const table = load(lang);
-    assert.deepEqual(Object.keys(table).sort(), en, `${lang} keys differ from en`);
+    assert.deepEqual(baseKeys(table), en, `${lang} keys differ from en`);
     for (const [k, v] of Object.entries(table)) {
       assert.equal(typeof v, 'string', `${lang}:${k}`);
       assert.ok(v.trim().length > 0, `${lang}:${k} is empty`);
@@ -29,19 +38,73 @@ test('all four files have the same keys and no empty strings', () => {
   }
 });
 
+test('every plural key has exactly the categories Intl.PluralRules gives for the language', () => {
+  const bases = Object.keys(load('en'))
+    .filter((k) => k.endsWith('.other'))
+    .map((k) => k.replace(PLURAL, ''));
+  assert.ok(bases.includes('home.recent.moves'), bases.join(', '));
+  for (const lang of LANGS) {
+    const table = load(lang);
+    const wanted = pluralCategories(lang);
+    assert.ok(wanted.includes('other'), lang);
+    for (const base of bases) {
+      const have = Object.keys(table)
+        .filter((k) => k.startsWith(`${base}.`) && PLURAL.test(k))
+        .map((k) => k.slice(base.length + 1))
+        .sort();
+      assert.deepEqual(have, wanted, `${lang}:${base}`);
+    }
+  }
+  // The languages really differ: Russian needs few and many, Romanian few.
+  assert.deepEqual(pluralCategories('en'), ['one', 'other']);
+  assert.ok(pluralCategories('ru').includes('few') && pluralCategories('ru').includes('many'));
+  assert.ok(pluralCategories('ro').includes('few'));
+});
+
 test('placeholders are the same in every language', () => {
   const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
   const en = load('en');
+  const other = (k: string) => (PLURAL.test(k) ? `${k.replace(PLURAL, '')}.other` : k);
   for (const lang of LANGS) {
     const table = load(lang);
-    for (const k of Object.keys(en)) assert.deepEqual(names(table[k]!), names(en[k]!), `${lang}:${k}`);
+    for (const k of Object.keys(table)) assert.deepEqual(names(table[k]!), names(en[other(k)]!), `${lang}:${k}`);
   }
+});
+
+test('tp picks the plural form of the language', async () => {
+  await useLang('en');
+  assert.equal(tp('home.recent.moves', 1), '1 move');
+  assert.equal(tp('home.recent.moves', 0), '0 moves');
+  assert.equal(tp('home.recent.moves', 2), '2 moves');
+  await useLang('ru');
+  assert.deepEqual(
+    [1, 2, 5, 11, 21, 22, 25].map((n) => tp('home.recent.moves', n)),
+    ['1 ход', '2 хода', '5 ходов', '11 ходов', '21 ход', '22 хода', '25 ходов'],
+  );
+  await useLang('ro');
+  assert.deepEqual([1, 2, 19, 20, 101, 120].map((n) => tp('home.recent.moves', n)), ['1 mutare', '2 mutări', '19 mutări', '20 de mutări', '101 mutări', '120 de mutări']);
+  await useLang('fr');
+  assert.deepEqual([0, 1, 2].map((n) => tp('home.recent.moves', n)), ['0 coup', '1 coup', '2 coups']);
+  assert.equal(tp('account.error.rate_limited', 30), 'Trop de tentatives. Réessayez dans 30 secondes.');
+  await useLang('en');
+});
+
+test('tables load on demand, each equal to its file, and switching changes the texts', async () => {
+  for (const l of LANGS) assert.deepEqual(await loadTable(l), load(l), l);
+  await useLang('fr');
+  assert.equal(lang(), 'fr');
+  assert.equal(t('home.newGame'), 'Nouvelle partie');
+  // Two switches in a row: the last one wins even if the first finishes later.
+  await Promise.all([useLang('ru'), useLang('ro')]);
+  assert.equal(lang(), 'ro');
+  await useLang('en');
+  assert.equal(t('home.newGame'), 'New game');
 });
 
 test('translations are really translated (not English copies) for whole sentences', () => {
   const en = load('en');
   // Proper names and strings that are spelt the same in a language.
-  const allowed = new Set(['site.name', 'fr:game.variant.chess960', 'ru:game.position.side', 'ro:game.position.side']);
+  const allowed = new Set(['site.name', 'fr:game.variant.chess960', 'ru:game.position.side', 'ro:game.position.side', 'fr:profile.page']);
   for (const lang of ['fr', 'ru', 'ro'] as const) {
     const table = load(lang);
     const same = Object.keys(en).filter(
@@ -53,21 +116,24 @@ test('translations are really translated (not English copies) for whole sentence
 
 test('piece letters are the localised ones', () => {
   const letters = (l: (typeof LANGS)[number]) =>
-    ['king', 'queen', 'rook', 'bishop', 'knight'].map((p) => TABLES[l][`notation.${p}` as 'notation.king']).join(' ');
+    ['king', 'queen', 'rook', 'bishop', 'knight'].map((p) => load(l)[`notation.${p}`]).join(' ');
   assert.equal(letters('en'), 'K Q R B N');
   assert.equal(letters('fr'), 'R D T F C');
   assert.equal(letters('ru'), 'Кр Ф Л С К');
   assert.equal(letters('ro'), 'R D T N C');
 });
 
-test('pickLang prefers the saved choice, then the browser languages', () => {
-  assert.equal(pickLang('ru', ['fr-FR']), 'ru');
-  assert.equal(pickLang(null, ['de-DE', 'fr-CA', 'en']), 'fr');
-  assert.equal(pickLang('xx', ['ro-RO']), 'ro');
-  assert.equal(pickLang(null, ['ro-MD']), 'ro');
-  assert.equal(pickLang(null, ['RU']), 'ru');
-  assert.equal(pickLang(null, ['de', 'ja']), 'en');
-  assert.equal(pickLang(null, []), 'en');
+test('the app takes the language the server wrote into <html lang>', () => {
+  assert.equal(pageLang('ru'), 'ru');
+  assert.equal(pageLang('fr-CA'), 'fr');
+  assert.equal(pageLang('RO'), 'ro');
+  // Anything else (the server only writes ours) falls back to English.
+  assert.equal(pageLang('de'), 'en');
+  assert.equal(pageLang(''), 'en');
+});
+
+test('switching language sets the cookie the server reads', () => {
+  assert.equal(langCookie('fr'), 'plyyard_lang=fr; Path=/; Max-Age=31536000; SameSite=Lax');
 });
 
 test('format fills placeholders and leaves unknown ones', () => {
@@ -77,16 +143,17 @@ test('format fills placeholders and leaves unknown ones', () => {
 
 test('every key is used by the app (directly, or under a prefix filled in at run time)', () => {
   const srcDir = join(process.env.PLYYARD_WEB ?? process.cwd(), 'src');
-  const source = readdirSync(srcDir)
+  const source = (readdirSync(srcDir, { recursive: true }) as string[])
     .filter((f) => f.endsWith('.ts'))
     .map((f) => readFileSync(join(srcDir, f), 'utf8'))
     .join('\n');
   // Keys built from server codes or choices, e.g. `reason.${code}`.
-  const dynamic = ['level.', 'color.', 'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.'];
+  const dynamic = ['level.', 'color.', 'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.', 'account.error.'];
   // Read by the server (docs/protocol.md: index.html's <noscript>).
   const server = ['app.noscript'];
-  const unused = Object.keys(load('en')).filter(
-    (k) => !source.includes(`'${k}'`) && !dynamic.some((p) => k.startsWith(p) && source.includes(`\`${p}\${`)) && !server.includes(k),
-  );
+  const unused = Object.keys(load('en'))
+    .map((k) => (k.endsWith('.other') ? k.replace(PLURAL, '') : k))
+    .filter((k) => !PLURAL.test(k) || k.startsWith('account.error.'))
+    .filter((k) => !source.includes(`'${k}'`) && !dynamic.some((p) => k.startsWith(p) && source.includes(`\`${p}\${`)) && !server.includes(k));
   assert.deepEqual(unused, []);
 });

@@ -1,7 +1,7 @@
 //! The New game form's request: position numbers and start positions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Settings, toRequest } from '../../src/newgame.js';
+import { type Settings, toRequest } from '../../src/newgame/ctrl.js';
 
 const base: Settings = { level: 'normal', color: 'black', variant: 'standard', rules: 'fide', positionMode: 'random', positionNumber: '518', fen: '' };
 

@@ -1,0 +1,164 @@
+//! The app shell: routing from the URL to a page controller, client-side
+//! navigation (links inside the app, history), the account shown in the
+//! header, the language switch, and `redraw()`, which renders the whole view
+//! from the state and patches the DOM. Leaving a page calls its `destroy()`
+//! and removes its DOM, whose destroy hooks dispose the board.
+import { h, type VNode } from 'snabbdom';
+import { AccountCtrl } from './account/ctrl.js';
+import { type Account, logout } from './api.js';
+import { AuthCtrl } from './auth/ctrl.js';
+import { GameCtrl } from './game/ctrl.js';
+import { headerView } from './header.js';
+import { HomeCtrl } from './home/ctrl.js';
+import { type Lang, lang, setLang } from './i18n.js';
+import type { Ctx, Page } from './page.js';
+import { pageParam, ProfileCtrl } from './profile/ctrl.js';
+import { patch } from './snab.js';
+
+/** Which page a path shows. */
+export type Route =
+  | { page: 'home' }
+  | { page: 'game'; id: string }
+  | { page: 'signup' }
+  | { page: 'login' }
+  | { page: 'account' }
+  | { page: 'profile'; username: string; n: number };
+
+/** The route of a location (unknown paths show the home page). */
+export function route(pathname: string, search = ''): Route {
+  let m = /^\/game\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'game', id: decodeURIComponent(m[1]!) };
+  m = /^\/@\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
+  if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
+  if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
+  if (/^\/account\/?$/.test(pathname)) return { page: 'account' };
+  return { page: 'home' };
+}
+
+/** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
+function ownLink(e: MouseEvent): HTMLAnchorElement | null {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return null;
+  const a = (e.target as Element | null)?.closest?.('a');
+  if (!a || a.target || a.hasAttribute('download') || (a.getAttribute('href') ?? '').startsWith('#')) return null;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/assets/')) return null;
+  return a;
+}
+
+/** The running app. */
+export class App {
+  private vnode: VNode | Element;
+  private page: Page;
+  /** Increases with every page, so that a new page never reuses the old one's DOM. */
+  private pageNo = 0;
+  private patching = false;
+  private again = false;
+  /** The language being switched to (shown in the switcher while its table loads). */
+  private wantedLang: Lang = lang();
+  private readonly ctx: Ctx;
+
+  constructor(
+    root: Element,
+    private account: Account | null,
+  ) {
+    this.ctx = {
+      redraw: () => this.redraw(),
+      navigate: (path) => this.navigate(path),
+      account: () => this.account,
+      setAccount: (a) => {
+        this.account = a;
+        this.redraw();
+      },
+    };
+    this.vnode = root;
+    this.page = this.open();
+    document.addEventListener('click', (e) => {
+      const a = ownLink(e);
+      if (!a) return;
+      e.preventDefault();
+      const url = new URL(a.href);
+      this.navigate(url.pathname + url.search);
+    });
+    window.addEventListener('popstate', () => this.show());
+    this.redraw();
+  }
+
+  private open(): Page {
+    const r = route(location.pathname, location.search);
+    this.pageNo++;
+    switch (r.page) {
+      case 'game':
+        return new GameCtrl(this.ctx, r.id);
+      case 'signup':
+      case 'login':
+        return new AuthCtrl(this.ctx, r.page);
+      case 'account':
+        return new AccountCtrl(this.ctx);
+      case 'profile':
+        return new ProfileCtrl(this.ctx, r.username, r.n);
+      default:
+        return new HomeCtrl(this.ctx);
+    }
+  }
+
+  /** Replaces the page by the one at the current URL. */
+  private show(): void {
+    this.page.destroy();
+    this.page = this.open();
+    this.redraw();
+    window.scrollTo(0, 0);
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }
+
+  /** Opens `path` as a new history entry. */
+  navigate(path: string): void {
+    history.pushState(null, '', path);
+    this.show();
+  }
+
+  private switchLang(next: Lang): void {
+    this.wantedLang = next;
+    this.redraw();
+    void setLang(next).then(() => this.redraw());
+  }
+
+  private logout(): void {
+    logout()
+      .catch(() => undefined)
+      .finally(() => {
+        this.account = null;
+        this.navigate('/');
+      });
+  }
+
+  private view(): VNode {
+    return h('div#app', [
+      headerView({
+        account: this.account,
+        lang: this.wantedLang,
+        switchLang: (l) => this.switchLang(l),
+        logout: () => this.logout(),
+      }),
+      h('main#main', { attrs: { tabindex: -1 } }, [h('div.page', { key: this.pageNo }, [this.page.view()])]),
+    ]);
+  }
+
+  /** Renders the whole app from the current state. Re-entrant calls (from hooks) run once more after the current patch. */
+  redraw(): void {
+    if (this.patching) {
+      this.again = true;
+      return;
+    }
+    this.patching = true;
+    try {
+      do {
+        this.again = false;
+        this.vnode = patch(this.vnode, this.view());
+        document.title = this.page.title();
+      } while (this.again);
+    } finally {
+      this.patching = false;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+//! The sign-up and log-in forms.
+import { h, type VNode } from 'snabbdom';
+import { t } from '../i18n.js';
+import { field, formError } from '../forms.js';
+import type { AuthCtrl } from './ctrl.js';
+
+/** The page: title, username, password, submit, error, and a link to the other form. */
+export function authView(ctrl: AuthCtrl): VNode {
+  const signup = ctrl.mode === 'signup';
+  return h('div.auth-page', [
+    h('section.card.auth-card', { attrs: { 'aria-labelledby': 'auth-title', 'data-testid': `${ctrl.mode}-page` } }, [
+      h('h1', { attrs: { id: 'auth-title' } }, t(signup ? 'auth.signup.title' : 'auth.login.title')),
+      signup ? h('p.intro', t('auth.signup.intro')) : null,
+      h(
+        'form.auth-form',
+        {
+          attrs: { novalidate: true, 'data-testid': `${ctrl.mode}-form` },
+          on: {
+            submit: (e: Event) => {
+              e.preventDefault();
+              ctrl.submit();
+            },
+          },
+        },
+        [
+          field({
+            id: 'auth-username',
+            label: t('auth.username'),
+            type: 'text',
+            value: ctrl.username,
+            set: (v) => (ctrl.username = v),
+            autocomplete: 'username',
+            testid: 'username',
+            ...(signup ? { help: t('auth.username.help') } : {}),
+          }),
+          field({
+            id: 'auth-password',
+            label: t('auth.password'),
+            type: 'password',
+            value: ctrl.password,
+            set: (v) => (ctrl.password = v),
+            autocomplete: signup ? 'new-password' : 'current-password',
+            testid: 'password',
+            ...(signup ? { help: t('auth.password.help') } : {}),
+          }),
+          formError(ctrl.error),
+          h('button.primary.big', { attrs: { type: 'submit', 'data-testid': 'submit' }, props: { disabled: ctrl.busy } }, ctrl.busy ? t('auth.busy') : t(signup ? 'auth.signup.submit' : 'auth.login.submit')),
+        ],
+      ),
+      h('p.auth-switch', [
+        h('a', { attrs: { href: signup ? '/login' : '/signup', 'data-testid': signup ? 'to-login' : 'to-signup' } }, t(signup ? 'auth.toLogin' : 'auth.toSignup')),
+      ]),
+    ]),
+  ]);
+}

@@ -1,0 +1,416 @@
+//! The game page's controller: the game state kept in step with the server
+//! through the game socket, what the viewer is doing (history view, typed
+//! move, promotion choice, resign confirmation, New game dialog), the board
+//! (mounted and disposed by the view's hooks) and the announcements.
+//! `destroy()` closes the socket and removes every listener and timer.
+import { Chessground } from '@lichess-org/chessground';
+import type { Api } from '@lichess-org/chessground/api';
+import type { Key as SquareKey } from '@lichess-org/chessground/types';
+import type { VNode } from 'snabbdom';
+import { ApiError, type ClaimReason, type Color, type GameState, getGame, socketUrl } from '../api.js';
+import { boardConfig, canMove, colorOfPly, isPromotion } from '../ground.js';
+import { has, type Key, t } from '../i18n.js';
+import { NewGameCtrl } from '../newgame/ctrl.js';
+import { type Letters, legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from '../notation.js';
+import type { Ctx, Page } from '../page.js';
+import { resultText } from '../result.js';
+import { type GameEvent, GameSocket, RequestError } from '../socket.js';
+import { play, setSoundEnabled, soundEnabled } from '../sound.js';
+import { gameView } from './view.js';
+
+/** The current language's piece letters. */
+export function currentLetters(): Letters {
+  return {
+    king: t('notation.king'),
+    queen: t('notation.queen'),
+    rook: t('notation.rook'),
+    bishop: t('notation.bishop'),
+    knight: t('notation.knight'),
+  };
+}
+
+const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
+
+/** The message for a server error code. */
+export function errorText(code: string): string {
+  const key = `error.${code}`;
+  return has(key) ? t(key) : t(code === 'disconnected' ? 'error.network' : 'error.generic');
+}
+
+/** Delay before an announcement is spoken, after clearing the live region (so repeats are read). */
+const ANNOUNCE_DELAY_MS = 30;
+
+/** State and actions of the game page. */
+export class GameCtrl implements Page {
+  game: GameState | null = null;
+  /** Loading failed: 'missing' (no such game) or 'network'. */
+  loadError: 'missing' | 'network' | null = null;
+  orientation: Color = 'white';
+  /** A move of ours is in flight. */
+  pending = false;
+  /** Plies shown when looking back through the game; null shows the game itself. */
+  viewPly: number | null = null;
+  promotion: { from: string; to: string } | null = null;
+  confirmingResign = false;
+  connected = true;
+  gone = false;
+  feedback = '';
+  /** The move being typed. */
+  input = '';
+  claimWithMove = false;
+  /** The live region's text. */
+  announcement = '';
+  /** The New game dialog's form, while the dialog is open. */
+  newGame: NewGameCtrl | null = null;
+
+  private socket: GameSocket | null = null;
+  private ground: Api | null = null;
+  private timers = new Set<ReturnType<typeof setTimeout>>();
+  private alive = true;
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(
+    readonly ctx: Ctx,
+    readonly id: string,
+  ) {
+    this.listen(document, 'keydown', (e) => this.onKey(e as KeyboardEvent));
+    getGame(id)
+      .then((g) => {
+        if (!this.alive) return;
+        this.onState(g, null);
+        this.socket = new GameSocket((v) => socketUrl(id, v), g.v, {
+          state: (next, event) => this.onState(next, event),
+          connection: (open) => {
+            this.connected = open;
+            this.redraw();
+          },
+          error: (code) => {
+            this.feedback = errorText(code);
+            this.redraw();
+          },
+          gone: () => {
+            this.gone = true;
+            this.redraw();
+          },
+        });
+        this.listen(window, 'pagehide', () => this.socket?.close());
+        this.listen(window, 'offline', () => this.socket?.drop());
+        this.listen(window, 'online', () => this.socket?.retryNow());
+      })
+      .catch((e: unknown) => {
+        if (!this.alive) return;
+        this.loadError = e instanceof ApiError && (e.status === 404 || e.code === 'not_found') ? 'missing' : 'network';
+        this.redraw();
+      });
+  }
+
+  private listen(target: EventTarget, type: string, f: (e: Event) => void): void {
+    target.addEventListener(type, f);
+    this.cleanups.push(() => target.removeEventListener(type, f));
+  }
+
+  private later(f: () => void, ms: number): void {
+    const id = setTimeout(() => {
+      this.timers.delete(id);
+      f();
+    }, ms);
+    this.timers.add(id);
+  }
+
+  view(): VNode {
+    return gameView(this);
+  }
+
+  title(): string {
+    if (!this.game) return t('site.name');
+    return `${this.computerName()} · ${t('site.name')}`;
+  }
+
+  destroy(): void {
+    this.alive = false;
+    this.socket?.close();
+    this.socket = null;
+    for (const f of this.cleanups.splice(0)) f();
+    for (const id of this.timers) clearTimeout(id);
+    this.timers.clear();
+  }
+
+  redraw(): void {
+    if (this.alive) this.ctx.redraw();
+  }
+
+  /** "Computer · Beginner" for this game's level. */
+  computerName(): string {
+    const level = this.game?.level ? t(`level.${this.game.level}` as Key) : '';
+    return t('game.vsComputer', { level });
+  }
+
+  // --- The board: mounted by the view's insert hook, disposed by its destroy hook.
+
+  mountBoard(el: HTMLElement): void {
+    if (!this.game) return;
+    const config = this.boardConfig();
+    this.ground = Chessground(el, {
+      ...config,
+      movable: { ...config.movable, events: { after: (orig, dest) => this.onBoardMove(orig, dest) } },
+    });
+  }
+
+  unmountBoard(): void {
+    this.ground?.destroy();
+    this.ground = null;
+  }
+
+  private boardConfig() {
+    const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion });
+  }
+
+  /** Sends the board the configuration for the current state (only when it may have changed: it clears drawn arrows). */
+  private syncBoard(): void {
+    if (this.game && this.ground) this.ground.set(this.boardConfig());
+  }
+
+  // --- Actions.
+
+  /** Shows the position after `ply` plies (null or the last ply: the game itself). */
+  viewAt(ply: number | null): void {
+    if (!this.game) return;
+    this.viewPly = ply === null || ply >= this.game.moves.length ? null : Math.max(0, ply);
+    this.syncBoard();
+    this.redraw();
+  }
+
+  flip(): void {
+    this.orientation = this.orientation === 'white' ? 'black' : 'white';
+    this.syncBoard();
+    this.redraw();
+  }
+
+  toggleSound(): void {
+    setSoundEnabled(!soundEnabled());
+    this.redraw();
+  }
+
+  askResign(): void {
+    this.confirmingResign = true;
+    this.redraw();
+    focus('[data-testid="resign-confirm"]');
+  }
+
+  cancelResign(): void {
+    this.confirmingResign = false;
+    this.redraw();
+    focus('[data-testid="resign"]');
+  }
+
+  openNewGame(): void {
+    this.newGame ??= new NewGameCtrl(
+      () => this.redraw(),
+      (path) => this.ctx.navigate(path),
+    );
+    this.redraw();
+  }
+
+  closeNewGame(): void {
+    if (!this.newGame) return;
+    this.newGame = null;
+    this.redraw();
+  }
+
+  private onBoardMove(from: SquareKey, to: SquareKey): void {
+    if (!this.game) return;
+    this.feedback = '';
+    if (isPromotion(this.game, from, to)) {
+      this.askPromotion(from, to);
+      return;
+    }
+    void this.sendMove(from + to);
+  }
+
+  private askPromotion(from: string, to: string): void {
+    this.promotion = { from, to };
+    this.redraw();
+    focus('[data-testid="promotion"] button');
+  }
+
+  /** Under FIDE rules, announces `uci` with a draw claim; false when no claim holds (nothing was played). */
+  private async claimWith(sock: GameSocket, uci: string): Promise<boolean> {
+    for (const reason of ['threefold_repetition', 'fifty_moves'] as const) {
+      try {
+        await sock.request({ t: 'claim', reason, uci });
+        return true;
+      } catch (e) {
+        if (!(e instanceof RequestError && e.code === 'cannot_claim')) throw e;
+      }
+    }
+    return false;
+  }
+
+  private async sendMove(uci: string): Promise<void> {
+    const sock = this.socket;
+    if (!sock) return;
+    this.pending = true;
+    this.redraw();
+    try {
+      const claiming = this.claimWithMove && this.game?.rules === 'fide';
+      if (!claiming || !(await this.claimWith(sock, uci))) {
+        await sock.request({ t: 'move', uci });
+        if (claiming) this.feedback = t('game.claim.none');
+      }
+      this.claimWithMove = false;
+      this.input = '';
+    } catch (e) {
+      this.feedback = errorText(e instanceof RequestError ? e.code : 'generic');
+      // Put the dragged piece back.
+      this.syncBoard();
+    } finally {
+      this.pending = false;
+      this.redraw();
+    }
+  }
+
+  choosePromotion(role: PromotionRole | null): void {
+    const p = this.promotion;
+    this.promotion = null;
+    this.redraw();
+    if (!p || role === null) {
+      this.syncBoard();
+      if (this.game && this.game.you !== null && this.game.status === 'ongoing') focus('#move-input');
+      return;
+    }
+    void this.sendMove(p.from + p.to + PROMO_CHAR[role]);
+  }
+
+  setInput(text: string): void {
+    this.input = text;
+  }
+
+  setClaimWithMove(on: boolean): void {
+    this.claimWithMove = on;
+    this.redraw();
+  }
+
+  submitTyped(): void {
+    const game = this.game;
+    if (!game) return;
+    const text = this.input;
+    if (text.trim() === '') return;
+    if (!canMove(game, this.pending)) {
+      this.feedback = t('game.moveInput.notYourTurn');
+      this.redraw();
+      return;
+    }
+    if (this.viewPly !== null) this.viewAt(null);
+    const letters = currentLetters();
+    const moves = legalMoves(game.fen, game.dests);
+    const res = resolveInput(text, moves, letters);
+    switch (res.kind) {
+      case 'move':
+        this.feedback = '';
+        void this.sendMove(res.move.uci);
+        return;
+      case 'promotion':
+        this.feedback = '';
+        this.askPromotion(res.from, res.to);
+        return;
+      case 'ambiguous':
+        this.feedback = t('game.moveInput.ambiguous', { input: text.trim(), list: res.moves.map((m) => sanOf(m, moves, letters)).join(', ') });
+        break;
+      case 'none':
+        this.feedback = t('game.moveInput.unknown', { input: text.trim() });
+        break;
+    }
+    this.redraw();
+  }
+
+  private async ask(req: Parameters<GameSocket['request']>[0]): Promise<void> {
+    if (!this.socket) return;
+    try {
+      await this.socket.request(req);
+      this.feedback = '';
+    } catch (e) {
+      this.feedback = errorText(e instanceof RequestError ? e.code : 'generic');
+    }
+    this.redraw();
+  }
+
+  undo(): void {
+    void this.ask({ t: 'undo' });
+  }
+
+  claim(reason: ClaimReason): void {
+    void this.ask({ t: 'claim', reason });
+  }
+
+  resign(): void {
+    this.confirmingResign = false;
+    void this.ask({ t: 'resign' });
+  }
+
+  // --- Server state.
+
+  private onState(next: GameState, event: GameEvent | null): void {
+    if (!this.alive) return;
+    const first = this.game === null;
+    this.game = next;
+    // Any change brings the board back to the game itself.
+    if (event || (this.viewPly !== null && this.viewPly >= next.moves.length)) this.viewPly = null;
+    if (first && next.you) this.orientation = next.you;
+    if (event) this.reactTo(next, event);
+    this.syncBoard();
+    this.redraw();
+  }
+
+  private announce(text: string): void {
+    // Clearing first makes screen readers repeat identical messages.
+    this.announcement = '';
+    this.redraw();
+    this.later(() => {
+      this.announcement = text;
+      this.redraw();
+    }, ANNOUNCE_DELAY_MS);
+  }
+
+  private reactTo(g: GameState, event: GameEvent): void {
+    const letters = currentLetters();
+    if (event.kind === 'move' && event.move) {
+      const san = localiseSan(event.move.san, letters);
+      const mover = colorOfPly(g.initial_fen, g.moves.length - 1);
+      const who: Key =
+        g.you === null ? (mover === 'white' ? 'announce.whiteMove' : 'announce.blackMove') : mover === g.you ? 'announce.yourMove' : 'announce.computerMove';
+      const parts = [t(who, { move: san })];
+      if (g.check && g.status === 'ongoing') parts.push(t('announce.check'));
+      if (g.status !== 'ongoing') {
+        const r = resultText(g.result, g.you, g.reason);
+        parts.push([r.headline, r.reason].filter(Boolean).join(', ') + '.');
+        play('end');
+      } else {
+        play(g.check ? 'check' : event.move.san.includes('x') ? 'capture' : 'move');
+      }
+      this.announce(parts.join(' '));
+    } else if (event.kind === 'undo') {
+      this.announce(t('announce.undo'));
+    } else if (event.kind === 'end') {
+      const r = resultText(g.result, g.you, g.reason);
+      this.announce([r.headline, r.reason].filter(Boolean).join(', ') + '.');
+      play('end');
+    }
+  }
+
+  /** Arrow keys, Home and End step through the game, unless typing in a field. */
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    if (!this.game || target?.closest('input, textarea, select, dialog') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const shown = this.viewPly ?? this.game.moves.length;
+    const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: this.game.moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    this.viewAt(Math.max(0, to));
+  }
+}
+
+/** Focuses the first element matching `selector`, if any (after a redraw put it in the page). */
+function focus(selector: string): void {
+  document.querySelector<HTMLElement>(selector)?.focus();
+}

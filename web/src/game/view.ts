@@ -1,0 +1,370 @@
+//! The game page as a function of its controller: player strips, the board
+//! (chessground, mounted and disposed by hooks), promotion picker, result
+//! banner, status, move list, history navigation, move input, claims,
+//! resign confirmation, controls, announcer and the New game dialog.
+import { h, type VNode } from 'snabbdom';
+import { type Color, type GameState, pgnUrl } from '../api.js';
+import { boardConfig, canMove, canUndo, viewingHistory } from '../ground.js';
+import { type Key, t } from '../i18n.js';
+import { icon, type IconName } from '../icons.js';
+import { newGameView } from '../newgame/view.js';
+import { describePosition, legalMoves, localiseSan, PROMOTION_ROLES, sanOf } from '../notation.js';
+import { resultText } from '../result.js';
+import { soundEnabled } from '../sound.js';
+import { currentLetters, type GameCtrl } from './ctrl.js';
+
+/** The whole game page (a loading or error notice until the game is known). */
+export function gameView(ctrl: GameCtrl): VNode {
+  if (ctrl.loadError) {
+    return h('div.card.not-found', { attrs: { 'data-testid': 'game-error' } }, [
+      h('h1', ctrl.loadError === 'missing' ? t('game.notFound') : t('error.network')),
+      h('a.button.primary', { attrs: { href: '/', 'data-testid': 'back-home' } }, [icon('home'), t('game.backHome')]),
+    ]);
+  }
+  const g = ctrl.game;
+  if (!g) return h('p.muted.loading', { attrs: { 'aria-busy': 'true' } }, '…');
+  const bottom = ctrl.orientation;
+  const top: Color = bottom === 'white' ? 'black' : 'white';
+  return h('div.game-page', [
+    h('div.board-column', [
+      strip(ctrl, g, top, 'top', 'opponent'),
+      h('div.board-frame', [board(ctrl), promotion(ctrl, g)]),
+      strip(ctrl, g, bottom, 'bottom', 'you'),
+    ]),
+    h('div.side-column', [
+      banner(g),
+      h('section.card.side-card', [
+        status(ctrl, g),
+        h('p.game-info.muted', { attrs: { 'data-testid': 'game-info' } }, info(g)),
+        h('p.connection', { attrs: { 'data-testid': 'connection', role: 'status' }, props: { hidden: ctrl.connected && !ctrl.gone } }, ctrl.gone ? t('error.gone') : t('conn.reconnecting')),
+        h('h2.panel-title', { attrs: { id: 'moves-title' } }, t('game.moves')),
+        moves(ctrl, g),
+        history(ctrl, g),
+        moveForm(ctrl, g),
+        claimWithMove(ctrl, g),
+        positionText(ctrl, g),
+      ]),
+      claims(ctrl, g),
+      resignDialog(ctrl, g),
+      controls(ctrl, g),
+    ]),
+    // Not the status line: this live region speaks moves and results once.
+    h('div.visually-hidden', { attrs: { 'aria-live': 'polite', 'data-testid': 'announcer' } }, ctrl.announcement),
+    newGameDialog(ctrl),
+  ]);
+}
+
+function board(ctrl: GameCtrl): VNode {
+  return h('div.board', {
+    key: 'board',
+    attrs: { 'data-testid': 'board', role: 'img', 'aria-label': t('game.board') },
+    hook: {
+      insert: (v) => ctrl.mountBoard(v.elm as HTMLElement),
+      destroy: () => ctrl.unmountBoard(),
+    },
+  });
+}
+
+function nameOf(ctrl: GameCtrl, g: GameState, c: Color): string {
+  if (g.you === c) return t('game.you');
+  if (g.you === null) return t(`color.${c}` as Key);
+  return ctrl.computerName();
+}
+
+function strip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'bottom', testid: string): VNode {
+  const ongoing = g.status === 'ongoing';
+  const thinking = ongoing && g.you !== null && color !== g.you && (g.thinking || g.turn === color);
+  const yourTurn = color === g.you && canMove(g, ctrl.pending);
+  return h(`div.player-strip.${where}`, { attrs: { 'data-testid': testid } }, [
+    h(`span.piece-dot.${color}`, { attrs: { 'aria-hidden': 'true' } }),
+    h('span.player-name', nameOf(ctrl, g, color)),
+    thinking ? h('span.thinking', { attrs: { 'data-testid': 'thinking', 'aria-hidden': 'true' } }, [h('i'), h('i'), h('i')]) : null,
+    // A reminder next to the board on small screens, where the status line is further down.
+    yourTurn ? h('span.turn-pill', { attrs: { 'aria-hidden': 'true' } }, t('game.turn.you')) : null,
+  ]);
+}
+
+function promotion(ctrl: GameCtrl, g: GameState): VNode | null {
+  const you = g.you;
+  if (!ctrl.promotion || !you) return null;
+  return h(
+    'div.promotion',
+    {
+      key: 'promotion',
+      attrs: { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'promo-title', 'data-testid': 'promotion' },
+      on: {
+        keydown: (e: KeyboardEvent) => {
+          if (e.key === 'Escape') ctrl.choosePromotion(null);
+        },
+      },
+    },
+    [
+      h('p.promo-title', { attrs: { id: 'promo-title' } }, t('promotion.title')),
+      h(
+        'div.promo-choices.cg-wrap',
+        PROMOTION_ROLES.map((role) =>
+          h(
+            'button.promo-choice',
+            {
+              attrs: { type: 'button', 'aria-label': t(`piece.${role}` as Key), title: t(`piece.${role}` as Key), 'data-testid': `promotion-${role}` },
+              on: { click: () => ctrl.choosePromotion(role) },
+            },
+            [h(`piece.${you}.${role}`)],
+          ),
+        ),
+      ),
+      h('button.promo-cancel', { attrs: { type: 'button', 'data-testid': 'promotion-cancel' }, on: { click: () => ctrl.choosePromotion(null) } }, t('promotion.cancel')),
+    ],
+  );
+}
+
+function banner(g: GameState): VNode | null {
+  if (g.status === 'ongoing') return null;
+  const r = resultText(g.result, g.you, g.reason);
+  return h(`div.result-banner.${r.tone}`, { attrs: { 'data-testid': 'result' } }, [
+    h('strong', { attrs: { 'data-testid': 'result-headline' } }, r.headline),
+    r.reason ? h('span', { attrs: { 'data-testid': 'result-reason' } }, r.reason) : null,
+  ]);
+}
+
+function status(ctrl: GameCtrl, g: GameState): VNode {
+  const ongoing = g.status === 'ongoing';
+  const state = !ongoing ? 'over' : g.you === null ? 'spectator' : canMove(g, ctrl.pending) ? 'your-turn' : 'waiting';
+  let text: string;
+  if (!ongoing) {
+    const r = resultText(g.result, g.you, g.reason);
+    text = [r.headline, r.reason].filter(Boolean).join(' · ');
+  } else if (g.you === null) text = t('game.spectator');
+  else if (g.thinking || g.turn !== g.you) text = g.thinking ? t('game.turn.computer') : t('game.turn.waiting');
+  else text = t('game.turn.you') + (g.check ? ` · ${t('announce.check')}` : '');
+  return h('p.status', { attrs: { 'data-testid': 'status', 'data-state': state } }, text);
+}
+
+function info(g: GameState): string {
+  const variant = g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
+  return [variant, g.rules === 'fide' || g.rules === 'plyyard' ? t(`rules.${g.rules}`) : null].filter(Boolean).join(' · ');
+}
+
+function moves(ctrl: GameCtrl, g: GameState): VNode {
+  const letters = currentLetters();
+  const fields = g.initial_fen.split(' ');
+  const blackFirst = fields[1] === 'b';
+  let number = Number(fields[5]) || 1;
+  const plies = g.moves.map((m) => localiseSan(m.san, letters));
+  const shown = ctrl.viewPly ?? plies.length;
+  const mk = (ply: number) =>
+    h(
+      'button.move',
+      {
+        class: { current: ply === shown - 1 },
+        attrs: { type: 'button', 'aria-current': ply === shown - 1 ? 'step' : false, 'data-testid': 'move', 'data-ply': ply + 1, 'data-uci': g.moves[ply]!.uci },
+        on: { click: () => ctrl.viewAt(ply + 1) },
+      },
+      plies[ply]!,
+    );
+  const rows: VNode[] = [];
+  let i = 0;
+  while (i < plies.length) {
+    const cells: VNode[] = [];
+    if (i === 0 && blackFirst) {
+      cells.push(h('span.move.empty', { attrs: { 'aria-hidden': 'true' } }, '…'), mk(0));
+      i = 1;
+    } else {
+      cells.push(mk(i));
+      if (i + 1 < plies.length) cells.push(mk(i + 1));
+      i += 2;
+    }
+    rows.push(h('li', { attrs: { value: number } }, [h('span.num', { attrs: { 'aria-hidden': 'true' } }, `${number}.`), ...cells]));
+    number++;
+  }
+  const scroll = (box: HTMLElement) => {
+    if (ctrl.viewPly === null) box.scrollTop = box.scrollHeight;
+    else box.querySelector('.move.current')?.scrollIntoView({ block: 'nearest' });
+  };
+  return h('div.moves-box', { hook: { insert: (v) => scroll(v.elm as HTMLElement), postpatch: (_, v) => scroll(v.elm as HTMLElement) } }, [
+    h('ol.moves', { attrs: { 'data-testid': 'move-list', 'aria-labelledby': 'moves-title' } }, rows.length ? rows : [h('li.none.muted', t('game.moves.none'))]),
+  ]);
+}
+
+function history(ctrl: GameCtrl, g: GameState): VNode {
+  const viewing = viewingHistory(g, { ply: ctrl.viewPly });
+  const shownPly = viewing ? ctrl.viewPly! : g.moves.length;
+  const nav = (testid: string, text: string, key: Key, disabled: boolean, to: () => number | null) =>
+    h(
+      'button.icon-only.nav',
+      { attrs: { type: 'button', 'data-testid': testid, 'aria-label': t(key), title: t(key) }, props: { disabled }, on: { click: () => ctrl.viewAt(to()) } },
+      text,
+    );
+  return h('div.history', [
+    h('div.history-nav', [
+      nav('history-first', '«', 'game.history.first', shownPly === 0, () => 0),
+      nav('history-prev', '‹', 'game.history.prev', shownPly === 0, () => Math.max(0, shownPly - 1)),
+      nav('history-next', '›', 'game.history.next', !viewing, () => (ctrl.viewPly === null ? null : ctrl.viewPly + 1)),
+      nav('history-last', '»', 'game.history.live', !viewing, () => null),
+    ]),
+    viewing
+      ? h('p.history-note', { attrs: { 'data-testid': 'history-note' } }, [
+          t('game.history.viewing'),
+          ' ',
+          h('button.link-button', { attrs: { type: 'button', 'data-testid': 'history-live' }, on: { click: () => ctrl.viewAt(null) } }, t('game.history.live')),
+        ])
+      : null,
+  ]);
+}
+
+function moveForm(ctrl: GameCtrl, g: GameState): VNode | null {
+  if (g.you === null || g.status !== 'ongoing') return null;
+  const letters = currentLetters();
+  const legal = canMove(g, ctrl.pending) ? legalMoves(g.fen, g.dests) : [];
+  const suggestions = legal.map((m) => sanOf(m, legal, letters)).sort();
+  return h(
+    'form.move-form',
+    {
+      attrs: { 'data-testid': 'move-form' },
+      on: {
+        submit: (e: Event) => {
+          e.preventDefault();
+          ctrl.submitTyped();
+        },
+      },
+    },
+    [
+      h('label', { attrs: { for: 'move-input' } }, t('game.moveInput.label')),
+      h('div.input-row', [
+        h('input', {
+          attrs: {
+            id: 'move-input',
+            type: 'text',
+            autocomplete: 'off',
+            autocapitalize: 'off',
+            spellcheck: 'false',
+            enterkeyhint: 'send',
+            list: 'legal-moves',
+            placeholder: t('game.moveInput.placeholder'),
+            'aria-describedby': 'move-help move-feedback',
+            'data-testid': 'move-input',
+          },
+          props: { value: ctrl.input },
+          on: { input: (e: Event) => ctrl.setInput((e.target as HTMLInputElement).value) },
+        }),
+        // Suggestions while typing: the legal moves in the language's notation.
+        h(
+          'datalist',
+          { attrs: { id: 'legal-moves', 'data-testid': 'legal-moves' } },
+          suggestions.map((san) => h('option', { key: san, attrs: { value: san } })),
+        ),
+        h('button.icon-only', { attrs: { type: 'submit', 'data-testid': 'move-submit', 'aria-label': t('game.moveInput.submit'), title: t('game.moveInput.submit') } }, [icon('enter')]),
+      ]),
+      h('p.muted.small', { attrs: { id: 'move-help' } }, t('game.moveInput.help', { letters: [letters.king, letters.queen, letters.rook, letters.bishop, letters.knight].join(' ') })),
+      h('p.feedback', { attrs: { id: 'move-feedback', role: 'status', 'data-testid': 'move-feedback' } }, ctrl.feedback),
+    ],
+  );
+}
+
+function claimWithMove(ctrl: GameCtrl, g: GameState): VNode | null {
+  if (g.rules !== 'fide' || g.you === null || g.status !== 'ongoing') return null;
+  return h('label.claim-with-move', { attrs: { for: 'claim-with-move' } }, [
+    h('input', {
+      attrs: { type: 'checkbox', id: 'claim-with-move', 'data-testid': 'claim-with-move' },
+      props: { checked: ctrl.claimWithMove },
+      on: { change: (e: Event) => ctrl.setClaimWithMove((e.target as HTMLInputElement).checked) },
+    }),
+    h('span', t('game.claimWithMove')),
+  ]);
+}
+
+function positionText(ctrl: GameCtrl, g: GameState): VNode {
+  const shownFen = boardConfig(g, { orientation: ctrl.orientation, pending: ctrl.pending, ply: ctrl.viewPly }).fen ?? g.fen;
+  const described = describePosition(shownFen);
+  return h('details.position-text', { attrs: { 'data-testid': 'position-text' } }, [
+    h('summary', { attrs: { 'data-testid': 'position-text-toggle' } }, t('game.position.title')),
+    h(
+      'div.position-body',
+      (['white', 'black'] as const).map((side) =>
+        h(
+          'p',
+          { attrs: { 'data-testid': `position-${side}` } },
+          t('game.position.side', {
+            side: t(`color.${side}` as Key),
+            pieces: described[side].map(([role, squares]) => `${t(`piece.${role}` as Key)} ${squares.join(', ')}`).join('; '),
+          }),
+        ),
+      ),
+    ),
+  ]);
+}
+
+function claims(ctrl: GameCtrl, g: GameState): VNode | null {
+  const open = canMove(g, ctrl.pending) ? (g.claimable ?? []) : [];
+  if (open.length === 0) return null;
+  return h(
+    'div.claims',
+    { attrs: { 'data-testid': 'claims' } },
+    open.map((reason) =>
+      h('button.control.claim', { attrs: { type: 'button', 'data-testid': `claim-${reason}` }, on: { click: () => ctrl.claim(reason) } }, t(`game.claim.${reason}` as Key)),
+    ),
+  );
+}
+
+function resignDialog(ctrl: GameCtrl, g: GameState): VNode | null {
+  if (!ctrl.confirmingResign || g.status !== 'ongoing') return null;
+  return h('div.confirm', { attrs: { role: 'alertdialog', 'aria-labelledby': 'resign-text', 'data-testid': 'resign-dialog' } }, [
+    h('p', { attrs: { id: 'resign-text' } }, t('game.resign.confirm')),
+    h('div.confirm-actions', [
+      h('button.danger', { attrs: { type: 'button', 'data-testid': 'resign-confirm' }, on: { click: () => ctrl.resign() } }, t('game.resign.yes')),
+      h('button', { attrs: { type: 'button', 'data-testid': 'resign-cancel' }, on: { click: () => ctrl.cancelResign() } }, t('game.resign.no')),
+    ]),
+  ]);
+}
+
+function control(testid: string, iconName: IconName, label: string, click: () => void, opts: { disabled?: boolean; hidden?: boolean; pressed?: boolean } = {}): VNode {
+  return h(
+    'button.control',
+    {
+      attrs: { type: 'button', 'data-testid': testid, 'aria-pressed': opts.pressed === undefined ? false : String(opts.pressed) },
+      props: { disabled: !!opts.disabled, hidden: !!opts.hidden },
+      on: { click },
+    },
+    [icon(iconName), h('span.label', label)],
+  );
+}
+
+function controls(ctrl: GameCtrl, g: GameState): VNode {
+  const ongoing = g.status === 'ongoing';
+  const soundOn = soundEnabled();
+  return h('div.controls', [
+    control('flip-board', 'flip', t('game.flip'), () => ctrl.flip()),
+    control('undo', 'undo', t('game.undo'), () => ctrl.undo(), { disabled: !canUndo(g), hidden: g.you === null }),
+    control('resign', 'flag', t('game.resign'), () => ctrl.askResign(), { disabled: !ongoing, hidden: g.you === null }),
+    control('new-game', 'plus', t('game.newGame'), () => ctrl.openNewGame()),
+    h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
+    control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
+  ]);
+}
+
+/** Opens or closes the native dialog to match the controller. */
+function syncDialog(ctrl: GameCtrl, el: HTMLDialogElement): void {
+  if (ctrl.newGame && !el.open) el.showModal();
+  else if (!ctrl.newGame && el.open) el.close();
+}
+
+function newGameDialog(ctrl: GameCtrl): VNode {
+  return h(
+    'dialog.new-game-dialog',
+    {
+      key: 'new-game-dialog',
+      attrs: { 'aria-labelledby': 'new-game-title', 'data-testid': 'new-game-dialog' },
+      on: { close: () => ctrl.closeNewGame() },
+      hook: { insert: (v) => syncDialog(ctrl, v.elm as HTMLDialogElement), postpatch: (_, v) => syncDialog(ctrl, v.elm as HTMLDialogElement) },
+    },
+    ctrl.newGame
+      ? [
+          h('div.dialog-head', [
+            h('h2', { attrs: { id: 'new-game-title' } }, t('home.play.title')),
+            h('button.icon-only.close', { attrs: { type: 'button', 'data-testid': 'new-game-close', 'aria-label': t('promotion.cancel') }, on: { click: () => ctrl.closeNewGame() } }, '×'),
+          ]),
+          newGameView(ctrl.newGame),
+        ]
+      : [],
+  );
+}

@@ -1,0 +1,64 @@
+//! The site header: skip link, brand, account links (sign up / log in, or
+//! the username, settings and log out) and the language switcher.
+import { h, type VNode } from 'snabbdom';
+import { type Account, profilePath } from './api.js';
+import { isLang, type Lang, LANG_NAMES, LANGS, t } from './i18n.js';
+
+/** What the header shows and what it can do. */
+export interface HeaderState {
+  account: Account | null;
+  /** The language shown in the switcher (the one being loaded, during a switch). */
+  lang: Lang;
+  switchLang(lang: Lang): void;
+  logout(): void;
+}
+
+function accountNav(s: HeaderState): VNode {
+  const a = s.account;
+  return h(
+    'nav.account-nav',
+    { attrs: { 'aria-label': a ? a.username : t('nav.login') } },
+    a
+      ? [
+          h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
+          h('a', { attrs: { href: '/account', 'data-testid': 'nav-account' } }, t('nav.account')),
+          h('button.link-button', { attrs: { type: 'button', 'data-testid': 'nav-logout' }, on: { click: () => s.logout() } }, t('nav.logout')),
+        ]
+      : [
+          h('a', { attrs: { href: '/login', 'data-testid': 'nav-login' } }, t('nav.login')),
+          h('a.button.primary.small', { attrs: { href: '/signup', 'data-testid': 'nav-signup' } }, t('nav.signup')),
+        ],
+  );
+}
+
+/** The header. */
+export function headerView(s: HeaderState): VNode {
+  return h('header.site-header', [
+    h('a.skip-link', { attrs: { href: '#main' } }, t('nav.skip')),
+    h('div.header-inner', [
+      h('a.brand', { attrs: { href: '/', 'data-testid': 'home-link', 'aria-label': `${t('site.name')} · ${t('nav.home')}` } }, [
+        h('img', { attrs: { src: '/assets/favicon.svg', alt: '', width: 28, height: 28 } }),
+        h('span.brand-name', t('site.name')),
+        h('span.brand-tagline', t('site.tagline')),
+      ]),
+      accountNav(s),
+      h('div.lang', [
+        h('label.visually-hidden', { attrs: { for: 'lang-select' } }, t('nav.language')),
+        h(
+          'select',
+          {
+            attrs: { id: 'lang-select', 'data-testid': 'lang-select' },
+            props: { value: s.lang },
+            on: {
+              change: (e: Event) => {
+                const v = (e.target as HTMLSelectElement).value;
+                if (isLang(v)) s.switchLang(v);
+              },
+            },
+          },
+          LANGS.map((l) => h('option', { attrs: { value: l, lang: l }, props: { selected: l === s.lang } }, LANG_NAMES[l])),
+        ),
+      ]),
+    ]),
+  ]);
+}

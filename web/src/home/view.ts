@@ -1,0 +1,55 @@
+//! The home page: the "Play the computer" panel and My recent games.
+import { h, type VNode } from 'snabbdom';
+import type { GameSummary } from '../api.js';
+import { type Key, lang, t, tp } from '../i18n.js';
+import { newGameView } from '../newgame/view.js';
+import { resultText } from '../result.js';
+import type { HomeCtrl } from './ctrl.js';
+
+/** A date and time in the current language, or '' if `iso` is not a date. */
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+function recentItem(g: GameSummary): VNode {
+  const outcome = g.status === 'ongoing' ? t('status.ongoing') : resultText(g.result, g.you).headline;
+  const moves = Math.ceil(g.plies / 2);
+  return h('li', [
+    h('a.recent-item', { attrs: { href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'recent-game', 'data-id': g.id } }, [
+      h(`span.piece-dot.${g.you ?? 'white'}`, { attrs: { 'aria-hidden': 'true' } }),
+      h('span.recent-main', [
+        h('strong', g.level ? t('home.recent.opponent', { level: t(`level.${g.level}` as Key) }) : '—'),
+        h('span.muted', [t(`variant.${g.variant}` as Key), g.you ? t(`color.${g.you}` as Key) : null, tp('home.recent.moves', moves)].filter(Boolean).join(' · ')),
+      ]),
+      h('span.recent-outcome', { class: { live: g.status === 'ongoing' } }, [h('span', outcome), h('span.muted.small', dateTime(g.updated_at || g.created_at))]),
+    ]),
+  ]);
+}
+
+function recent(ctrl: HomeCtrl): VNode {
+  let body: VNode;
+  if (ctrl.failed) body = h('p.muted', t('error.network'));
+  else if (ctrl.games === null) body = h('p.muted', { attrs: { 'aria-busy': 'true' } }, '…');
+  else if (ctrl.games.length === 0) body = h('p.muted', { attrs: { 'data-testid': 'recent-empty' } }, t('home.recent.empty'));
+  else body = h('ul.recent-list', ctrl.games.map(recentItem));
+  return h('div.recent', { attrs: { 'data-testid': 'recent-games' } }, [body]);
+}
+
+/** The whole home page. */
+export function homeView(ctrl: HomeCtrl): VNode {
+  return h('div.home', [
+    h('section.card.play-card', { attrs: { 'aria-labelledby': 'play-title' } }, [
+      h('h1', { attrs: { id: 'play-title' } }, t('home.play.title')),
+      h('p.intro', t('home.play.intro')),
+      newGameView(ctrl.newGame),
+    ]),
+    h('div.home-side', [
+      h('section.card.recent-card', { attrs: { 'aria-labelledby': 'recent-title' } }, [h('h2', { attrs: { id: 'recent-title' } }, t('home.recent.title')), recent(ctrl)]),
+      h('section.card.tips-card', { attrs: { 'aria-labelledby': 'tips-title', 'data-testid': 'tips' } }, [
+        h('h2', { attrs: { id: 'tips-title' } }, t('home.tips.title')),
+        h('ul.tips', [h('li', t('home.tips.move')), h('li', t('home.tips.keyboard')), h('li', t('home.tips.undo'))]),
+      ]),
+    ]),
+  ]);
+}

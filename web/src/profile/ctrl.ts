@@ -1,0 +1,52 @@
+//! The profile page's controller (`/@/{username}?page=N`): the player and
+//! one page of their games, newest first.
+import type { VNode } from 'snabbdom';
+import { type Account, ApiError, type GamePage, getUser, userGames } from '../api.js';
+import { t } from '../i18n.js';
+import type { Ctx, Page } from '../page.js';
+import { profileView } from './view.js';
+
+/** The page number in a `?page=N` query (1 when absent or not a positive whole number). */
+export function pageParam(search: string): number {
+  const n = Number(new URLSearchParams(search).get('page') ?? '1');
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/** State of a profile page. */
+export class ProfileCtrl implements Page {
+  user: Account | null = null;
+  games: GamePage | null = null;
+  /** Loading failed: 'missing' (no such player) or 'network'. */
+  error: 'missing' | 'network' | null = null;
+  private alive = true;
+
+  constructor(
+    readonly ctx: Ctx,
+    readonly username: string,
+    readonly page: number,
+  ) {
+    Promise.all([getUser(username), userGames(username, page)])
+      .then(([user, games]) => {
+        this.user = user;
+        this.games = games;
+      })
+      .catch((e: unknown) => {
+        this.error = e instanceof ApiError && e.status === 404 ? 'missing' : 'network';
+      })
+      .finally(() => {
+        if (this.alive) ctx.redraw();
+      });
+  }
+
+  view(): VNode {
+    return profileView(this);
+  }
+
+  title(): string {
+    return `${this.user?.username ?? this.username} · ${t('site.name')}`;
+  }
+
+  destroy(): void {
+    this.alive = false;
+  }
+}

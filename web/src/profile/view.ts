@@ -1,0 +1,73 @@
+//! The profile page: the player's name, when they joined, and their games
+//! (players, result, moves, date, a link to the game and to its PGN), paged.
+import { h, type VNode } from 'snabbdom';
+import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
+import { dateTime } from '../home/view.js';
+import { type Key, lang, t, tp } from '../i18n.js';
+import { resultText } from '../result.js';
+import type { ProfileCtrl } from './ctrl.js';
+
+/** How a seat is named: the username, the computer and its level, "Anonymous" or "deleted player". */
+export function seatName(seat: Seat): string {
+  switch (seat.kind) {
+    case 'user':
+      return seat.name ?? t('seat.anonymous');
+    case 'computer':
+      return t('seat.computer', { level: seat.level ? t(`level.${seat.level}` as Key) : '' });
+    case 'deleted':
+      return t('seat.deleted');
+    default:
+      return t('seat.anonymous');
+  }
+}
+
+function seatView(seat: Seat): VNode {
+  if (seat.kind === 'user' && seat.name) return h('a.seat', { attrs: { href: profilePath(seat.name) } }, seat.name);
+  return h(`span.seat.${seat.kind}`, seatName(seat));
+}
+
+function gameItem(g: GameListItem): VNode {
+  const outcome = g.status === 'ongoing' ? { headline: t('status.ongoing'), reason: null } : resultText(g.result, null, g.reason);
+  const players = t('profile.players', { white: '\u0001', black: '\u0002' });
+  const white = players.indexOf('\u0001');
+  const black = players.indexOf('\u0002');
+  // The players' names are links, placed where the language's template puts them.
+  const parts: Array<VNode | string> = [];
+  const first = white < black ? g.white : g.black;
+  const second = white < black ? g.black : g.white;
+  parts.push(players.slice(0, Math.min(white, black)), seatView(first), players.slice(Math.min(white, black) + 1, Math.max(white, black)), seatView(second), players.slice(Math.max(white, black) + 1));
+  const href = `/game/${encodeURIComponent(g.id)}`;
+  return h('li.profile-game', { attrs: { 'data-testid': 'profile-game', 'data-id': g.id } }, [
+    h('span.profile-players', parts.filter((p) => p !== '')),
+    h('span.profile-meta.muted', [t(`variant.${g.variant}` as Key), tp('home.recent.moves', Math.ceil(g.plies / 2)), dateTime(g.updated_at || g.created_at)].filter(Boolean).join(' · ')),
+    h('span.profile-result', { attrs: { 'data-testid': 'profile-result' } }, [outcome.headline, outcome.reason].filter(Boolean).join(', ')),
+    h('span.profile-links', [
+      h('a.button', { attrs: { href, 'data-testid': 'profile-game-link' } }, t('profile.open')),
+      h('a.button', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'profile-game-pgn' } }, t('profile.pgn')),
+    ]),
+  ]);
+}
+
+/** The whole profile page. */
+export function profileView(ctrl: ProfileCtrl): VNode {
+  if (ctrl.error) {
+    return h('div.card.not-found', { attrs: { 'data-testid': 'profile-error' } }, [h('h1', ctrl.error === 'missing' ? t('profile.notFound') : t('error.network'))]);
+  }
+  const user = ctrl.user;
+  const page = ctrl.games;
+  if (!user || !page) return h('p.muted.loading', { attrs: { 'aria-busy': 'true' } }, '…');
+  const joined = new Date(user.created_at);
+  const base = profilePath(user.username);
+  return h('section.card.profile', { attrs: { 'data-testid': 'profile', 'aria-labelledby': 'profile-name' } }, [
+    h('h1', { attrs: { id: 'profile-name', 'data-testid': 'profile-name' } }, user.username),
+    Number.isNaN(joined.getTime()) ? null : h('p.muted', t('profile.since', { date: new Intl.DateTimeFormat(lang(), { dateStyle: 'long' }).format(joined) })),
+    h('h2', [t('profile.games'), page.page > 1 ? h('span.muted.small', ` · ${t('profile.page', { n: page.page })}`) : null]),
+    page.games.length === 0
+      ? h('p.muted', { attrs: { 'data-testid': 'profile-empty' } }, t('profile.empty'))
+      : h('ul.profile-games', { attrs: { 'data-testid': 'profile-games' } }, page.games.map(gameItem)),
+    h('nav.pager', [
+      page.page > 1 ? h('a.button', { attrs: { href: page.page === 2 ? base : `${base}?page=${page.page - 1}`, 'data-testid': 'profile-prev' } }, t('profile.prev')) : null,
+      page.more ? h('a.button', { attrs: { href: `${base}?page=${page.page + 1}`, 'data-testid': 'profile-more' } }, t('profile.more')) : null,
+    ]),
+  ]);
+}
