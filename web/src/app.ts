@@ -12,29 +12,9 @@ import { headerView } from './header.js';
 import { HomeCtrl } from './home/ctrl.js';
 import { type Lang, lang, setLang } from './i18n.js';
 import type { Ctx, Page } from './page.js';
-import { pageParam, ProfileCtrl } from './profile/ctrl.js';
+import { ProfileCtrl } from './profile/ctrl.js';
+import { route } from './route.js';
 import { patch } from './snab.js';
-
-/** Which page a path shows. */
-export type Route =
-  | { page: 'home' }
-  | { page: 'game'; id: string }
-  | { page: 'signup' }
-  | { page: 'login' }
-  | { page: 'account' }
-  | { page: 'profile'; username: string; n: number };
-
-/** The route of a location (unknown paths show the home page). */
-export function route(pathname: string, search = ''): Route {
-  let m = /^\/game\/([^/]+)\/?$/.exec(pathname);
-  if (m) return { page: 'game', id: decodeURIComponent(m[1]!) };
-  m = /^\/@\/([^/]+)\/?$/.exec(pathname);
-  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
-  if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
-  if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
-  if (/^\/account\/?$/.test(pathname)) return { page: 'account' };
-  return { page: 'home' };
-}
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
 function ownLink(e: MouseEvent): HTMLAnchorElement | null {

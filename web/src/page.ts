@@ -19,7 +19,7 @@ export interface Ctx {
   /** Opens `path` in the app (history entry, old page destroyed). */
   navigate(path: string): void;
   /** The logged-in account, or null. */
-  account(): import('./api.js').Account | null;
+  account(): Account | null;
   /** Records a log-in or log-out (the header follows). */
   setAccount(account: Account | null): void;
 }

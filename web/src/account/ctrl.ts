@@ -1,7 +1,7 @@
 //! The account page's controller: change password, delete the account.
 import type { VNode } from 'snabbdom';
 import { ApiError, changePassword, deleteAccount } from '../api.js';
-import { accountErrorText } from '../auth/ctrl.js';
+import { accountErrorText } from './errors.js';
 import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
 import { accountView } from './view.js';

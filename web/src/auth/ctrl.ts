@@ -1,24 +1,13 @@
-//! The sign-up and log-in pages' controller (one form, two modes), and the
-//! wording of the account API's errors, shared with the account page.
+//! The sign-up and log-in pages' controller (one form, two modes).
 import type { VNode } from 'snabbdom';
-import { ApiError, login, signup } from '../api.js';
-import { has, t, tp } from '../i18n.js';
+import { login, signup } from '../api.js';
+import { accountErrorText } from '../account/errors.js';
+import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
 import { authView } from './view.js';
 
 /** Which form the page shows. */
 export type AuthMode = 'signup' | 'login';
-
-/** The translated message for an account API error (with its reason code or Retry-After). */
-export function accountErrorText(e: unknown): string {
-  if (!(e instanceof ApiError)) return t('error.generic');
-  if (e.code === 'network') return t('error.network');
-  if (e.code === 'rate_limited') return e.retryAfter !== null ? tp('account.error.rate_limited', Math.max(1, Math.ceil(e.retryAfter))) : t('error.rate_limited');
-  const withReason = `account.error.${e.code}.${e.reason ?? ''}`;
-  if (e.reason && has(withReason)) return t(withReason);
-  const plain = `account.error.${e.code}`;
-  return has(plain) ? t(plain) : t('error.generic');
-}
 
 /** State of the sign-up or log-in page. */
 export class AuthCtrl implements Page {

@@ -10,6 +10,7 @@ import { icon, type IconName } from '../icons.js';
 import { newGameView } from '../newgame/view.js';
 import { describePosition, legalMoves, localiseSan, PROMOTION_ROLES, sanOf } from '../notation.js';
 import { resultText } from '../result.js';
+import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { currentLetters, type GameCtrl } from './ctrl.js';
 
@@ -67,7 +68,11 @@ function board(ctrl: GameCtrl): VNode {
 
 function nameOf(ctrl: GameCtrl, g: GameState, c: Color): string {
   if (g.you === c) return t('game.you');
-  if (g.you === null) return t(`color.${c}` as Key);
+  if (g.you === null) {
+    // Spectators see who plays, when the server says (the dot shows the colour).
+    const seat = g[c];
+    return seat ? seatName(seat) : t(`color.${c}` as Key);
+  }
   return ctrl.computerName();
 }
 

@@ -6,12 +6,6 @@ import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
 import { profileView } from './view.js';
 
-/** The page number in a `?page=N` query (1 when absent or not a positive whole number). */
-export function pageParam(search: string): number {
-  const n = Number(new URLSearchParams(search).get('page') ?? '1');
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
-
 /** State of a profile page. */
 export class ProfileCtrl implements Page {
   user: Account | null = null;

@@ -5,21 +5,8 @@ import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
 import { dateTime } from '../home/view.js';
 import { type Key, lang, t, tp } from '../i18n.js';
 import { resultText } from '../result.js';
+import { seatName } from '../seat.js';
 import type { ProfileCtrl } from './ctrl.js';
-
-/** How a seat is named: the username, the computer and its level, "Anonymous" or "deleted player". */
-export function seatName(seat: Seat): string {
-  switch (seat.kind) {
-    case 'user':
-      return seat.name ?? t('seat.anonymous');
-    case 'computer':
-      return t('seat.computer', { level: seat.level ? t(`level.${seat.level}` as Key) : '' });
-    case 'deleted':
-      return t('seat.deleted');
-    default:
-      return t('seat.anonymous');
-  }
-}
 
 function seatView(seat: Seat): VNode {
   if (seat.kind === 'user' && seat.name) return h('a.seat', { attrs: { href: profilePath(seat.name) } }, seat.name);

@@ -1,0 +1,28 @@
+//! Which page a URL shows (pure: no DOM, no page modules).
+
+/** The page number in a `?page=N` query (1 when absent or not a positive whole number). */
+export function pageParam(search: string): number {
+  const n = Number(new URLSearchParams(search).get('page') ?? '1');
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/** Which page a path shows. */
+export type Route =
+  | { page: 'home' }
+  | { page: 'game'; id: string }
+  | { page: 'signup' }
+  | { page: 'login' }
+  | { page: 'account' }
+  | { page: 'profile'; username: string; n: number };
+
+/** The route of a location (unknown paths show the home page). */
+export function route(pathname: string, search = ''): Route {
+  let m = /^\/game\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'game', id: decodeURIComponent(m[1]!) };
+  m = /^\/@\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
+  if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
+  if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
+  if (/^\/account\/?$/.test(pathname)) return { page: 'account' };
+  return { page: 'home' };
+}
