@@ -2,11 +2,10 @@
 //! the embedded web app (single-page: `index.html` for page routes).
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::Mutex;
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -16,11 +15,14 @@ use axum::{Extension, Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use include_dir::{Dir, include_dir};
 use serde::Deserialize;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
 
 use crate::actor::{self, Cmd, color_name, rfc3339};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::{PlayerId, identify};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
+use crate::security::{self, AccountKey, ClientIp, LimitKey};
 use crate::socket::{Incoming, MAX_FRAME_BYTES, Outgoing, run_session};
 use crate::{AppState, Shared};
 
@@ -37,30 +39,63 @@ const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
 const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Games listed by `/api/my-games`.
 const MY_GAMES_LIMIT: u32 = 50;
-/// Games one player may create per minute (burst and refill).
-const CREATE_PER_MINUTE: f64 = 30.0;
+/// Responses smaller than this are sent uncompressed.
+const COMPRESS_MIN_BYTES: u16 = 256;
 
 /// The application's router.
 pub fn router(state: AppState) -> Router {
+    // Tag the embedded files now rather than on the first request.
+    LazyLock::force(&ASSETS);
     let api = Router::new()
         .route("/api/computer-games", post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/pgn", get(get_pgn))
         .route("/api/games/{id}/socket", get(game_socket))
         .route("/api/my-games", get(my_games))
+        .merge(crate::auth::routes::router())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             identify,
         ));
-    Router::new()
+    let routes = Router::new()
         .merge(api)
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
-        .fallback(get(web_asset))
+        .fallback(get(web_asset));
+    let guarded = routes
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            security::guard,
+        ))
+        .layer(compression());
+    security::with_headers(guarded)
         .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
+}
+
+/// gzip or brotli, as the client asks, for bodies of at least
+/// [`COMPRESS_MIN_BYTES`] that are not already compressed images; never
+/// for a websocket upgrade.
+fn compression() -> CompressionLayer<impl Predicate> {
+    let predicate = SizeAbove::new(COMPRESS_MIN_BYTES)
+        .and(NotForContentType::IMAGES)
+        .and(NotForContentType::SSE)
+        .and(not_an_upgrade);
+    CompressionLayer::new()
+        .gzip(true)
+        .br(true)
+        .compress_when(predicate)
+}
+
+fn not_an_upgrade(
+    status: StatusCode,
+    _: axum::http::Version,
+    _: &HeaderMap,
+    _: &axum::http::Extensions,
+) -> bool {
+    status != StatusCode::SWITCHING_PROTOCOLS
 }
 
 /// Logs every request at `debug` (server errors at `warn`), without the
@@ -94,37 +129,11 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     )
 }
 
-/// Per-player token buckets for game creation.
-#[derive(Debug, Default)]
-pub struct CreateLimiter {
-    buckets: Mutex<HashMap<String, (f64, Instant)>>,
-}
-
-impl CreateLimiter {
-    fn allow(&self, player: &PlayerId) -> bool {
-        let now = Instant::now();
-        let mut b = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if b.len() > 100_000 {
-            b.retain(|_, (_, t)| now.duration_since(*t).as_secs() < 60);
-        }
-        let (tokens, last) = b
-            .entry(player.0.clone())
-            .or_insert((CREATE_PER_MINUTE, now));
-        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * CREATE_PER_MINUTE / 60.0)
-            .min(CREATE_PER_MINUTE);
-        *last = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 async fn create_game(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let body = body.map_err(|e| {
@@ -139,12 +148,8 @@ async fn create_game(
     })?;
     let req: NewComputerGame = serde_json::from_slice(&body)
         .map_err(|e| ApiError::bad_request(format!("invalid game request: {e}")))?;
-    if !state.create_limiter.allow(&player) {
-        return Err(ApiError::new(
-            ErrorCode::RateLimited,
-            "too many new games; wait a moment",
-        ));
-    }
+    let key = LimitKey::new(ip, account.as_ref().map(|Extension(a)| a));
+    state.limits.check_create_game(&key)?;
     let game = actor::create_computer_game(&state, &player, req).await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
@@ -196,12 +201,12 @@ async fn my_games(
             };
             GameSummaryJson {
                 id: g.id,
-                level: g.level,
+                level: g.level.map(|l| l.as_str().to_owned()),
                 you,
-                variant: g.variant,
-                status: g.summary.status,
-                result: g.summary.result,
-                reason: g.summary.reason,
+                variant: g.variant.as_str().to_owned(),
+                status: g.summary.status.as_str().to_owned(),
+                result: g.summary.result.as_str().to_owned(),
+                reason: g.summary.reason.map(|r| r.as_str().to_owned()),
                 plies: g.summary.plies,
                 created_at: rfc3339(g.created_at),
                 updated_at: rfc3339(g.summary.updated_at),
@@ -216,25 +221,15 @@ struct SocketQuery {
     v: Option<u64>,
 }
 
-/// Whether the `Origin` of a request names the same host as its `Host`
-/// header. Requests without `Origin` (non-browser clients) pass.
-pub fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return true;
-    };
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return false;
-    };
-    let Ok(origin) = origin.to_str() else {
-        return false;
-    };
-    let Some((scheme, rest)) = origin.split_once("://") else {
-        return false;
-    };
-    if !matches!(scheme, "http" | "https") {
-        return false;
-    }
-    rest.trim_end_matches('/').eq_ignore_ascii_case(host)
+/// Whether the `Origin` of a websocket request is the server's own (see
+/// [`security::origin_matches`]; `public_origin` is the origin of
+/// `--public-url`). Requests without `Origin` (non-browser clients) pass:
+/// browsers always send it on websockets.
+pub fn same_origin(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+    headers.get(header::ORIGIN).is_none_or(|o| {
+        o.to_str()
+            .is_ok_and(|o| security::origin_matches(o, headers, public_origin))
+    })
 }
 
 async fn game_socket(
@@ -249,7 +244,7 @@ async fn game_socket(
     let ws = ws.map_err(|e| {
         ApiError::bad_request(format!("not a websocket upgrade: {}", e.body_text()))
     })?;
-    if !same_origin(&headers) {
+    if !same_origin(&headers, state.public_origin.as_deref()) {
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
@@ -321,49 +316,93 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-/// A short content hash for `ETag`s.
-fn etag(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    format!("\"{}\"", hex::encode(&Sha256::digest(bytes)[..8]))
+/// An embedded file ready to serve: its bytes and their `ETag`, computed
+/// once. The tag is weak (`W/"…"`): the compression layer may send the same
+/// content in another encoding.
+struct Asset {
+    bytes: Bytes,
+    etag: HeaderValue,
 }
 
+impl Asset {
+    fn new(bytes: Bytes) -> Asset {
+        use sha2::{Digest, Sha256};
+        let tag = format!("W/\"{}\"", hex::encode(&Sha256::digest(&bytes)[..8]));
+        Asset {
+            etag: HeaderValue::from_str(&tag)
+                .unwrap_or_else(|_| HeaderValue::from_static("W/\"0\"")),
+            bytes,
+        }
+    }
+
+    /// Whether an `If-None-Match` value names this asset (weak comparison).
+    fn matches(&self, if_none_match: &str) -> bool {
+        let ours = self.etag.to_str().unwrap_or_default();
+        let strip = |t: &str| t.trim().trim_start_matches("W/").to_owned();
+        if_none_match
+            .split(',')
+            .any(|t| t.trim() == "*" || strip(t) == strip(ours))
+    }
+}
+
+/// The embedded web app: every file by path, and `index.html` in each
+/// language, with their tags.
+struct Assets {
+    files: HashMap<String, Asset>,
+    pages: HashMap<&'static str, Asset>,
+}
+
+static ASSETS: LazyLock<Assets> = LazyLock::new(|| {
+    let mut files = HashMap::new();
+    let mut dirs = vec![&WEB];
+    while let Some(d) = dirs.pop() {
+        for f in d.files() {
+            let path = f.path().to_string_lossy().replace('\\', "/");
+            files.insert(path, Asset::new(Bytes::from_static(f.contents())));
+        }
+        dirs.extend(d.dirs());
+    }
+    let pages = WEB
+        .get_file("index.html")
+        .map(|index| {
+            let html = String::from_utf8_lossy(index.contents());
+            crate::i18n::languages()
+                .into_iter()
+                .map(|lang| {
+                    let page = crate::i18n::localize_page(&html, lang);
+                    (lang, Asset::new(Bytes::from(page)))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Assets { files, pages }
+});
+
 async fn web_asset(uri: Uri, headers: HeaderMap) -> Response {
+    let assets = &*ASSETS;
     let path = uri.path().trim_start_matches('/');
     let versioned = uri
         .query()
         .is_some_and(|q| q.split('&').any(|p| p.starts_with("v=")));
-    let (file, is_page) = match WEB.get_file(path) {
-        Some(f) if !path.is_empty() => (Some(f), false),
+    let file = assets.files.get(path).filter(|_| path != "index.html");
+    let (asset, name) = match file {
+        Some(a) if !path.is_empty() => (a, path),
         _ => {
             // Page routes of the single-page app get index.html; a missing
             // asset or file-like path is a real 404.
             let looks_like_file = path.starts_with("assets/")
                 || path.rsplit('/').next().is_some_and(|s| s.contains('.'));
-            if looks_like_file {
-                (None, false)
-            } else {
-                (WEB.get_file("index.html"), true)
+            let lang = crate::i18n::choose_for(&headers);
+            let page = assets
+                .pages
+                .get(lang)
+                .or_else(|| assets.files.get("index.html"));
+            match page {
+                Some(p) if !looks_like_file || path == "index.html" => (p, "index.html"),
+                _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
             }
         }
     };
-    let Some(file) = file else {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
-    };
-    let name = if is_page { "index.html" } else { path };
-    let bytes = if name == "index.html" {
-        let lang = crate::i18n::negotiate(
-            headers
-                .get(header::ACCEPT_LANGUAGE)
-                .and_then(|v| v.to_str().ok()),
-        );
-        axum::body::Bytes::from(crate::i18n::localize_page(
-            &String::from_utf8_lossy(file.contents()),
-            lang,
-        ))
-    } else {
-        axum::body::Bytes::from_static(file.contents())
-    };
-    let tag = etag(&bytes);
     let cache = if name.ends_with(".html") {
         "no-cache"
     } else if versioned {
@@ -371,29 +410,30 @@ async fn web_asset(uri: Uri, headers: HeaderMap) -> Response {
     } else {
         "public, max-age=3600"
     };
-    if headers
+    let mut resp = if headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag))
+        .is_some_and(|v| asset.matches(v))
     {
-        return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag)]).into_response();
-    }
-    let mut resp = Response::new(Body::from(bytes));
+        let mut r = Response::new(Body::empty());
+        *r.status_mut() = StatusCode::NOT_MODIFIED;
+        r
+    } else {
+        let mut r = Response::new(Body::from(asset.bytes.clone()));
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(content_type(name)),
+        );
+        r
+    };
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(content_type(name)),
-    );
+    h.insert(header::ETAG, asset.etag.clone());
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    if let Ok(v) = HeaderValue::from_str(&tag) {
-        h.insert(header::ETAG, v);
-    }
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
     if name == "index.html" {
-        h.insert(header::VARY, HeaderValue::from_static("Accept-Language"));
+        h.insert(
+            header::VARY,
+            HeaderValue::from_static("Accept-Language, Cookie"),
+        );
     }
     resp
 }
@@ -411,27 +451,35 @@ mod tests {
         h
     }
 
+    fn same_origin_h(h: &HeaderMap) -> bool {
+        same_origin(h, None)
+    }
+
     #[test]
     fn origin_must_match_host() {
-        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
-        assert!(same_origin(&headers(
+        let h = headers(Some("https://chess.example"), "127.0.0.1:8080");
+        assert!(same_origin(&h, Some("https://chess.example/")));
+        assert!(!same_origin(&h, Some("http://chess.example")));
+        assert!(!same_origin(&h, None));
+        assert!(same_origin_h(&headers(None, "127.0.0.1:8080")));
+        assert!(same_origin_h(&headers(
             Some("http://127.0.0.1:8080"),
             "127.0.0.1:8080"
         )));
-        assert!(same_origin(&headers(
+        assert!(same_origin_h(&headers(
             Some("https://Chess.Example"),
             "chess.example"
         )));
-        assert!(!same_origin(&headers(
+        assert!(!same_origin_h(&headers(
             Some("http://evil.example"),
             "127.0.0.1:8080"
         )));
-        assert!(!same_origin(&headers(
+        assert!(!same_origin_h(&headers(
             Some("http://127.0.0.1:9999"),
             "127.0.0.1:8080"
         )));
-        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(
+        assert!(!same_origin_h(&headers(Some("null"), "127.0.0.1:8080")));
+        assert!(!same_origin_h(&headers(
             Some("file://127.0.0.1:8080"),
             "127.0.0.1:8080"
         )));
@@ -460,7 +508,7 @@ mod tests {
     async fn assets_have_types_caching_and_etags() {
         let page = fetch("/game/abcdefgh", None).await;
         assert_eq!(page.status(), StatusCode::OK);
-        assert_eq!(page.headers()[header::VARY], "Accept-Language");
+        assert_eq!(page.headers()[header::VARY], "Accept-Language, Cookie");
         let mut h = HeaderMap::new();
         h.insert(
             header::ACCEPT_LANGUAGE,
@@ -479,6 +527,34 @@ mod tests {
         let tag = page.headers()[header::ETAG].to_str().unwrap().to_owned();
         let again = fetch("/", Some(&tag)).await;
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(again.headers()[header::ETAG], tag.as_str());
+        assert_eq!(
+            fetch(
+                "/",
+                Some(&format!("\"x\", {}", tag.trim_start_matches("W/")))
+            )
+            .await
+            .status(),
+            StatusCode::NOT_MODIFIED
+        );
+
+        // The language cookie wins over Accept-Language, and each language
+        // of the page has its own tag.
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::ACCEPT_LANGUAGE,
+            HeaderValue::from_static("ru-RU,ru;q=0.9"),
+        );
+        h.insert(header::COOKIE, HeaderValue::from_static("plyyard_lang=fr"));
+        let fr = web_asset("/".parse().unwrap(), h).await;
+        assert_ne!(fr.headers()[header::ETAG], tag.as_str());
+        let body = axum::body::to_bytes(fr.into_body(), 1 << 20).await.unwrap();
+        if WEB.get_file("index.html").is_some_and(|f| {
+            f.contents_utf8()
+                .is_some_and(|t| t.contains("<html lang=\"en\">"))
+        }) {
+            assert!(String::from_utf8_lossy(&body).contains("<html lang=\"fr\">"));
+        }
         assert_eq!(fetch("/", Some("\"other\"")).await.status(), StatusCode::OK);
         assert_eq!(
             fetch("/assets/missing.js", None).await.status(),

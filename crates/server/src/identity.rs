@@ -1,9 +1,16 @@
-//! Anonymous players: an id in the signed cookie `plyyard_player`.
+//! Who makes a request: a logged-in account (the session cookie
+//! `plyyard_session`) or else an anonymous player (an id in the signed
+//! cookie `plyyard_player`).
 //!
-//! The cookie value is signed with HMAC-SHA256 (the `cookie` crate's signed
-//! jar) under a key derived from the server secret; a cookie that fails the
-//! check is treated as absent. A request without a valid cookie gets a fresh
-//! id, and the response sets the cookie (HttpOnly, SameSite=Lax, Path=/).
+//! The anonymous cookie is signed with HMAC-SHA256 (the `cookie` crate's
+//! signed jar) under a key derived from the server secret; a cookie that
+//! fails the check is treated as absent. A request with neither a valid
+//! session nor a valid player cookie gets a fresh player id, and the
+//! response sets the cookie (HttpOnly, SameSite=Lax, Path=/, and Secure
+//! when the site is served over HTTPS).
+//!
+//! Sessions are random 128-bit ids kept server-side, in the database, as a
+//! SHA-256 hash only; they expire 30 days after their last use.
 
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
@@ -12,9 +19,93 @@ use axum::middleware::Next;
 use axum::response::Response;
 use cookie::{Cookie, CookieJar, Key, SameSite};
 use rand::Rng;
-use sha2::{Digest, Sha512};
+use sha2::{Digest, Sha256, Sha512};
 
 use crate::AppState;
+use crate::security::AccountKey;
+use crate::store::{Account, now_ms};
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "plyyard_session";
+
+/// A session expires this long after its last use.
+pub const SESSION_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// A session's expiry slides at most this often (one write per hour of use).
+const SESSION_TOUCH_MS: i64 = 3600 * 1000;
+
+/// The logged-in account of a request and its session, put in the
+/// request's extensions by [`identify`] (as `Option<Session>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// The account.
+    pub account: Account,
+    /// Hash of the session id (what the database knows).
+    pub id_hash: String,
+}
+
+/// A response extension from a handler that changed who the client is
+/// (logged in or out): [`identify`] then leaves the cookies to the handler.
+#[derive(Debug, Clone, Copy)]
+pub struct IdentityChanged;
+
+/// A new random session id (128 bits, hex) and its hash.
+pub fn new_session_id() -> (String, String) {
+    let bytes: [u8; 16] = rand::rng().random();
+    let id = hex::encode(bytes);
+    let hash = session_hash(&id);
+    (id, hash)
+}
+
+/// The stored form of a session id.
+pub fn session_hash(id: &str) -> String {
+    hex::encode(Sha256::digest(id.as_bytes()))
+}
+
+fn valid_session_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The `Set-Cookie` value carrying session `id` (`None`: delete the cookie).
+pub fn session_cookie(id: Option<&str>, secure: bool) -> String {
+    let max_age = if id.is_some() {
+        cookie::time::Duration::milliseconds(SESSION_TTL_MS)
+    } else {
+        cookie::time::Duration::ZERO
+    };
+    Cookie::build((SESSION_COOKIE, id.unwrap_or_default().to_owned()))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .path("/")
+        .max_age(max_age)
+        .build()
+        .encoded()
+        .to_string()
+}
+
+/// The `Set-Cookie` value that deletes the anonymous player cookie.
+pub fn clear_player_cookie(secure: bool) -> String {
+    Cookie::build((COOKIE_NAME, ""))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .path("/")
+        .max_age(cookie::time::Duration::ZERO)
+        .build()
+        .encoded()
+        .to_string()
+}
+
+fn cookie_values<'a>(req: &'a Request, name: &'a str) -> impl Iterator<Item = String> + 'a {
+    req.headers()
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|h| Cookie::split_parse_encoded(h.to_owned()).flatten())
+        .filter(move |c| c.name() == name)
+        .map(|c| c.value().to_owned())
+}
 
 /// Name of the identity cookie.
 pub const COOKIE_NAME: &str = "plyyard_player";
@@ -65,11 +156,12 @@ impl CookieSigner {
     }
 
     /// The `Set-Cookie` header value that carries `player`.
-    pub fn set_cookie(&self, player: &PlayerId) -> String {
+    pub fn set_cookie(&self, player: &PlayerId, secure: bool) -> String {
         let mut jar = CookieJar::new();
         let cookie = Cookie::build((COOKIE_NAME, player.0.clone()))
             .http_only(true)
             .same_site(SameSite::Lax)
+            .secure(secure)
             .path("/")
             .max_age(cookie::time::Duration::days(COOKIE_MAX_AGE_DAYS))
             .build();
@@ -101,23 +193,88 @@ pub fn new_secret() -> String {
     hex::encode(bytes)
 }
 
-/// Middleware: finds or mints the player id, stores it in the request's
-/// extensions, and sets the cookie on the response when it was minted.
-pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let found = req
-        .headers()
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(|h| state.signer.verify(h));
-    let (player, fresh) = match found {
-        Some(p) => (p, false),
-        None => (new_player_id(), true),
+/// The unexpired session named by the request's session cookie, sliding
+/// its expiry when due; and whether the cookie must be sent again (renewed)
+/// or deleted (it names no session).
+async fn find_session(state: &AppState, cookies: &[String]) -> (Option<Session>, Option<String>) {
+    let Some(id) = cookies.iter().find(|v| valid_session_id(v)) else {
+        let stale = !cookies.is_empty();
+        return (
+            None,
+            stale.then(|| session_cookie(None, state.secure_cookies)),
+        );
     };
+    let hash = session_hash(id);
+    let now = now_ms();
+    match state.store.session(&hash, now).await {
+        Ok(Some((account, last_seen))) => {
+            let mut renew = None;
+            if now - last_seen >= SESSION_TOUCH_MS {
+                match state
+                    .store
+                    .touch_session(&hash, now, now + SESSION_TTL_MS)
+                    .await
+                {
+                    Ok(()) => renew = Some(session_cookie(Some(id), state.secure_cookies)),
+                    Err(e) => tracing::warn!("cannot slide a session's expiry: {e}"),
+                }
+            }
+            let session = Session {
+                account,
+                id_hash: hash,
+            };
+            (Some(session), renew)
+        }
+        Ok(None) => (None, Some(session_cookie(None, state.secure_cookies))),
+        Err(e) => {
+            // Treat the caller as anonymous rather than fail every request.
+            tracing::error!("session lookup failed: {e}");
+            (None, None)
+        }
+    }
+}
+
+/// Middleware: finds the session or the anonymous player (minting one if
+/// needed), stores `PlayerId`, `Option<Session>` and, when logged in, the
+/// [`AccountKey`] in the request's extensions, and sets the cookies the
+/// response needs.
+pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let cookies: Vec<String> = cookie_values(&req, SESSION_COOKIE).take(4).collect();
+    let (session, session_set) = find_session(&state, &cookies).await;
+    let (player, minted) = match &session {
+        Some(s) => (PlayerId(s.account.player_id.clone()), false),
+        None => {
+            let found = req
+                .headers()
+                .get_all(COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .find_map(|h| state.signer.verify(h));
+            match found {
+                Some(p) => (p, false),
+                None => (new_player_id(), true),
+            }
+        }
+    };
+    if let Some(s) = &session {
+        req.extensions_mut()
+            .insert(AccountKey(s.account.player_id.clone()));
+    }
     req.extensions_mut().insert(player.clone());
+    req.extensions_mut().insert(session);
     let mut resp = next.run(req).await;
-    if fresh && let Ok(v) = HeaderValue::from_str(&state.signer.set_cookie(&player)) {
-        resp.headers_mut().append(SET_COOKIE, v);
+    if resp.extensions().get::<IdentityChanged>().is_some() {
+        return resp;
+    }
+    let mut set = Vec::new();
+    set.extend(session_set);
+    if minted {
+        set.push(state.signer.set_cookie(&player, state.secure_cookies));
+    }
+    for c in set {
+        if let Ok(v) = HeaderValue::from_str(&c) {
+            resp.headers_mut().append(SET_COOKIE, v);
+        }
     }
     resp
 }
@@ -134,7 +291,9 @@ mod tests {
     fn signed_cookie_round_trips_and_rejects_tampering() {
         let signer = CookieSigner::new(b"secret one");
         let player = new_player_id();
-        let set = signer.set_cookie(&player);
+        let set = signer.set_cookie(&player, false);
+        assert!(!set.contains("Secure"), "{set}");
+        assert!(signer.set_cookie(&player, true).contains("Secure"));
         assert!(set.contains("HttpOnly"), "{set}");
         assert!(set.contains("SameSite=Lax"), "{set}");
         assert!(set.contains("Path=/"), "{set}");
@@ -156,6 +315,26 @@ mod tests {
         // Unsigned values are refused.
         assert_eq!(signer.verify(&format!("{COOKIE_NAME}={}", player.0)), None);
         assert_eq!(signer.verify("garbage;;=;"), None);
+    }
+
+    #[test]
+    fn session_ids_are_random_hex_and_stored_hashed() {
+        let (id, hash) = new_session_id();
+        assert!(valid_session_id(&id), "{id}");
+        assert_ne!(id, hash);
+        assert_eq!(hash, session_hash(&id));
+        assert_ne!(new_session_id().0, id);
+        let set = session_cookie(Some(&id), true);
+        for part in [
+            "HttpOnly",
+            "SameSite=Lax",
+            "Secure",
+            "Path=/",
+            "Max-Age=2592000",
+        ] {
+            assert!(set.contains(part), "{set}");
+        }
+        assert!(session_cookie(None, false).contains("Max-Age=0"));
     }
 
     #[test]

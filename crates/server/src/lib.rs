@@ -6,7 +6,7 @@
 //! runs until a shutdown signal. [`run`] does both for the command line.
 
 pub mod actor;
-pub mod client;
+pub mod auth;
 pub mod engine_pool;
 pub mod error;
 pub mod http;
@@ -14,6 +14,7 @@ pub mod i18n;
 pub mod identity;
 pub mod metrics;
 pub mod protocol;
+pub mod security;
 pub mod socket;
 pub mod store;
 
@@ -27,9 +28,9 @@ use tokio::net::TcpListener;
 
 use crate::actor::Hub;
 use crate::engine_pool::EnginePool;
-use crate::http::CreateLimiter;
 use crate::identity::CookieSigner;
 use crate::metrics::Metrics;
+use crate::security::{Limits, Quotas};
 use crate::store::Store;
 
 /// Settings key of the generated cookie secret.
@@ -46,6 +47,13 @@ pub struct Config {
     pub secret: Option<String>,
     /// Runtime tunables.
     pub tuning: Tuning,
+    /// Whether the server runs behind a reverse proxy whose
+    /// `X-Forwarded-For` tells the client address (see [`security`]).
+    pub trust_proxy: bool,
+    /// The URL people reach the site at (`https://chess.example`), when
+    /// known: its origin is the only one allowed to change state, and an
+    /// `https` URL makes cookies `Secure`.
+    pub public_url: Option<String>,
 }
 
 /// Tunables with sensible defaults.
@@ -59,6 +67,13 @@ pub struct Tuning {
     pub engine_hash_mb: usize,
     /// Multiplier of every level's thinking time (1.0 = the level's budget).
     pub think_time_factor: f64,
+    /// Rate-limit quotas.
+    pub quotas: Quotas,
+    /// Password hashes computed at once (each takes one core for tens of
+    /// milliseconds and 19 MiB).
+    pub hash_workers: usize,
+    /// Password hashes waiting beyond those; more are refused (`429`).
+    pub hash_queue: usize,
 }
 
 impl Default for Tuning {
@@ -68,6 +83,9 @@ impl Default for Tuning {
             engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             engine_hash_mb: 16,
             think_time_factor: 1.0,
+            quotas: Quotas::default(),
+            hash_workers: std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
+            hash_queue: 64,
         }
     }
 }
@@ -79,6 +97,8 @@ impl Default for Config {
             db: "sqlite://plyyard.db".into(),
             secret: None,
             tuning: Tuning::default(),
+            trust_proxy: false,
+            public_url: None,
         }
     }
 }
@@ -96,8 +116,18 @@ pub struct Shared {
     pub metrics: Arc<Metrics>,
     /// Cookie signing.
     pub signer: CookieSigner,
-    /// Game-creation rate limits.
-    pub create_limiter: CreateLimiter,
+    /// Rate limits (game creation, sign-ups, log-ins).
+    pub limits: Limits,
+    /// Whether `X-Forwarded-For` tells the client address
+    /// ([`Config::trust_proxy`]).
+    pub trust_proxy: bool,
+    /// The origin of [`Config::public_url`] (`https://chess.example`), the
+    /// only one allowed to change state when set.
+    pub public_origin: Option<String>,
+    /// Whether cookies must be `Secure` (the public URL is `https`).
+    pub secure_cookies: bool,
+    /// Password hashing (a bounded pool).
+    pub hasher: auth::Hasher,
     /// Tunables.
     pub tuning: Tuning,
     /// Becomes `true` when the server starts shutting down; open sockets
@@ -121,7 +151,11 @@ impl Shared {
             engines,
             metrics,
             signer: CookieSigner::new(secret),
-            create_limiter: CreateLimiter::default(),
+            limits: Limits::new(&tuning.quotas),
+            hasher: auth::Hasher::new(tuning.hash_workers, tuning.hash_queue),
+            trust_proxy: false,
+            public_origin: None,
+            secure_cookies: false,
             tuning,
             shutting_down: tokio::sync::watch::Sender::new(false),
         }
@@ -137,6 +171,9 @@ pub enum StartError {
     /// The database could not be opened or migrated.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// `--public-url` is not an absolute `http(s)://` URL.
+    #[error("--public-url {0:?} is not an http:// or https:// URL")]
+    PublicUrl(String),
     /// The address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -164,6 +201,12 @@ impl Server {
     /// # Errors
     /// See [`StartError`].
     pub async fn bind(config: Config) -> Result<Server, StartError> {
+        let public_origin = match config.public_url.as_deref().filter(|u| !u.is_empty()) {
+            Some(url) => Some(
+                security::origin_of(url).ok_or_else(|| StartError::PublicUrl(url.to_owned()))?,
+            ),
+            None => None,
+        };
         let listener =
             TcpListener::bind(&config.addr)
                 .await
@@ -181,7 +224,13 @@ impl Server {
                     .await?
             }
         };
-        let state = Arc::new(Shared::new(store, secret.as_bytes(), config.tuning));
+        let mut shared = Shared::new(store, secret.as_bytes(), config.tuning);
+        shared.trust_proxy = config.trust_proxy;
+        shared.secure_cookies = public_origin
+            .as_deref()
+            .is_some_and(|o| o.starts_with("https://"));
+        shared.public_origin = public_origin;
+        let state = Arc::new(shared);
         Ok(Server { listener, state })
     }
 
@@ -212,21 +261,40 @@ impl Server {
                 tracing::warn!("cannot set TCP_NODELAY: {e}");
             }
         });
+        let purge = tokio::spawn(purge_sessions(Arc::clone(&self.state)));
         let state = Arc::clone(&self.state);
-        axum::serve(listener, app)
+        // The peer address is the client address (or its proxy's).
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
             .with_graceful_shutdown(async move {
                 shutdown.await;
                 state.shutting_down.send_replace(true);
             })
             .await?;
+        purge.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
     }
 }
 
+/// Deletes expired log-in sessions once an hour.
+async fn purge_sessions(state: AppState) {
+    let mut every = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        every.tick().await;
+        match state.store.purge_sessions(store::now_ms()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(sessions = n, "expired sessions deleted"),
+            Err(e) => tracing::warn!("cannot purge sessions: {e}"),
+        }
+    }
+}
+
 /// A database URL without its password, for logs.
-fn redact_url(url: &str) -> String {
+pub(crate) fn redact_url(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => {
             let creds = &url[s + 3..at];

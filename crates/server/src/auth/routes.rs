@@ -1,0 +1,448 @@
+//! The account endpoints (`/api/account/*`) and player profiles
+//! (`/api/users/{name}`, `/api/users/{name}/games`).
+//!
+//! Log-in and sign-up always issue a new session id (never the one the
+//! client had), move the browser's anonymous games to the account, and
+//! drop the anonymous cookie, so that logging out leaves nothing of the
+//! account behind.
+
+use std::collections::HashMap;
+
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password, check_username};
+use crate::actor::{self, Cmd, rfc3339, seat_name};
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::{
+    IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
+    session_cookie,
+};
+use crate::protocol::{GameListItem, SeatJson};
+use crate::security::ClientIp;
+use crate::store::{Account, GameRow, NewSession, StoreError, now_ms};
+use crate::{AppState, Shared};
+
+/// Games per profile page.
+pub const PAGE_SIZE: u32 = 20;
+/// Highest profile page served.
+const MAX_PAGE: u64 = 10_000;
+
+/// The routes, to be put under the identity middleware.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/account", get(account))
+        .route("/api/account/signup", post(signup))
+        .route("/api/account/login", post(login))
+        .route("/api/account/logout", post(logout))
+        .route("/api/account/password", post(change_password))
+        .route("/api/account/delete", post(delete_account))
+        .route("/api/users/{name}", get(user))
+        .route("/api/users/{name}/games", get(user_games))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    username: String,
+    password: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PasswordChange {
+    current: String,
+    new: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Deletion {
+    password: String,
+}
+
+#[derive(Serialize)]
+struct Username {
+    username: String,
+}
+
+#[derive(Serialize)]
+struct AccountJson {
+    username: String,
+    created_at: String,
+}
+
+impl From<&Account> for AccountJson {
+    fn from(a: &Account) -> AccountJson {
+        AccountJson {
+            username: a.username.clone(),
+            created_at: rfc3339(a.created_at),
+        }
+    }
+}
+
+type Body = Result<axum::body::Bytes, BytesRejection>;
+
+/// Decodes a JSON request body, mapping every failure to a clear error.
+///
+/// # Errors
+/// `too_large` or `bad_request`.
+pub fn json_body<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, ApiError> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(ErrorCode::TooLarge, "the request body is too large")
+        } else {
+            ApiError::bad_request(e.body_text())
+        }
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("invalid {what}: {e}")))
+}
+
+fn not_logged_in() -> ApiError {
+    ApiError::new(ErrorCode::NotLoggedIn, "log in first")
+}
+
+fn bad_credentials() -> ApiError {
+    ApiError::new(ErrorCode::BadCredentials, "wrong username or password")
+}
+
+/// Adds cookies to a response and tells the identity middleware to leave
+/// the cookies alone.
+fn with_cookies(mut resp: Response, cookies: &[String]) -> Response {
+    for c in cookies {
+        if let Ok(v) = HeaderValue::from_str(c) {
+            resp.headers_mut().append(SET_COOKIE, v);
+        }
+    }
+    resp.extensions_mut().insert(IdentityChanged);
+    resp
+}
+
+/// Starts a session for `account` (ending the request's old one), moves the
+/// anonymous player's games to it, and answers with the cookies.
+async fn start_session(
+    state: &AppState,
+    account: &Account,
+    previous: Option<&Session>,
+    anonymous: Option<&PlayerId>,
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    if let Some(old) = previous {
+        state.store.delete_session(&old.id_hash).await?;
+    }
+    let (id, hash) = new_session_id();
+    let now = now_ms();
+    state
+        .store
+        .create_session(&NewSession {
+            id_hash: &hash,
+            player_id: &account.player_id,
+            now,
+            expires_at: now + SESSION_TTL_MS,
+        })
+        .await?;
+    if let Some(anon) = anonymous {
+        adopt_games(state, anon, account).await?;
+    }
+    let body = Json(Username {
+        username: account.username.clone(),
+    });
+    Ok(with_cookies(
+        (status, body).into_response(),
+        &[
+            session_cookie(Some(&id), state.secure_cookies),
+            clear_player_cookie(state.secure_cookies),
+        ],
+    ))
+}
+
+/// Moves the games of an anonymous player to `account`, and tells the live
+/// ones who now sits on the seat.
+async fn adopt_games(state: &AppState, anon: &PlayerId, account: &Account) -> Result<(), ApiError> {
+    let ongoing = state.store.move_games(&anon.0, &account.player_id).await?;
+    let to = PlayerId(account.player_id.clone());
+    for id in ongoing {
+        let reseat = actor::request(state, &id, |reply| Cmd::Reseat {
+            from: anon.clone(),
+            to: to.clone(),
+            reply,
+        })
+        .await;
+        if let Err(e) = reseat {
+            tracing::warn!(game = %id, "cannot reseat a moved game: {e}");
+        }
+    }
+    Ok(())
+}
+
+async fn account(
+    Extension(session): Extension<Option<Session>>,
+) -> Result<Json<AccountJson>, ApiError> {
+    let s = session.ok_or_else(not_logged_in)?;
+    Ok(Json(AccountJson::from(&s.account)))
+}
+
+async fn signup(
+    State(state): State<AppState>,
+    Extension(ip): Extension<ClientIp>,
+    Extension(player): Extension<PlayerId>,
+    Extension(session): Extension<Option<Session>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let c: Credentials = json_body(body, "sign-up")?;
+    check_username(&c.username)?;
+    check_password(&c.password, &c.username)?;
+    state.limits.check_signup(ip)?;
+    if state.store.account_by_name(&c.username).await?.is_some() {
+        return Err(taken(&c.username));
+    }
+    let hash = state.hasher.hash(&c.password).await?;
+    let account_id = crate::identity::new_player_id();
+    let account = match state
+        .store
+        .create_account(&account_id.0, &c.username, &hash, now_ms())
+        .await
+    {
+        Ok(a) => a,
+        Err(StoreError::Taken(_)) => return Err(taken(&c.username)),
+        Err(e) => return Err(e.into()),
+    };
+    tracing::info!(username = %account.username, "account created");
+    let anonymous = session.is_none().then_some(&player);
+    start_session(
+        &state,
+        &account,
+        session.as_ref(),
+        anonymous,
+        StatusCode::CREATED,
+    )
+    .await
+}
+
+fn taken(name: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::UsernameTaken,
+        format!("the name {name:?} is taken"),
+    )
+}
+
+async fn login(
+    State(state): State<AppState>,
+    Extension(ip): Extension<ClientIp>,
+    Extension(player): Extension<PlayerId>,
+    Extension(session): Extension<Option<Session>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let c: Credentials = json_body(body, "log-in")?;
+    // Over-long input cannot match any account: refuse it before hashing.
+    if c.username.len() > USERNAME_MAX * 4 || c.password.chars().count() > PASSWORD_MAX {
+        return Err(bad_credentials());
+    }
+    state.limits.check_login(ip, &c.username)?;
+    let row = state.store.account_by_name(&c.username).await?;
+    let ok = state
+        .hasher
+        .verify(&c.password, row.as_ref().map(|r| r.password_hash.as_str()))
+        .await?;
+    let Some(row) = row.filter(|_| ok) else {
+        state.limits.login_failed(&c.username);
+        tracing::info!(ip = %ip.0, "failed log-in");
+        return Err(bad_credentials());
+    };
+    state.limits.login_succeeded(&c.username);
+    let anonymous = session.is_none().then_some(&player);
+    start_session(
+        &state,
+        &row.account,
+        session.as_ref(),
+        anonymous,
+        StatusCode::OK,
+    )
+    .await
+}
+
+async fn logout(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+) -> Result<Response, ApiError> {
+    if let Some(s) = session {
+        state.store.delete_session(&s.id_hash).await?;
+    }
+    Ok(with_cookies(
+        StatusCode::NO_CONTENT.into_response(),
+        &[session_cookie(None, state.secure_cookies)],
+    ))
+}
+
+/// Checks the account's password for a change it confirms.
+async fn confirm_password(
+    state: &Shared,
+    ip: ClientIp,
+    session: &Session,
+    password: &str,
+) -> Result<(), ApiError> {
+    let name = &session.account.username;
+    state.limits.check_login(ip, name)?;
+    let row = state
+        .store
+        .account_row(&session.account.player_id)
+        .await?
+        .ok_or_else(not_logged_in)?;
+    if password.chars().count() > PASSWORD_MAX
+        || !state
+            .hasher
+            .verify(password, Some(&row.password_hash))
+            .await?
+    {
+        state.limits.login_failed(name);
+        return Err(ApiError::new(
+            ErrorCode::WrongPassword,
+            "the current password is wrong",
+        ));
+    }
+    state.limits.login_succeeded(name);
+    Ok(())
+}
+
+async fn change_password(
+    State(state): State<AppState>,
+    Extension(ip): Extension<ClientIp>,
+    Extension(session): Extension<Option<Session>>,
+    body: Body,
+) -> Result<StatusCode, ApiError> {
+    let session = session.ok_or_else(not_logged_in)?;
+    let c: PasswordChange = json_body(body, "password change")?;
+    check_password(&c.new, &session.account.username)?;
+    confirm_password(&state, ip, &session, &c.current).await?;
+    let hash = state.hasher.hash(&c.new).await?;
+    let player = &session.account.player_id;
+    state.store.set_password(player, &hash).await?;
+    let ended = state
+        .store
+        .delete_other_sessions(player, &session.id_hash)
+        .await?;
+    tracing::info!(username = %session.account.username, ended, "password changed");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn delete_account(
+    State(state): State<AppState>,
+    Extension(ip): Extension<ClientIp>,
+    Extension(session): Extension<Option<Session>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let session = session.ok_or_else(not_logged_in)?;
+    let d: Deletion = json_body(body, "account deletion")?;
+    confirm_password(&state, ip, &session, &d.password).await?;
+    state
+        .store
+        .delete_account(&session.account.player_id, now_ms())
+        .await?;
+    tracing::info!(username = %session.account.username, "account deleted");
+    Ok(with_cookies(
+        StatusCode::NO_CONTENT.into_response(),
+        &[session_cookie(None, state.secure_cookies)],
+    ))
+}
+
+async fn named(state: &Shared, name: &str) -> Result<Account, ApiError> {
+    let found = if check_username(name).is_ok() {
+        state.store.account_named(name).await?
+    } else {
+        None
+    };
+    found.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no player {name:?}")))
+}
+
+async fn user(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<AccountJson>, ApiError> {
+    Ok(Json(AccountJson::from(&named(&state, &name).await?)))
+}
+
+#[derive(Deserialize)]
+struct PageQuery {
+    page: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct GamesPage {
+    games: Vec<GameListItem>,
+    page: u64,
+    more: bool,
+}
+
+async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    q: Result<Query<PageQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<GamesPage>, ApiError> {
+    let Query(q) = q.map_err(|_| ApiError::bad_request("`page` must be a positive integer"))?;
+    let page = q.page.unwrap_or(1);
+    if !(1..=MAX_PAGE).contains(&page) {
+        return Err(ApiError::bad_request(format!(
+            "`page` must be between 1 and {MAX_PAGE}"
+        )));
+    }
+    let account = named(&state, &name).await?;
+    let offset = (page - 1) * u64::from(PAGE_SIZE);
+    let mut rows = state
+        .store
+        .games_page(&account.player_id, offset, PAGE_SIZE + 1)
+        .await?;
+    let more = rows.len() > PAGE_SIZE as usize;
+    rows.truncate(PAGE_SIZE as usize);
+    let mut names: HashMap<Option<String>, SeatJson> = HashMap::new();
+    let mut games = Vec::with_capacity(rows.len());
+    for row in rows {
+        let white = seat(&state, &mut names, &row, row.white_player.clone()).await?;
+        let black = seat(&state, &mut names, &row, row.black_player.clone()).await?;
+        games.push(list_item(row, white, black));
+    }
+    Ok(Json(GamesPage { games, page, more }))
+}
+
+/// The seat of `player` in `row`, looked up once per request and player.
+async fn seat(
+    state: &Shared,
+    cache: &mut HashMap<Option<String>, SeatJson>,
+    row: &GameRow,
+    player: Option<String>,
+) -> Result<SeatJson, StoreError> {
+    if player.is_none() {
+        return Ok(SeatJson::computer(row.level));
+    }
+    if let Some(s) = cache.get(&player) {
+        return Ok(s.clone());
+    }
+    let s = seat_name(state, player.as_deref(), row.level).await?;
+    cache.insert(player, s.clone());
+    Ok(s)
+}
+
+fn list_item(g: GameRow, white: SeatJson, black: SeatJson) -> GameListItem {
+    GameListItem {
+        id: g.id,
+        kind: g.kind.as_str(),
+        level: g.level.map(engine::Level::as_str),
+        variant: g.variant.as_str(),
+        rules: g.rules.as_str(),
+        status: g.summary.status.as_str(),
+        result: g.summary.result.as_str(),
+        reason: g.summary.reason.map(game::Reason::as_str),
+        plies: g.summary.plies,
+        created_at: rfc3339(g.created_at),
+        updated_at: rfc3339(g.summary.updated_at),
+        white,
+        black,
+    }
+}
