@@ -42,6 +42,30 @@ pub struct ServeArgs {
     /// Seconds a game without sockets or activity stays in memory.
     #[arg(long, env = "PLYYARD_IDLE_UNLOAD_SECS", default_value_t = 600)]
     pub idle_unload_secs: u64,
+    /// The URL people reach the site at, e.g. `https://chess.example`: only
+    /// its origin may make state-changing requests, and with `https` the
+    /// cookies are marked `Secure`. Without it, the request's `Host` is the
+    /// site's origin.
+    #[arg(long, env = "PLYYARD_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Behind a reverse proxy: take the client address from
+    /// `X-Forwarded-For` (the right-most entry that is not a loopback,
+    /// private or link-local address). Never set it when clients can reach
+    /// the server directly: they could then pick any address.
+    #[arg(long, env = "PLYYARD_TRUST_PROXY")]
+    pub trust_proxy: bool,
+    /// New games one client (address, or account when logged in) may start
+    /// per minute, also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_GAMES_PER_MINUTE", default_value_t = 30)]
+    pub limit_games_per_minute: u32,
+    /// Accounts one address may sign up per hour, also the burst; 0 turns
+    /// the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_SIGNUPS_PER_HOUR", default_value_t = 10)]
+    pub limit_signups_per_hour: u32,
+    /// Log-in attempts one address may make per minute, also the burst; 0
+    /// turns the limit off (the per-username back-off stays).
+    #[arg(long, env = "PLYYARD_LIMIT_LOGINS_PER_MINUTE", default_value_t = 20)]
+    pub limit_logins_per_minute: u32,
 }
 
 /// Runs a subcommand of this family.
@@ -68,6 +92,12 @@ fn serve(args: ServeArgs) -> ExitCode {
         idle_unload: Duration::from_secs(args.idle_unload_secs.max(1)),
         engine_hash_mb: args.engine_hash_mb.max(1),
         think_time_factor: args.think_time_factor,
+        quotas: server::security::Quotas {
+            games_per_minute: args.limit_games_per_minute,
+            signups_per_hour: args.limit_signups_per_hour,
+            logins_per_minute: args.limit_logins_per_minute,
+            ..server::security::Quotas::default()
+        },
         ..server::Tuning::default()
     };
     if let Some(n) = args.engine_workers {
@@ -78,6 +108,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         db: args.db,
         secret: args.secret,
         tuning,
+        trust_proxy: args.trust_proxy,
+        public_url: args.public_url,
     };
     match server::run(config) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,17 +1,26 @@
 //! The translation tables shared with the web app (`web/i18n/*.json`, flat
-//! key → text), embedded at build time, and language negotiation from
-//! `Accept-Language`. The server uses them for what it renders itself: the
-//! language of `index.html` before the app starts.
+//! key → text), embedded at build time, and the one rule that chooses the
+//! language of a page ([`choose`]). The server uses them for what it
+//! renders itself: the language of `index.html` (`<html lang>`), which the
+//! web app then reads rather than choosing again.
+//!
+//! The rule: the cookie [`LANG_COOKIE`] when it holds a supported language
+//! (the web app sets it when the user picks one), else the best match of
+//! `Accept-Language` ([`negotiate`]), else [`DEFAULT_LANG`].
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use axum::http::{HeaderMap, header};
 use include_dir::{Dir, include_dir};
 
 static TABLES: Dir<'static> = include_dir!("$OUT_DIR/i18n");
 
 /// The language used when nothing better matches.
 pub const DEFAULT_LANG: &str = "en";
+
+/// The cookie holding the language the user picked (`fr`, `ru` …).
+pub const LANG_COOKIE: &str = "plyyard_lang";
 
 type Table = HashMap<String, String>;
 
@@ -46,9 +55,48 @@ pub fn text(lang: &str, key: &str) -> Option<&'static str> {
     tables().get(lang)?.get(key).map(String::as_str)
 }
 
+/// The language of a page: `cookie` (the value of [`LANG_COOKIE`]) when it
+/// names a supported language, else [`negotiate`] on `accept_language`.
+///
+/// # Examples
+///
+/// ```
+/// use server::i18n::choose;
+/// assert_eq!(choose(Some("ru"), Some("fr")), "ru");
+/// assert_eq!(choose(Some("xx"), Some("fr")), "fr");
+/// assert_eq!(choose(None, Some("mo")), "ro");
+/// assert_eq!(choose(None, None), "en");
+/// ```
+pub fn choose(cookie: Option<&str>, accept_language: Option<&str>) -> &'static str {
+    cookie
+        .and_then(|c| {
+            let c = c.trim();
+            languages().into_iter().find(|l| l.eq_ignore_ascii_case(c))
+        })
+        .unwrap_or_else(|| negotiate(accept_language))
+}
+
+/// [`choose`] for a request's headers (its `Cookie` and `Accept-Language`).
+pub fn choose_for(headers: &HeaderMap) -> &'static str {
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| cookie::Cookie::split_parse(v.to_owned()).flatten())
+        .find(|c| c.name() == LANG_COOKIE)
+        .map(|c| c.value().to_owned());
+    choose(
+        cookie.as_deref(),
+        headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    )
+}
+
 /// The best available language for an `Accept-Language` header value
 /// (`fr-CH, fr;q=0.9, en;q=0.8`): highest quality first, matching on the
-/// primary subtag; [`DEFAULT_LANG`] otherwise.
+/// primary subtag (`mo`, the retired tag of Moldavian, counts as `ro`);
+/// [`DEFAULT_LANG`] otherwise.
 ///
 /// # Examples
 ///
@@ -77,7 +125,10 @@ pub fn negotiate(accept: Option<&str>) -> &'static str {
                 .filter_map(|b| b.trim().strip_prefix("q="))
                 .find_map(|q| q.trim().parse::<f32>().ok())
                 .unwrap_or(1.0);
-            let primary = tag.split('-').next()?.to_ascii_lowercase();
+            let mut primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+            if primary == "mo" {
+                primary = "ro".to_owned();
+            }
             (q > 0.0 && !primary.is_empty()).then_some((q, i, primary))
         })
         .collect();
@@ -128,6 +179,38 @@ mod tests {
         assert_eq!(negotiate(Some("de, ja")), "en");
         assert_eq!(negotiate(Some(";;,,q=,")), "en");
         assert_eq!(negotiate(Some("RO-md")), "ro");
+    }
+
+    #[test]
+    fn the_cookie_wins_then_accept_language_then_english() {
+        assert_eq!(choose(Some("fr"), Some("ru, en;q=0.5")), "fr");
+        assert_eq!(choose(Some("RO"), None), "ro");
+        assert_eq!(choose(Some(" ru "), Some("fr")), "ru");
+        // An unsupported or malformed cookie falls back to negotiation.
+        assert_eq!(choose(Some("de"), Some("ru, en;q=0.5")), "ru");
+        assert_eq!(choose(Some(""), Some("fr-CA")), "fr");
+        assert_eq!(choose(Some("fr-FR"), Some("ro")), "ro");
+        assert_eq!(choose(None, Some("mo-MD, ru;q=0.5")), "ro");
+        assert_eq!(choose(None, Some("de, *;q=0.1")), "en");
+        assert_eq!(choose(Some("xx"), None), "en");
+    }
+
+    #[test]
+    fn headers_feed_the_same_rule() {
+        let mut h = HeaderMap::new();
+        assert_eq!(choose_for(&h), "en");
+        h.insert(header::ACCEPT_LANGUAGE, "ru-RU,ru;q=0.9".parse().unwrap());
+        assert_eq!(choose_for(&h), "ru");
+        h.insert(
+            header::COOKIE,
+            "plyyard_player=abc; plyyard_lang=fr".parse().unwrap(),
+        );
+        assert_eq!(choose_for(&h), "fr");
+        h.insert(header::COOKIE, "plyyard_lang=klingon".parse().unwrap());
+        assert_eq!(choose_for(&h), "ru");
+        h.insert(header::COOKIE, "x=1".parse().unwrap());
+        h.append(header::COOKIE, "y=2; plyyard_lang=ro".parse().unwrap());
+        assert_eq!(choose_for(&h), "ro");
     }
 
     #[test]

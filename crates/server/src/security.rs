@@ -1,0 +1,841 @@
+//! The server's defences against abuse from the web: who the client is
+//! (its address, behind a trusted proxy or not), rate limits keyed by
+//! address or account, the same-origin rule for state-changing requests,
+//! and the security headers of every response.
+//!
+//! # Client address
+//! The client of a request is the TCP peer address. Only with
+//! `--trust-proxy` ([`crate::Config::trust_proxy`]) does `X-Forwarded-For`
+//! count: the peer is then taken to be a reverse proxy, and so is every
+//! address on a loopback, private (RFC 1918, IPv6 unique-local) or
+//! link-local network. The client is the **right-most** entry of
+//! `X-Forwarded-For` (all its headers joined in order) that is not such an
+//! internal address; when every entry is internal (a deployment on a
+//! private network), it is the right-most entry, which the nearest proxy
+//! wrote itself. An entry that is not an IP address (`unknown`, garbage)
+//! stops the walk: the right-most entry read is used, or the peer if none.
+//! Entries written left of the first untrusted one are never read, since a
+//! client can write anything there. IPv4-mapped IPv6 addresses count as
+//! IPv4, and IPv6 clients are keyed by their /64 network, since one host
+//! usually holds a whole /64.
+//!
+//! # Rate limits
+//! [`Limits`] holds the quotas of [`Quotas`] (from [`crate::Tuning`]):
+//! generic cell rate limiters from `governor`, keyed by [`LimitKey`] (the
+//! client address for anonymous requests, the account for logged-in
+//! ones), plus an exponential back-off of failed log-ins per username. A
+//! refusal is a [`RetryAfter`], which becomes `429 rate_limited` with a
+//! `Retry-After` header.
+//!
+//! # Cross-site requests
+//! [`guard`] runs before every route: a request whose method is not `GET`,
+//! `HEAD` or `OPTIONS` must carry `Sec-Fetch-Site: same-origin` or an
+//! `Origin` equal to the server's own origin (the origin of `--public-url`
+//! when set, else `http(s)://` + the `Host` header); anything else is
+//! `403 forbidden` before any handler runs. Requests without either header
+//! are refused too.
+//!
+//! # Headers
+//! [`with_headers`] adds the Content-Security-Policy [`CSP`],
+//! `X-Content-Type-Options: nosniff`, `Referrer-Policy` and
+//! `X-Frame-Options: DENY` to every response.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Uri, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::Clock;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::AppState;
+use crate::error::ApiError;
+
+/// The Content-Security-Policy of every response: only the site's own
+/// scripts, styles, connections and images (plus `data:` images, which the
+/// board's stylesheet uses), no framing, no `<base>`, forms to the site.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
+     base-uri 'none'; form-action 'self'";
+
+/// The `Referrer-Policy` of every response.
+pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
+
+/// Checks between two purges of idle limiter state.
+const PURGE_EVERY: u64 = 4096;
+
+/// The client address of a request, as [`guard`] found it (see the module
+/// documentation): an IPv4 address, or an IPv6 address with its last 64
+/// bits zeroed. Present in the extensions of every request that went
+/// through [`guard`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientIp(pub IpAddr);
+
+impl ClientIp {
+    /// The client key of `ip`: IPv4-mapped IPv6 becomes IPv4, other IPv6
+    /// addresses are cut to their /64 network.
+    ///
+    /// # Examples
+    /// ```
+    /// use server::security::ClientIp;
+    /// let a = ClientIp::of("2001:db8:1:2:aaaa::1".parse().unwrap());
+    /// let b = ClientIp::of("2001:db8:1:2:bbbb::2".parse().unwrap());
+    /// assert_eq!(a, b);
+    /// assert_eq!(a.0.to_string(), "2001:db8:1:2::");
+    /// assert_eq!(ClientIp::of("::ffff:10.1.2.3".parse().unwrap()).0.to_string(), "10.1.2.3");
+    /// ```
+    pub fn of(ip: IpAddr) -> ClientIp {
+        match ip {
+            IpAddr::V4(_) => ClientIp(ip),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => ClientIp(IpAddr::V4(v4)),
+                None => {
+                    let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                    ClientIp(IpAddr::V6(Ipv6Addr::from(bits)))
+                }
+            },
+        }
+    }
+
+    /// The client of a request from `peer` with `headers`; with
+    /// `trust_proxy`, `X-Forwarded-For` is read by the rule of the module
+    /// documentation.
+    pub fn from_request(peer: IpAddr, headers: &HeaderMap, trust_proxy: bool) -> ClientIp {
+        if !trust_proxy {
+            return ClientIp::of(peer);
+        }
+        let entries: Vec<&str> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect();
+        let mut rightmost = None;
+        for entry in entries.iter().rev() {
+            let Some(ip) = parse_forwarded_ip(entry) else {
+                break;
+            };
+            if !is_internal(ip) {
+                return ClientIp::of(ip);
+            }
+            rightmost.get_or_insert(ip);
+        }
+        ClientIp::of(rightmost.unwrap_or(peer))
+    }
+}
+
+impl std::fmt::Display for ClientIp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            IpAddr::V4(v4) => v4.fmt(f),
+            IpAddr::V6(v6) => write!(f, "{v6}/64"),
+        }
+    }
+}
+
+/// An `X-Forwarded-For` entry: a bare address, `a.b.c.d:port` or
+/// `[v6]:port`.
+fn parse_forwarded_ip(entry: &str) -> Option<IpAddr> {
+    if let Ok(ip) = entry.parse::<IpAddr>() {
+        return Some(ip);
+    }
+    entry.parse::<SocketAddr>().ok().map(|s| s.ip())
+}
+
+/// Whether `ip` is on a network where only the deployer's own proxies live.
+fn is_internal(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4.is_loopback() || v4.is_private() || v4.is_link_local(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => is_internal(IpAddr::V4(v4)),
+            None => v6.is_loopback() || v6.is_unique_local() || v6.is_unicast_link_local(),
+        },
+    }
+}
+
+/// The logged-in account of a request, for rate limits: the identity
+/// middleware puts one in the request's extensions when the request
+/// carries a valid session (the account's player id).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AccountKey(pub String);
+
+/// Who a rate limit counts against.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum LimitKey {
+    /// An anonymous client, by address.
+    Ip(ClientIp),
+    /// A logged-in account, wherever it connects from.
+    Account(AccountKey),
+}
+
+impl LimitKey {
+    /// The account when logged in, else the client address.
+    pub fn new(ip: ClientIp, account: Option<&AccountKey>) -> LimitKey {
+        match account {
+            Some(a) => LimitKey::Account(a.clone()),
+            None => LimitKey::Ip(ip),
+        }
+    }
+}
+
+/// A refusal by a rate limit: how long to wait before trying again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryAfter(pub Duration);
+
+impl RetryAfter {
+    /// The wait in whole seconds, rounded up, at least 1 (the value of the
+    /// `Retry-After` header).
+    pub fn secs(self) -> u64 {
+        let s = self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0);
+        s.max(1)
+    }
+}
+
+impl From<RetryAfter> for ApiError {
+    fn from(r: RetryAfter) -> ApiError {
+        ApiError::rate_limited(
+            format!("too many requests; try again in {} s", r.secs()),
+            r.secs(),
+        )
+    }
+}
+
+impl IntoResponse for RetryAfter {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
+/// Rate-limit quotas (part of [`crate::Tuning`]). A quota of 0 turns that
+/// limit off.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quotas {
+    /// Games one client (address or account) may create per minute; also
+    /// the burst.
+    pub games_per_minute: u32,
+    /// Accounts one address may sign up per hour; also the burst.
+    pub signups_per_hour: u32,
+    /// Log-in attempts one address may make per minute; also the burst.
+    pub logins_per_minute: u32,
+    /// Failed log-ins in a row to one username before back-off starts.
+    pub login_free_failures: u32,
+    /// The first back-off delay; each further failure doubles it.
+    pub login_backoff_base: Duration,
+    /// The longest back-off delay.
+    pub login_backoff_max: Duration,
+    /// Usernames whose failures are remembered at most (older entries are
+    /// dropped first when full).
+    pub login_tracked_max: usize,
+}
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
+            games_per_minute: 30,
+            signups_per_hour: 10,
+            logins_per_minute: 20,
+            login_free_failures: 5,
+            login_backoff_base: Duration::from_secs(1),
+            login_backoff_max: Duration::from_secs(15 * 60),
+            login_tracked_max: 100_000,
+        }
+    }
+}
+
+/// A keyed GCRA limiter from `governor`, purged of idle keys now and then
+/// so that its memory stays bounded by the keys active within one refill
+/// period.
+struct Keyed<K: Hash + Eq + Clone> {
+    limiter: Option<DefaultKeyedRateLimiter<K>>,
+    checks: AtomicU64,
+}
+
+impl<K: Hash + Eq + Clone> Keyed<K> {
+    fn new(quota: Option<Quota>) -> Keyed<K> {
+        Keyed {
+            limiter: quota.map(RateLimiter::keyed),
+            checks: AtomicU64::new(0),
+        }
+    }
+
+    fn check(&self, key: &K) -> Result<(), RetryAfter> {
+        let Some(limiter) = &self.limiter else {
+            return Ok(());
+        };
+        if self.checks.fetch_add(1, Ordering::Relaxed) % PURGE_EVERY == PURGE_EVERY - 1 {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        limiter
+            .check_key(key)
+            .map_err(|not_until| RetryAfter(not_until.wait_time_from(limiter.clock().now())))
+    }
+
+    fn len(&self) -> usize {
+        self.limiter.as_ref().map_or(0, |l| {
+            l.retain_recent();
+            l.len()
+        })
+    }
+}
+
+fn per(n: u32, period: Duration) -> Option<Quota> {
+    let n = NonZeroU32::new(n)?;
+    Quota::with_period(period / n.get()).map(|q| q.allow_burst(n))
+}
+
+/// Failed log-ins in a row to one username.
+#[derive(Debug, Clone, Copy)]
+struct Failures {
+    count: u32,
+    last: Instant,
+}
+
+/// Exponential back-off of failed log-ins, per username (case-insensitive,
+/// stored as a hash so that long junk names cost no memory).
+#[derive(Debug)]
+struct LoginBackoff {
+    free: u32,
+    base: Duration,
+    max: Duration,
+    capacity: usize,
+    entries: Mutex<HashMap<u64, Failures>>,
+}
+
+impl LoginBackoff {
+    fn key(username: &str) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        username.to_lowercase().hash(&mut h);
+        h.finish()
+    }
+
+    /// The delay imposed after `count` failures in a row.
+    fn delay(&self, count: u32) -> Duration {
+        if count < self.free {
+            return Duration::ZERO;
+        }
+        let doublings = (count - self.free).min(31);
+        self.base
+            .checked_mul(1u32 << doublings)
+            .unwrap_or(self.max)
+            .min(self.max)
+    }
+
+    fn check(&self, username: &str, now: Instant) -> Result<(), RetryAfter> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(f) = entries.get(&LoginBackoff::key(username)) else {
+            return Ok(());
+        };
+        let until = f.last + self.delay(f.count);
+        if until > now {
+            Err(RetryAfter(until - now))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn failed(&self, username: &str, now: Instant) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= self.capacity {
+            self.purge(&mut entries, now);
+        }
+        let f = entries
+            .entry(LoginBackoff::key(username))
+            .or_insert(Failures {
+                count: 0,
+                last: now,
+            });
+        f.count = f.count.saturating_add(1);
+        f.last = now;
+    }
+
+    fn succeeded(&self, username: &str) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.remove(&LoginBackoff::key(username));
+    }
+
+    /// Drops the entries whose back-off has run out and that are older
+    /// than the longest delay; if still at capacity, the older half.
+    fn purge(&self, entries: &mut HashMap<u64, Failures>, now: Instant) {
+        entries.retain(|_, f| now.saturating_duration_since(f.last) < self.max);
+        if entries.len() >= self.capacity {
+            let mut ages: Vec<Instant> = entries.values().map(|f| f.last).collect();
+            let mid = ages.len() / 2;
+            let (_, cut, _) = ages.select_nth_unstable(mid);
+            let cut = *cut;
+            entries.retain(|_, f| f.last > cut);
+        }
+    }
+}
+
+/// The server's rate limits, shared by all handlers (in
+/// [`crate::Shared::limits`]).
+///
+/// Handlers call one `check_*` method before doing the work; an `Err` is
+/// answered as is (`?` turns [`RetryAfter`] into a `429 rate_limited`
+/// [`ApiError`] with `Retry-After`). Log-ins also report their outcome with
+/// [`Limits::login_failed`] / [`Limits::login_succeeded`].
+pub struct Limits {
+    create_game: Keyed<LimitKey>,
+    signup: Keyed<ClientIp>,
+    login: Keyed<ClientIp>,
+    backoff: LoginBackoff,
+}
+
+impl std::fmt::Debug for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits").finish_non_exhaustive()
+    }
+}
+
+impl Limits {
+    /// Limits with the given quotas.
+    pub fn new(q: &Quotas) -> Limits {
+        Limits {
+            create_game: Keyed::new(per(q.games_per_minute, Duration::from_secs(60))),
+            signup: Keyed::new(per(q.signups_per_hour, Duration::from_secs(3600))),
+            login: Keyed::new(per(q.logins_per_minute, Duration::from_secs(60))),
+            backoff: LoginBackoff {
+                free: q.login_free_failures,
+                base: q.login_backoff_base,
+                max: q.login_backoff_max,
+                capacity: q.login_tracked_max.max(2),
+                entries: Mutex::new(HashMap::new()),
+            },
+        }
+    }
+
+    /// Counts one game creation by `key` (see [`LimitKey::new`]).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when `key` has used up its games per minute.
+    pub fn check_create_game(&self, key: &LimitKey) -> Result<(), RetryAfter> {
+        self.create_game.check(key)
+    }
+
+    /// Counts one sign-up attempt from `ip`. Call it before hashing the
+    /// password, for every attempt (valid or not).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when `ip` has used up its sign-ups per hour.
+    pub fn check_signup(&self, ip: ClientIp) -> Result<(), RetryAfter> {
+        self.signup.check(&ip)
+    }
+
+    /// Whether a log-in attempt from `ip` to `username` may go ahead. Call
+    /// it before looking up the account or hashing anything; it counts one
+    /// attempt against `ip`, and refuses while `username` is backing off
+    /// after failures (whether or not the account exists, so the answer
+    /// tells nothing about it). Then report the outcome with
+    /// [`Limits::login_failed`] or [`Limits::login_succeeded`].
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when `username` is in back-off (the wait left) or
+    /// `ip` has used up its attempts per minute.
+    pub fn check_login(&self, ip: ClientIp, username: &str) -> Result<(), RetryAfter> {
+        self.backoff.check(username, Instant::now())?;
+        self.login.check(&ip)
+    }
+
+    /// Records a failed log-in to `username` (unknown user or wrong
+    /// password alike). After [`Quotas::login_free_failures`] failures in a
+    /// row, the next attempt must wait [`Quotas::login_backoff_base`],
+    /// doubling with each further failure up to
+    /// [`Quotas::login_backoff_max`].
+    pub fn login_failed(&self, username: &str) {
+        self.backoff.failed(username, Instant::now());
+    }
+
+    /// Records a successful log-in to `username`: its back-off is reset.
+    pub fn login_succeeded(&self, username: &str) {
+        self.backoff.succeeded(username);
+    }
+
+    /// Keys currently held by the game-creation limiter (after dropping
+    /// idle ones), for tests and metrics.
+    pub fn tracked_creators(&self) -> usize {
+        self.create_game.len()
+    }
+}
+
+/// The origin of a URL (`https://chess.example`): lower-case scheme and
+/// host, the port only when it is not the scheme's default; `None` unless
+/// the URL is absolute `http` or `https`.
+///
+/// # Examples
+/// ```
+/// use server::security::origin_of;
+/// assert_eq!(origin_of("https://Chess.Example:443/play").as_deref(), Some("https://chess.example"));
+/// assert_eq!(origin_of("http://127.0.0.1:8080").as_deref(), Some("http://127.0.0.1:8080"));
+/// assert_eq!(origin_of("null"), None);
+/// assert_eq!(origin_of("ftp://x"), None);
+/// ```
+pub fn origin_of(url: &str) -> Option<String> {
+    let uri: Uri = url.trim().parse().ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = uri.authority()?;
+    if authority.as_str().contains('@') {
+        return None;
+    }
+    let host = authority.host().to_ascii_lowercase();
+    if host.is_empty() {
+        return None;
+    }
+    Some(match authority.port_u16() {
+        Some(p) if p != default_port => format!("{scheme}://{host}:{p}"),
+        _ => format!("{scheme}://{host}"),
+    })
+}
+
+/// Whether the `Origin` value `origin` is the server's own: the origin of
+/// `public_origin` when set, else `http://` or `https://` followed by the
+/// request's `Host` header.
+pub fn origin_matches(origin: &str, headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+    let Some(origin) = origin_of(origin) else {
+        return false;
+    };
+    if let Some(public) = public_origin {
+        return origin_of(public).is_some_and(|p| p == origin);
+    }
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let scheme = origin.split("://").next().unwrap_or_default();
+    origin_of(&format!("{scheme}://{host}")).is_some_and(|own| own == origin)
+}
+
+/// Whether a request with `method` and `headers` may change state: safe
+/// methods always; others only with `Sec-Fetch-Site: same-origin` or an
+/// `Origin` of the server's own (see [`origin_matches`]).
+pub fn same_origin_request(
+    method: &Method,
+    headers: &HeaderMap,
+    public_origin: Option<&str>,
+) -> bool {
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return true;
+    }
+    let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+    if fetch_site.is_some_and(|s| s.eq_ignore_ascii_case("same-origin")) {
+        return true;
+    }
+    headers
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|o| origin_matches(o, headers, public_origin))
+}
+
+/// Middleware on the whole router: refuses cross-site state changes with
+/// `403 forbidden`, and puts the request's [`ClientIp`] in its extensions.
+/// Without a [`ConnectInfo`] (a router driven directly, not through
+/// [`crate::Server`]), the client is the unspecified address.
+pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    if !same_origin_request(req.method(), req.headers(), state.public_origin.as_deref()) {
+        return ApiError::forbidden(
+            "cross-site request refused: state-changing requests need a same-origin Origin header",
+        )
+        .into_response();
+    }
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
+    let ip = ClientIp::from_request(peer, req.headers(), state.trust_proxy);
+    req.extensions_mut().insert(ip);
+    next.run(req).await
+}
+
+/// `router` with the security headers added to every response
+/// (`tower-http` [`SetResponseHeaderLayer`]s; each set only when the
+/// handler did not set it).
+pub fn with_headers<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
+    let headers: [(HeaderName, &'static str); 4] = [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, REFERRER_POLICY),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ];
+    headers.into_iter().fold(router, |r, (name, value)| {
+        r.layer(SetResponseHeaderLayer::if_not_present(
+            name,
+            HeaderValue::from_static(value),
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    fn client(peer: &str, xff: &[&str], trust: bool) -> String {
+        let mut h = HeaderMap::new();
+        for v in xff {
+            h.append("x-forwarded-for", HeaderValue::from_str(v).unwrap());
+        }
+        ClientIp::from_request(ip(peer), &h, trust).0.to_string()
+    }
+
+    #[test]
+    fn forwarded_for_counts_only_behind_a_trusted_proxy() {
+        assert_eq!(
+            client("198.51.100.1", &["203.0.113.5"], false),
+            "198.51.100.1"
+        );
+        assert_eq!(client("127.0.0.1", &["203.0.113.5"], true), "203.0.113.5");
+        // No header: the peer.
+        assert_eq!(client("127.0.0.1", &[], true), "127.0.0.1");
+        // The right-most entry that is not internal; what the client wrote
+        // on the left is never read.
+        assert_eq!(
+            client("10.0.0.1", &["1.1.1.1, 203.0.113.5, 10.0.0.7"], true),
+            "203.0.113.5"
+        );
+        assert_eq!(
+            client("10.0.0.1", &["1.1.1.1", "203.0.113.5, 192.168.1.2"], true),
+            "203.0.113.5"
+        );
+        // All internal: the right-most, written by the nearest proxy.
+        assert_eq!(
+            client("127.0.0.1", &["192.168.1.5, 10.0.0.2"], true),
+            "10.0.0.2"
+        );
+        // Garbage stops the walk at the last trusted address.
+        assert_eq!(
+            client("127.0.0.1", &["203.0.113.5, unknown"], true),
+            "127.0.0.1"
+        );
+        assert_eq!(
+            client("127.0.0.1", &["203.0.113.5, nonsense, 10.1.1.1"], true),
+            "10.1.1.1"
+        );
+        // Ports and IPv6 forms.
+        assert_eq!(
+            client("127.0.0.1", &["203.0.113.5:4711"], true),
+            "203.0.113.5"
+        );
+        assert_eq!(
+            client("127.0.0.1", &["[2001:db8::1]:443"], true),
+            "2001:db8::"
+        );
+        assert_eq!(
+            client(
+                "::1",
+                &["2001:db8:aa:bb:cc:dd:ee:ff, fd00::1, fe80::1"],
+                true
+            ),
+            "2001:db8:aa:bb::"
+        );
+        assert_eq!(client("::ffff:127.0.0.1", &[], false), "127.0.0.1");
+    }
+
+    #[test]
+    fn origins_compare_by_scheme_host_and_port() {
+        assert_eq!(
+            origin_of("HTTP://Example.COM:80/").as_deref(),
+            Some("http://example.com")
+        );
+        assert_eq!(
+            origin_of("https://example.com:8443").as_deref(),
+            Some("https://example.com:8443")
+        );
+        assert_eq!(
+            origin_of("https://[::1]:443").as_deref(),
+            Some("https://[::1]")
+        );
+        assert_eq!(origin_of("https://user@example.com"), None);
+        assert_eq!(origin_of("example.com"), None);
+        assert_eq!(origin_of(""), None);
+
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("chess.example"));
+        assert!(origin_matches("https://chess.example", &h, None));
+        assert!(origin_matches("http://chess.example:80", &h, None));
+        assert!(!origin_matches("https://chess.example.evil", &h, None));
+        assert!(!origin_matches(
+            "https://chess.example",
+            &h,
+            Some("https://other.example")
+        ));
+        assert!(origin_matches(
+            "https://other.example",
+            &h,
+            Some("https://other.example/x")
+        ));
+
+        let post = Method::POST;
+        assert!(!same_origin_request(&post, &h, None));
+        assert!(same_origin_request(&Method::GET, &h, None));
+        assert!(same_origin_request(&Method::HEAD, &h, None));
+        assert!(!same_origin_request(&Method::DELETE, &h, None));
+        h.insert("sec-fetch-site", HeaderValue::from_static("same-site"));
+        assert!(!same_origin_request(&post, &h, None));
+        h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
+        assert!(same_origin_request(&post, &h, None));
+        h.remove("sec-fetch-site");
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("https://chess.example"),
+        );
+        assert!(same_origin_request(&post, &h, None));
+        h.remove(header::HOST);
+        assert!(!same_origin_request(&post, &h, None));
+    }
+
+    #[test]
+    fn retry_after_is_whole_seconds_at_least_one() {
+        assert_eq!(RetryAfter(Duration::ZERO).secs(), 1);
+        assert_eq!(RetryAfter(Duration::from_millis(10)).secs(), 1);
+        assert_eq!(RetryAfter(Duration::from_millis(1001)).secs(), 2);
+        assert_eq!(RetryAfter(Duration::from_secs(7)).secs(), 7);
+        let resp = RetryAfter(Duration::from_millis(2500)).into_response();
+        assert_eq!(resp.status(), axum::http::StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(resp.headers()[header::RETRY_AFTER], "3");
+    }
+
+    fn ip_key(s: &str) -> ClientIp {
+        ClientIp::of(ip(s))
+    }
+
+    #[test]
+    fn creation_is_limited_per_key() {
+        let limits = Limits::new(&Quotas {
+            games_per_minute: 3,
+            ..Quotas::default()
+        });
+        let a = LimitKey::new(ip_key("192.0.2.1"), None);
+        let b = LimitKey::new(ip_key("192.0.2.2"), None);
+        let acct = AccountKey("p1".into());
+        let logged_in = LimitKey::new(ip_key("192.0.2.1"), Some(&acct));
+        assert_eq!(logged_in, LimitKey::Account(acct.clone()));
+        for _ in 0..3 {
+            limits.check_create_game(&a).unwrap();
+        }
+        let wait = limits.check_create_game(&a).unwrap_err();
+        assert!(
+            wait.0 > Duration::ZERO && wait.0 <= Duration::from_secs(20),
+            "{wait:?}"
+        );
+        limits.check_create_game(&b).unwrap();
+        limits.check_create_game(&logged_in).unwrap();
+        assert_eq!(limits.tracked_creators(), 3);
+
+        let off = Limits::new(&Quotas {
+            games_per_minute: 0,
+            ..Quotas::default()
+        });
+        for _ in 0..1000 {
+            off.check_create_game(&a).unwrap();
+        }
+    }
+
+    #[test]
+    fn signups_and_login_attempts_are_limited_per_address() {
+        let limits = Limits::new(&Quotas {
+            signups_per_hour: 2,
+            logins_per_minute: 4,
+            ..Quotas::default()
+        });
+        let a = ip_key("192.0.2.1");
+        limits.check_signup(a).unwrap();
+        limits.check_signup(a).unwrap();
+        let wait = limits.check_signup(a).unwrap_err();
+        assert!(wait.secs() > 60 && wait.secs() <= 1800, "{wait:?}");
+        limits.check_signup(ip_key("192.0.2.2")).unwrap();
+        for n in 0..4 {
+            limits.check_login(a, &format!("user{n}")).unwrap();
+        }
+        assert!(limits.check_login(a, "user9").is_err());
+        limits.check_login(ip_key("192.0.2.2"), "user9").unwrap();
+    }
+
+    #[test]
+    fn failed_logins_back_off_exponentially_per_username() {
+        let b = LoginBackoff {
+            free: 5,
+            base: Duration::from_secs(1),
+            max: Duration::from_secs(900),
+            capacity: 1000,
+            entries: Mutex::new(HashMap::new()),
+        };
+        assert_eq!(b.delay(4), Duration::ZERO);
+        assert_eq!(b.delay(5), Duration::from_secs(1));
+        assert_eq!(b.delay(6), Duration::from_secs(2));
+        assert_eq!(b.delay(9), Duration::from_secs(16));
+        assert_eq!(b.delay(15), Duration::from_secs(900));
+        assert_eq!(b.delay(u32::MAX), Duration::from_secs(900));
+
+        let t0 = Instant::now();
+        for _ in 0..4 {
+            b.failed("Alice", t0);
+        }
+        assert!(b.check("alice", t0).is_ok(), "four failures are free");
+        b.failed("ALICE", t0);
+        assert_eq!(
+            b.check("alice", t0),
+            Err(RetryAfter(Duration::from_secs(1)))
+        );
+        assert!(b.check("alice", t0 + Duration::from_secs(1)).is_ok());
+        b.failed("alice", t0 + Duration::from_secs(1));
+        assert_eq!(
+            b.check("alice", t0 + Duration::from_millis(1500)),
+            Err(RetryAfter(Duration::from_millis(1500)))
+        );
+        assert!(b.check("bob", t0).is_ok(), "per username");
+        b.succeeded("Alice");
+        assert!(b.check("alice", t0 + Duration::from_millis(1500)).is_ok());
+    }
+
+    #[test]
+    fn the_failure_table_stays_bounded() {
+        let b = LoginBackoff {
+            free: 1,
+            base: Duration::from_secs(1),
+            max: Duration::from_secs(60),
+            capacity: 100,
+            entries: Mutex::new(HashMap::new()),
+        };
+        let t0 = Instant::now();
+        for n in 0..1000u64 {
+            b.failed(&format!("junk{n}"), t0 + Duration::from_millis(n));
+            assert!(b.entries.lock().unwrap().len() <= 100);
+        }
+        // The newest are kept.
+        assert!(b.check("junk999", t0 + Duration::from_millis(999)).is_err());
+        // Expired entries go first.
+        b.failed("late", t0 + Duration::from_secs(3600));
+        assert!(b.entries.lock().unwrap().len() <= 100);
+    }
+
+    #[test]
+    fn limits_through_the_public_api() {
+        let limits = Limits::new(&Quotas::default());
+        let a = ip_key("192.0.2.1");
+        for _ in 0..5 {
+            limits.check_login(a, "carol").unwrap();
+            limits.login_failed("carol");
+        }
+        let wait = limits.check_login(a, "Carol").unwrap_err();
+        assert_eq!(wait.secs(), 1);
+        limits.login_succeeded("carol");
+        limits.check_login(a, "carol").unwrap();
+    }
+}
