@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use server::client::{Client, ClientError, Socket, recv_until, send_json};
+use testkit::{Client, ClientError, Socket, recv_until, send_json};
 
 /// Load generator for a Ply Yard server on loopback.
 #[derive(Debug, Parser)]
@@ -82,7 +82,17 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     let limit = Duration::from_secs(cli.timeout);
-    let outcome = server::client::block_on(async move {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("loadgen: cannot start a runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(async move {
         tokio::time::timeout(limit, async {
             match cli.mode {
                 Mode::Latency {
@@ -114,11 +124,11 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-async fn create(c: &mut Client, level: &str) -> Result<Value> {
+async fn create(c: &Client, level: &str) -> Result<Value> {
     let body = json!({"level": level, "color": "white", "variant": "standard"}).to_string();
     let r = c.post("/api/computer-games", &body).await?;
     if r.status != 201 {
-        return Err(ClientError::Parse(format!(
+        return Err(ClientError::Unexpected(format!(
             "create game: {} {}",
             r.status,
             r.text()
@@ -193,12 +203,10 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 async fn play_game(addr: SocketAddr, level: String, moves: u32, seed: u64) -> Result<Vec<f64>> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut samples = Vec::new();
-    let mut c = Client::new(addr);
-    let mut state = create(&mut c, &level).await?;
+    let c = Client::new(addr);
+    let mut state = create(&c, &level).await?;
     let id = state["id"].as_str().unwrap_or_default().to_owned();
-    let mut ws: Socket = c
-        .socket(&format!("/api/games/{id}/socket?v=0"), None)
-        .await?;
+    let mut ws: Socket = c.socket(&format!("/api/games/{id}/socket?v=0")).await?;
     for n in 0..moves {
         if state["status"] != "ongoing" {
             break;
@@ -215,7 +223,7 @@ async fn play_game(addr: SocketAddr, level: String, moves: u32, seed: u64) -> Re
         })
         .await?;
         if reply["t"] == "error" {
-            return Err(ClientError::Parse(format!("move refused: {reply}")));
+            return Err(ClientError::Unexpected(format!("move refused: {reply}")));
         }
         state = reply["game"].clone();
         if state["ply"] == ply + 2 {
@@ -248,7 +256,7 @@ async fn latency(
                 next += 1;
             }
             if let Some(done) = running.join_next().await {
-                samples.extend(done.map_err(|e| ClientError::Parse(format!("task: {e}")))??);
+                samples.extend(done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??);
             }
         }
         let wall = t0.elapsed().as_secs_f64();
@@ -269,7 +277,7 @@ async fn metric(addr: SocketAddr, name: &str) -> Result<f64> {
     let text = Client::new(addr).get("/metrics").await?.text();
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
-        .ok_or_else(|| ClientError::Parse(format!("no metric {name}")))
+        .ok_or_else(|| ClientError::Unexpected(format!("no metric {name}")))
 }
 
 async fn idle(addr: SocketAddr, games: u32, sockets: bool, concurrency: usize) -> Result<()> {
@@ -283,13 +291,11 @@ async fn idle(addr: SocketAddr, games: u32, sockets: bool, concurrency: usize) -
         let mut tasks = Vec::new();
         for _ in 0..batch {
             tasks.push(tokio::spawn(async move {
-                let mut c = Client::new(addr);
-                let g = create(&mut c, "normal").await?;
+                let c = Client::new(addr);
+                let g = create(&c, "normal").await?;
                 let id = g["id"].as_str().unwrap_or_default().to_owned();
                 if sockets {
-                    let ws = c
-                        .socket(&format!("/api/games/{id}/socket?v=0"), None)
-                        .await?;
+                    let ws = c.socket(&format!("/api/games/{id}/socket?v=0")).await?;
                     Ok::<_, ClientError>(Some(ws))
                 } else {
                     Ok(None)
@@ -299,7 +305,7 @@ async fn idle(addr: SocketAddr, games: u32, sockets: bool, concurrency: usize) -
         for t in tasks {
             let ws = t
                 .await
-                .map_err(|e| ClientError::Parse(format!("task: {e}")))??;
+                .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
             open.extend(ws);
         }
         made += batch;
