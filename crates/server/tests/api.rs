@@ -1,78 +1,16 @@
-//! The server over real HTTP and websockets: a server on a port-0 listener
-//! with a temporary SQLite file, driven by the loopback client.
+//! The server over real HTTP and websockets: a server on a port-0 listener,
+//! driven by the testkit client, every test once on SQLite and once on
+//! PostgreSQL.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use server::client::{Client, Socket, recv_json, recv_until, send_json};
-use server::{Config, Server, Tuning};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use server::Tuning;
+use testkit::{Client, Socket, TestDb, TestServer, recv_json, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
-struct TestServer {
-    addr: SocketAddr,
-    db: String,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<()>>,
-}
-
-impl TestServer {
-    async fn start(dir: &tempfile::TempDir, think: f64) -> TestServer {
-        let db = format!("sqlite://{}", dir.path().join("plyyard.db").display());
-        TestServer::start_on(db, think).await
-    }
-
-    async fn start_on(db: String, think: f64) -> TestServer {
-        let tuning = Tuning {
-            engine_workers: 2,
-            engine_hash_mb: 4,
-            think_time_factor: think,
-            ..Tuning::default()
-        };
-        TestServer::start_with(db, tuning).await
-    }
-
-    async fn start_with(db: String, tuning: Tuning) -> TestServer {
-        let config = Config {
-            addr: "127.0.0.1:0".into(),
-            db: db.clone(),
-            secret: None,
-            tuning,
-        };
-        let server = Server::bind(config).await.expect("server starts");
-        let addr = server.local_addr().unwrap();
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            server
-                .serve(async move {
-                    let _ = rx.await;
-                })
-                .await
-                .expect("server runs");
-        });
-        TestServer {
-            addr,
-            db,
-            stop: Some(tx),
-            task: Some(task),
-        }
-    }
-
-    async fn stop(mut self) -> String {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(t) = self.task.take() {
-            t.await.unwrap();
-        }
-        self.db.clone()
-    }
-}
-
-async fn new_game(c: &mut Client, body: Value) -> Value {
+async fn new_game(c: &Client, body: Value) -> Value {
     let r = c
         .post("/api/computer-games", &body.to_string())
         .await
@@ -81,20 +19,14 @@ async fn new_game(c: &mut Client, body: Value) -> Value {
     r.json().unwrap()
 }
 
-async fn state(c: &mut Client, id: &str) -> Value {
+async fn state(c: &Client, id: &str) -> Value {
     let r = c.get(&format!("/api/games/{id}")).await.unwrap();
     assert_eq!(r.status, 200, "{}", r.text());
     r.json().unwrap()
 }
 
 async fn socket(c: &Client, id: &str, v: Option<u64>) -> Socket {
-    let path = match v {
-        Some(v) => format!("/api/games/{id}/socket?v={v}"),
-        None => format!("/api/games/{id}/socket"),
-    };
-    c.socket(&path, Some(&format!("http://{}", c.addr)))
-        .await
-        .unwrap()
+    c.game_socket(id, v).await.unwrap()
 }
 
 fn is(t: &'static str) -> impl Fn(&Value) -> bool {
@@ -119,17 +51,28 @@ async fn until_ply(ws: &mut Socket, ply: u64) -> Value {
         .unwrap()
 }
 
-#[tokio::test]
-async fn play_a_game_against_the_computer() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
+async fn metric(c: &Client, name: &str) -> u64 {
+    let m = c.get("/metrics").await.unwrap().text();
+    m.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+async fn games_live(c: &Client) -> u64 {
+    metric(c, "plyyard_games_live").await
+}
+
+async fn play_a_game_against_the_computer(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
     let g = new_game(
-        &mut c,
+        &c,
         json!({"level":"beginner","color":"white","variant":"standard"}),
     )
     .await;
-    assert!(c.cookie.as_deref().unwrap().starts_with("plyyard_player="));
+    assert!(c.cookie("plyyard_player").is_some(), "{c:?}");
     assert_eq!(g["you"], "white");
     assert_eq!(g["v"], 0);
     assert_eq!(g["thinking"], false);
@@ -151,7 +94,7 @@ async fn play_a_game_against_the_computer() {
     let computer_uci = reply["move"]["uci"].as_str().unwrap().to_owned();
 
     // The stored state agrees with the events.
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["v"], 2);
     assert_eq!(s["moves"][0], json!({"uci":"e2e4","san":"e4"}));
     assert_eq!(s["moves"][1]["uci"], computer_uci.as_str());
@@ -166,7 +109,7 @@ async fn play_a_game_against_the_computer() {
         assert_eq!(err["t"], "error", "{bad}");
         assert_eq!(err["code"], "illegal_move", "{bad}: {err}");
     }
-    assert_eq!(state(&mut c, &id).await, s);
+    assert_eq!(state(&c, &id).await, s);
 
     // The PGN has the moves.
     let pgn = c.get(&format!("/api/games/{id}/pgn")).await.unwrap();
@@ -196,14 +139,12 @@ async fn play_a_game_against_the_computer() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn out_of_turn_and_undo_while_thinking() {
-    let dir = tempfile::tempdir().unwrap();
+async fn out_of_turn_and_undo_while_thinking(db: TestDb) {
     // Expert searches for its whole budget (here 3 × 2 s), so the next
     // messages surely arrive while it thinks.
-    let srv = TestServer::start(&dir, 3.0).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"expert","color":"white"})).await;
+    let srv = TestServer::start(db.url(), 3.0).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"expert","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     let mut ws = socket(&c, &id, None).await;
     let full = recv_json(&mut ws, WAIT).await.unwrap().unwrap();
@@ -219,20 +160,20 @@ async fn out_of_turn_and_undo_while_thinking() {
     let err = command(&mut ws, json!({"t":"move","id":3,"uci":"d7d5"})).await;
     assert_eq!(err["code"], "not_your_turn");
 
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["thinking"], true);
     assert_eq!(s["ply"], 1);
 
     // Undo while the computer thinks: only our move goes, the search stops.
     let ack = command(&mut ws, json!({"t":"undo","id":4})).await;
     assert_eq!(ack, json!({"t":"ack","id":4,"v":2}));
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["ply"], 0);
     assert_eq!(s["thinking"], false);
     assert_eq!(s["fen"], s["initial_fen"]);
     // The stop flag ends the search long before its 6 s budget.
     let t0 = tokio::time::Instant::now();
-    while metric(&mut c, "plyyard_engine_running").await != 0 {
+    while metric(&c, "plyyard_engine_running").await != 0 {
         assert!(
             t0.elapsed() < Duration::from_secs(3),
             "the search was not stopped"
@@ -240,7 +181,7 @@ async fn out_of_turn_and_undo_while_thinking() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["ply"], 0, "a cancelled search must not play");
     assert_eq!(s["v"], 2);
 
@@ -249,20 +190,18 @@ async fn out_of_turn_and_undo_while_thinking() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn undo_takes_back_the_move_and_the_reply() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
+async fn undo_takes_back_the_move_and_the_reply(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
     // As Black, the computer opens.
-    let g = new_game(&mut c, json!({"level":"easy","color":"black"})).await;
+    let g = new_game(&c, json!({"level":"easy","color":"black"})).await;
     assert_eq!(g["you"], "black");
     assert_eq!(g["thinking"], true);
     let id = g["id"].as_str().unwrap().to_owned();
     let mut ws = socket(&c, &id, Some(0)).await;
     let first = until_ply(&mut ws, 1).await;
     assert_eq!(first["v"], 1);
-    let after_first = state(&mut c, &id).await;
+    let after_first = state(&c, &id).await;
 
     // Nothing of ours to take back yet.
     assert_eq!(
@@ -290,19 +229,17 @@ async fn undo_takes_back_the_move_and_the_reply() {
         .await
         .unwrap();
     assert_eq!(ev["game"]["ply"], 1);
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["fen"], after_first["fen"]);
     assert_eq!(s["moves"], after_first["moves"]);
     assert_eq!(s["v"].as_u64().unwrap(), ack["v"].as_u64().unwrap());
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn resign_ends_the_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"normal","color":"white"})).await;
+async fn resign_ends_the_game(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"normal","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     let mut ws = socket(&c, &id, Some(0)).await;
     assert_eq!(
@@ -335,16 +272,14 @@ async fn resign_ends_the_game() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn strangers_can_watch_but_not_play() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut owner = Client::new(srv.addr);
-    let g = new_game(&mut owner, json!({"level":"beginner","color":"white"})).await;
+async fn strangers_can_watch_but_not_play(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let owner = srv.client();
+    let g = new_game(&owner, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
 
-    let mut stranger = Client::new(srv.addr);
-    let s = state(&mut stranger, &id).await;
+    let stranger = srv.client();
+    let s = state(&stranger, &id).await;
     assert_eq!(s["you"], Value::Null);
     let mut ws = socket(&stranger, &id, None).await;
     assert_eq!(
@@ -367,13 +302,17 @@ async fn strangers_can_watch_but_not_play() {
     }
     let mine: Value = stranger.get("/api/my-games").await.unwrap().json().unwrap();
     assert_eq!(mine, json!([]));
-    assert_eq!(state(&mut owner, &id).await["v"], 0);
+    assert_eq!(state(&owner, &id).await["v"], 0);
 
     // A forged cookie is a stranger too.
-    let mut forger = Client::new(srv.addr);
-    let real = owner.cookie.clone().unwrap();
-    forger.cookie = Some(format!("{}x", &real[..real.len() - 1]));
-    assert_eq!(state(&mut forger, &id).await["you"], Value::Null);
+    let forger = srv.client();
+    let real = owner.cookie("plyyard_player").unwrap();
+    let last = if real.ends_with('x') { 'y' } else { 'x' };
+    forger.set_cookie(
+        "plyyard_player",
+        &format!("{}{last}", &real[..real.len() - 1]),
+    );
+    assert_eq!(state(&forger, &id).await["you"], Value::Null);
 
     // The spectator sees the owner's moves live.
     let mut ows = socket(&owner, &id, Some(0)).await;
@@ -386,12 +325,10 @@ async fn strangers_can_watch_but_not_play() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn reconnect_with_a_version_gets_the_missed_events() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+async fn reconnect_with_a_version_gets_the_missed_events(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let mut c = srv.client();
+    let g = new_game(&c, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     let mut ws = socket(&c, &id, Some(0)).await;
     command(&mut ws, json!({"t":"move","id":1,"uci":"g1f3"})).await;
@@ -436,10 +373,10 @@ async fn reconnect_with_a_version_gets_the_missed_events() {
     // the latest one nothing; the cookie (secret kept in the database) and
     // the game survive.
     drop((ws, ws2, ws3));
-    let db = srv.stop().await;
-    let srv = TestServer::start_on(db, 0.25).await;
-    c.addr = srv.addr;
-    let s = state(&mut c, &id).await;
+    srv.stop().await;
+    let srv = TestServer::start(db.url(), 0.25).await;
+    c.set_addr(srv.addr);
+    let s = state(&c, &id).await;
     assert_eq!(s["you"], "white");
     assert_eq!(s["v"], 4);
     assert_eq!(s["moves"][2]["uci"], "g2g3");
@@ -456,14 +393,12 @@ async fn reconnect_with_a_version_gets_the_missed_events() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn bad_socket_input_gets_errors_and_never_changes_the_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+async fn bad_socket_input_gets_errors_and_never_changes_the_game(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
-    let before = state(&mut c, &id).await;
+    let before = state(&c, &id).await;
     let mut ws = socket(&c, &id, Some(0)).await;
 
     use futures_util::SinkExt;
@@ -535,37 +470,28 @@ async fn bad_socket_input_gets_errors_and_never_changes_the_game() {
     assert!(limited >= 1, "limited {limited}");
 
     // The server is fine and the game unchanged.
-    assert_eq!(state(&mut c, &id).await, before);
+    assert_eq!(state(&c, &id).await, before);
     assert_eq!(c.get("/healthz").await.unwrap().text(), "ok");
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn foreign_origins_and_unknown_games_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+async fn foreign_origins_and_unknown_games_are_refused(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     let path = format!("/api/games/{id}/socket");
     let err = c
-        .socket(&path, Some("http://evil.example"))
+        .socket_from(&path, Some("http://evil.example"))
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("403"), "{err}");
+    assert_eq!(err.status(), Some(403), "{err}");
     // Same origin and no origin (non-browser clients) are accepted.
-    assert!(
-        c.socket(&path, Some(&format!("http://{}", srv.addr)))
-            .await
-            .is_ok()
-    );
-    assert!(c.socket(&path, None).await.is_ok());
+    assert!(c.socket(&path).await.is_ok());
+    assert!(c.socket_from(&path, None).await.is_ok());
 
-    let err = c
-        .socket("/api/games/zzzzzzzz/socket", None)
-        .await
-        .unwrap_err();
-    assert!(err.to_string().contains("404"), "{err}");
+    let err = c.socket("/api/games/zzzzzzzz/socket").await.unwrap_err();
+    assert_eq!(err.status(), Some(404), "{err}");
     let r = c.get("/api/games/zzzzzzzz").await.unwrap();
     assert_eq!(r.status, 404);
     let body: Value = r.json().unwrap();
@@ -576,16 +502,14 @@ async fn foreign_origins_and_unknown_games_are_refused() {
     let r = c.get(&path).await.unwrap();
     assert_eq!(r.status, 400);
     assert_eq!(r.json::<Value>().unwrap()["error"]["code"], "bad_request");
-    let err = c.socket(&format!("{path}?v=-3"), None).await.unwrap_err();
-    assert!(err.to_string().contains("400"), "{err}");
+    let err = c.socket(&format!("{path}?v=-3")).await.unwrap_err();
+    assert_eq!(err.status(), Some(400), "{err}");
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn game_requests_are_validated() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
+async fn game_requests_are_validated(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
     for body in [
         "not json",
         r#"{"level":"grandmaster"}"#,
@@ -607,7 +531,7 @@ async fn game_requests_are_validated() {
     );
 
     let g = new_game(
-        &mut c,
+        &c,
         json!({"level":"hard","color":"white","variant":"chess960","position":0}),
     )
     .await;
@@ -621,7 +545,7 @@ async fn game_requests_are_validated() {
     // Chess960 castling is offered king-to-rook only.
     assert!(g["dests"].get("g1").is_none());
     let g = new_game(
-        &mut c,
+        &c,
         json!({"level":"expert","color":"random","variant":"chess960"}),
     )
     .await;
@@ -631,11 +555,9 @@ async fn game_requests_are_validated() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn games_can_start_from_a_fen_and_promotion_needs_a_piece() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
+async fn games_can_start_from_a_fen_and_promotion_needs_a_piece(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let mut c = srv.client();
     for (fen, why) in [
         ("garbage", "unparsable"),
         ("8/8/8/8/8/8/8/8 w - - 0 1", "no kings"),
@@ -656,7 +578,7 @@ async fn games_can_start_from_a_fen_and_promotion_needs_a_piece() {
     );
 
     let fen = "8/P6k/8/8/8/8/8/K7 w - - 0 1";
-    let g = new_game(&mut c, json!({"level":"easy","color":"white","fen":fen})).await;
+    let g = new_game(&c, json!({"level":"easy","color":"white","fen":fen})).await;
     assert_eq!(g["initial_fen"], fen);
     assert_eq!(g["dests"]["a7"], json!(["a8"]));
     let id = g["id"].as_str().unwrap().to_owned();
@@ -674,23 +596,21 @@ async fn games_can_start_from_a_fen_and_promotion_needs_a_piece() {
 
     // The game reloads from its FEN after a restart.
     drop(ws);
-    let db = srv.stop().await;
-    let srv = TestServer::start_on(db, 0.25).await;
-    c.addr = srv.addr;
-    let back = state(&mut c, &id).await;
+    srv.stop().await;
+    let srv = TestServer::start(db.url(), 0.25).await;
+    c.set_addr(srv.addr);
+    let back = state(&c, &id).await;
     assert_eq!(back["initial_fen"], fen);
     assert_eq!(back["fen"], s["game"]["fen"]);
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn draws_are_claimed_under_fide_rules() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
+async fn draws_are_claimed_under_fide_rules(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
     let fen = "k7/8/8/8/8/8/1R6/K7 w - - 99 80";
     let g = new_game(
-        &mut c,
+        &c,
         json!({"level":"easy","color":"white","rules":"fide","fen":fen}),
     )
     .await;
@@ -712,7 +632,7 @@ async fn draws_are_claimed_under_fide_rules() {
     )
     .await;
     assert_eq!(err["code"], "illegal_move", "{err}");
-    assert_eq!(state(&mut c, &id).await["v"], 0);
+    assert_eq!(state(&c, &id).await["v"], 0);
     // Announcing the move that makes the hundredth half-move.
     let ack = command(
         &mut ws,
@@ -720,7 +640,7 @@ async fn draws_are_claimed_under_fide_rules() {
     )
     .await;
     assert_eq!(ack, json!({"t":"ack","id":4,"v":1}));
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["status"], "ended");
     assert_eq!(s["result"], "1/2-1/2");
     assert_eq!(s["reason"], "fifty_moves");
@@ -728,7 +648,7 @@ async fn draws_are_claimed_under_fide_rules() {
 
     // Under Ply Yard rules the same move ends the game by itself, and
     // claims are refused.
-    let g = new_game(&mut c, json!({"level":"easy","color":"white","fen":fen})).await;
+    let g = new_game(&c, json!({"level":"easy","color":"white","fen":fen})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     let mut ws = socket(&c, &id, Some(0)).await;
     let err = command(
@@ -738,7 +658,7 @@ async fn draws_are_claimed_under_fide_rules() {
     .await;
     assert_eq!(err["code"], "cannot_claim", "{err}");
     command(&mut ws, json!({"t":"move","id":2,"uci":"b2b3"})).await;
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(
         (s["status"].as_str(), s["reason"].as_str()),
         (Some("ended"), Some("fifty_moves"))
@@ -746,7 +666,7 @@ async fn draws_are_claimed_under_fide_rules() {
 
     // A FIDE game reached with the claim already available shows it.
     let g = new_game(
-        &mut c,
+        &c,
         json!({"level":"easy","color":"white","rules":"fide","fen":"k7/8/8/8/8/8/1R6/K7 w - - 100 80"}),
     )
     .await;
@@ -754,39 +674,24 @@ async fn draws_are_claimed_under_fide_rules() {
     srv.stop().await;
 }
 
-async fn metric(c: &mut Client, name: &str) -> u64 {
-    let m = c.get("/metrics").await.unwrap().text();
-    m.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
-async fn games_live(c: &mut Client) -> u64 {
-    metric(c, "plyyard_games_live").await
-}
-
-#[tokio::test]
-async fn idle_games_are_unloaded_and_come_back_on_demand() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("plyyard.db").display());
+async fn idle_games_are_unloaded_and_come_back_on_demand(db: TestDb) {
     let tuning = Tuning {
         engine_workers: 1,
         engine_hash_mb: 1,
         think_time_factor: 0.25,
         idle_unload: Duration::from_millis(300),
+        ..Tuning::default()
     };
-    let srv = TestServer::start_with(db, tuning).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
-    assert_eq!(games_live(&mut c).await, 1);
+    assert_eq!(games_live(&c).await, 1);
 
     // An open socket keeps the game loaded.
     let mut ws = socket(&c, &id, Some(0)).await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
-    assert_eq!(games_live(&mut c).await, 1);
+    assert_eq!(games_live(&c).await, 1);
     assert_eq!(
         command(&mut ws, json!({"t":"move","id":1,"uci":"e2e4"})).await["t"],
         "ack"
@@ -795,7 +700,7 @@ async fn idle_games_are_unloaded_and_come_back_on_demand() {
     drop(ws);
 
     let deadline = tokio::time::Instant::now() + WAIT;
-    while games_live(&mut c).await != 0 {
+    while games_live(&c).await != 0 {
         assert!(
             tokio::time::Instant::now() < deadline,
             "the idle game stays loaded"
@@ -803,10 +708,10 @@ async fn idle_games_are_unloaded_and_come_back_on_demand() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Loaded again on demand, with everything it had.
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["ply"], 2);
     assert_eq!(s["v"], 2);
-    assert_eq!(games_live(&mut c).await, 1);
+    assert_eq!(games_live(&c).await, 1);
     let mut ws = socket(&c, &id, Some(2)).await;
     assert_eq!(
         command(&mut ws, json!({"t":"move","id":2,"uci":"d2d4"})).await,
@@ -815,14 +720,12 @@ async fn idle_games_are_unloaded_and_come_back_on_demand() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn shutdown_closes_sockets_with_going_away() {
+async fn shutdown_closes_sockets_with_going_away(db: TestDb) {
     use futures_util::StreamExt;
     use tokio_tungstenite::tungstenite::Message;
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"beginner","color":"white"})).await;
     let mut ws = socket(&c, g["id"].as_str().unwrap(), Some(0)).await;
     let stopped = tokio::spawn(srv.stop());
     let frame = tokio::time::timeout(WAIT, ws.next()).await.unwrap();
@@ -833,19 +736,17 @@ async fn shutdown_closes_sockets_with_going_away() {
     stopped.await.unwrap();
 }
 
-#[tokio::test]
-async fn requests_racing_the_unloading_never_fail() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("plyyard.db").display());
+async fn requests_racing_the_unloading_never_fail(db: TestDb) {
     let tuning = Tuning {
         engine_workers: 1,
         engine_hash_mb: 1,
         think_time_factor: 0.25,
         idle_unload: Duration::from_millis(60),
+        ..Tuning::default()
     };
-    let srv = TestServer::start_with(db, tuning).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"beginner","color":"white"})).await;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"beginner","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     // Pauses around the unload delay (60 ms idle + up to 50 ms until the
     // actor checks), so requests meet actors that are loading, live, or
@@ -855,7 +756,7 @@ async fn requests_racing_the_unloading_never_fail() {
         tokio::time::sleep(Duration::from_millis(pauses[step % pauses.len()])).await;
         let mut tasks = Vec::new();
         for _ in 0..3 {
-            let mut c = c.clone();
+            let c = c.clone();
             let id = id.clone();
             tasks.push(tokio::spawn(async move {
                 let r = c.get(&format!("/api/games/{id}")).await.unwrap();
@@ -885,12 +786,10 @@ async fn requests_racing_the_unloading_never_fail() {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn racing_moves_from_two_sockets_apply_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 1.0).await;
-    let mut c = Client::new(srv.addr);
-    let g = new_game(&mut c, json!({"level":"expert","color":"white"})).await;
+async fn racing_moves_from_two_sockets_apply_once(db: TestDb) {
+    let srv = TestServer::start(db.url(), 1.0).await;
+    let c = srv.client();
+    let g = new_game(&c, json!({"level":"expert","color":"white"})).await;
     let id = g["id"].as_str().unwrap().to_owned();
     let mut a = socket(&c, &id, Some(0)).await;
     let mut b = socket(&c, &id, Some(0)).await;
@@ -910,17 +809,15 @@ async fn racing_moves_from_two_sockets_apply_once() {
     assert_eq!(acks, 1, "{ra} {rb}");
     let refused = if ra["t"] == "error" { &ra } else { &rb };
     assert_eq!(refused["code"], "not_your_turn");
-    let s = state(&mut c, &id).await;
+    let s = state(&c, &id).await;
     assert_eq!(s["ply"], 1);
     assert_eq!(s["v"], 1);
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn the_web_app_and_service_endpoints_are_served() {
-    let dir = tempfile::tempdir().unwrap();
-    let srv = TestServer::start(&dir, 0.25).await;
-    let mut c = Client::new(srv.addr);
+async fn the_web_app_and_service_endpoints_are_served(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
     for page in ["/", "/game/abcdefgh"] {
         let r = c.get(page).await.unwrap();
         assert_eq!(r.status, 200, "{page}");
@@ -944,3 +841,22 @@ async fn the_web_app_and_service_endpoints_are_served() {
     }
     srv.stop().await;
 }
+
+testkit::both_backends!(
+    play_a_game_against_the_computer,
+    out_of_turn_and_undo_while_thinking,
+    undo_takes_back_the_move_and_the_reply,
+    resign_ends_the_game,
+    strangers_can_watch_but_not_play,
+    reconnect_with_a_version_gets_the_missed_events,
+    bad_socket_input_gets_errors_and_never_changes_the_game,
+    foreign_origins_and_unknown_games_are_refused,
+    game_requests_are_validated,
+    games_can_start_from_a_fen_and_promotion_needs_a_piece,
+    draws_are_claimed_under_fide_rules,
+    idle_games_are_unloaded_and_come_back_on_demand,
+    shutdown_closes_sockets_with_going_away,
+    requests_racing_the_unloading_never_fail,
+    racing_moves_from_two_sockets_apply_once,
+    the_web_app_and_service_endpoints_are_served,
+);
