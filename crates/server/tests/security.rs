@@ -206,7 +206,17 @@ async fn the_public_url_is_the_only_origin() {
     assert_eq!(http.status(), StatusCode::FORBIDDEN);
     let public = s.create(&[("origin", "https://chess.example")]).await;
     assert_eq!(public.status(), StatusCode::CREATED);
+
+    // Behind https, cookies are Secure.
+    let set = public.headers()[header::SET_COOKIE].to_str().unwrap();
+    assert!(set.contains("Secure"), "{set}");
     s.stop().await;
+
+    let plain = TestServer::start().await;
+    let r = plain.create_same_origin(&[]).await;
+    let set = r.headers()[header::SET_COOKIE].to_str().unwrap();
+    assert!(!set.contains("Secure"), "{set}");
+    plain.stop().await;
 
     let bad = Server::bind(Config {
         addr: "127.0.0.1:0".into(),
@@ -458,5 +468,26 @@ async fn websockets_still_upgrade_through_the_layers() {
     req.headers_mut()
         .insert("origin", HeaderValue::from_static("http://evil.example"));
     assert!(tokio_tungstenite::connect_async(req).await.is_err());
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn sign_ups_are_limited_per_address() {
+    let s = TestServer::start_with(|c| c.tuning.quotas.signups_per_hour = 2).await;
+    let origin = s.origin();
+    let signup = |n: u32| {
+        s.http
+            .post(s.url("/api/account/signup"))
+            .header("origin", origin.as_str())
+            .json(&json!({"username": format!("limit{n}"), "password": "Tq8#vLm2pZx!w9r"}))
+            .send()
+    };
+    assert_eq!(signup(1).await.unwrap().status(), StatusCode::CREATED);
+    assert_eq!(signup(2).await.unwrap().status(), StatusCode::CREATED);
+    let third = signup(3).await.unwrap();
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait = retry_after(third.headers());
+    assert!((60..=1800).contains(&wait), "Retry-After {wait}");
+    assert_eq!(error_code(third).await, "rate_limited");
     s.stop().await;
 }
