@@ -41,7 +41,7 @@
 //! `X-Frame-Options: DENY` to every response.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, RandomState};
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Mutex;
@@ -309,14 +309,15 @@ struct LoginBackoff {
     base: Duration,
     max: Duration,
     capacity: usize,
+    /// Keys of the table: a hash with a per-process random key, so that
+    /// nobody can pick names that collide with someone else's.
+    keys: RandomState,
     entries: Mutex<HashMap<u64, Failures>>,
 }
 
 impl LoginBackoff {
-    fn key(username: &str) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        username.to_lowercase().hash(&mut h);
-        h.finish()
+    fn key(&self, username: &str) -> u64 {
+        self.keys.hash_one(username.to_lowercase())
     }
 
     /// The delay imposed after `count` failures in a row.
@@ -333,7 +334,7 @@ impl LoginBackoff {
 
     fn check(&self, username: &str, now: Instant) -> Result<(), RetryAfter> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(f) = entries.get(&LoginBackoff::key(username)) else {
+        let Some(f) = entries.get(&self.key(username)) else {
             return Ok(());
         };
         let until = f.last + self.delay(f.count);
@@ -349,19 +350,17 @@ impl LoginBackoff {
         if entries.len() >= self.capacity {
             self.purge(&mut entries, now);
         }
-        let f = entries
-            .entry(LoginBackoff::key(username))
-            .or_insert(Failures {
-                count: 0,
-                last: now,
-            });
+        let f = entries.entry(self.key(username)).or_insert(Failures {
+            count: 0,
+            last: now,
+        });
         f.count = f.count.saturating_add(1);
         f.last = now;
     }
 
     fn succeeded(&self, username: &str) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.remove(&LoginBackoff::key(username));
+        entries.remove(&self.key(username));
     }
 
     /// Drops the entries whose back-off has run out and that are older
@@ -410,6 +409,7 @@ impl Limits {
                 base: q.login_backoff_base,
                 max: q.login_backoff_max,
                 capacity: q.login_tracked_max.max(2),
+                keys: RandomState::new(),
                 entries: Mutex::new(HashMap::new()),
             },
         }
@@ -774,6 +774,7 @@ mod tests {
             base: Duration::from_secs(1),
             max: Duration::from_secs(900),
             capacity: 1000,
+            keys: RandomState::new(),
             entries: Mutex::new(HashMap::new()),
         };
         assert_eq!(b.delay(4), Duration::ZERO);
@@ -811,6 +812,7 @@ mod tests {
             base: Duration::from_secs(1),
             max: Duration::from_secs(60),
             capacity: 100,
+            keys: RandomState::new(),
             entries: Mutex::new(HashMap::new()),
         };
         let t0 = Instant::now();
