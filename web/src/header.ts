@@ -17,7 +17,6 @@ function accountNav(s: HeaderState): VNode {
   const a = s.account;
   return h(
     'nav.account-nav',
-    { attrs: { 'aria-label': a ? a.username : t('nav.login') } },
     a
       ? [
           h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
