@@ -210,6 +210,14 @@ impl Hub {
         }
     }
 
+    /// The handles of the games loaded now.
+    fn handles(&self) -> Vec<Handle> {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.values()
+            .filter_map(|slot| slot.get().cloned())
+            .collect()
+    }
+
     /// Number of games loaded.
     pub fn len(&self) -> usize {
         self.live.lock().unwrap_or_else(|e| e.into_inner()).len()
@@ -358,6 +366,23 @@ pub async fn create_computer_game(
         reply,
     })
     .await
+}
+
+/// Tells every loaded game that `player`'s seats now show who `player` is
+/// (after an account was deleted, say); games not loaded read it when they
+/// load.
+pub async fn refresh_seats(shared: &Shared, player: &PlayerId) {
+    for h in shared.hub.handles() {
+        let (reply, done) = oneshot::channel();
+        let cmd = Cmd::Reseat {
+            from: player.clone(),
+            to: player.clone(),
+            reply,
+        };
+        if h.tx.send(cmd).await.is_ok() {
+            let _ = done.await;
+        }
+    }
 }
 
 /// How a seat is shown: the account's name, the computer's level, or an

@@ -346,6 +346,7 @@ async fn delete_account(
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
+    actor::refresh_seats(&state, &PlayerId(session.account.player_id.clone())).await;
     tracing::info!(username = %session.account.username, "account deleted");
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),
