@@ -4,17 +4,26 @@
 //!   the time from sending a move to receiving the computer's reply.
 //! - `idle`: creates many games (optionally with an open socket each) and
 //!   reads the server's resident memory from `/metrics`.
+//! - `login`: signs up accounts, then logs in to them many times with many
+//!   log-ins in flight: log-in latency and throughput.
+//! - `moves-under-logins`: the move latency of computer games alone, then
+//!   while a number of log-ins (Argon2id hashes) are kept in flight.
 //!
-//! Every loop is bounded by the counts given and by `--timeout`.
+//! Every loop is bounded by the counts given and by `--timeout`. The
+//! server's rate limits must be off for these loads (`plyyard serve
+//! --limit-games-per-minute 0 --limit-signups-per-hour 0
+//! --limit-logins-per-minute 0`); a `429` stops the tool with that advice.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use testkit::{Client, ClientError, Socket, recv_until, send_json};
+use testkit::{Client, ClientError, Response, Socket, recv_json, send_json};
 
 /// Load generator for a Ply Yard server on loopback.
 #[derive(Debug, Parser)]
@@ -66,6 +75,42 @@ enum Mode {
         #[arg(long, default_value_t = 8)]
         concurrency: usize,
     },
+    /// Log-in latency and throughput.
+    Login {
+        /// Accounts signed up first (log-ins go round them).
+        #[arg(long, default_value_t = 50)]
+        accounts: u32,
+        /// Log-ins to measure.
+        #[arg(long, default_value_t = 500)]
+        logins: u32,
+        /// Log-ins in flight at once.
+        #[arg(long, default_value_t = 50)]
+        concurrency: usize,
+    },
+    /// Move latency of computer games without, then with, log-ins in flight.
+    MovesUnderLogins {
+        /// Level of the computer.
+        #[arg(long, default_value = "beginner")]
+        level: String,
+        /// Games per phase.
+        #[arg(long, default_value_t = 8)]
+        games: u32,
+        /// Our moves per game.
+        #[arg(long, default_value_t = 10)]
+        moves: u32,
+        /// Games played at the same time.
+        #[arg(long, default_value_t = 4)]
+        concurrency: usize,
+        /// Log-ins kept in flight during the second phase.
+        #[arg(long, default_value_t = 50)]
+        in_flight: usize,
+        /// Accounts signed up first (log-ins go round them).
+        #[arg(long, default_value_t = 50)]
+        accounts: u32,
+        /// Seed of our random move choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 type Result<T> = std::result::Result<T, ClientError>;
@@ -107,6 +152,29 @@ fn main() -> std::process::ExitCode {
                     sockets,
                     concurrency,
                 } => idle(cli.addr, games, sockets, concurrency).await,
+                Mode::Login {
+                    accounts,
+                    logins,
+                    concurrency,
+                } => login(cli.addr, accounts, logins, concurrency).await,
+                Mode::MovesUnderLogins {
+                    level,
+                    games,
+                    moves,
+                    concurrency,
+                    in_flight,
+                    accounts,
+                    seed,
+                } => {
+                    let games = Games {
+                        level,
+                        games,
+                        moves,
+                        seed,
+                        concurrency,
+                    };
+                    moves_under_logins(cli.addr, &games, in_flight, accounts).await
+                }
             }
         })
         .await
@@ -124,17 +192,33 @@ fn main() -> std::process::ExitCode {
     }
 }
 
+/// `r` if its status is `want`, else an error naming `what` (with advice on
+/// a `429`).
+fn expect(what: &str, r: Response, want: u16) -> Result<Response> {
+    if r.status == want {
+        return Ok(r);
+    }
+    let advice = if r.status == 429 {
+        " (start the server with --limit-games-per-minute 0 --limit-signups-per-hour 0 \
+         --limit-logins-per-minute 0)"
+    } else {
+        ""
+    };
+    Err(ClientError::Unexpected(format!(
+        "{what}: {} {}{advice}",
+        r.status,
+        r.text()
+    )))
+}
+
 async fn create(c: &Client, level: &str) -> Result<Value> {
     let body = json!({"level": level, "color": "white", "variant": "standard"}).to_string();
-    let r = c.post("/api/computer-games", &body).await?;
-    if r.status != 201 {
-        return Err(ClientError::Unexpected(format!(
-            "create game: {} {}",
-            r.status,
-            r.text()
-        )));
-    }
-    r.json()
+    expect(
+        "create game",
+        c.post("/api/computer-games", &body).await?,
+        201,
+    )?
+    .json()
 }
 
 fn random_move(state: &Value, rng: &mut StdRng) -> Option<String> {
@@ -199,10 +283,30 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// Plays one game of `moves` random moves; returns the reply times in ms.
-async fn play_game(addr: SocketAddr, level: String, moves: u32, seed: u64) -> Result<Vec<f64>> {
+/// Times of one or more games, in ms: from sending a move to its ack, and
+/// to the computer's reply.
+#[derive(Debug, Default)]
+struct Samples {
+    acks: Vec<f64>,
+    replies: Vec<f64>,
+}
+
+impl Samples {
+    fn extend(&mut self, other: Samples) {
+        self.acks.extend(other.acks);
+        self.replies.extend(other.replies);
+    }
+
+    fn sort(&mut self) {
+        self.acks.sort_by(f64::total_cmp);
+        self.replies.sort_by(f64::total_cmp);
+    }
+}
+
+/// Plays one game of `moves` random moves.
+async fn play_game(addr: SocketAddr, level: String, moves: u32, seed: u64) -> Result<Samples> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut samples = Vec::new();
+    let mut samples = Samples::default();
     let c = Client::new(addr);
     let mut state = create(&c, &level).await?;
     let id = state["id"].as_str().unwrap_or_default().to_owned();
@@ -217,20 +321,67 @@ async fn play_game(addr: SocketAddr, level: String, moves: u32, seed: u64) -> Re
         let ply = state["ply"].as_u64().unwrap_or(0);
         let t0 = Instant::now();
         send_json(&mut ws, &json!({"t":"move","id":n,"uci":uci})).await?;
-        let reply = recv_until(&mut ws, WAIT, |m| {
-            (m["t"] == "event" && (m["game"]["ply"] == ply + 2 || m["game"]["status"] == "ended"))
-                || m["t"] == "error"
-        })
-        .await?;
-        if reply["t"] == "error" {
-            return Err(ClientError::Unexpected(format!("move refused: {reply}")));
+        let deadline = t0 + WAIT;
+        let mut acked = false;
+        let mut reply = None;
+        while !acked || reply.is_none() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let m = recv_json(&mut ws, left).await?.ok_or(ClientError::Closed)?;
+            if m["t"] == "error" {
+                return Err(ClientError::Unexpected(format!("move refused: {m}")));
+            }
+            if m["t"] == "ack" && m["id"] == n && !acked {
+                acked = true;
+                samples.acks.push(ms(t0));
+            }
+            if m["t"] == "event" && (m["game"]["ply"] == ply + 2 || m["game"]["status"] == "ended")
+            {
+                reply = Some(m);
+            }
         }
+        let reply = reply.unwrap_or_default();
         state = reply["game"].clone();
         if state["ply"] == ply + 2 {
-            samples.push(t0.elapsed().as_secs_f64() * 1000.0);
+            samples.replies.push(ms(t0));
         }
     }
     Ok(samples)
+}
+
+/// Milliseconds since `t0`.
+fn ms(t0: Instant) -> f64 {
+    t0.elapsed().as_secs_f64() * 1000.0
+}
+
+/// A set of games against the computer.
+#[derive(Debug, Clone)]
+struct Games {
+    level: String,
+    games: u32,
+    moves: u32,
+    seed: u64,
+    concurrency: usize,
+}
+
+/// Plays `g`, at most `g.concurrency` games at a time; the samples and the
+/// wall time in seconds.
+async fn play_games(addr: SocketAddr, g: &Games) -> Result<(Samples, f64)> {
+    let t0 = Instant::now();
+    let mut samples = Samples::default();
+    let mut next = 0u32;
+    let mut running = tokio::task::JoinSet::new();
+    while next < g.games || !running.is_empty() {
+        while next < g.games && running.len() < g.concurrency.max(1) {
+            let game_seed = g.seed.wrapping_mul(1000).wrapping_add(u64::from(next));
+            running.spawn(play_game(addr, g.level.clone(), g.moves, game_seed));
+            next += 1;
+        }
+        if let Some(done) = running.join_next().await {
+            samples.extend(done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??);
+        }
+    }
+    samples.sort();
+    Ok((samples, t0.elapsed().as_secs_f64()))
 }
 
 async fn latency(
@@ -245,31 +396,187 @@ async fn latency(
     println!("| level | replies | median ms | p95 ms | max ms | moves/s |");
     println!("|---|---|---|---|---|---|");
     for level in levels {
-        let t0 = Instant::now();
-        let mut samples = Vec::new();
-        let mut next = 0u32;
-        let mut running = tokio::task::JoinSet::new();
-        while next < games || !running.is_empty() {
-            while next < games && running.len() < concurrency.max(1) {
-                let game_seed = seed.wrapping_mul(1000).wrapping_add(u64::from(next));
-                running.spawn(play_game(addr, level.clone(), moves, game_seed));
-                next += 1;
-            }
-            if let Some(done) = running.join_next().await {
-                samples.extend(done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??);
-            }
-        }
-        let wall = t0.elapsed().as_secs_f64();
-        samples.sort_by(f64::total_cmp);
+        let g = Games {
+            level: level.clone(),
+            games,
+            moves,
+            seed,
+            concurrency,
+        };
+        let (samples, wall) = play_games(addr, &g).await?;
+        let replies = &samples.replies;
         println!(
             "| {level} | {} | {:.0} | {:.0} | {:.0} | {:.1} |",
-            samples.len(),
-            percentile(&samples, 50.0),
-            percentile(&samples, 95.0),
-            samples.last().copied().unwrap_or(f64::NAN),
-            2.0 * samples.len() as f64 / wall
+            replies.len(),
+            percentile(replies, 50.0),
+            percentile(replies, 95.0),
+            replies.last().copied().unwrap_or(f64::NAN),
+            2.0 * replies.len() as f64 / wall
         );
     }
+    Ok(())
+}
+
+/// The password of every account loadgen makes (strong enough for the
+/// server's estimator).
+const PASSWORD: &str = "Loadgen rook lifts to h3, then mates";
+
+/// Signs up `n` fresh accounts, `concurrency` at a time; their names.
+async fn sign_up(addr: SocketAddr, n: u32, concurrency: usize) -> Result<Vec<String>> {
+    // A random tag keeps the names apart from earlier runs on the same
+    // database: `lg` + 8 hex digits + `-` + the index, at most 20 characters.
+    let tag: u32 = rand::random();
+    let names: Vec<String> = (0..n).map(|i| format!("lg{tag:08x}-{i}")).collect();
+    let t0 = Instant::now();
+    let mut running = tokio::task::JoinSet::new();
+    let mut next = 0;
+    while next < names.len() || !running.is_empty() {
+        while next < names.len() && running.len() < concurrency.max(1) {
+            let name = names[next].clone();
+            running.spawn(async move {
+                let c = Client::new(addr);
+                let body = json!({"username": name, "password": PASSWORD});
+                expect(
+                    "sign up",
+                    c.post_json("/api/account/signup", &body).await?,
+                    201,
+                )
+                .map(drop)
+            });
+            next += 1;
+        }
+        if let Some(done) = running.join_next().await {
+            done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
+        }
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    println!(
+        "accounts signed up: {n} in {wall:.1} s ({:.1}/s)",
+        f64::from(n) / wall
+    );
+    Ok(names)
+}
+
+/// One log-in to `name` by `c`; its latency in ms.
+async fn log_in(c: &Client, name: &str) -> Result<f64> {
+    let body = json!({"username": name, "password": PASSWORD});
+    let t0 = Instant::now();
+    let r = c.post_json("/api/account/login", &body).await?;
+    let took = ms(t0);
+    expect("log in", r, 200)?;
+    Ok(took)
+}
+
+/// Keeps `in_flight` log-ins going round `names` until `stop` is set (or
+/// `limit` log-ins are done); the sorted latencies and the wall time in
+/// seconds.
+async fn log_in_storm(
+    addr: SocketAddr,
+    names: Arc<Vec<String>>,
+    in_flight: usize,
+    limit: Option<u32>,
+    stop: Arc<AtomicBool>,
+) -> Result<(Vec<f64>, f64)> {
+    let t0 = Instant::now();
+    let next = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..in_flight.max(1) {
+        let (names, stop, next) = (Arc::clone(&names), Arc::clone(&stop), Arc::clone(&next));
+        workers.spawn(async move {
+            let c = Client::new(addr);
+            let mut took = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if limit.is_some_and(|l| i >= l) {
+                    break;
+                }
+                let name = &names[i as usize % names.len().max(1)];
+                took.push(log_in(&c, name).await?);
+            }
+            Ok::<_, ClientError>(took)
+        });
+    }
+    let mut all = Vec::new();
+    while let Some(done) = workers.join_next().await {
+        all.extend(done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??);
+    }
+    all.sort_by(f64::total_cmp);
+    Ok((all, t0.elapsed().as_secs_f64()))
+}
+
+async fn login(addr: SocketAddr, accounts: u32, logins: u32, concurrency: usize) -> Result<()> {
+    let names = Arc::new(sign_up(addr, accounts.max(1), concurrency).await?);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (took, wall) = log_in_storm(addr, names, concurrency, Some(logins), stop).await?;
+    println!("| log-ins | in flight | p50 ms | p99 ms | max ms | log-ins/s |");
+    println!("|---|---|---|---|---|---|");
+    println!(
+        "| {} | {concurrency} | {:.0} | {:.0} | {:.0} | {:.1} |",
+        took.len(),
+        percentile(&took, 50.0),
+        percentile(&took, 99.0),
+        took.last().copied().unwrap_or(f64::NAN),
+        took.len() as f64 / wall
+    );
+    Ok(())
+}
+
+async fn moves_under_logins(
+    addr: SocketAddr,
+    games: &Games,
+    in_flight: usize,
+    accounts: u32,
+) -> Result<()> {
+    let names = Arc::new(sign_up(addr, accounts.max(1), in_flight).await?);
+    let (alone, _) = play_games(addr, games).await?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let storm = tokio::spawn(log_in_storm(
+        addr,
+        names,
+        in_flight,
+        None,
+        Arc::clone(&stop),
+    ));
+    // Let the log-ins fill the server's hashing pool before the games start.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let played = play_games(addr, games).await;
+    stop.store(true, Ordering::Relaxed);
+    let (logins, wall) = storm
+        .await
+        .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
+    let (busy, _) = played?;
+
+    println!(
+        "level {}, {} games x {} moves, {} at a time",
+        games.level, games.games, games.moves, games.concurrency
+    );
+    println!(
+        "| phase | replies | ack p50 ms | ack p99 ms | reply p50 ms | reply p99 ms | log-ins | log-in p50 ms | log-in p99 ms | log-ins/s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let row = |phase: &str, s: &Samples, extra: String| {
+        println!(
+            "| {phase} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {extra} |",
+            s.replies.len(),
+            percentile(&s.acks, 50.0),
+            percentile(&s.acks, 99.0),
+            percentile(&s.replies, 50.0),
+            percentile(&s.replies, 99.0),
+        );
+    };
+    row("games alone", &alone, "0 | - | - | -".into());
+    row(
+        &format!("{in_flight} log-ins in flight"),
+        &busy,
+        format!(
+            "{} | {:.0} | {:.0} | {:.1}",
+            logins.len(),
+            percentile(&logins, 50.0),
+            percentile(&logins, 99.0),
+            logins.len() as f64 / wall
+        ),
+    );
     Ok(())
 }
 
