@@ -37,6 +37,9 @@ const SOCKET_WRITE_BUFFER: usize = 0;
 const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
 /// Largest accepted request body.
 const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Bundled files whose names carry their content hash (the language
+/// tables' chunks): cached for a year, as a changed file gets a new name.
+const HASHED_ASSETS: &str = "assets/chunks/";
 /// Games listed by `/api/my-games`.
 const MY_GAMES_LIMIT: u32 = 50;
 /// Responses smaller than this are sent uncompressed.
@@ -405,7 +408,7 @@ async fn web_asset(uri: Uri, headers: HeaderMap) -> Response {
     };
     let cache = if name.ends_with(".html") {
         "no-cache"
-    } else if versioned {
+    } else if versioned || name.starts_with(HASHED_ASSETS) {
         "public, max-age=31536000, immutable"
     } else {
         "public, max-age=3600"
@@ -580,10 +583,12 @@ mod tests {
                 content_type(path),
                 "{path}"
             );
-            assert_eq!(
-                plain.headers()[header::CACHE_CONTROL],
+            let expected = if path.starts_with(HASHED_ASSETS) {
+                "public, max-age=31536000, immutable"
+            } else {
                 "public, max-age=3600"
-            );
+            };
+            assert_eq!(plain.headers()[header::CACHE_CONTROL], expected);
             let versioned = fetch(&format!("/{path}?v=abc"), None).await;
             assert_eq!(
                 versioned.headers()[header::CACHE_CONTROL],

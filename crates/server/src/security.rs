@@ -63,7 +63,10 @@ use crate::error::ApiError;
 /// The Content-Security-Policy of every response: only the site's own
 /// scripts, styles, connections and images (plus `data:` images, which the
 /// board's stylesheet uses), no framing, no `<base>`, forms to the site.
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+/// The one hashed style attribute is `color-scheme:light only`, which
+/// chessground puts on its arrow layers.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-hashes' \
+     'sha256-SyXRxMCl6H7Kgy9uTmu1UZqVBsRmMBF4sHRiTO3FQc0='; \
      img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
      base-uri 'none'; form-action 'self'";
 
