@@ -9,6 +9,24 @@
 //! - [`TestServer`] (the library in-process) and [`ServerProcess`] (the real
 //!   binary, for crash tests).
 //! - [`both_backends!`]: one test body, run once per backend.
+//!
+//! # PostgreSQL on a developer's machine
+//! The `…::postgres` tests need a server they may create databases on;
+//! without `PLYYARD_TEST_PG` they print `skipped: PLYYARD_TEST_PG not set`
+//! and pass. A throwaway one, as `.ci/run` starts it (as root, initdb runs
+//! as `postgres`; drop the `runuser -u postgres --` otherwise):
+//!
+//! ```sh
+//! PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+//! PORT=55432   # any free port
+//! DIR=$(mktemp -d) && chown postgres: "$DIR"
+//! runuser -u postgres -- "$PGBIN/initdb" -D "$DIR/data" --auth=trust -U postgres
+//! runuser -u postgres -- "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w \
+//!     -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR" start
+//! PLYYARD_TEST_PG=postgres://postgres@127.0.0.1:$PORT/postgres PLYYARD_REQUIRE_PG=1 \
+//!     cargo test -p plyyard-server
+//! runuser -u postgres -- "$PGBIN/pg_ctl" -D "$DIR/data" -m fast stop && rm -rf "$DIR"
+//! ```
 
 pub mod client;
 pub mod db;
