@@ -268,11 +268,11 @@ impl Server {
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                state.shutting_down.send_replace(true);
-            })
-            .await?;
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            state.shutting_down.send_replace(true);
+        })
+        .await?;
         purge.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
