@@ -132,14 +132,19 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     )
 }
 
-async fn create_game(
-    State(state): State<AppState>,
-    Extension(player): Extension<PlayerId>,
-    Extension(ip): Extension<ClientIp>,
-    account: Option<Extension<AccountKey>>,
-    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let body = body.map_err(|e| {
+/// A request body as handlers take it, for [`json_body`].
+pub type JsonBody = Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>;
+
+/// Decodes a JSON request body, mapping every failure to a clear error
+/// naming `what` was expected.
+///
+/// # Errors
+/// `too_large` or `bad_request`.
+pub fn json_body<T: serde::de::DeserializeOwned>(
+    body: JsonBody,
+    what: &str,
+) -> Result<T, ApiError> {
+    let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
                 ErrorCode::TooLarge,
@@ -149,8 +154,18 @@ async fn create_game(
             ApiError::bad_request(e.body_text())
         }
     })?;
-    let req: NewComputerGame = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request(format!("invalid game request: {e}")))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("invalid {what}: {e}")))
+}
+
+async fn create_game(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
+    body: JsonBody,
+) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let req: NewComputerGame = json_body(body, "game request")?;
     let key = LimitKey::new(ip, account.as_ref().map(|Extension(a)| a));
     state.limits.check_create_game(&key)?;
     let game = actor::create_computer_game(&state, &player, req).await?;

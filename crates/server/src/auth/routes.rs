@@ -8,19 +8,18 @@
 
 use std::collections::HashMap;
 
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password, check_username};
 use crate::actor::{self, Cmd, rfc3339, seat_name};
 use crate::error::{ApiError, ErrorCode};
+use crate::http::{JsonBody, json_body};
 use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
     session_cookie,
@@ -88,23 +87,7 @@ impl From<&Account> for AccountJson {
     }
 }
 
-type Body = Result<axum::body::Bytes, BytesRejection>;
-
-/// Decodes a JSON request body, mapping every failure to a clear error.
-///
-/// # Errors
-/// `too_large` or `bad_request`.
-pub fn json_body<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(ErrorCode::TooLarge, "the request body is too large")
-        } else {
-            ApiError::bad_request(e.body_text())
-        }
-    })?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request(format!("invalid {what}: {e}")))
-}
+type Body = JsonBody;
 
 fn not_logged_in() -> ApiError {
     ApiError::new(ErrorCode::NotLoggedIn, "log in first")
