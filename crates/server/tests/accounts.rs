@@ -43,18 +43,10 @@ fn error(r: &testkit::Response) -> Value {
 }
 
 async fn new_game(c: &Client) -> String {
-    let r = c
-        .post_json(
-            "/api/computer-games",
-            &json!({"level": "beginner", "color": "white"}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    r.json::<Value>().unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    let game = c
+        .new_game(&json!({"level": "beginner", "color": "white"}))
+        .await;
+    game["id"].as_str().unwrap().to_owned()
 }
 
 async fn sign_up_log_in_and_out(db: TestDb) {
@@ -291,14 +283,9 @@ async fn anonymous_games_follow_the_player_to_the_account(db: TestDb) {
         c.cookie("plyyard_player").is_none(),
         "the anonymous cookie is dropped"
     );
-    let mine: Value = c.get("/api/my-games").await.unwrap().json().unwrap();
+    let mine: Value = c.get_value("/api/my-games").await;
     assert_eq!(mine[0]["id"], id.as_str());
-    let game: Value = c
-        .get(&format!("/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let game: Value = c.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(game["you"], "white");
     assert_eq!(
         game["white"],
@@ -318,21 +305,16 @@ async fn anonymous_games_follow_the_player_to_the_account(db: TestDb) {
         c.post_empty("/api/account/logout").await.unwrap().status,
         204
     );
-    let mine: Value = c.get("/api/my-games").await.unwrap().json().unwrap();
+    let mine: Value = c.get_value("/api/my-games").await;
     assert_eq!(mine, json!([]));
-    let game: Value = c
-        .get(&format!("/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let game: Value = c.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(game["you"], Value::Null);
 
     // Games played anonymously in another browser join at log-in.
     let other = srv.client();
     let second = new_game(&other).await;
     assert_eq!(login(&other, "erin", PASSWORD).await.status, 200);
-    let mine: Value = other.get("/api/my-games").await.unwrap().json().unwrap();
+    let mine: Value = other.get_value("/api/my-games").await;
     let ids: Vec<_> = mine
         .as_array()
         .unwrap()
@@ -350,12 +332,7 @@ async fn another_players_game_is_refused(db: TestDb) {
     assert_eq!(signup(&a, "frank", PASSWORD).await.status, 201);
     assert_eq!(signup(&b, "grace", PASSWORD).await.status, 201);
     let id = new_game(&a).await;
-    let game: Value = b
-        .get(&format!("/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let game: Value = b.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(game["you"], Value::Null);
     let mut ws = b.game_socket(&id, None).await.unwrap();
     for (n, msg) in [
@@ -375,12 +352,7 @@ async fn another_players_game_is_refused(db: TestDb) {
             "{reply}"
         );
     }
-    let game: Value = a
-        .get(&format!("/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let game: Value = a.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(game["ply"], 0);
     assert_eq!(game["status"], "ongoing");
     srv.stop().await;
@@ -401,30 +373,15 @@ async fn profiles_list_games_and_deleted_players_stay_in_them(db: TestDb) {
     recv_until(&mut ws, WAIT, |m| m["id"] == 1).await.unwrap();
 
     let viewer = srv.client();
-    let profile: Value = viewer
-        .get("/api/users/heidi")
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let profile: Value = viewer.get_value("/api/users/heidi").await;
     assert_eq!(profile["username"], "Heidi");
-    let page1: Value = viewer
-        .get("/api/users/HEIDI/games")
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let page1: Value = viewer.get_value("/api/users/HEIDI/games").await;
     assert_eq!(page1["games"].as_array().unwrap().len(), 20);
     assert_eq!(
         (page1["page"].clone(), page1["more"].clone()),
         (json!(1), json!(true))
     );
-    let page2: Value = viewer
-        .get("/api/users/heidi/games?page=2")
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let page2: Value = viewer.get_value("/api/users/heidi/games?page=2").await;
     let last = &page2["games"][0];
     assert_eq!(page2["more"], false);
     assert_eq!(
@@ -471,12 +428,7 @@ async fn profiles_list_games_and_deleted_players_stay_in_them(db: TestDb) {
     assert_eq!(login(&viewer, "heidi", PASSWORD).await.status, 401);
     let r = signup(&viewer, "heidi", PASSWORD).await;
     assert_eq!(r.status, 409, "the name stays reserved");
-    let game: Value = viewer
-        .get(&format!("/api/games/{}", ids[1]))
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let game: Value = viewer.get_value(&format!("/api/games/{}", ids[1])).await;
     assert_eq!(game["status"], "ongoing");
     let pgn = viewer
         .get(&format!("/api/games/{}/pgn", ids[5]))

@@ -11,12 +11,7 @@ use testkit::{Client, Socket, TestDb, TestServer, recv_json, recv_until, send_js
 const WAIT: Duration = Duration::from_secs(20);
 
 async fn new_game(c: &Client, body: Value) -> Value {
-    let r = c
-        .post("/api/computer-games", &body.to_string())
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    r.json().unwrap()
+    c.new_game(&body).await
 }
 
 async fn state(c: &Client, id: &str) -> Value {

@@ -28,18 +28,10 @@ async fn a_stale_server_never_overwrites_a_game(db: TestDb) {
         TestServer::start(db.url(), 0.05).await,
     );
     let on_a = a.client();
-    let r = on_a
-        .post_json(
-            "/api/computer-games",
-            &json!({"level": "beginner", "color": "white"}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    let id = r.json::<Value>().unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let game = on_a
+        .new_game(&json!({"level": "beginner", "color": "white"}))
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
     let mut ws_a = on_a.game_socket(&id, None).await.unwrap();
     assert_eq!(play(&mut ws_a, 1, "e2e4").await["t"], "ack");
     until_ply(&mut ws_a, 2).await;
@@ -56,12 +48,7 @@ async fn a_stale_server_never_overwrites_a_game(db: TestDb) {
     let refused = play(&mut ws_a, 2, "g1f3").await;
     assert_eq!(refused["t"], "error", "{refused}");
     assert_eq!(refused["code"], "conflict", "{refused}");
-    let stored: Value = on_b
-        .get(&format!("/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .unwrap();
+    let stored: Value = on_b.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(stored["ply"], 4, "{stored}");
     assert_eq!(stored["moves"][2]["uci"], "d2d4");
 
@@ -69,13 +56,11 @@ async fn a_stale_server_never_overwrites_a_game(db: TestDb) {
     let mut ws_a = on_a.game_socket(&id, None).await.unwrap();
     assert_eq!(play(&mut ws_a, 3, "g1f3").await["t"], "ack");
     until_ply(&mut ws_a, 6).await;
-    let stored: Value = on_a
+    let pgn = on_a
         .get(&format!("/api/games/{id}/pgn"))
         .await
         .unwrap()
-        .text()
-        .into();
-    let pgn = stored.as_str().unwrap();
+        .text();
     assert!(
         pgn.contains("1. e4") && pgn.contains("2. d4") && pgn.contains("3. Nf3"),
         "{pgn}"

@@ -281,6 +281,30 @@ impl Client {
         self.post(path, &serde_json::to_string(value)?).await
     }
 
+    /// `GET path` as JSON.
+    ///
+    /// # Panics
+    /// On a network failure or a body that is not JSON: for tests.
+    pub async fn get_value(&self, path: &str) -> serde_json::Value {
+        let r = self.get(path).await.expect("a response");
+        r.json()
+            .unwrap_or_else(|e| panic!("GET {path}: {e}: {}", r.text()))
+    }
+
+    /// Creates a computer game from `request` (a NewGame) and returns its
+    /// state.
+    ///
+    /// # Panics
+    /// Unless the server answers `201`: for tests.
+    pub async fn new_game(&self, request: &serde_json::Value) -> serde_json::Value {
+        let r = self
+            .post_json("/api/computer-games", request)
+            .await
+            .expect("a response");
+        assert_eq!(r.status, 201, "{}", r.text());
+        r.json().expect("a game state")
+    }
+
     /// `POST path` with no body.
     ///
     /// # Errors

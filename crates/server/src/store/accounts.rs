@@ -109,20 +109,8 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn account_by_name(&self, username: &str) -> Result<Option<AccountRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT player_id, username, created_at, password_hash FROM accounts \
-             WHERE username_key = $1 AND deleted_at IS NULL",
-        )
-        .bind(username.to_lowercase())
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| {
-            Ok(AccountRow {
-                account: account_from_row(&r)?,
-                password_hash: r.try_get(3)?,
-            })
-        })
-        .transpose()
+        self.live_account("username_key", &username.to_lowercase())
+            .await
     }
 
     /// The live account of `player_id` with its password hash.
@@ -130,11 +118,19 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn account_row(&self, player_id: &str) -> Result<Option<AccountRow>, StoreError> {
-        let row = sqlx::query(
+        self.live_account("player_id", player_id).await
+    }
+
+    async fn live_account(
+        &self,
+        column: &'static str,
+        value: &str,
+    ) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(&format!(
             "SELECT player_id, username, created_at, password_hash FROM accounts \
-             WHERE player_id = $1 AND deleted_at IS NULL",
-        )
-        .bind(player_id)
+             WHERE {column} = $1 AND deleted_at IS NULL"
+        ))
+        .bind(value)
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| {
