@@ -19,7 +19,10 @@ pub struct ServeArgs {
     /// Address to listen on; port 0 picks a free port (the log says which).
     #[arg(long, env = "PLYYARD_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// Database: `sqlite://FILE` or a plain file path; created if missing.
+    /// Database: `sqlite://FILE` or a plain file path (SQLite, created if
+    /// missing), or `postgres://USER:PASSWORD@HOST:PORT/DB` (PostgreSQL, an
+    /// existing database; several servers may share it). Migrations are
+    /// applied at start.
     #[arg(long, env = "PLYYARD_DB", default_value = "sqlite://plyyard.db")]
     pub db: String,
     /// Log filter: a level (`info`, `debug`) or `RUST_LOG` directives. Falls
