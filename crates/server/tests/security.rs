@@ -1,5 +1,5 @@
-//! The server's defences over real HTTP, on a port-0 server with a
-//! temporary SQLite file: the same-origin rule for state changes, rate
+//! The server's defences over real HTTP, on a port-0 server, each test on
+//! SQLite and on PostgreSQL: the same-origin rule for state changes, rate
 //! limits by client address (and `X-Forwarded-For` only behind a trusted
 //! proxy), security headers, compression and `ETag`s.
 
@@ -11,29 +11,27 @@ use reqwest::{Client, Response, StatusCode};
 use serde_json::{Value, json};
 use server::security::Quotas;
 use server::{Config, Server, Tuning};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use testkit::TestDb;
 
 const NEW_GAME: &str = r#"{"level":"beginner","color":"white","variant":"standard"}"#;
 
+/// A server (testkit's, in-process) and a client without a cookie store:
+/// every request is a new anonymous visitor.
 struct TestServer {
     addr: SocketAddr,
     http: Client,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<()>>,
-    _dir: tempfile::TempDir,
+    server: testkit::TestServer,
 }
 
 impl TestServer {
-    async fn start() -> TestServer {
-        TestServer::start_with(|_| {}).await
+    async fn start(db: &TestDb) -> TestServer {
+        TestServer::start_with(db, |_| {}).await
     }
 
-    async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestServer {
-        let dir = tempfile::tempdir().unwrap();
+    async fn start_with(db: &TestDb, adjust: impl FnOnce(&mut Config)) -> TestServer {
         let mut config = Config {
             addr: "127.0.0.1:0".into(),
-            db: format!("sqlite://{}", dir.path().join("plyyard.db").display()),
+            db: db.url().to_owned(),
             tuning: Tuning {
                 engine_workers: 1,
                 engine_hash_mb: 4,
@@ -43,28 +41,15 @@ impl TestServer {
             ..Config::default()
         };
         adjust(&mut config);
-        let server = Server::bind(config).await.expect("server starts");
-        let addr = server.local_addr().unwrap();
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            server
-                .serve(async move {
-                    let _ = rx.await;
-                })
-                .await
-                .expect("server runs");
-        });
-        // No cookie store: every request is a new anonymous visitor.
+        let server = testkit::TestServer::start_config(config).await;
         let http = Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
             .unwrap();
         TestServer {
-            addr,
+            addr: server.addr,
             http,
-            stop: Some(tx),
-            task: Some(task),
-            _dir: dir,
+            server,
         }
     }
 
@@ -113,13 +98,8 @@ impl TestServer {
             .expect("metric present")
     }
 
-    async fn stop(mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(t) = self.task.take() {
-            t.await.unwrap();
-        }
+    async fn stop(self) {
+        self.server.stop().await;
     }
 }
 
@@ -158,9 +138,8 @@ async fn create_until_refused(
     (at_most, None)
 }
 
-#[tokio::test]
-async fn cross_site_and_originless_posts_are_refused() {
-    let s = TestServer::start().await;
+async fn cross_site_and_originless_posts_are_refused(db: TestDb) {
+    let s = TestServer::start(&db).await;
 
     let foreign = s.create(&[("origin", "http://evil.example")]).await;
     assert_eq!(foreign.status(), StatusCode::FORBIDDEN);
@@ -197,9 +176,11 @@ async fn cross_site_and_originless_posts_are_refused() {
     s.stop().await;
 }
 
-#[tokio::test]
-async fn the_public_url_is_the_only_origin() {
-    let s = TestServer::start_with(|c| c.public_url = Some("https://Chess.Example/".into())).await;
+async fn the_public_url_is_the_only_origin(db: TestDb) {
+    let s = TestServer::start_with(&db, |c| {
+        c.public_url = Some("https://Chess.Example/".into())
+    })
+    .await;
     let local = s.create_same_origin(&[]).await;
     assert_eq!(local.status(), StatusCode::FORBIDDEN);
     let http = s.create(&[("origin", "http://chess.example")]).await;
@@ -212,7 +193,7 @@ async fn the_public_url_is_the_only_origin() {
     assert!(set.contains("Secure"), "{set}");
     s.stop().await;
 
-    let plain = TestServer::start().await;
+    let plain = TestServer::start(&db).await;
     let r = plain.create_same_origin(&[]).await;
     let set = r.headers()[header::SET_COOKIE].to_str().unwrap();
     assert!(!set.contains("Secure"), "{set}");
@@ -228,9 +209,8 @@ async fn the_public_url_is_the_only_origin() {
     assert!(bad.is_err(), "a public URL without scheme is refused");
 }
 
-#[tokio::test]
-async fn a_burst_of_cookieless_creations_from_one_address_is_limited() {
-    let s = TestServer::start().await;
+async fn a_burst_of_cookieless_creations_from_one_address_is_limited(db: TestDb) {
+    let s = TestServer::start(&db).await;
     let burst = Quotas::default().games_per_minute as usize;
     let (created, refused) = create_until_refused(&s, &[], 300).await;
     let refused = refused.expect("refused long before 300");
@@ -263,9 +243,8 @@ async fn a_burst_of_cookieless_creations_from_one_address_is_limited() {
     s.stop().await;
 }
 
-#[tokio::test]
-async fn behind_a_trusted_proxy_the_forwarded_address_is_the_key() {
-    let s = TestServer::start_with(|c| {
+async fn behind_a_trusted_proxy_the_forwarded_address_is_the_key(db: TestDb) {
+    let s = TestServer::start_with(&db, |c| {
         c.trust_proxy = true;
         c.tuning.quotas.games_per_minute = 5;
     })
@@ -333,9 +312,8 @@ fn assert_security_headers(resp: &Response, what: &str) {
     assert_eq!(h[header::X_FRAME_OPTIONS], "DENY", "{what}");
 }
 
-#[tokio::test]
-async fn every_response_has_the_security_headers() {
-    let s = TestServer::start_with(|c| c.tuning.quotas.games_per_minute = 1).await;
+async fn every_response_has_the_security_headers(db: TestDb) {
+    let s = TestServer::start_with(&db, |c| c.tuning.quotas.games_per_minute = 1).await;
     let page = s.get("/", &[]).await;
     assert_eq!(page.status(), StatusCode::OK);
     assert_security_headers(&page, "/");
@@ -357,9 +335,8 @@ async fn every_response_has_the_security_headers() {
     s.stop().await;
 }
 
-#[tokio::test]
-async fn assets_are_compressed_and_revalidated() {
-    let s = TestServer::start().await;
+async fn assets_are_compressed_and_revalidated(db: TestDb) {
+    let s = TestServer::start(&db).await;
     let plain = s.get("/assets/app.js", &[]).await;
     assert_eq!(plain.status(), StatusCode::OK);
     assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
@@ -429,12 +406,11 @@ async fn assets_are_compressed_and_revalidated() {
     s.stop().await;
 }
 
-#[tokio::test]
-async fn websockets_still_upgrade_through_the_layers() {
+async fn websockets_still_upgrade_through_the_layers(db: TestDb) {
     use futures_util::StreamExt as _;
     use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 
-    let s = TestServer::start().await;
+    let s = TestServer::start(&db).await;
     let created = s.create_same_origin(&[]).await;
     assert_eq!(created.status(), StatusCode::CREATED);
     let cookie = created
@@ -471,9 +447,8 @@ async fn websockets_still_upgrade_through_the_layers() {
     s.stop().await;
 }
 
-#[tokio::test]
-async fn sign_ups_are_limited_per_address() {
-    let s = TestServer::start_with(|c| c.tuning.quotas.signups_per_hour = 2).await;
+async fn sign_ups_are_limited_per_address(db: TestDb) {
+    let s = TestServer::start_with(&db, |c| c.tuning.quotas.signups_per_hour = 2).await;
     let origin = s.origin();
     let signup = |n: u32| {
         s.http
@@ -491,3 +466,14 @@ async fn sign_ups_are_limited_per_address() {
     assert_eq!(error_code(third).await, "rate_limited");
     s.stop().await;
 }
+
+testkit::both_backends!(
+    cross_site_and_originless_posts_are_refused,
+    the_public_url_is_the_only_origin,
+    a_burst_of_cookieless_creations_from_one_address_is_limited,
+    behind_a_trusted_proxy_the_forwarded_address_is_the_key,
+    every_response_has_the_security_headers,
+    assets_are_compressed_and_revalidated,
+    websockets_still_upgrade_through_the_layers,
+    sign_ups_are_limited_per_address,
+);
