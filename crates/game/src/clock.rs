@@ -1,0 +1,1171 @@
+//! Chess clocks for games between people: [`TimeControl`] (the table range
+//! and its presets), [`Speed`] (blitz, rapid, classical) and [`Clock`], a
+//! pure two-sided clock with increment, flag fall and a bounded lag
+//! allowance.
+//!
+//! The clock never reads the time. Every operation takes the current
+//! [`Moment`] (monotonic time since an origin the caller chooses), so the
+//! server can run it on `tokio::time` — paused in tests — and wait for
+//! [`Clock::deadline`] with a single timer.
+
+use std::fmt;
+use std::ops::{Add, RangeInclusive};
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{ByColor, Color};
+
+/// A time control of a table: minutes for the game plus an increment in
+/// seconds added after each move.
+///
+/// Only the table range can be built: [`TimeControl::MINUTES`] (3 to 30
+/// minutes) and [`TimeControl::INCREMENT_SECS`] (2 to 20 seconds). It is
+/// written `M+S` (`"10+5"`), which [`FromStr`] reads back and serde uses.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use game::{Speed, TimeControl};
+///
+/// let tc = TimeControl::table(10, 5).unwrap();
+/// assert_eq!(tc, TimeControl::PRESET_10_5);
+/// assert_eq!(tc.initial(), Duration::from_secs(600));
+/// assert_eq!(tc.increment(), Duration::from_secs(5));
+/// assert_eq!(tc.estimated_secs(), 800);
+/// assert_eq!(tc.speed(), Speed::Rapid);
+/// assert_eq!(tc.to_string(), "10+5");
+/// assert_eq!("10+5".parse::<TimeControl>().unwrap(), tc);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct TimeControl {
+    minutes: u32,
+    increment_secs: u32,
+}
+
+impl TimeControl {
+    /// The minutes a table may have.
+    pub const MINUTES: RangeInclusive<u32> = 3..=30;
+    /// The increments, in seconds, a table may have.
+    pub const INCREMENT_SECS: RangeInclusive<u32> = 2..=20;
+
+    /// Preset 3+2 (blitz).
+    pub const PRESET_3_2: TimeControl = TimeControl::preset(3, 2);
+    /// Preset 5+3 (blitz).
+    pub const PRESET_5_3: TimeControl = TimeControl::preset(5, 3);
+    /// Preset 10+5 (rapid).
+    pub const PRESET_10_5: TimeControl = TimeControl::preset(10, 5);
+    /// Preset 15+10 (rapid).
+    pub const PRESET_15_10: TimeControl = TimeControl::preset(15, 10);
+    /// Preset 30+20 (classical).
+    pub const PRESET_30_20: TimeControl = TimeControl::preset(30, 20);
+    /// The presets offered when opening a table, fastest first.
+    pub const PRESETS: [TimeControl; 5] = [
+        TimeControl::PRESET_3_2,
+        TimeControl::PRESET_5_3,
+        TimeControl::PRESET_10_5,
+        TimeControl::PRESET_15_10,
+        TimeControl::PRESET_30_20,
+    ];
+
+    const fn preset(minutes: u32, increment_secs: u32) -> TimeControl {
+        // Checked at compile time: a preset outside the range fails to build.
+        assert!(minutes >= 3 && minutes <= 30);
+        assert!(increment_secs >= 2 && increment_secs <= 20);
+        TimeControl {
+            minutes,
+            increment_secs,
+        }
+    }
+
+    /// The time control of a table: `minutes` for the game plus
+    /// `increment_secs` after each move.
+    ///
+    /// # Errors
+    ///
+    /// Returns [`TimeControlError::Minutes`] if `minutes` is outside
+    /// [`TimeControl::MINUTES`], otherwise [`TimeControlError::Increment`] if
+    /// `increment_secs` is outside [`TimeControl::INCREMENT_SECS`]. Both hand
+    /// back the input.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use game::{TimeControl, TimeControlError};
+    ///
+    /// assert!(TimeControl::table(3, 20).is_ok());
+    /// assert_eq!(
+    ///     TimeControl::table(2, 5),
+    ///     Err(TimeControlError::Minutes { minutes: 2, increment_secs: 5 })
+    /// );
+    /// assert_eq!(
+    ///     TimeControl::table(5, 0),
+    ///     Err(TimeControlError::Increment { minutes: 5, increment_secs: 0 })
+    /// );
+    /// ```
+    pub fn table(minutes: u32, increment_secs: u32) -> Result<TimeControl, TimeControlError> {
+        if !TimeControl::MINUTES.contains(&minutes) {
+            Err(TimeControlError::Minutes {
+                minutes,
+                increment_secs,
+            })
+        } else if !TimeControl::INCREMENT_SECS.contains(&increment_secs) {
+            Err(TimeControlError::Increment {
+                minutes,
+                increment_secs,
+            })
+        } else {
+            Ok(TimeControl {
+                minutes,
+                increment_secs,
+            })
+        }
+    }
+
+    /// Minutes for the game.
+    pub const fn minutes(self) -> u32 {
+        self.minutes
+    }
+
+    /// Increment in seconds.
+    pub const fn increment_secs(self) -> u32 {
+        self.increment_secs
+    }
+
+    /// Each side's time at the start.
+    pub const fn initial(self) -> Duration {
+        Duration::from_secs(self.minutes as u64 * 60)
+    }
+
+    /// Time added to the mover's clock after each move.
+    pub const fn increment(self) -> Duration {
+        Duration::from_secs(self.increment_secs as u64)
+    }
+
+    /// Estimated duration of one side's play: `minutes × 60 + 40 × increment`
+    /// seconds, a game of 40 moves.
+    pub const fn estimated_secs(self) -> u32 {
+        self.minutes * 60 + 40 * self.increment_secs
+    }
+
+    /// The rating category, from [`TimeControl::estimated_secs`].
+    pub const fn speed(self) -> Speed {
+        Speed::from_estimated_secs(self.estimated_secs())
+    }
+
+    /// The value of the PGN `TimeControl` tag: seconds, `+`, increment
+    /// (`"600+5"`).
+    pub fn pgn_tag(self) -> String {
+        format!("{}+{}", self.minutes * 60, self.increment_secs)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}+{}", self.minutes, self.increment_secs)
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    /// Reads `M+S` (`"10+5"`, spaces around the numbers allowed).
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
+        let malformed = || TimeControlError::Malformed {
+            input: s.to_owned(),
+        };
+        let (minutes, increment) = s.split_once('+').ok_or_else(malformed)?;
+        let minutes = minutes.trim().parse().map_err(|_| malformed())?;
+        let increment = increment.trim().parse().map_err(|_| malformed())?;
+        TimeControl::table(minutes, increment)
+    }
+}
+
+impl TryFrom<String> for TimeControl {
+    type Error = TimeControlError;
+
+    fn try_from(s: String) -> Result<TimeControl, TimeControlError> {
+        s.parse()
+    }
+}
+
+impl From<TimeControl> for String {
+    fn from(tc: TimeControl) -> String {
+        tc.to_string()
+    }
+}
+
+/// A time control was refused; hands back the input and names the range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// The minutes are outside 3 to 30.
+    #[error("{minutes}+{increment_secs} refused: a table has 3 to 30 minutes")]
+    Minutes {
+        /// The refused minutes.
+        minutes: u32,
+        /// The increment that came with them.
+        increment_secs: u32,
+    },
+    /// The increment is outside 2 to 20 seconds.
+    #[error("{minutes}+{increment_secs} refused: a table has an increment of 2 to 20 seconds")]
+    Increment {
+        /// The minutes that came with the increment.
+        minutes: u32,
+        /// The refused increment, in seconds.
+        increment_secs: u32,
+    },
+    /// The text is not `M+S`.
+    #[error("time control {input:?} is not minutes+increment such as \"10+5\"")]
+    Malformed {
+        /// The refused text.
+        input: String,
+    },
+}
+
+impl TimeControlError {
+    /// A short machine-readable kind: `minutes`, `increment` or `malformed`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TimeControlError::Minutes { .. } => "minutes",
+            TimeControlError::Increment { .. } => "increment",
+            TimeControlError::Malformed { .. } => "malformed",
+        }
+    }
+}
+
+/// Rating category of a time control, by its estimated duration
+/// (lichess's boundaries; the table range has no bullet).
+///
+/// # Examples
+///
+/// ```
+/// use game::{Speed, TimeControl};
+///
+/// assert_eq!(TimeControl::PRESET_3_2.speed(), Speed::Blitz);
+/// assert_eq!(TimeControl::PRESET_10_5.speed(), Speed::Rapid);
+/// assert_eq!(TimeControl::PRESET_30_20.speed().as_str(), "classical");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Speed {
+    /// Estimated under 480 s (8 minutes).
+    Blitz,
+    /// Estimated from 480 s up to under 1500 s (25 minutes).
+    Rapid,
+    /// Estimated 1500 s or more.
+    Classical,
+}
+
+impl Speed {
+    /// All speeds, fastest first.
+    pub const ALL: [Speed; 3] = [Speed::Blitz, Speed::Rapid, Speed::Classical];
+
+    /// The speed of a game estimated to last `secs` seconds per side
+    /// (see [`TimeControl::estimated_secs`]).
+    pub const fn from_estimated_secs(secs: u32) -> Speed {
+        if secs < 480 {
+            Speed::Blitz
+        } else if secs < 1500 {
+            Speed::Rapid
+        } else {
+            Speed::Classical
+        }
+    }
+
+    /// The lowercase name used in JSON and the database.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+        }
+    }
+}
+
+impl fmt::Display for Speed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Speed {
+    type Err = crate::ParseNameError;
+
+    fn from_str(s: &str) -> Result<Speed, crate::ParseNameError> {
+        Speed::ALL
+            .into_iter()
+            .find(|speed| s.trim().eq_ignore_ascii_case(speed.as_str()))
+            .ok_or_else(|| crate::ParseNameError {
+                what: "speed",
+                input: s.to_owned(),
+            })
+    }
+}
+
+/// A point in monotonic time: the duration since an origin the caller
+/// chooses (the server's start, say) and keeps for the whole game.
+///
+/// With `tokio::time`, `Moment::from(tokio::time::Instant::now() - origin)`
+/// gives the moment, and `origin + deadline.since_origin()` turns
+/// [`Clock::deadline`] back into an instant to sleep until.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Moment(Duration);
+
+impl Moment {
+    /// The origin itself.
+    pub const ORIGIN: Moment = Moment(Duration::ZERO);
+
+    /// The moment `since_origin` after the origin.
+    pub const fn from_origin(since_origin: Duration) -> Moment {
+        Moment(since_origin)
+    }
+
+    /// The moment `ms` milliseconds after the origin.
+    pub const fn from_millis(ms: u64) -> Moment {
+        Moment(Duration::from_millis(ms))
+    }
+
+    /// Time since the origin.
+    pub const fn since_origin(self) -> Duration {
+        self.0
+    }
+
+    /// Time from `earlier` to this moment, zero if `earlier` is later.
+    pub fn saturating_duration_since(self, earlier: Moment) -> Duration {
+        self.0.saturating_sub(earlier.0)
+    }
+}
+
+impl From<Duration> for Moment {
+    fn from(since_origin: Duration) -> Moment {
+        Moment(since_origin)
+    }
+}
+
+impl Add<Duration> for Moment {
+    type Output = Moment;
+
+    fn add(self, d: Duration) -> Moment {
+        Moment(self.0 + d)
+    }
+}
+
+/// A press of the clock was refused (or a start); the clock is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    /// No clock has been started yet.
+    #[error("the clock has not been started")]
+    NotStarted,
+    /// The clocks were stopped: the game is over.
+    #[error("the clocks are stopped")]
+    Stopped,
+    /// [`Clock::start`] while a clock already runs.
+    #[error("{running}'s clock is already running")]
+    AlreadyRunning {
+        /// The side whose clock runs.
+        running: Color,
+    },
+    /// The side that pressed is not the side whose clock runs.
+    #[error("{pressed} pressed the clock, but it is {running}'s turn")]
+    NotYourTurn {
+        /// The side that pressed.
+        pressed: Color,
+        /// The side whose clock runs.
+        running: Color,
+    },
+    /// The running side's time had run out at the moment of the press, so
+    /// the move does not count: the game is lost on time (or drawn, FIDE 6.9).
+    #[error("{color}'s flag has fallen")]
+    Flagged {
+        /// The side whose flag fell.
+        color: Color,
+    },
+}
+
+/// What a successful [`Clock::press`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Press {
+    /// Time the move took on the server's clock, from the start of the turn
+    /// to the press.
+    pub elapsed: Duration,
+    /// Lag credited back to the mover (at most [`Clock::LAG_CREDIT_MAX`]).
+    pub lag_credit: Duration,
+    /// The mover's remaining time after the move, increment included (the
+    /// value of PGN's `[%clk]`).
+    pub remaining: Duration,
+}
+
+/// The state of a [`Clock`] as plain data, to store with each move and
+/// give back to [`Clock::restore`] after a restart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClockSnapshot {
+    /// White's remaining time, in milliseconds.
+    pub white_ms: u64,
+    /// Black's remaining time, in milliseconds.
+    pub black_ms: u64,
+    /// The side whose clock runs, if any.
+    #[serde(with = "color_name")]
+    pub running: Option<Color>,
+    /// White's lag quota, in milliseconds.
+    pub white_lag_quota_ms: u64,
+    /// Black's lag quota, in milliseconds.
+    pub black_lag_quota_ms: u64,
+}
+
+/// `Option<Color>` as `"white"`, `"black"` or `null`.
+mod color_name {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    use shakmaty::Color;
+
+    pub fn serialize<S: Serializer>(color: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+        match color {
+            Some(c) => s.serialize_some(c.fold_wb("white", "black")),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            None => Ok(None),
+            Some(name) => name
+                .parse()
+                .map(Some)
+                .map_err(|_| D::Error::custom(format!("unknown colour {name:?}"))),
+        }
+    }
+}
+
+/// A two-sided chess clock with increment, driven by the [`Moment`]s passed
+/// in.
+///
+/// At most one side's clock runs. A clock starts with [`Clock::start`] (the
+/// server starts it once both sides have made their first move, which have
+/// their own time-outs); each [`Clock::press`] stops the mover's clock, adds
+/// the increment and starts the opponent's; [`Clock::stop`] freezes both at
+/// the end of the game. A flag falls when the running side's time reaches
+/// zero — exactly zero counts — and remaining times never go below zero.
+///
+/// # Lag allowance
+///
+/// A move spends time on the network before the server sees it. The client
+/// measures that lag and sends it with the move; the clock credits it back,
+/// within bounds, from a per-player quota (after lichess's lag quota):
+///
+/// * each move credits at most [`Clock::LAG_CREDIT_MAX`] (1 s), and never
+///   more than the move's elapsed time or the player's quota;
+/// * the quota starts at [`Clock::LAG_QUOTA_START`] (3 s), loses what is
+///   credited and regains [`Clock::LAG_QUOTA_GAIN`] (0.5 s) after each
+///   move, up to [`Clock::LAG_QUOTA_MAX`] (5 s).
+///
+/// So over `n` moves a player is credited at most `3 s + 0.5 s × (n − 1)`,
+/// however much lag they claim: a steady 0.5 s of lag per move is
+/// covered in full, spikes up to 1 s are covered while the quota lasts.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use game::shakmaty::Color;
+/// use game::{Clock, ClockError, Moment, TimeControl};
+///
+/// let mut clock = Clock::new(TimeControl::PRESET_3_2);
+/// clock.start(Color::White, Moment::from_millis(0)).unwrap();
+///
+/// // White moves after 10 s (no lag claimed): 180 - 10 + 2 = 172 s.
+/// let press = clock.press(Color::White, Moment::from_millis(10_000), Duration::ZERO).unwrap();
+/// assert_eq!(press.remaining, Duration::from_secs(172));
+/// assert_eq!(clock.running(), Some(Color::Black));
+///
+/// // Black's flag falls 180 s later unless Black moves.
+/// assert_eq!(clock.deadline(), Some(Moment::from_millis(190_000)));
+/// assert_eq!(clock.flagged(Moment::from_millis(189_999)), None);
+/// assert_eq!(clock.flagged(Moment::from_millis(190_000)), Some(Color::Black));
+/// assert_eq!(
+///     clock.press(Color::Black, Moment::from_millis(190_000), Duration::ZERO),
+///     Err(ClockError::Flagged { color: Color::Black })
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clock {
+    control: TimeControl,
+    /// Remaining time at the start of the current turn (for the running
+    /// side) or now (for the other side).
+    remaining: ByColor<Duration>,
+    lag_quota: ByColor<Duration>,
+    state: State,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    NotStarted,
+    Running { color: Color, since: Moment },
+    Stopped,
+}
+
+impl Clock {
+    /// Most lag credited for one move.
+    pub const LAG_CREDIT_MAX: Duration = Duration::from_millis(1_000);
+    /// Each player's lag quota at the start of a game.
+    pub const LAG_QUOTA_START: Duration = Duration::from_millis(3_000);
+    /// Lag quota regained after each move.
+    pub const LAG_QUOTA_GAIN: Duration = Duration::from_millis(500);
+    /// Most lag quota a player can hold.
+    pub const LAG_QUOTA_MAX: Duration = Duration::from_millis(5_000);
+
+    /// A clock for `control`: both sides at the initial time, full lag quotas,
+    /// nothing running.
+    pub fn new(control: TimeControl) -> Clock {
+        Clock {
+            control,
+            remaining: ByColor::new_with(|_| control.initial()),
+            lag_quota: ByColor::new_with(|_| Clock::LAG_QUOTA_START),
+            state: State::NotStarted,
+        }
+    }
+
+    /// The time control.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// The side whose clock runs, if any.
+    pub fn running(&self) -> Option<Color> {
+        match self.state {
+            State::Running { color, .. } => Some(color),
+            State::NotStarted | State::Stopped => None,
+        }
+    }
+
+    /// Whether [`Clock::stop`] has been called.
+    pub fn is_stopped(&self) -> bool {
+        self.state == State::Stopped
+    }
+
+    /// Starts `color`'s clock at `now` (the side to move).
+    ///
+    /// # Errors
+    ///
+    /// Returns [`ClockError::AlreadyRunning`] if a clock runs and
+    /// [`ClockError::Stopped`] after [`Clock::stop`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use game::shakmaty::Color;
+    /// use game::{Clock, ClockError, Moment, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::PRESET_5_3);
+    /// clock.start(Color::White, Moment::from_millis(1_000)).unwrap();
+    /// assert_eq!(clock.remaining(Color::White, Moment::from_millis(3_000)), Duration::from_secs(298));
+    /// assert_eq!(
+    ///     clock.start(Color::Black, Moment::from_millis(3_000)),
+    ///     Err(ClockError::AlreadyRunning { running: Color::White })
+    /// );
+    /// ```
+    pub fn start(&mut self, color: Color, now: Moment) -> Result<(), ClockError> {
+        match self.state {
+            State::NotStarted => {
+                self.state = State::Running { color, since: now };
+                Ok(())
+            }
+            State::Running { color, .. } => Err(ClockError::AlreadyRunning { running: color }),
+            State::Stopped => Err(ClockError::Stopped),
+        }
+    }
+
+    /// `color`'s remaining time at `now` (zero once the flag has fallen).
+    pub fn remaining(&self, color: Color, now: Moment) -> Duration {
+        match self.state {
+            State::Running {
+                color: running,
+                since,
+            } if running == color => {
+                self.remaining[color].saturating_sub(now.saturating_duration_since(since))
+            }
+            _ => self.remaining[color],
+        }
+    }
+
+    /// The side whose time has run out at `now`, if any: remaining time of
+    /// exactly zero counts.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use game::shakmaty::Color;
+    /// use game::{Clock, Moment, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
+    /// clock.start(Color::White, Moment::ORIGIN).unwrap();
+    /// assert_eq!(clock.flagged(Moment::from_millis(179_999)), None);
+    /// assert_eq!(clock.flagged(Moment::from_millis(180_000)), Some(Color::White));
+    /// ```
+    pub fn flagged(&self, now: Moment) -> Option<Color> {
+        if let State::Running { color, .. } = self.state {
+            return (self.remaining(color, now).is_zero()).then_some(color);
+        }
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| self.remaining[c].is_zero())
+    }
+
+    /// The moment the running side's time runs out (its flag falls), or
+    /// `None` when no clock runs. The server sleeps until this moment and
+    /// then checks [`Clock::flagged`].
+    pub fn deadline(&self) -> Option<Moment> {
+        match self.state {
+            State::Running { color, since } => Some(since + self.remaining[color]),
+            State::NotStarted | State::Stopped => None,
+        }
+    }
+
+    /// `color` has moved at `now` and presses the clock: their clock stops,
+    /// the elapsed time less the lag credit (see [the lag
+    /// allowance](Clock#lag-allowance); `client_lag` is what the client
+    /// measured for this move) is charged, the increment is added, and the
+    /// opponent's clock starts at `now`.
+    ///
+    /// # Errors
+    ///
+    /// Leaves the clock unchanged and returns
+    /// [`ClockError::Flagged`] if the running side's time had run out at
+    /// `now` (a move that arrives at or after the flag never counts,
+    /// whatever lag is claimed), [`ClockError::NotYourTurn`] if the other side's clock
+    /// runs, [`ClockError::NotStarted`] before [`Clock::start`] and
+    /// [`ClockError::Stopped`] after [`Clock::stop`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use game::shakmaty::Color;
+    /// use game::{Clock, ClockError, Moment, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::PRESET_10_5);
+    /// clock.start(Color::White, Moment::ORIGIN).unwrap();
+    ///
+    /// // 4 s on the server's clock, of which the client says 300 ms were lag.
+    /// let press = clock
+    ///     .press(Color::White, Moment::from_millis(4_000), Duration::from_millis(300))
+    ///     .unwrap();
+    /// assert_eq!(press.lag_credit, Duration::from_millis(300));
+    /// assert_eq!(press.remaining, Duration::from_millis(600_000 - 3_700 + 5_000));
+    ///
+    /// assert_eq!(
+    ///     clock.press(Color::White, Moment::from_millis(5_000), Duration::ZERO),
+    ///     Err(ClockError::NotYourTurn { pressed: Color::White, running: Color::Black })
+    /// );
+    /// ```
+    pub fn press(
+        &mut self,
+        color: Color,
+        now: Moment,
+        client_lag: Duration,
+    ) -> Result<Press, ClockError> {
+        let since = match self.state {
+            State::NotStarted => return Err(ClockError::NotStarted),
+            State::Stopped => return Err(ClockError::Stopped),
+            State::Running {
+                color: running,
+                since,
+            } => {
+                if let Some(flagged) = self.flagged(now) {
+                    return Err(ClockError::Flagged { color: flagged });
+                }
+                if running != color {
+                    return Err(ClockError::NotYourTurn {
+                        pressed: color,
+                        running,
+                    });
+                }
+                since
+            }
+        };
+        let elapsed = now.saturating_duration_since(since);
+        let lag_credit = client_lag
+            .min(Clock::LAG_CREDIT_MAX)
+            .min(self.lag_quota[color])
+            .min(elapsed);
+        self.lag_quota[color] =
+            (self.lag_quota[color] - lag_credit + Clock::LAG_QUOTA_GAIN).min(Clock::LAG_QUOTA_MAX);
+        // Not flagged, so elapsed < remaining and the subtraction cannot underflow.
+        let remaining = self.remaining[color] - (elapsed - lag_credit) + self.control.increment();
+        self.remaining[color] = remaining;
+        self.state = State::Running {
+            color: color.other(),
+            since: now,
+        };
+        Ok(Press {
+            elapsed,
+            lag_credit,
+            remaining,
+        })
+    }
+
+    /// Stops the clocks at `now` for good (the game is over): the running
+    /// side is charged up to `now`, without increment or lag credit. A
+    /// second call changes nothing.
+    pub fn stop(&mut self, now: Moment) {
+        if let State::Running { color, .. } = self.state {
+            self.remaining[color] = self.remaining(color, now);
+        }
+        self.state = State::Stopped;
+    }
+
+    /// `color`'s lag quota (see [the lag allowance](Clock#lag-allowance)).
+    pub fn lag_quota(&self, color: Color) -> Duration {
+        self.lag_quota[color]
+    }
+
+    /// The clock's state at `now` as plain data, remaining times in whole
+    /// milliseconds (rounded down). Taken right after a press, it records
+    /// the mover's time after the increment and the opponent's full time.
+    pub fn snapshot(&self, now: Moment) -> ClockSnapshot {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        ClockSnapshot {
+            white_ms: ms(self.remaining(Color::White, now)),
+            black_ms: ms(self.remaining(Color::Black, now)),
+            running: self.running(),
+            white_lag_quota_ms: ms(self.lag_quota[Color::White]),
+            black_lag_quota_ms: ms(self.lag_quota[Color::Black]),
+        }
+    }
+
+    /// A clock restored from `snapshot` after a restart: the side that was
+    /// running starts again at `now` from its stored remaining time, so the
+    /// time the server was down is not charged. A snapshot with no running
+    /// side gives a clock not yet started. Quotas above
+    /// [`Clock::LAG_QUOTA_MAX`] are lowered to it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use game::shakmaty::Color;
+    /// use game::{Clock, Moment, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
+    /// clock.start(Color::White, Moment::ORIGIN).unwrap();
+    /// clock.press(Color::White, Moment::from_millis(5_000), Duration::ZERO).unwrap();
+    /// let stored = clock.snapshot(Moment::from_millis(5_000));
+    ///
+    /// // The server comes back an hour later: Black still has 180 s.
+    /// let back = Moment::from_millis(3_605_000);
+    /// let restored = Clock::restore(TimeControl::PRESET_3_2, &stored, back);
+    /// assert_eq!(restored.running(), Some(Color::Black));
+    /// assert_eq!(restored.remaining(Color::Black, back), Duration::from_secs(180));
+    /// assert_eq!(restored.remaining(Color::White, back), Duration::from_secs(177));
+    /// ```
+    pub fn restore(control: TimeControl, snapshot: &ClockSnapshot, now: Moment) -> Clock {
+        let quota = |ms: u64| Duration::from_millis(ms).min(Clock::LAG_QUOTA_MAX);
+        Clock {
+            control,
+            remaining: ByColor {
+                white: Duration::from_millis(snapshot.white_ms),
+                black: Duration::from_millis(snapshot.black_ms),
+            },
+            lag_quota: ByColor {
+                white: quota(snapshot.white_lag_quota_ms),
+                black: quota(snapshot.black_lag_quota_ms),
+            },
+            state: match snapshot.running {
+                Some(color) => State::Running { color, since: now },
+                None => State::NotStarted,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const W: Color = Color::White;
+    const B: Color = Color::Black;
+
+    fn at(ms: u64) -> Moment {
+        Moment::from_millis(ms)
+    }
+
+    fn ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
+    fn started(tc: TimeControl) -> Clock {
+        let mut clock = Clock::new(tc);
+        clock.start(W, at(0)).unwrap();
+        clock
+    }
+
+    #[test]
+    fn increment_is_added_after_each_move() {
+        let mut clock = started(TimeControl::PRESET_5_3);
+        let p = clock.press(W, at(2_000), Duration::ZERO).unwrap();
+        assert_eq!(p.elapsed, ms(2_000));
+        assert_eq!(p.remaining, ms(300_000 - 2_000 + 3_000));
+        let p = clock.press(B, at(2_500), Duration::ZERO).unwrap();
+        assert_eq!(p.remaining, ms(300_000 - 500 + 3_000));
+        // A quick move gains time: the increment exceeds the think time.
+        assert!(p.remaining > TimeControl::PRESET_5_3.initial());
+        let p = clock.press(W, at(12_500), Duration::ZERO).unwrap();
+        assert_eq!(p.remaining, ms(301_000 - 10_000 + 3_000));
+        assert_eq!(clock.remaining(W, at(12_500)), ms(294_000));
+        assert_eq!(clock.remaining(B, at(12_500)), ms(302_500));
+    }
+
+    #[test]
+    fn only_the_movers_clock_runs() {
+        let mut clock = Clock::new(TimeControl::PRESET_3_2);
+        // Nothing runs before the start.
+        assert_eq!(clock.running(), None);
+        assert_eq!(clock.deadline(), None);
+        assert_eq!(clock.remaining(W, at(50_000)), ms(180_000));
+        assert_eq!(
+            clock.press(W, at(0), Duration::ZERO),
+            Err(ClockError::NotStarted)
+        );
+
+        clock.start(W, at(1_000)).unwrap();
+        assert_eq!(clock.remaining(W, at(11_000)), ms(170_000));
+        assert_eq!(clock.remaining(B, at(11_000)), ms(180_000));
+        clock.press(W, at(11_000), Duration::ZERO).unwrap();
+        assert_eq!(clock.running(), Some(B));
+        assert_eq!(clock.remaining(W, at(71_000)), ms(172_000));
+        assert_eq!(clock.remaining(B, at(71_000)), ms(120_000));
+        assert_eq!(
+            clock.press(W, at(71_000), Duration::ZERO),
+            Err(ClockError::NotYourTurn {
+                pressed: W,
+                running: B
+            })
+        );
+        // The refused press changed nothing.
+        assert_eq!(clock.remaining(B, at(71_000)), ms(120_000));
+        assert_eq!(clock.deadline(), Some(at(191_000)));
+    }
+
+    #[test]
+    fn flag_falls_at_the_exact_instant() {
+        let mut clock = started(TimeControl::PRESET_3_2);
+        clock.press(W, at(1_000), Duration::ZERO).unwrap();
+        let deadline = clock.deadline().unwrap();
+        assert_eq!(deadline, at(181_000));
+        assert_eq!(clock.flagged(at(180_999)), None);
+        assert_eq!(clock.remaining(B, at(180_999)), ms(1));
+        assert_eq!(clock.flagged(deadline), Some(B));
+        assert_eq!(clock.remaining(B, deadline), Duration::ZERO);
+        // Time never goes negative.
+        assert_eq!(clock.remaining(B, at(500_000)), Duration::ZERO);
+        assert_eq!(clock.flagged(at(500_000)), Some(B));
+        // One nanosecond before the deadline the move still counts.
+        let mut early = clock.clone();
+        let just_before = Moment::from_origin(deadline.since_origin() - Duration::from_nanos(1));
+        let p = early.press(B, just_before, Duration::ZERO).unwrap();
+        assert_eq!(p.remaining, Duration::from_nanos(1) + ms(2_000));
+    }
+
+    #[test]
+    fn a_move_at_or_after_the_flag_is_refused() {
+        let mut clock = started(TimeControl::PRESET_3_2);
+        let before = clock.clone();
+        for now in [at(180_000), at(180_001), at(999_000)] {
+            // Claimed lag does not rescue a fallen flag.
+            assert_eq!(
+                clock.press(W, now, ms(900)),
+                Err(ClockError::Flagged { color: W })
+            );
+            // Nor may the opponent move over it.
+            assert_eq!(
+                clock.press(B, now, Duration::ZERO),
+                Err(ClockError::Flagged { color: W })
+            );
+            assert_eq!(clock, before);
+        }
+        clock.stop(at(200_000));
+        assert!(clock.is_stopped());
+        assert_eq!(clock.flagged(at(300_000)), Some(W));
+        assert_eq!(clock.remaining(W, at(300_000)), Duration::ZERO);
+        assert_eq!(clock.remaining(B, at(300_000)), ms(180_000));
+    }
+
+    #[test]
+    fn stop_freezes_both_clocks() {
+        let mut clock = started(TimeControl::PRESET_3_2);
+        clock.press(W, at(3_000), Duration::ZERO).unwrap();
+        clock.stop(at(10_000));
+        assert_eq!(clock.running(), None);
+        assert_eq!(clock.deadline(), None);
+        assert_eq!(clock.flagged(at(10_000_000)), None);
+        assert_eq!(clock.remaining(W, at(10_000_000)), ms(179_000));
+        assert_eq!(clock.remaining(B, at(10_000_000)), ms(173_000));
+        assert_eq!(
+            clock.press(B, at(11_000), Duration::ZERO),
+            Err(ClockError::Stopped)
+        );
+        assert_eq!(clock.start(W, at(11_000)), Err(ClockError::Stopped));
+        let frozen = clock.clone();
+        clock.stop(at(20_000));
+        assert_eq!(clock, frozen);
+    }
+
+    #[test]
+    fn lag_credit_is_capped_and_drawn_from_the_quota() {
+        let mut clock = started(TimeControl::PRESET_10_5);
+        // A claim over the cap credits the cap.
+        let p = clock.press(W, at(5_000), ms(4_000)).unwrap();
+        assert_eq!(p.lag_credit, Clock::LAG_CREDIT_MAX);
+        assert_eq!(p.remaining, ms(600_000 - 4_000 + 5_000));
+        assert_eq!(clock.lag_quota(W), ms(3_000 - 1_000 + 500));
+        // Black's quota is untouched by White's moves.
+        assert_eq!(clock.lag_quota(B), Clock::LAG_QUOTA_START);
+        // Never more than the move took: a 200 ms move is charged nothing,
+        // and the quota only pays for the 200 ms credited.
+        let p = clock.press(B, at(5_200), ms(900)).unwrap();
+        assert_eq!(p.lag_credit, ms(200));
+        assert_eq!(p.remaining, ms(600_000 + 5_000));
+        assert_eq!(clock.lag_quota(B), ms(3_000 - 200 + 500));
+        // A small claim is credited in full.
+        let p = clock.press(W, at(6_200), ms(150)).unwrap();
+        assert_eq!(p.lag_credit, ms(150));
+        assert_eq!(clock.lag_quota(W), ms(2_500 - 150 + 500));
+    }
+
+    #[test]
+    fn quota_refills_slowly_up_to_its_cap() {
+        let mut clock = started(TimeControl::PRESET_30_20);
+        let mut now = 0;
+        // Drain White's quota with big claims.
+        for _ in 0..5 {
+            now += 5_000;
+            clock.press(W, at(now), ms(60_000)).unwrap();
+            now += 5_000;
+            clock.press(B, at(now), Duration::ZERO).unwrap();
+        }
+        assert_eq!(clock.lag_quota(W), ms(500));
+        now += 5_000;
+        assert_eq!(
+            clock.press(W, at(now), ms(800)).unwrap().lag_credit,
+            ms(500)
+        );
+        // Honest moves without lag refill it, 0.5 s a move, up to the cap.
+        now += 5_000;
+        clock.press(B, at(now), Duration::ZERO).unwrap();
+        let mut quotas = Vec::new();
+        for _ in 0..12 {
+            now += 5_000;
+            clock.press(W, at(now), Duration::ZERO).unwrap();
+            quotas.push(clock.lag_quota(W).as_millis());
+            now += 5_000;
+            clock.press(B, at(now), Duration::ZERO).unwrap();
+        }
+        assert_eq!(
+            quotas,
+            [
+                1_000, 1_500, 2_000, 2_500, 3_000, 3_500, 4_000, 4_500, 5_000, 5_000, 5_000, 5_000
+            ]
+        );
+        // Black, who claimed nothing, sits at the cap too.
+        assert_eq!(clock.lag_quota(B), Clock::LAG_QUOTA_MAX);
+    }
+
+    #[test]
+    fn always_claiming_huge_lag_gains_at_most_the_bound() {
+        const MOVES: u64 = 60;
+        let mut clock = started(TimeControl::PRESET_15_10);
+        let mut now = 0;
+        let mut credited = Duration::ZERO;
+        for _ in 0..MOVES {
+            now += 3_000;
+            let p = clock.press(W, at(now), Duration::from_secs(3_600)).unwrap();
+            assert!(p.lag_credit <= Clock::LAG_CREDIT_MAX);
+            credited += p.lag_credit;
+            now += 3_000;
+            clock.press(B, at(now), Duration::ZERO).unwrap();
+        }
+        // Bound: the starting quota plus one gain for every move but the last.
+        let bound = Clock::LAG_QUOTA_START + Clock::LAG_QUOTA_GAIN * (MOVES as u32 - 1);
+        assert_eq!(bound, ms(32_500));
+        assert_eq!(credited, bound);
+        // Against an honest opponent, the cheat is worth exactly that.
+        let white = clock.remaining(W, at(now));
+        let black = clock.remaining(B, at(now));
+        assert_eq!(white - black, bound);
+    }
+
+    #[test]
+    fn snapshot_restore_round_trip() {
+        let mut clock = started(TimeControl::PRESET_5_3);
+        clock.press(W, at(4_000), ms(2_000)).unwrap();
+        clock.press(B, at(9_000), ms(100)).unwrap();
+        clock.press(W, at(10_000), Duration::ZERO).unwrap();
+        let snap = clock.snapshot(at(10_000));
+        assert_eq!(
+            snap,
+            ClockSnapshot {
+                white_ms: 300_000 - 3_000 + 3_000 - 1_000 + 3_000,
+                black_ms: 300_000 - 4_900 + 3_000,
+                running: Some(B),
+                white_lag_quota_ms: 3_000 - 1_000 + 500 + 500,
+                black_lag_quota_ms: 3_000 - 100 + 500,
+            }
+        );
+        // Restored at the same instant, it is the same clock.
+        let restored = Clock::restore(TimeControl::PRESET_5_3, &snap, at(10_000));
+        assert_eq!(restored, clock);
+        assert_eq!(restored.snapshot(at(10_000)), snap);
+
+        // Through JSON, as the server may store it.
+        let json = serde_json::to_string(&snap).unwrap();
+        assert!(json.contains(r#""running":"black""#), "{json}");
+        assert_eq!(serde_json::from_str::<ClockSnapshot>(&json).unwrap(), snap);
+        let idle = Clock::new(TimeControl::PRESET_3_2).snapshot(at(0));
+        let json = serde_json::to_string(&idle).unwrap();
+        assert!(json.contains(r#""running":null"#), "{json}");
+        assert_eq!(serde_json::from_str::<ClockSnapshot>(&json).unwrap(), idle);
+        assert!(serde_json::from_str::<ClockSnapshot>(&json.replace("null", "\"red\"")).is_err());
+    }
+
+    #[test]
+    fn down_time_is_not_charged() {
+        let mut clock = started(TimeControl::PRESET_3_2);
+        clock.press(W, at(20_000), Duration::ZERO).unwrap();
+        let stored = clock.snapshot(at(20_000));
+        // Crash at 100 s (Black had thought 80 s), back at 1000 s.
+        let back = at(1_000_000);
+        let mut clock = Clock::restore(TimeControl::PRESET_3_2, &stored, back);
+        assert_eq!(clock.running(), Some(B));
+        assert_eq!(clock.flagged(back), None);
+        assert_eq!(clock.remaining(B, back), ms(180_000));
+        assert_eq!(clock.remaining(W, back), ms(162_000));
+        assert_eq!(clock.deadline(), Some(at(1_180_000)));
+        // Play goes on from there.
+        let p = clock.press(B, at(1_010_000), Duration::ZERO).unwrap();
+        assert_eq!(p.remaining, ms(172_000));
+        assert_eq!(clock.running(), Some(W));
+
+        // A clock stored before it started comes back not started.
+        let idle = Clock::new(TimeControl::PRESET_3_2).snapshot(at(0));
+        let mut restored = Clock::restore(TimeControl::PRESET_3_2, &idle, back);
+        assert_eq!(restored.running(), None);
+        restored.start(W, back).unwrap();
+        assert_eq!(restored.deadline(), Some(at(1_180_000)));
+
+        // A forged quota is lowered to the cap.
+        let forged = ClockSnapshot {
+            white_lag_quota_ms: 3_600_000,
+            ..stored
+        };
+        let restored = Clock::restore(TimeControl::PRESET_3_2, &forged, back);
+        assert_eq!(restored.lag_quota(W), Clock::LAG_QUOTA_MAX);
+    }
+
+    #[test]
+    fn start_refuses_a_running_clock() {
+        let mut clock = started(TimeControl::PRESET_3_2);
+        assert_eq!(
+            clock.start(B, at(5)),
+            Err(ClockError::AlreadyRunning { running: W })
+        );
+        let mut black_first = Clock::new(TimeControl::PRESET_3_2);
+        black_first.start(B, at(100)).unwrap();
+        assert_eq!(black_first.running(), Some(B));
+        assert_eq!(black_first.deadline(), Some(at(180_100)));
+    }
+
+    #[test]
+    fn time_control_ranges() {
+        for minutes in 0..=40 {
+            for inc in 0..=25 {
+                let r = TimeControl::table(minutes, inc);
+                let ok = (3..=30).contains(&minutes) && (2..=20).contains(&inc);
+                assert_eq!(r.is_ok(), ok, "{minutes}+{inc}");
+                if let Ok(tc) = r {
+                    assert_eq!(tc.initial(), Duration::from_secs(u64::from(minutes) * 60));
+                    assert_eq!(tc.increment(), Duration::from_secs(u64::from(inc)));
+                    assert_eq!(tc.to_string().parse::<TimeControl>(), Ok(tc));
+                }
+            }
+        }
+        let err = TimeControl::table(31, 5).unwrap_err();
+        assert_eq!(
+            err,
+            TimeControlError::Minutes {
+                minutes: 31,
+                increment_secs: 5
+            }
+        );
+        assert_eq!(err.kind(), "minutes");
+        assert!(err.to_string().contains("3 to 30 minutes"), "{err}");
+        let err = TimeControl::table(10, 21).unwrap_err();
+        assert_eq!(err.kind(), "increment");
+        assert!(err.to_string().contains("2 to 20 seconds"), "{err}");
+        assert_eq!(
+            "10".parse::<TimeControl>(),
+            Err(TimeControlError::Malformed { input: "10".into() })
+        );
+        assert_eq!(
+            "x+5".parse::<TimeControl>().unwrap_err().kind(),
+            "malformed"
+        );
+        assert_eq!(
+            " 15 + 10 ".parse::<TimeControl>(),
+            Ok(TimeControl::PRESET_15_10)
+        );
+        assert_eq!("2+5".parse::<TimeControl>().unwrap_err().kind(), "minutes");
+    }
+
+    #[test]
+    fn presets() {
+        let names: Vec<String> = TimeControl::PRESETS.iter().map(|t| t.to_string()).collect();
+        assert_eq!(names, ["3+2", "5+3", "10+5", "15+10", "30+20"]);
+        for tc in TimeControl::PRESETS {
+            assert_eq!(
+                TimeControl::table(tc.minutes(), tc.increment_secs()),
+                Ok(tc)
+            );
+        }
+        assert_eq!(TimeControl::PRESET_10_5.pgn_tag(), "600+5");
+        assert_eq!(
+            serde_json::to_string(&TimeControl::PRESET_15_10).unwrap(),
+            r#""15+10""#
+        );
+        assert_eq!(
+            serde_json::from_str::<TimeControl>(r#""30+20""#).unwrap(),
+            TimeControl::PRESET_30_20
+        );
+        assert!(serde_json::from_str::<TimeControl>(r#""60+0""#).is_err());
+    }
+
+    #[test]
+    fn speed_boundaries() {
+        let speed = |m, i| TimeControl::table(m, i).unwrap().speed();
+        assert_eq!(TimeControl::PRESET_3_2.estimated_secs(), 260);
+        assert_eq!(speed(3, 2), Speed::Blitz);
+        assert_eq!(speed(5, 3), Speed::Blitz);
+        assert_eq!(TimeControl::PRESET_10_5.estimated_secs(), 800);
+        assert_eq!(speed(10, 5), Speed::Rapid);
+        assert_eq!(speed(15, 10), Speed::Rapid);
+        assert_eq!(TimeControl::PRESET_30_20.estimated_secs(), 2600);
+        assert_eq!(speed(30, 20), Speed::Classical);
+        // 460 s and 480 s either side of the blitz/rapid line.
+        assert_eq!(speed(5, 4), Speed::Blitz);
+        assert_eq!(speed(6, 3), Speed::Rapid);
+        // 1480 s and 1500 s either side of the rapid/classical line.
+        assert_eq!(speed(20, 7), Speed::Rapid);
+        assert_eq!(speed(15, 15), Speed::Classical);
+        assert_eq!(Speed::from_estimated_secs(479), Speed::Blitz);
+        assert_eq!(Speed::from_estimated_secs(1_499), Speed::Rapid);
+        for s in Speed::ALL {
+            assert_eq!(s.as_str().parse::<Speed>().unwrap(), s);
+        }
+        assert_eq!(Speed::Rapid.to_string(), "rapid");
+        assert_eq!(
+            serde_json::to_string(&Speed::Classical).unwrap(),
+            r#""classical""#
+        );
+        assert!("bullet".parse::<Speed>().is_err());
+    }
+}
