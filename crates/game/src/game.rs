@@ -809,6 +809,16 @@ impl Game {
         self.end(Outcome::win(!loser, Reason::Abandonment))
     }
 
+    /// A player left the table and the opponent, who could claim the win,
+    /// settles for a draw instead.
+    ///
+    /// # Errors
+    ///
+    /// [`ActionError::GameOver`] if the game already ended.
+    pub fn abandon_drawn(&mut self) -> Result<Outcome, GameOverError> {
+        self.end(Outcome::draw(Reason::Abandonment))
+    }
+
     /// Calls the game off; allowed only before both sides have moved.
     ///
     /// # Errors
