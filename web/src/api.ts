@@ -44,7 +44,75 @@ export interface GameState {
   /** Who plays each side; absent from older servers. */
   white?: Seat;
   black?: Seat;
+  // Table games (kind "table") only:
+  /** The table's code. */
+  table?: string | null;
+  rated?: boolean;
+  speed?: Speed | string;
+  /** Both clocks as they stood when the server made the message. */
+  clock?: ClockState | null;
+  /** A draw offer made with the last move, pending until the opponent accepts or plays. */
+  draw_offer?: Color | null;
+  /** Which players' connections are gone. */
+  away?: { white: boolean; black: boolean } | null;
+  /** May the viewer claim the game, the opponent being away long enough? */
+  can_claim_away?: boolean;
+  /** Milliseconds left for the side to move to make its first move (null once both have moved). */
+  first_move_deadline_ms?: number | null;
+  ratings?: { white: Rating; black: Rating } | null;
+  /** Rating points gained or lost in this rated game, once it is over. */
+  rating_changes?: { white: number; black: number } | null;
+  rematch?: { offered_by: Color | null; next_game: string | null } | null;
 }
+
+/** Speed category of a time control. */
+export type Speed = 'blitz' | 'rapid' | 'classical';
+
+/** A player's rating in one speed. */
+export interface Rating {
+  rating: number;
+  provisional: boolean;
+}
+
+/** The clocks of a table game: remaining milliseconds per side and the side whose clock runs. */
+export interface ClockState {
+  initial_ms: number;
+  increment_ms: number;
+  white_ms: number;
+  black_ms: number;
+  running: Color | null;
+}
+
+/** A table (protocol "Table"): where two players meet. */
+export interface Table {
+  code: string;
+  url: string;
+  status: 'open' | 'playing' | 'closed' | string;
+  host: { name: string; rating: number; provisional: boolean };
+  variant: Variant;
+  minutes: number;
+  increment: number;
+  rules: Rules;
+  rated: boolean;
+  public: boolean;
+  speed: Speed | string;
+  game_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Body of POST /api/tables. */
+export interface NewTableRequest {
+  variant: Variant;
+  minutes: number;
+  increment: number;
+  rules: Rules;
+  rated: boolean;
+  public: boolean;
+}
+
+/** Messages of the lobby socket. */
+export type LobbyMessage = { t: 'lobby'; tables: Table[] } | { t: 'add'; table: Table } | { t: 'remove'; code: string };
 
 /** Who sits on one side of a game (protocol "Seat"). */
 export interface Seat {
@@ -231,6 +299,36 @@ export function getUser(username: string): Promise<Account> {
 /** Page `page` (from 1) of a player's games, newest first. */
 export function userGames(username: string, page: number): Promise<GamePage> {
   return call('GET', `/api/users/${encodeURIComponent(username)}/games?page=${page}`);
+}
+
+/** Opens a table. */
+export function openTable(req: NewTableRequest): Promise<Table> {
+  return call('POST', '/api/tables', req);
+}
+
+/** A table by its code (any case). */
+export function getTable(code: string): Promise<Table> {
+  return call('GET', `/api/tables/${encodeURIComponent(code)}`);
+}
+
+/** Sits down at a table as its second player; the answer carries the game. */
+export function joinTable(code: string): Promise<Table> {
+  return call('POST', `/api/tables/${encodeURIComponent(code)}/join`);
+}
+
+/** Closes one's own open table. */
+export function cancelTable(code: string): Promise<void> {
+  return call('POST', `/api/tables/${encodeURIComponent(code)}/cancel`);
+}
+
+/** The open public tables, newest first. */
+export async function getLobby(): Promise<Table[]> {
+  return (await call<{ tables: Table[] }>('GET', '/api/lobby')).tables;
+}
+
+/** Websocket URL of the lobby. */
+export function lobbySocketUrl(loc: Location = location): string {
+  return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}/api/lobby/socket`;
 }
 
 /** Path of a player's profile page. */

@@ -12,8 +12,10 @@ import { headerView } from './header.js';
 import { HomeCtrl } from './home/ctrl.js';
 import { type Lang, lang, setLang } from './i18n.js';
 import type { Ctx, Page } from './page.js';
+import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { ProfileCtrl } from './profile/ctrl.js';
 import { route } from './route.js';
+import { TableCtrl } from './table/ctrl.js';
 import { patch } from './snab.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
@@ -75,6 +77,10 @@ export class App {
         return new AuthCtrl(this.ctx, r.page);
       case 'account':
         return new AccountCtrl(this.ctx);
+      case 'multiplayer':
+        return new MultiplayerCtrl(this.ctx);
+      case 'table':
+        return new TableCtrl(this.ctx, r.code);
       case 'profile':
         return new ProfileCtrl(this.ctx, r.username, r.n);
       default:

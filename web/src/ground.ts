@@ -15,6 +15,8 @@ export interface ViewOptions {
   reducedMotion?: boolean;
   /** Showing the position after this many plies instead of the current one (null: the game itself). */
   ply?: number | null;
+  /** Moves may be chosen ahead, during the opponent's turn (table games). */
+  premoves?: boolean;
 }
 
 /** Is `view` showing an earlier position of `game`? */
@@ -40,6 +42,8 @@ export function toDests(dests: Record<string, readonly string[]>): Map<Key, Key[
 export function boardConfig(game: GameState, view: ViewOptions): Config {
   if (viewingHistory(game, view)) return historyConfig(game, view.ply, view.orientation);
   const movable = canMove(game, view.pending);
+  // With premoves the player's pieces stay movable during the opponent's turn (chessground then premoves them).
+  const premoves = !!view.premoves && game.status === 'ongoing' && game.you !== null;
   return {
     fen: game.fen,
     orientation: view.orientation,
@@ -53,13 +57,13 @@ export function boardConfig(game: GameState, view: ViewOptions): Config {
     animation: { enabled: !view.reducedMotion, duration: 180 },
     movable: {
       free: false,
-      color: movable ? game.you ?? undefined : undefined,
+      color: movable || premoves ? (game.you ?? undefined) : undefined,
       dests: movable ? toDests(game.dests) : new Map(),
       showDests: true,
       // Standard games list castling both ways; show only the king's target square.
       rookCastle: game.variant === 'chess960',
     },
-    premovable: { enabled: false },
+    premovable: { enabled: premoves, showDests: true, castle: true },
     draggable: { enabled: true, showGhost: true },
     selectable: { enabled: true },
     drawable: { enabled: true, visible: true },

@@ -1,4 +1,4 @@
-//! The site header: skip link, brand, account links (sign up / log in, or
+//! The site header: skip link, brand, the Multiplayer link, account links (sign up / log in, or
 //! the username, settings and log out) and the language switcher.
 import { h, type VNode } from 'snabbdom';
 import { type Account, profilePath } from './api.js';
@@ -39,6 +39,9 @@ export function headerView(s: HeaderState): VNode {
         h('img', { attrs: { src: '/assets/favicon.svg', alt: '', width: 28, height: 28 } }),
         h('span.brand-name', t('site.name')),
         h('span.brand-tagline', t('site.tagline')),
+      ]),
+      h('nav.site-nav', { attrs: { 'aria-label': t('nav.main') } }, [
+        h('a.nav-multiplayer', { attrs: { href: '/multiplayer', 'data-testid': 'multiplayer-link' } }, t('nav.multiplayer')),
       ]),
       accountNav(s),
       h('div.lang', [

@@ -13,7 +13,9 @@ export type Route =
   | { page: 'signup' }
   | { page: 'login' }
   | { page: 'account' }
-  | { page: 'profile'; username: string; n: number };
+  | { page: 'profile'; username: string; n: number }
+  | { page: 'multiplayer' }
+  | { page: 'table'; code: string };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -21,8 +23,22 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'game', id: decodeURIComponent(m[1]!) };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
+  m = /^\/t\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
+  if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
   if (/^\/account\/?$/.test(pathname)) return { page: 'account' };
   return { page: 'home' };
+}
+
+/** The page to open after logging in: the `?next=` path when it is one of ours (never another site), else the home page. */
+export function nextPath(search: string): string {
+  const next = new URLSearchParams(search).get('next') ?? '';
+  return /^\/(?![/\\])/.test(next) && !next.startsWith('/api/') ? next : '/';
+}
+
+/** A link to the log-in or sign-up page that comes back to `path` afterwards. */
+export function authPath(page: 'login' | 'signup', path: string): string {
+  return `/${page}?next=${encodeURIComponent(path)}`;
 }

@@ -18,7 +18,15 @@ export type ServerMessage =
   | { t: 'pong' };
 
 /** Requests the client makes (ids are added by the socket). */
-export type Request = { t: 'move'; uci: string } | { t: 'undo' } | { t: 'resign' } | { t: 'claim'; reason: ClaimReason; uci?: string };
+export type Request =
+  | { t: 'move'; uci: string; draw_offer?: boolean; lag_ms?: number }
+  | { t: 'undo' }
+  | { t: 'resign' }
+  | { t: 'claim'; reason: ClaimReason; uci?: string }
+  | { t: 'accept_draw' }
+  | { t: 'abort' }
+  | { t: 'claim_away'; outcome: 'win' | 'draw' }
+  | { t: 'rematch' };
 
 /** Close code the server uses for a game that does not exist (docs/protocol.md). */
 export const CLOSE_NO_SUCH_GAME = 4404;
@@ -79,6 +87,9 @@ export class GameSocket {
   private pinger: ReturnType<typeof setInterval> | null = null;
   private closed = false;
   private syncing = false;
+  /** When the unanswered ping was sent (performance.now()). */
+  private pingAt: number | null = null;
+  private lag: number | null = null;
 
   constructor(
     private readonly url: (v: number) => string,
@@ -88,6 +99,11 @@ export class GameSocket {
     private readonly connect: Connect = (u) => new WebSocket(u),
   ) {
     this.open();
+  }
+
+  /** Half the last ping's round trip in whole milliseconds (the one-way lag), once measured. */
+  get lagMs(): number | null {
+    return this.lag;
   }
 
   /** Is the socket open now? */
@@ -139,7 +155,10 @@ export class GameSocket {
       this.syncing = false;
       this.listener.connection(true);
       if (this.pinger) clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.sendRaw({ t: 'ping' }), 25_000);
+      this.pinger = setInterval(() => {
+        this.pingAt = performance.now();
+        this.sendRaw({ t: 'ping' });
+      }, 25_000);
     };
     ws.onmessage = (e: MessageEvent) => {
       let msg: ServerMessage;
@@ -202,7 +221,10 @@ export class GameSocket {
         this.listener.error?.(m.code, m.message);
       }
     },
-    pong: () => {},
+    pong: () => {
+      if (this.pingAt !== null) this.lag = Math.round((performance.now() - this.pingAt) / 2);
+      this.pingAt = null;
+    },
   };
 
   private handle(msg: ServerMessage): void {

@@ -1,6 +1,6 @@
 //! Short synthesised sounds (WebAudio): no sound files. On/off is remembered.
 
-export type Sound = 'move' | 'capture' | 'check' | 'end';
+export type Sound = 'move' | 'capture' | 'check' | 'end' | 'lowTime';
 
 const STORAGE_KEY = 'plyyard.sound';
 let ctx: AudioContext | null = null;
@@ -28,6 +28,7 @@ const TONES: Record<Sound, Array<[freq: number, start: number, length: number]>>
   capture: [[360, 0, 0.06], [300, 0.05, 0.08]],
   check: [[660, 0, 0.07], [880, 0.08, 0.09]],
   end: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.2]],
+  lowTime: [[988, 0, 0.08], [988, 0.16, 0.08], [988, 0.32, 0.08]],
 };
 
 /**

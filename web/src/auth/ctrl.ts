@@ -4,6 +4,7 @@ import { login, signup } from '../api.js';
 import { accountErrorText } from '../account/errors.js';
 import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
+import { nextPath } from '../route.js';
 import { authView } from './view.js';
 
 /** Which form the page shows. */
@@ -15,6 +16,8 @@ export class AuthCtrl implements Page {
   password = '';
   error: string | null = null;
   busy = false;
+  /** Where to go after logging in (`?next=`, else the home page). */
+  readonly next = nextPath(location.search);
   private alive = true;
 
   constructor(
@@ -34,7 +37,7 @@ export class AuthCtrl implements Page {
     this.alive = false;
   }
 
-  /** Sends the form; on success the header shows the account and the home page opens. */
+  /** Sends the form; on success the header shows the account and the page named by `?next=` (else the home page) opens. */
   submit(): void {
     if (this.busy) return;
     this.busy = true;
@@ -44,7 +47,7 @@ export class AuthCtrl implements Page {
       .then((a) => {
         if (!this.alive) return;
         this.ctx.setAccount({ username: a.username, created_at: '' });
-        this.ctx.navigate('/');
+        this.ctx.navigate(this.next);
       })
       .catch((e: unknown) => {
         if (!this.alive) return;

@@ -2,6 +2,7 @@
 import { h, type VNode } from 'snabbdom';
 import { t } from '../i18n.js';
 import { field, formError } from '../forms.js';
+import { authPath } from '../route.js';
 import type { AuthCtrl } from './ctrl.js';
 
 /** The page: title, username, password, submit, error, and a link to the other form. */
@@ -48,7 +49,7 @@ export function authView(ctrl: AuthCtrl): VNode {
         ],
       ),
       h('p.auth-switch', [
-        h('a', { attrs: { href: signup ? '/login' : '/signup', 'data-testid': signup ? 'to-login' : 'to-signup' } }, t(signup ? 'auth.toLogin' : 'auth.toSignup')),
+        h('a', { attrs: { href: ctrl.next === '/' ? (signup ? '/login' : '/signup') : authPath(signup ? 'login' : 'signup', ctrl.next), 'data-testid': signup ? 'to-login' : 'to-signup' } }, t(signup ? 'auth.toLogin' : 'auth.toSignup')),
       ]),
     ]),
   ]);

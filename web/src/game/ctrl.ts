@@ -2,14 +2,18 @@
 //! through the game socket, what the viewer is doing (history view, typed
 //! move, promotion choice, resign confirmation, New game dialog), the board
 //! (mounted and disposed by the view's hooks) and the announcements.
+//! Table games (kind "table") add two clocks counted down from the server's
+//! state, premoves, draw offers sent with a move, abort, leaving (resigning),
+//! claims against an away opponent and rematches.
 //! `destroy()` closes the socket and removes every listener and timer.
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Key as SquareKey } from '@lichess-org/chessground/types';
 import type { VNode } from 'snabbdom';
 import { ApiError, type ClaimReason, type Color, type GameState, getGame, socketUrl } from '../api.js';
+import { formatClock, isLow, type ReceivedClock, remaining } from '../clock.js';
 import { boardConfig, canMove, colorOfPly, isPromotion } from '../ground.js';
-import { has, type Key, t } from '../i18n.js';
+import { has, type Key, t, tp } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
 import { type Letters, legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from '../notation.js';
 import type { Ctx, Page } from '../page.js';
@@ -40,6 +44,30 @@ export function errorText(code: string): string {
 /** Delay before an announcement is spoken, after clearing the live region (so repeats are read). */
 const ANNOUNCE_DELAY_MS = 30;
 
+/** How often running clocks are looked at (the view is redrawn only when a shown time changes). */
+const CLOCK_TICK_MS = 100;
+
+/** Is `g` a game at a table (two people, clocks)? */
+export function isTableGame(g: GameState | null): boolean {
+  return g?.kind === 'table';
+}
+
+/** The other colour. */
+export function opposite(c: Color): Color {
+  return c === 'white' ? 'black' : 'white';
+}
+
+/** May the seated viewer abort `g` now (a table game before both sides have moved)? */
+export function canAbort(g: GameState): boolean {
+  return isTableGame(g) && g.you !== null && g.status === 'ongoing' && g.moves.length < 2;
+}
+
+/** What the game page's owner may ask of it. */
+export interface GameOptions {
+  /** The players agreed on a rematch: show game `id` (default: open `/game/{id}`). */
+  onNextGame?: (id: string) => void;
+}
+
 /** State and actions of the game page. */
 export class GameCtrl implements Page {
   game: GameState | null = null;
@@ -62,6 +90,20 @@ export class GameCtrl implements Page {
   announcement = '';
   /** The New game dialog's form, while the dialog is open. */
   newGame: NewGameCtrl | null = null;
+  /** Table games: offer a draw with the next move. */
+  offerDraw = false;
+  /** Table games: the "leave the table?" confirmation is open. */
+  confirmingLeave = false;
+  /** Table games: the server's clocks and when they arrived. */
+  clock: ReceivedClock | null = null;
+  /** Table games: the time left to make the first move, and when it was received. */
+  deadline: { ms: number; at: number } | null = null;
+
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  /** The clock texts last drawn, to redraw only when they change. */
+  private drawnClocks = '';
+  private lowTimeWarned = false;
+  private followedRematch = false;
 
   private socket: GameSocket | null = null;
   private ground: Api | null = null;
@@ -72,6 +114,7 @@ export class GameCtrl implements Page {
   constructor(
     readonly ctx: Ctx,
     readonly id: string,
+    private readonly options: GameOptions = {},
   ) {
     this.listen(document, 'keydown', (e) => this.onKey(e as KeyboardEvent));
     getGame(id)
@@ -123,7 +166,14 @@ export class GameCtrl implements Page {
 
   title(): string {
     if (!this.game) return t('site.name');
+    if (isTableGame(this.game)) return `${this.seatLabel('white')} – ${this.seatLabel('black')} · ${t('site.name')}`;
     return `${this.computerName()} · ${t('site.name')}`;
+  }
+
+  /** A player's username (or how the seat is named). */
+  seatLabel(c: Color): string {
+    const seat = this.game?.[c];
+    return seat?.kind === 'user' && seat.name ? seat.name : t(`color.${c}` as Key);
   }
 
   destroy(): void {
@@ -133,10 +183,13 @@ export class GameCtrl implements Page {
     for (const f of this.cleanups.splice(0)) f();
     for (const id of this.timers) clearTimeout(id);
     this.timers.clear();
+    this.stopTicker();
   }
 
   redraw(): void {
-    if (this.alive) this.ctx.redraw();
+    if (!this.alive) return;
+    this.drawnClocks = this.clockFace();
+    this.ctx.redraw();
   }
 
   /** "Computer · Beginner" for this game's level. */
@@ -163,7 +216,7 @@ export class GameCtrl implements Page {
 
   private boardConfig() {
     const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion });
+    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion, premoves: isTableGame(this.game) });
   }
 
   /** Sends the board the configuration for the current state (only when it may have changed: it clears drawn arrows). */
@@ -255,10 +308,11 @@ export class GameCtrl implements Page {
     try {
       const claiming = this.claimWithMove && this.game?.rules === 'fide';
       if (!claiming || !(await this.claimWith(sock, uci))) {
-        await sock.request({ t: 'move', uci });
+        await sock.request(this.moveRequest(sock, uci));
         if (claiming) this.feedback = t('game.claim.none');
       }
       this.claimWithMove = false;
+      this.offerDraw = false;
       this.input = '';
     } catch (e) {
       this.feedback = errorText(e instanceof RequestError ? e.code : 'generic');
@@ -268,6 +322,13 @@ export class GameCtrl implements Page {
       this.pending = false;
       this.redraw();
     }
+  }
+
+  /** The move message: at tables with the draw offer, if chosen, and the lag the socket measured. */
+  private moveRequest(sock: GameSocket, uci: string): Parameters<GameSocket['request']>[0] {
+    if (!isTableGame(this.game)) return { t: 'move', uci };
+    const lag = sock.lagMs;
+    return { t: 'move', uci, ...(this.offerDraw ? { draw_offer: true } : {}), ...(lag !== null ? { lag_ms: lag } : {}) };
   }
 
   choosePromotion(role: PromotionRole | null): void {
@@ -348,17 +409,123 @@ export class GameCtrl implements Page {
     void this.ask({ t: 'resign' });
   }
 
+  // --- Table games.
+
+  /** Switches the draw offer that goes with the next move. */
+  toggleOfferDraw(): void {
+    this.offerDraw = !this.offerDraw;
+    this.redraw();
+  }
+
+  acceptDraw(): void {
+    void this.ask({ t: 'accept_draw' });
+  }
+
+  abort(): void {
+    void this.ask({ t: 'abort' });
+  }
+
+  claimAway(outcome: 'win' | 'draw'): void {
+    void this.ask({ t: 'claim_away', outcome });
+  }
+
+  rematch(): void {
+    void this.ask({ t: 'rematch' });
+  }
+
+  askLeave(): void {
+    this.confirmingLeave = true;
+    this.redraw();
+    focus('[data-testid="leave-confirm"]');
+  }
+
+  cancelLeave(): void {
+    this.confirmingLeave = false;
+    this.redraw();
+    focus('[data-testid="leave-table"]');
+  }
+
+  /** Leaves the table: the game is resigned. */
+  leave(): void {
+    this.confirmingLeave = false;
+    void this.ask({ t: 'resign' });
+  }
+
+  /** Milliseconds left on `color`'s clock now, or null when the game has no clock. */
+  clockMs(color: Color): number | null {
+    return this.clock ? remaining(this.clock, color, performance.now()) : null;
+  }
+
+  /** Milliseconds left to make the first move now, or null. */
+  deadlineMs(): number | null {
+    return this.deadline ? Math.max(0, this.deadline.ms - (performance.now() - this.deadline.at)) : null;
+  }
+
+  /** What the clocks show now, as one string (to tell whether a redraw is needed). */
+  private clockFace(): string {
+    const d = this.deadlineMs();
+    return [this.clockMs('white'), this.clockMs('black')].map((ms) => (ms === null ? '' : `${formatClock(ms)}${isLow(ms) ? '!' : ''}`)).join('|') + (d === null ? '' : `|${Math.ceil(d / 1000)}`);
+  }
+
+  private startTicker(): void {
+    this.ticker ??= setInterval(() => this.tick(), CLOCK_TICK_MS);
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+  }
+
+  private tick(): void {
+    const g = this.game;
+    if (!g) return;
+    const you = g.you;
+    if (you && g.status === 'ongoing' && this.clock?.clock.running === you && !this.lowTimeWarned) {
+      const ms = this.clockMs(you);
+      if (ms !== null && isLow(ms)) {
+        this.lowTimeWarned = true;
+        play('lowTime');
+        this.announce(t('announce.lowTime'));
+      }
+    }
+    const face = this.clockFace();
+    if (face !== this.drawnClocks) this.redraw();
+  }
+
   // --- Server state.
 
   private onState(next: GameState, event: GameEvent | null): void {
     if (!this.alive) return;
     const first = this.game === null;
+    const previous = this.game;
     this.game = next;
+    const now = performance.now();
+    this.clock = next.clock ? { clock: next.clock, at: now } : null;
+    this.deadline = next.status === 'ongoing' && typeof next.first_move_deadline_ms === 'number' ? { ms: next.first_move_deadline_ms, at: now } : null;
+    if (next.status === 'ongoing' && (this.clock?.clock.running || this.deadline)) this.startTicker();
+    else this.stopTicker();
+    if (next.status !== 'ongoing') {
+      this.offerDraw = false;
+      this.confirmingLeave = false;
+    }
     // Any change brings the board back to the game itself.
     if (event || (this.viewPly !== null && this.viewPly >= next.moves.length)) this.viewPly = null;
     if (first && next.you) this.orientation = next.you;
-    if (event) this.reactTo(next, event);
+    if (event) this.reactTo(next, event, previous);
+    // A rematch both players agreed on: on to the next game (not when opening a finished game later).
+    const following = next.rematch?.next_game;
+    if (following && event && !this.followedRematch) {
+      this.followedRematch = true;
+      if (this.options.onNextGame) this.options.onNextGame(following);
+      else this.ctx.navigate(`/game/${encodeURIComponent(following)}`);
+      return;
+    }
     this.syncBoard();
+    if (isTableGame(next) && this.ground) {
+      // A premove is played once it is our turn, if the server's legal moves allow it.
+      if (next.status !== 'ongoing') this.ground.cancelPremove();
+      else if (canMove(next, this.pending) && this.viewPly === null) this.ground.playPremove();
+    }
     this.redraw();
   }
 
@@ -372,15 +539,26 @@ export class GameCtrl implements Page {
     }, ANNOUNCE_DELAY_MS);
   }
 
-  private reactTo(g: GameState, event: GameEvent): void {
+  private reactTo(g: GameState, event: GameEvent, previous: GameState | null): void {
     const letters = currentLetters();
+    const table = isTableGame(g);
+    const opponent = g.you ? opposite(g.you) : null;
     if (event.kind === 'move' && event.move) {
       const san = localiseSan(event.move.san, letters);
       const mover = colorOfPly(g.initial_fen, g.moves.length - 1);
       const who: Key =
-        g.you === null ? (mover === 'white' ? 'announce.whiteMove' : 'announce.blackMove') : mover === g.you ? 'announce.yourMove' : 'announce.computerMove';
+        g.you === null
+          ? mover === 'white'
+            ? 'announce.whiteMove'
+            : 'announce.blackMove'
+          : mover === g.you
+            ? 'announce.yourMove'
+            : table
+              ? 'announce.opponentMove'
+              : 'announce.computerMove';
       const parts = [t(who, { move: san })];
       if (g.check && g.status === 'ongoing') parts.push(t('announce.check'));
+      if (opponent && g.draw_offer === opponent && g.status === 'ongoing') parts.push(t('announce.drawOffered'));
       if (g.status !== 'ongoing') {
         const r = resultText(g.result, g.you, g.reason);
         parts.push([r.headline, r.reason].filter(Boolean).join(', ') + '.');
@@ -391,11 +569,24 @@ export class GameCtrl implements Page {
       this.announce(parts.join(' '));
     } else if (event.kind === 'undo') {
       this.announce(t('announce.undo'));
-    } else if (event.kind === 'end') {
+    } else if (event.kind === 'end' || (event.kind === 'clock' && g.status !== 'ongoing' && previous?.status === 'ongoing')) {
       const r = resultText(g.result, g.you, g.reason);
       this.announce([r.headline, r.reason].filter(Boolean).join(', ') + '.');
       play('end');
+    } else if (event.kind === 'away' && opponent && g.away && g.away[opponent] !== previous?.away?.[opponent]) {
+      this.announce(t(g.away[opponent] ? 'table.away' : 'announce.opponentBack'));
+    } else if (event.kind === 'rematch' && opponent && g.rematch?.offered_by === opponent) {
+      this.announce(t('table.rematch.offered'));
     }
+  }
+
+  /** "12 seconds left to make the first move" while the first moves are awaited. */
+  deadlineText(): string | null {
+    const ms = this.deadlineMs();
+    const g = this.game;
+    if (ms === null || !g) return null;
+    const seconds = Math.ceil(ms / 1000);
+    return g.you === g.turn ? tp('table.firstMove.you', seconds) : tp('table.firstMove.other', seconds, { color: t(`color.${g.turn}` as Key) });
   }
 
   /** Arrow keys, Home and End step through the game, unless typing in a field. */

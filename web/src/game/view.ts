@@ -1,10 +1,14 @@
 //! The game page as a function of its controller: player strips, the board
 //! (chessground, mounted and disposed by hooks), promotion picker, result
 //! banner, status, move list, history navigation, move input, claims,
-//! resign confirmation, controls, announcer and the New game dialog.
+//! resign confirmation, controls, announcer and the New game dialog; for
+//! table games also both clocks, ratings, draw offers, the first-move
+//! countdown, "opponent disconnected" and its claims, leaving, abort,
+//! rematch and the rating change.
 import { h, type VNode } from 'snabbdom';
 import { type Color, type GameState, pgnUrl } from '../api.js';
 import { boardConfig, canMove, canUndo, viewingHistory } from '../ground.js';
+import { formatClock, isLow } from '../clock.js';
 import { type Key, t } from '../i18n.js';
 import { icon, type IconName } from '../icons.js';
 import { newGameView } from '../newgame/view.js';
@@ -12,7 +16,8 @@ import { describePosition, legalMoves, localiseSan, PROMOTION_ROLES, sanOf } fro
 import { resultText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
-import { currentLetters, type GameCtrl } from './ctrl.js';
+import { ratingLabel, signed } from '../tables.js';
+import { canAbort, currentLetters, type GameCtrl, isTableGame, opposite } from './ctrl.js';
 
 /** The whole game page (a loading or error notice until the game is known). */
 export function gameView(ctrl: GameCtrl): VNode {
@@ -34,8 +39,12 @@ export function gameView(ctrl: GameCtrl): VNode {
     ]),
     h('div.side-column', [
       banner(g),
+      ratingChange(ctrl, g),
+      awayNotice(ctrl, g),
+      drawOffer(ctrl, g),
       h('section.card.side-card', [
         status(ctrl, g),
+        firstMove(ctrl),
         h('p.game-info.muted', { attrs: { 'data-testid': 'game-info' } }, info(g)),
         h('p.connection', { attrs: { 'data-testid': 'connection', role: 'status' }, props: { hidden: ctrl.connected && !ctrl.gone } }, ctrl.gone ? t('error.gone') : t('conn.reconnecting')),
         h('h2.panel-title', { attrs: { id: 'moves-title' } }, t('game.moves')),
@@ -47,6 +56,7 @@ export function gameView(ctrl: GameCtrl): VNode {
       ]),
       claims(ctrl, g),
       resignDialog(ctrl, g),
+      leaveDialog(ctrl, g),
       controls(ctrl, g),
     ]),
     // Not the status line: this live region speaks moves and results once.
@@ -67,6 +77,7 @@ function board(ctrl: GameCtrl): VNode {
 }
 
 function nameOf(ctrl: GameCtrl, g: GameState, c: Color): string {
+  if (isTableGame(g)) return ctrl.seatLabel(c);
   if (g.you === c) return t('game.you');
   if (g.you === null) {
     // Spectators see who plays, when the server says (the dot shows the colour).
@@ -86,7 +97,28 @@ function strip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'botto
     thinking ? h('span.thinking', { attrs: { 'data-testid': 'thinking', 'aria-hidden': 'true' } }, [h('i'), h('i'), h('i')]) : null,
     // A reminder next to the board on small screens, where the status line is further down.
     yourTurn ? h('span.turn-pill', { attrs: { 'aria-hidden': 'true' } }, t('game.turn.you')) : null,
+    ...(isTableGame(g) ? tableStrip(ctrl, g, color, where) : []),
   ]);
+}
+
+/** A table player's rating, "disconnected" mark and clock. */
+function tableStrip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'bottom'): Array<VNode | null> {
+  const rating = g.ratings?.[color];
+  const ms = ctrl.clockMs(color);
+  const running = g.status === 'ongoing' && ctrl.clock?.clock.running === color;
+  const low = ms !== null && isLow(ms);
+  return [
+    rating ? h('span.player-rating.muted', { attrs: { 'data-testid': `rating-${where}` } }, ratingLabel(rating)) : null,
+    g.away?.[color] && g.status === 'ongoing' ? h('span.away-mark', { attrs: { title: t('table.awayMark') } }, t('table.awayMark')) : null,
+    h(
+      'span.clock',
+      {
+        class: { running, low, mine: color === g.you },
+        attrs: { 'data-testid': `clock-${where}`, 'data-color': color, role: 'timer', 'aria-label': t('table.clock', { color: t(`color.${color}` as Key) }) },
+      },
+      ms === null ? '–:––' : formatClock(ms),
+    ),
+  ];
 }
 
 function promotion(ctrl: GameCtrl, g: GameState): VNode | null {
@@ -140,14 +172,60 @@ function status(ctrl: GameCtrl, g: GameState): VNode {
     const r = resultText(g.result, g.you, g.reason);
     text = [r.headline, r.reason].filter(Boolean).join(' · ');
   } else if (g.you === null) text = t('game.spectator');
-  else if (g.thinking || g.turn !== g.you) text = g.thinking ? t('game.turn.computer') : t('game.turn.waiting');
+  else if (g.thinking || g.turn !== g.you) text = g.thinking ? t('game.turn.computer') : t(isTableGame(g) ? 'table.turn.opponent' : 'game.turn.waiting');
   else text = t('game.turn.you') + (g.check ? ` · ${t('announce.check')}` : '');
   return h('p.status', { attrs: { 'data-testid': 'status', 'data-state': state } }, text);
 }
 
 function info(g: GameState): string {
   const variant = g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
-  return [variant, g.rules === 'fide' || g.rules === 'plyyard' ? t(`rules.${g.rules}`) : null].filter(Boolean).join(' · ');
+  const clock = g.clock ? `${Math.round(g.clock.initial_ms / 60_000)}+${Math.round(g.clock.increment_ms / 1000)}` : null;
+  const rated = isTableGame(g) ? t(g.rated ? 'multiplayer.rated' : 'multiplayer.casual') : null;
+  return [clock, variant, g.rules === 'fide' || g.rules === 'plyyard' ? t(`rules.${g.rules}`) : null, rated].filter(Boolean).join(' · ');
+}
+
+/** The rating points won or lost, once a rated game is over. */
+function ratingChange(ctrl: GameCtrl, g: GameState): VNode | null {
+  const c = g.rating_changes;
+  if (g.status === 'ongoing' || !c) return null;
+  const text = g.you
+    ? t('table.ratingChange.you', { change: signed(c[g.you]) })
+    : t('table.ratingChange.both', { white: ctrl.seatLabel('white'), whiteChange: signed(c.white), black: ctrl.seatLabel('black'), blackChange: signed(c.black) });
+  return h('p.rating-change', { class: { up: !!g.you && c[g.you] > 0, down: !!g.you && c[g.you] < 0 }, attrs: { 'data-testid': 'rating-change' } }, text);
+}
+
+/** "Your opponent is disconnected", and the claims once they have been away long enough. */
+function awayNotice(ctrl: GameCtrl, g: GameState): VNode | null {
+  if (!isTableGame(g) || g.status !== 'ongoing' || !g.you || !g.away?.[opposite(g.you)]) return null;
+  return h('div.notice.away-notice', { attrs: { 'data-testid': 'opponent-away', role: 'status' } }, [
+    h('p', t('table.away')),
+    g.can_claim_away
+      ? h('div.notice-actions', [
+          h('button.primary', { attrs: { type: 'button', 'data-testid': 'claim-win' }, on: { click: () => ctrl.claimAway('win') } }, t('table.claimWin')),
+          h('button', { attrs: { type: 'button', 'data-testid': 'claim-away-draw' }, on: { click: () => ctrl.claimAway('draw') } }, t('table.claimDraw')),
+        ])
+      : h('p.muted.small', t('table.away.wait')),
+  ]);
+}
+
+/** A pending draw offer: the opponent's (accept on your turn, or decline by playing) or your own. */
+function drawOffer(ctrl: GameCtrl, g: GameState): VNode | null {
+  const by = g.draw_offer;
+  if (!isTableGame(g) || g.status !== 'ongoing' || !by) return null;
+  if (g.you === null) return h('p.notice', { attrs: { 'data-testid': 'draw-offer' } }, t('table.drawOffer.spectator', { color: t(`color.${by}` as Key) }));
+  if (by === g.you) return h('p.notice.muted', { attrs: { 'data-testid': 'draw-offer' } }, t('table.drawOffer.yours'));
+  return h('div.notice.draw-notice', { attrs: { 'data-testid': 'draw-offer', role: 'status' } }, [
+    h('p', t('table.drawOffer.theirs')),
+    g.turn === g.you
+      ? h('div.notice-actions', [h('button.primary', { attrs: { type: 'button', 'data-testid': 'accept-draw' }, on: { click: () => ctrl.acceptDraw() } }, t('table.drawOffer.accept'))])
+      : null,
+  ]);
+}
+
+/** The countdown for the first moves of a table game. */
+function firstMove(ctrl: GameCtrl): VNode | null {
+  const text = ctrl.deadlineText();
+  return text ? h('p.first-move', { attrs: { 'data-testid': 'first-move', role: 'status' } }, text) : null;
 }
 
 function moves(ctrl: GameCtrl, g: GameState): VNode {
@@ -322,6 +400,17 @@ function resignDialog(ctrl: GameCtrl, g: GameState): VNode | null {
   ]);
 }
 
+function leaveDialog(ctrl: GameCtrl, g: GameState): VNode | null {
+  if (!ctrl.confirmingLeave || g.status !== 'ongoing') return null;
+  return h('div.confirm', { attrs: { role: 'alertdialog', 'aria-labelledby': 'leave-text', 'data-testid': 'leave-dialog' } }, [
+    h('p', { attrs: { id: 'leave-text' } }, t('table.leave.confirm')),
+    h('div.confirm-actions', [
+      h('button.danger', { attrs: { type: 'button', 'data-testid': 'leave-confirm' }, on: { click: () => ctrl.leave() } }, t('table.leave.yes')),
+      h('button', { attrs: { type: 'button', 'data-testid': 'leave-cancel' }, on: { click: () => ctrl.cancelLeave() } }, t('game.resign.no')),
+    ]),
+  ]);
+}
+
 function control(testid: string, iconName: IconName, label: string, click: () => void, opts: { disabled?: boolean; hidden?: boolean; pressed?: boolean } = {}): VNode {
   return h(
     'button.control',
@@ -334,7 +423,27 @@ function control(testid: string, iconName: IconName, label: string, click: () =>
   );
 }
 
+function tableControls(ctrl: GameCtrl, g: GameState): VNode {
+  const ongoing = g.status === 'ongoing';
+  const seated = g.you !== null;
+  const soundOn = soundEnabled();
+  const rematchBy = g.rematch?.offered_by ?? null;
+  const rematchLabel = rematchBy === null ? t('table.rematch') : rematchBy === g.you ? t('table.rematch.sent') : t('table.rematch.accept');
+  return h('div.controls', [
+    control('flip-board', 'flip', t('game.flip'), () => ctrl.flip()),
+    control('offer-draw', 'half', t('table.offerDraw'), () => ctrl.toggleOfferDraw(), { hidden: !seated || !ongoing, pressed: ctrl.offerDraw }),
+    control('abort', 'cross', t('table.abort'), () => ctrl.abort(), { hidden: !canAbort(g) }),
+    control('leave-table', 'exit', t('table.leave'), () => ctrl.askLeave(), { hidden: !seated || !ongoing }),
+    control('rematch', 'repeat', rematchLabel, () => ctrl.rematch(), { hidden: !seated || ongoing, disabled: rematchBy !== null && rematchBy === g.you }),
+    h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
+    control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
+    ongoing ? null : h('a.control', { attrs: { href: '/multiplayer', 'data-testid': 'back-multiplayer' } }, [icon('home'), h('span.label', t('table.backToLobby'))]),
+    ctrl.offerDraw && ongoing ? h('p.muted.small.offer-note', { attrs: { 'data-testid': 'offer-note' } }, t('table.offerDraw.note')) : null,
+  ]);
+}
+
 function controls(ctrl: GameCtrl, g: GameState): VNode {
+  if (isTableGame(g)) return tableControls(ctrl, g);
   const ongoing = g.status === 'ongoing';
   const soundOn = soundEnabled();
   return h('div.controls', [

@@ -104,7 +104,7 @@ test('tables load on demand, each equal to its file, and switching changes the t
 test('translations are really translated (not English copies) for whole sentences', () => {
   const en = load('en');
   // Proper names and strings that are spelt the same in a language.
-  const allowed = new Set(['site.name', 'fr:game.variant.chess960', 'ru:game.position.side', 'ro:game.position.side', 'fr:profile.page']);
+  const allowed = new Set(['site.name', 'fr:game.variant.chess960', 'ru:game.position.side', 'ro:game.position.side', 'fr:profile.page', 'fr:table.title']);
   for (const lang of ['fr', 'ru', 'ro'] as const) {
     const table = load(lang);
     const same = Object.keys(en).filter(
@@ -148,7 +148,7 @@ test('every key is used by the app (directly, or under a prefix filled in at run
     .map((f) => readFileSync(join(srcDir, f), 'utf8'))
     .join('\n');
   // Keys built from server codes or choices, e.g. `reason.${code}`.
-  const dynamic = ['level.', 'color.', 'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.', 'account.error.'];
+  const dynamic = ['level.', 'color.', 'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.', 'account.error.', 'speed.'];
   // Read by the server (docs/protocol.md: index.html's <noscript>).
   const server = ['app.noscript'];
   const unused = Object.keys(load('en'))

@@ -1,0 +1,101 @@
+//! The pure rules of tables on the client: time controls (presets and the
+//! allowed custom range), table codes (typed in any case, with spaces or
+//! dashes), the lobby's list kept in step with its socket, and how a table's
+//! settings are summed up.
+import type { LobbyMessage, Table } from './api.js';
+
+/** Minutes per player a table may have. */
+export const MINUTES = { min: 3, max: 30 } as const;
+/** Increment in seconds a table may have. */
+export const INCREMENT = { min: 2, max: 20 } as const;
+
+/** A time control: minutes per player and seconds added per move. */
+export interface TimeControl {
+  minutes: number;
+  increment: number;
+}
+
+/** The preset time controls, in the order shown. */
+export const PRESETS: readonly TimeControl[] = [
+  { minutes: 3, increment: 2 },
+  { minutes: 5, increment: 3 },
+  { minutes: 10, increment: 5 },
+  { minutes: 15, increment: 10 },
+  { minutes: 30, increment: 20 },
+];
+
+/** "5+3". */
+export function tcLabel(tc: TimeControl): string {
+  return `${tc.minutes}+${tc.increment}`;
+}
+
+/** Reads a time control typed as text; null unless both are whole numbers in range. */
+export function parseTimeControl(minutes: string, increment: string): TimeControl | null {
+  const m = /^\s*\d{1,2}\s*$/.test(minutes) ? Number(minutes) : NaN;
+  const i = /^\s*\d{1,2}\s*$/.test(increment) ? Number(increment) : NaN;
+  const tc = { minutes: m, increment: i };
+  return validTimeControl(tc) ? tc : null;
+}
+
+/** Is `tc` one a table may have (whole minutes 3–30, whole seconds 2–20)? */
+export function validTimeControl(tc: TimeControl): boolean {
+  return (
+    Number.isInteger(tc.minutes) &&
+    Number.isInteger(tc.increment) &&
+    tc.minutes >= MINUTES.min &&
+    tc.minutes <= MINUTES.max &&
+    tc.increment >= INCREMENT.min &&
+    tc.increment <= INCREMENT.max
+  );
+}
+
+/** The characters of table codes: no 0/O, 1/I/L look-alikes. */
+export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+/** Characters in a table code. */
+export const CODE_LENGTH = 6;
+
+/**
+ * A code as typed (any case, spaces and dashes, or a whole table link) in
+ * its canonical upper-case form, or null if it cannot be a table code.
+ */
+export function normalizeCode(typed: string): string | null {
+  let s = typed.trim();
+  const link = /\/t\/([^/?#\s]+)\/?(?:[?#].*)?$/.exec(s);
+  if (link) s = decodeURIComponent(link[1]!);
+  s = s.replace(/[\s-]+/g, '').toUpperCase();
+  if (s.length !== CODE_LENGTH) return null;
+  for (const c of s) if (!CODE_ALPHABET.includes(c)) return null;
+  return s;
+}
+
+/** The lobby after a socket message: a fresh list, one table added (newest first, no duplicates), or one removed. */
+export function lobbyReduce(tables: readonly Table[], msg: LobbyMessage): Table[] {
+  switch (msg.t) {
+    case 'lobby':
+      return [...msg.tables];
+    case 'add':
+      return [msg.table, ...tables.filter((t) => t.code !== msg.table.code)];
+    case 'remove':
+      return tables.filter((t) => t.code.toUpperCase() !== msg.code.toUpperCase());
+    default:
+      return [...tables];
+  }
+}
+
+/** Are these two names the same account (names are unique regardless of case)? */
+export function sameName(a: string | null | undefined, b: string | null | undefined): boolean {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
+}
+
+/** "1500" or "1500?" while provisional. */
+export function ratingLabel(r: { rating: number; provisional: boolean }): string {
+  return `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
+}
+
+/** A rating change with its sign: "+8", "−8" (a true minus sign), "±0". */
+export function signed(n: number): string {
+  const r = Math.round(n);
+  if (r > 0) return `+${r}`;
+  if (r < 0) return `−${-r}`;
+  return '±0';
+}
