@@ -1,8 +1,8 @@
 //! The pure rules of tables on the client: time controls (presets and the
 //! allowed custom range), table codes (typed in any case, with spaces or
-//! dashes), the lobby's list kept in step with its socket, and how a table's
-//! settings are summed up.
-import type { LobbyMessage, Table } from './api.js';
+//! dashes), the lobby's list kept in step with its socket, the open-a-table
+//! request, ratings as shown, and the waiting room's expiry in minutes.
+import type { LobbyMessage, NewTableRequest, Rules, Table, Variant } from './api.js';
 
 /** Minutes per player a table may have. */
 export const MINUTES = { min: 3, max: 30 } as const;
@@ -98,4 +98,27 @@ export function signed(n: number): string {
   if (r > 0) return `+${r}`;
   if (r < 0) return `−${-r}`;
   return '±0';
+}
+
+/** The open-a-table form's choices (minutes and increment as typed). */
+export interface TableSettings {
+  variant: Variant;
+  minutes: string;
+  increment: string;
+  rules: Rules;
+  rated: boolean;
+  private: boolean;
+}
+
+/** The request for `s`, or null when the time control is out of range. */
+export function tableRequest(s: TableSettings): NewTableRequest | null {
+  const tc = parseTimeControl(s.minutes, s.increment);
+  if (!tc) return null;
+  return { variant: s.variant, minutes: tc.minutes, increment: tc.increment, rules: s.rules, rated: s.rated, public: !s.private };
+}
+
+/** Minutes (rounded up) until an ISO time, at least 0; null if it is not a time. */
+export function minutesUntil(iso: string, now = Date.now()): number | null {
+  const at = new Date(iso).getTime();
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 60_000));
 }

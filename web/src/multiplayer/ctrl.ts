@@ -2,25 +2,18 @@
 //! choices), the live lobby (GET /api/lobby, then the lobby socket) and
 //! sitting down at a table from the lobby or by its code.
 import type { VNode } from 'snabbdom';
-import { ApiError, getLobby, joinTable, lobbySocketUrl, type NewTableRequest, openTable, type Rules, type Table, type Variant } from '../api.js';
+import { ApiError, getLobby, joinTable, lobbySocketUrl, openTable, type Table } from '../api.js';
 import { errorText } from '../game/ctrl.js';
 import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
-import { lobbyReduce, normalizeCode, parseTimeControl, sameName, type TimeControl } from '../tables.js';
+import { lobbyReduce, normalizeCode, sameName, type TableSettings, tableRequest, type TimeControl } from '../tables.js';
+
+export type { TableSettings };
 import { LobbySocket } from './socket.js';
 import { multiplayerView } from './view.js';
 
 const STORAGE_KEY = 'plyyard.table';
 
-/** The open-a-table form's choices (minutes and increment as typed). */
-export interface TableSettings {
-  variant: Variant;
-  minutes: string;
-  increment: string;
-  rules: Rules;
-  rated: boolean;
-  private: boolean;
-}
 
 const DEFAULTS: TableSettings = { variant: 'standard', minutes: '5', increment: '3', rules: 'plyyard', rated: true, private: false };
 
@@ -39,13 +32,6 @@ export function loadTableSettings(): TableSettings {
   } catch {
     return { ...DEFAULTS };
   }
-}
-
-/** The request for `s`, or null when the time control is out of range. */
-export function tableRequest(s: TableSettings): NewTableRequest | null {
-  const tc = parseTimeControl(s.minutes, s.increment);
-  if (!tc) return null;
-  return { variant: s.variant, minutes: tc.minutes, increment: tc.increment, rules: s.rules, rated: s.rated, public: !s.private };
 }
 
 /** The message for an error of the tables API. */

@@ -6,7 +6,7 @@ import { gameView } from '../game/view.js';
 import { t, tp } from '../i18n.js';
 import { icon } from '../icons.js';
 import { loginFirst, tableParts } from '../multiplayer/view.js';
-import { ratingLabel } from '../tables.js';
+import { minutesUntil, ratingLabel } from '../tables.js';
 import type { TableCtrl } from './ctrl.js';
 
 function backLink(): VNode {
@@ -15,12 +15,6 @@ function backLink(): VNode {
 
 function notice(testid: string, title: string, body: string | null): VNode {
   return h('div.card.not-found', { attrs: { 'data-testid': testid } }, [h('h1', title), body ? h('p', body) : null, backLink()]);
-}
-
-/** Minutes (rounded up) until an ISO time, at least 0; null if it is not a time. */
-export function minutesUntil(iso: string, now = Date.now()): number | null {
-  const at = new Date(iso).getTime();
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 60_000));
 }
 
 function settings(ctrl: TableCtrl): VNode {
