@@ -5,18 +5,18 @@
 //! [`Server::bind`] opens the database and the listener; [`Server::serve`]
 //! runs until a shutdown signal. [`run`] does both for the command line.
 
-pub mod actor;
 pub mod auth;
 pub mod engine_pool;
 pub mod error;
 pub mod http;
 pub mod i18n;
 pub mod identity;
+pub mod live;
 pub mod metrics;
 pub mod protocol;
 pub mod security;
-pub mod socket;
 pub mod store;
+pub mod ws;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -26,9 +26,9 @@ use std::time::Duration;
 use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
-use crate::actor::Hub;
 use crate::engine_pool::EnginePool;
 use crate::identity::CookieSigner;
+use crate::live::Hub;
 use crate::metrics::Metrics;
 use crate::security::{Limits, Quotas};
 use crate::store::Store;

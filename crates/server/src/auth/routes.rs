@@ -17,13 +17,13 @@ use axum::{Extension, Json, Router};
 use serde::{Deserialize, Serialize};
 
 use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password, check_username};
-use crate::actor::{self, Cmd, rfc3339, seat_name};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::{JsonBody, json_body};
 use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
     session_cookie,
 };
+use crate::live::{self, Cmd, rfc3339, seat_name};
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::store::{Account, GameRow, NewSession, StoreError, now_ms};
@@ -153,7 +153,7 @@ async fn adopt_games(state: &AppState, anon: &PlayerId, account: &Account) -> Re
     let ongoing = state.store.move_games(&anon.0, &account.player_id).await?;
     let to = PlayerId(account.player_id.clone());
     for id in ongoing {
-        let reseat = actor::request(state, &id, |reply| Cmd::Reseat {
+        let reseat = live::request(state, &id, |reply| Cmd::Reseat {
             from: anon.clone(),
             to: to.clone(),
             reply,
@@ -329,7 +329,7 @@ async fn delete_account(
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
-    actor::refresh_seats(&state, &PlayerId(session.account.player_id.clone())).await;
+    live::refresh_seats(&state, &PlayerId(session.account.player_id.clone())).await;
     tracing::info!(username = %session.account.username, "account deleted");
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),

@@ -12,14 +12,13 @@ use std::time::{Duration, Instant};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use tokio::sync::broadcast;
 
+use super::{Incoming, MAX_FRAME_BYTES, Outgoing, close};
 use crate::Shared;
-use crate::actor::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
+use crate::live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 use crate::protocol::{ClientMsg, GameState, ServerMsg, parse_client};
 
-/// Largest accepted frame or message, in bytes.
-pub const MAX_FRAME_BYTES: usize = 4096;
 /// Messages a client may send per second (also the burst size).
 const RATE_PER_SEC: f64 = 20.0;
 /// Refused messages after which the socket is closed.
@@ -29,44 +28,6 @@ const MAX_STRIKES: u32 = 20;
 /// connection, and a reset can destroy what we sent last (the errors that
 /// explain the close) before the client reads it.
 const CLOSE_DRAIN: Duration = Duration::from_secs(2);
-
-/// WebSocket close codes we use.
-pub mod close {
-    /// Policy violation (flooding).
-    pub const POLICY: u16 = 1008;
-    /// Message too big.
-    pub const TOO_BIG: u16 = 1009;
-    /// The server is shutting down.
-    pub const GOING_AWAY: u16 = 1001;
-    /// The server failed to open the game.
-    pub const INTERNAL: u16 = 1011;
-    /// The game does not exist.
-    pub const NOT_FOUND: u16 = 4404;
-}
-
-/// A frame from the client.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Incoming {
-    /// A text frame.
-    Text(String),
-    /// A binary frame (refused: the protocol is text).
-    Binary,
-    /// A frame larger than [`MAX_FRAME_BYTES`].
-    TooLarge,
-    /// The client closes.
-    Close,
-    /// Control frames the transport handles itself.
-    Other,
-}
-
-/// A frame to the client.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outgoing {
-    /// A JSON message.
-    Text(String),
-    /// Close with a code and a reason.
-    Close(u16, String),
-}
 
 /// A token bucket: `RATE_PER_SEC` messages per second, bursts of as many.
 #[derive(Debug)]
@@ -157,7 +118,7 @@ where
     }
 
     async fn subscribe(&mut self, since: Option<u64>) -> Result<Subscription, ApiError> {
-        let sub = actor::request(self.shared, self.game_id, |reply| Cmd::Subscribe {
+        let sub = live::request(self.shared, self.game_id, |reply| Cmd::Subscribe {
             since,
             reply,
         })
@@ -174,7 +135,7 @@ where
         let id = self.game_id;
         let v = match msg {
             ClientMsg::Move { uci } => {
-                actor::request(self.shared, id, |reply| Cmd::Move {
+                live::request(self.shared, id, |reply| Cmd::Move {
                     player: player.clone(),
                     uci: uci.clone(),
                     reply,
@@ -182,21 +143,21 @@ where
                 .await?
             }
             ClientMsg::Undo => {
-                actor::request(self.shared, id, |reply| Cmd::Undo {
+                live::request(self.shared, id, |reply| Cmd::Undo {
                     player: player.clone(),
                     reply,
                 })
                 .await?
             }
             ClientMsg::Resign => {
-                actor::request(self.shared, id, |reply| Cmd::Resign {
+                live::request(self.shared, id, |reply| Cmd::Resign {
                     player: player.clone(),
                     reply,
                 })
                 .await?
             }
             ClientMsg::Claim { reason, uci } => {
-                actor::request(self.shared, id, |reply| Cmd::Claim {
+                live::request(self.shared, id, |reply| Cmd::Claim {
                     player: player.clone(),
                     reason,
                     uci: uci.clone(),
@@ -405,7 +366,7 @@ mod tests {
             rules: game::RuleSet::PlyYard,
             fen: None,
         };
-        let g = actor::create_computer_game(&shared, &player, req)
+        let g = live::create_computer_game(&shared, &player, req)
             .await
             .unwrap();
         let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();

@@ -1,0 +1,250 @@
+//! Game routes: creating a game against the computer, a game's state and
+//! PGN, the player's recent games, and the game websocket (the upgrade and
+//! the adapter from axum's socket to [`crate::ws`] frames).
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+
+use super::{JsonBody, json_body};
+use crate::error::ApiError;
+use crate::identity::PlayerId;
+use crate::live::{self, Cmd, color_name, rfc3339};
+use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
+use crate::security::{self, AccountKey, ClientIp, LimitKey};
+use crate::store::GameRow;
+use crate::ws::{Incoming, MAX_FRAME_BYTES, Outgoing, run_session};
+use crate::{AppState, Shared};
+
+/// Read buffer per websocket: messages are small, so a small buffer keeps
+/// many idle sockets cheap (tungstenite's default is 128 KiB).
+const SOCKET_READ_BUFFER: usize = 8 * 1024;
+/// Bytes gathered before a websocket write (each message is flushed anyway).
+const SOCKET_WRITE_BUFFER: usize = 0;
+/// Outgoing bytes queued for a slow client before its socket is dropped.
+const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
+/// Games listed by `/api/my-games`.
+const MY_GAMES_LIMIT: u32 = 50;
+
+/// The game routes.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/computer-games", post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/pgn", get(get_pgn))
+        .route("/api/games/{id}/socket", get(game_socket))
+        .route("/api/my-games", get(my_games))
+}
+
+async fn create_game(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
+    body: JsonBody,
+) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let req: NewComputerGame = json_body(body, "game request")?;
+    let key = LimitKey::new(ip, account.as_ref().map(|Extension(a)| a));
+    state.limits.check_create_game(&key)?;
+    let game = live::create_computer_game(&state, &player, req).await?;
+    Ok((StatusCode::CREATED, Json(game)))
+}
+
+async fn get_game(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, ApiError> {
+    let game = live::request(&state, &id, |reply| Cmd::State {
+        viewer: Some(player.clone()),
+        reply,
+    })
+    .await?;
+    Ok(Json(game))
+}
+
+async fn get_pgn(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let pgn = live::request(&state, &id, |reply| Cmd::Pgn { reply }).await?;
+    let disposition = format!("attachment; filename=\"plyyard-{id}.pgn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_owned(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        pgn,
+    )
+        .into_response())
+}
+
+async fn my_games(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+) -> Result<Json<Vec<GameSummaryJson>>, ApiError> {
+    let rows = state.store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
+    let list = rows.into_iter().map(|g| summary_json(&player, g)).collect();
+    Ok(Json(list))
+}
+
+/// A game of `player`'s list.
+fn summary_json(player: &PlayerId, g: GameRow) -> GameSummaryJson {
+    let you = if g.white_player.as_deref() == Some(&player.0) {
+        Some(color_name(game::shakmaty::Color::White).to_owned())
+    } else {
+        Some(color_name(game::shakmaty::Color::Black).to_owned())
+    };
+    GameSummaryJson {
+        id: g.id,
+        level: g.level.map(|l| l.as_str().to_owned()),
+        you,
+        variant: g.variant.as_str().to_owned(),
+        status: g.summary.status.as_str().to_owned(),
+        result: g.summary.result.as_str().to_owned(),
+        reason: g.summary.reason.map(|r| r.as_str().to_owned()),
+        plies: g.summary.plies,
+        created_at: rfc3339(g.created_at),
+        updated_at: rfc3339(g.summary.updated_at),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct SocketQuery {
+    v: Option<u64>,
+}
+
+/// Whether the `Origin` of a websocket request is the server's own (see
+/// [`security::origin_matches`]; `public_origin` is the origin of
+/// `--public-url`). Requests without `Origin` (non-browser clients) pass:
+/// browsers always send it on websockets.
+pub fn same_origin(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+    headers.get(header::ORIGIN).is_none_or(|o| {
+        o.to_str()
+            .is_ok_and(|o| security::origin_matches(o, headers, public_origin))
+    })
+}
+
+async fn game_socket(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Path(id): Path<String>,
+    q: Result<Query<SocketQuery>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|_| ApiError::bad_request("`v` must be a non-negative integer"))?;
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(format!("not a websocket upgrade: {}", e.body_text()))
+    })?;
+    if !same_origin(&headers, state.public_origin.as_deref()) {
+        return Err(ApiError::forbidden("websocket from a foreign origin"));
+    }
+    // Refuse unknown games before upgrading, so the client gets a 404.
+    live::handle(&state, &id).await?;
+    Ok(ws
+        .max_frame_size(MAX_FRAME_BYTES)
+        .max_message_size(MAX_FRAME_BYTES)
+        .read_buffer_size(SOCKET_READ_BUFFER)
+        .write_buffer_size(SOCKET_WRITE_BUFFER)
+        .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
+        .on_upgrade(move |socket| session(state, id, player, q.v, socket)))
+}
+
+/// Runs a game session over an upgraded socket.
+async fn session(
+    state: Arc<Shared>,
+    id: String,
+    player: PlayerId,
+    since: Option<u64>,
+    socket: WebSocket,
+) {
+    let (sink, stream) = socket.split();
+    let sink = sink.with(|o: Outgoing| async move {
+        Ok::<_, axum::Error>(match o {
+            Outgoing::Text(t) => Message::Text(t.into()),
+            Outgoing::Close(code, reason) => Message::Close(Some(axum::extract::ws::CloseFrame {
+                code,
+                reason: reason.into(),
+            })),
+        })
+    });
+    let stream = stream.map(|m| match m {
+        Ok(Message::Text(t)) => Incoming::Text(t.as_str().to_owned()),
+        Ok(Message::Binary(_)) => Incoming::Binary,
+        Ok(Message::Close(_)) => Incoming::Close,
+        Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Other,
+        Err(e) => {
+            let too_large = e
+                .into_inner()
+                .downcast_ref::<tokio_tungstenite::tungstenite::Error>()
+                .is_some_and(|t| matches!(t, tokio_tungstenite::tungstenite::Error::Capacity(_)));
+            if too_large {
+                Incoming::TooLarge
+            } else {
+                Incoming::Close
+            }
+        }
+    });
+    run_session(state, id, player, since, Box::pin(sink), Box::pin(stream)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::HeaderValue;
+
+    use super::*;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        h
+    }
+
+    fn same_origin_h(h: &HeaderMap) -> bool {
+        same_origin(h, None)
+    }
+
+    #[test]
+    fn origin_must_match_host() {
+        let h = headers(Some("https://chess.example"), "127.0.0.1:8080");
+        assert!(same_origin(&h, Some("https://chess.example/")));
+        assert!(!same_origin(&h, Some("http://chess.example")));
+        assert!(!same_origin(&h, None));
+        assert!(same_origin_h(&headers(None, "127.0.0.1:8080")));
+        assert!(same_origin_h(&headers(
+            Some("http://127.0.0.1:8080"),
+            "127.0.0.1:8080"
+        )));
+        assert!(same_origin_h(&headers(
+            Some("https://Chess.Example"),
+            "chess.example"
+        )));
+        assert!(!same_origin_h(&headers(
+            Some("http://evil.example"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin_h(&headers(
+            Some("http://127.0.0.1:9999"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin_h(&headers(Some("null"), "127.0.0.1:8080")));
+        assert!(!same_origin_h(&headers(
+            Some("file://127.0.0.1:8080"),
+            "127.0.0.1:8080"
+        )));
+    }
+}

@@ -1,0 +1,139 @@
+//! HTTP: the router and what every request goes through (security guard,
+//! compression, body limit, request log), health and metrics, and decoding
+//! JSON bodies into clear errors.
+//!
+//! The routes live by what they serve: `games` (computer games, game state,
+//! PGN, the game websocket), `assets` (the embedded web app), and
+//! [`crate::auth::routes`] (accounts).
+
+mod assets;
+mod games;
+
+pub use games::same_origin;
+
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
+
+use crate::AppState;
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::identify;
+use crate::security;
+
+/// Largest accepted request body.
+const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Responses smaller than this are sent uncompressed.
+const COMPRESS_MIN_BYTES: u16 = 256;
+
+/// The application's router.
+pub fn router(state: AppState) -> Router {
+    assets::prepare();
+    let api = games::routes()
+        .merge(crate::auth::routes::router())
+        .route("/api/{*rest}", get(api_not_found).post(api_not_found))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            identify,
+        ));
+    let routes = Router::new()
+        .merge(api)
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(metrics))
+        .fallback(get(assets::web_asset));
+    let guarded = routes
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            security::guard,
+        ))
+        .layer(compression());
+    security::with_headers(guarded)
+        .layer(axum::middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+/// gzip or brotli, as the client asks, for bodies of at least
+/// [`COMPRESS_MIN_BYTES`] that are not already compressed images; never
+/// for a websocket upgrade.
+fn compression() -> CompressionLayer<impl Predicate> {
+    let predicate = SizeAbove::new(COMPRESS_MIN_BYTES)
+        .and(NotForContentType::IMAGES)
+        .and(NotForContentType::SSE)
+        .and(not_an_upgrade);
+    CompressionLayer::new()
+        .gzip(true)
+        .br(true)
+        .compress_when(predicate)
+}
+
+fn not_an_upgrade(
+    status: StatusCode,
+    _: axum::http::Version,
+    _: &HeaderMap,
+    _: &axum::http::Extensions,
+) -> bool {
+    status != StatusCode::SWITCHING_PROTOCOLS
+}
+
+/// Logs every request at `debug` (server errors at `warn`), without the
+/// query string.
+async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let t0 = Instant::now();
+    let resp = next.run(req).await;
+    let status = resp.status().as_u16();
+    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    if resp.status().is_server_error() {
+        tracing::warn!(%method, %path, status, ms, "request failed");
+    } else {
+        tracing::debug!(%method, %path, status, ms, "request");
+    }
+    resp
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such API endpoint")
+}
+
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        state.metrics.render(),
+    )
+}
+
+/// A request body as handlers take it, for [`json_body`].
+pub type JsonBody = Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>;
+
+/// Decodes a JSON request body, mapping every failure to a clear error
+/// naming `what` was expected.
+///
+/// # Errors
+/// `too_large` or `bad_request`.
+pub fn json_body<T: serde::de::DeserializeOwned>(
+    body: JsonBody,
+    what: &str,
+) -> Result<T, ApiError> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!("request bodies are limited to {MAX_BODY_BYTES} bytes"),
+            )
+        } else {
+            ApiError::bad_request(e.body_text())
+        }
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("invalid {what}: {e}")))
+}

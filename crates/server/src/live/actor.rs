@@ -1,0 +1,414 @@
+//! The actor of one live game: its mailbox ([`Cmd`]), its loop, the
+//! changes players ask for (move, take-back, resignation, draw claim), and
+//! [`Actor::commit`], the one function through which every change is
+//! written, made current and published.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use game::shakmaty::Move;
+use game::{Game, MoveError, Reason};
+use tokio::sync::{mpsc, oneshot};
+
+use super::computer::Thinking;
+use super::feed::{Event, Feed, Subscription};
+use super::hub::Handle;
+use super::replay::{move_row, summary_of};
+use crate::Shared;
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::PlayerId;
+use crate::protocol::{EventKind, GameState, MoveJson, SeatJson};
+use crate::store::{GameRow, StoreError, now_ms};
+
+/// Commands waiting in a game's mailbox before senders wait.
+const MAILBOX: usize = 64;
+
+/// A command to a game actor.
+#[derive(Debug)]
+pub enum Cmd {
+    /// The state as `viewer` sees it.
+    State {
+        /// The viewer.
+        viewer: Option<PlayerId>,
+        /// Answer.
+        reply: oneshot::Sender<GameState>,
+    },
+    /// Subscribe to events, catching up from version `since`.
+    Subscribe {
+        /// The client's version, if it has one.
+        since: Option<u64>,
+        /// Answer.
+        reply: oneshot::Sender<Subscription>,
+    },
+    /// `player` plays `uci`.
+    Move {
+        /// Who asks.
+        player: PlayerId,
+        /// The move.
+        uci: String,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` takes back their last move and the computer's reply.
+    Undo {
+        /// Who asks.
+        player: PlayerId,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` resigns.
+    Resign {
+        /// Who asks.
+        player: PlayerId,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` claims a draw, optionally announcing a move.
+    Claim {
+        /// Who asks.
+        player: PlayerId,
+        /// What is claimed.
+        reason: Reason,
+        /// The move announced with the claim.
+        uci: Option<String>,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// The game as PGN.
+    Pgn {
+        /// Answer.
+        reply: oneshot::Sender<String>,
+    },
+    /// The seats of player `from` now belong to player `to` (an anonymous
+    /// player logged in: their games moved to the account).
+    Reseat {
+        /// The former player id.
+        from: PlayerId,
+        /// The new player id.
+        to: PlayerId,
+        /// Done.
+        reply: oneshot::Sender<()>,
+    },
+    /// A search finished (internal).
+    EngineDone {
+        /// Which search.
+        token: u64,
+        /// Its move, `None` if cancelled or failed.
+        best: Option<Move>,
+    },
+    /// Start the computer's search again (internal, after a failed commit).
+    Retry,
+}
+
+/// A live game: the game, its stored row and version, its feed, and the
+/// computer's search in flight.
+pub(super) struct Actor {
+    pub(super) shared: Arc<Shared>,
+    pub(super) row: GameRow,
+    /// Who sits on each seat (White, Black), for display.
+    pub(super) names: [SeatJson; 2],
+    /// The database holds a newer version than this actor (a write found
+    /// another writer's change): the actor stops and the game reloads.
+    stale: bool,
+    pub(super) game: Game,
+    pub(super) version: u64,
+    feed: Feed,
+    pub(super) mailbox: mpsc::Sender<Cmd>,
+    pub(super) thinking: Option<Thinking>,
+    pub(super) next_token: u64,
+    generation: u64,
+    last_active: Instant,
+}
+
+/// What a commit writes, and the event it publishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Change {
+    /// The last move of the next game is appended (a `move` event); the
+    /// computer then thinks if it is its turn.
+    Move,
+    /// Moves are taken back to the next game's ply (an `undo` event); a
+    /// search in flight is cancelled.
+    TakeBack,
+    /// The game ends without a move (an `end` event); a search in flight is
+    /// cancelled.
+    End,
+}
+
+/// Starts the actor of a loaded or new game and returns its address.
+pub(super) fn spawn(
+    shared: &Arc<Shared>,
+    row: GameRow,
+    game: Game,
+    names: [SeatJson; 2],
+) -> Handle {
+    let (tx, rx) = mpsc::channel(MAILBOX);
+    let generation = shared.hub.next_generation();
+    let actor = Actor {
+        shared: Arc::clone(shared),
+        version: row.summary.version,
+        row,
+        names,
+        stale: false,
+        game,
+        feed: Feed::new(),
+        mailbox: tx.clone(),
+        thinking: None,
+        next_token: 0,
+        generation,
+        last_active: Instant::now(),
+    };
+    tokio::spawn(actor.run(rx));
+    Handle { tx, generation }
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        let metrics = Arc::clone(&self.shared.metrics);
+        metrics.games_live.fetch_add(1, Ordering::Relaxed);
+        self.think_if_needed();
+        let idle_after = self.shared.tuning.idle_unload;
+        let check = (idle_after / 2).clamp(Duration::from_millis(50), Duration::from_secs(30));
+        loop {
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => {
+                        self.last_active = Instant::now();
+                        self.handle(cmd).await;
+                        if self.stale {
+                            self.shared.hub.forget(&self.row.id, Some(self.generation));
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+                () = tokio::time::sleep(check) => {
+                    if self.idle(idle_after)
+                        && self.shared.hub.unload(&self.row.id, self.generation, || !rx.is_empty())
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        metrics.games_live.fetch_sub(1, Ordering::Relaxed);
+        tracing::debug!(game = %self.row.id, "game unloaded");
+    }
+
+    /// Whether nobody watches, nothing runs and nothing came for a while.
+    fn idle(&self, idle_after: Duration) -> bool {
+        self.thinking.is_none()
+            && self.feed.subscribers() == 0
+            && self.last_active.elapsed() >= idle_after
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::State { viewer, reply } => {
+                let _ = reply.send(self.state_for(viewer));
+            }
+            Cmd::Subscribe { since, reply } => {
+                let _ = reply.send(self.subscribe(since));
+            }
+            Cmd::Move { player, uci, reply } => {
+                let _ = reply.send(self.player_move(&player, &uci).await);
+            }
+            Cmd::Undo { player, reply } => {
+                let _ = reply.send(self.undo(&player).await);
+            }
+            Cmd::Resign { player, reply } => {
+                let _ = reply.send(self.resign(&player).await);
+            }
+            Cmd::Claim {
+                player,
+                reason,
+                uci,
+                reply,
+            } => {
+                let r = self.claim(&player, reason, uci.as_deref()).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Pgn { reply } => {
+                let _ = reply.send(self.pgn());
+            }
+            Cmd::Reseat { from, to, reply } => {
+                self.reseat(&from, &to).await;
+                let _ = reply.send(());
+            }
+            Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
+            Cmd::Retry => self.think_if_needed(),
+        }
+    }
+
+    fn subscribe(&self, since: Option<u64>) -> Subscription {
+        self.feed
+            .subscribe(since, self.version, self.seats(), || self.state())
+    }
+
+    /// Checks that `player` may act now: they play this game, it is not
+    /// over, and it is their turn with no search running.
+    fn check_turn(&self, player: &PlayerId) -> Result<(), ApiError> {
+        let color = self.player_color(player)?;
+        if self.game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        if self.game.turn() != color || self.thinking.is_some() {
+            return Err(ApiError::new(ErrorCode::NotYourTurn, "it is not your turn"));
+        }
+        Ok(())
+    }
+
+    async fn player_move(&mut self, player: &PlayerId, uci: &str) -> Result<u64, ApiError> {
+        self.check_turn(player)?;
+        let mut next = self.game.clone();
+        next.play_uci(uci).map_err(move_error)?;
+        self.commit(next, Change::Move).await
+    }
+
+    /// Takes back moves until it is `player`'s turn again.
+    async fn undo(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        let color = self.player_color(player)?;
+        let mut next = self.game.clone();
+        loop {
+            if next.take_back().is_none() {
+                return Err(
+                    if next.outcome().is_some_and(|o| !o.reason.is_from_board()) {
+                        ApiError::new(ErrorCode::GameOver, "the game is over")
+                    } else {
+                        ApiError::new(ErrorCode::NothingToUndo, "you have no move to take back")
+                    },
+                );
+            }
+            if next.turn() == color {
+                break;
+            }
+        }
+        self.commit(next, Change::TakeBack).await
+    }
+
+    async fn resign(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        let color = self.player_color(player)?;
+        let mut next = self.game.clone();
+        next.resign(color)
+            .map_err(|_| ApiError::new(ErrorCode::GameOver, "the game is over"))?;
+        self.commit(next, Change::End).await
+    }
+
+    /// Claims a draw, with the move announced with the claim if any.
+    async fn claim(
+        &mut self,
+        player: &PlayerId,
+        reason: Reason,
+        uci: Option<&str>,
+    ) -> Result<u64, ApiError> {
+        self.check_turn(player)?;
+        let mut next = self.game.clone();
+        let claimed = match uci {
+            Some(u) => {
+                let mv = next.parse_uci(u).map_err(move_error)?;
+                next.claim_draw_with_move(mv, reason)
+            }
+            None => next.claim_draw(reason),
+        };
+        claimed.map_err(|e| match e {
+            game::ActionError::GameOver { .. } => {
+                ApiError::new(ErrorCode::GameOver, "the game is over")
+            }
+            game::ActionError::Move(m) => move_error(m),
+            other => ApiError::new(ErrorCode::CannotClaim, other.to_string()),
+        })?;
+        let change = if uci.is_some() {
+            Change::Move
+        } else {
+            Change::End
+        };
+        self.commit(next, change).await
+    }
+
+    /// Commits `next` as the game's next version: writes `change` to the
+    /// database (expecting the current version there), then makes `next`
+    /// current and publishes the event; returns the new version. A failed
+    /// write leaves the game as it was.
+    pub(super) async fn commit(&mut self, next: Game, change: Change) -> Result<u64, ApiError> {
+        let summary = summary_of(&next, self.version + 1, now_ms());
+        let (id, v) = (&self.row.id, self.version);
+        let store = &self.shared.store;
+        let mut mv = None;
+        let written = match change {
+            Change::Move => {
+                let played = next
+                    .history()
+                    .last()
+                    .cloned()
+                    .ok_or_else(|| ApiError::internal("no move"))?;
+                let row = move_row(next.ply(), &played);
+                mv = Some(MoveJson {
+                    uci: played.uci,
+                    san: played.san,
+                });
+                store.append_moves(id, v, &[row], &summary).await
+            }
+            Change::TakeBack => store.truncate_moves(id, v, summary.plies, &summary).await,
+            Change::End => store.update_game(id, v, &summary).await,
+        };
+        written.map_err(|e| self.store_failed(e))?;
+        if change != Change::Move {
+            self.cancel_thinking();
+        }
+        self.game = next;
+        self.version += 1;
+        self.row.summary = summary;
+        match change {
+            Change::Move => {
+                self.shared.metrics.record_move();
+                self.log_end();
+                self.think_if_needed();
+            }
+            Change::End => self.log_end(),
+            Change::TakeBack => {}
+        }
+        Ok(self.publish(change, mv))
+    }
+
+    /// Publishes the current state as the event of `change`.
+    fn publish(&mut self, change: Change, mv: Option<MoveJson>) -> u64 {
+        let kind = match change {
+            Change::Move => EventKind::Move,
+            Change::TakeBack => EventKind::Undo,
+            Change::End => EventKind::End,
+        };
+        let game: GameState = self.state();
+        self.feed.publish(Event {
+            v: self.version,
+            kind,
+            mv,
+            game: Arc::new(game),
+        });
+        self.version
+    }
+
+    /// Maps a failed write to the client's error; a version conflict marks
+    /// the actor stale so the game reloads from the database.
+    fn store_failed(&mut self, e: StoreError) -> ApiError {
+        if let StoreError::Conflict { .. } = e {
+            tracing::warn!(game = %self.row.id, "{e}; reloading the game");
+            self.cancel_thinking();
+            self.stale = true;
+            return ApiError::new(ErrorCode::Conflict, "the game changed meanwhile; reload it");
+        }
+        ApiError::from(e)
+    }
+
+    fn log_end(&self) {
+        if let Some(o) = self.game.outcome() {
+            tracing::info!(game = %self.row.id, result = o.result.as_str(), reason = %o.reason, plies = self.game.ply(), "game over");
+        }
+    }
+}
+
+fn move_error(e: MoveError) -> ApiError {
+    match e {
+        MoveError::GameOver { .. } => ApiError::new(ErrorCode::GameOver, "the game is over"),
+        other => ApiError::new(ErrorCode::IllegalMove, other.to_string()),
+    }
+}

@@ -1,0 +1,110 @@
+//! A game's events: each committed change becomes one numbered [`Event`],
+//! kept in a short replay buffer and broadcast to the game's sockets; a
+//! socket that (re)subscribes catches up from its version ([`CatchUp`]).
+//!
+//! The fan-out is in-process today and sits behind [`Feed`] alone.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use tokio::sync::broadcast;
+
+use super::seat::Seats;
+use crate::protocol::{EventKind, GameState, MoveJson};
+
+/// Events kept per game for clients that reconnect with a recent version.
+const REPLAY_EVENTS: usize = 64;
+/// Capacity of a game's broadcast channel (a slower socket gets a `full`).
+const BROADCAST: usize = 64;
+
+/// One change of a game, as broadcast to its sockets.
+#[derive(Debug)]
+pub struct Event {
+    /// Version after the change.
+    pub v: u64,
+    /// What changed.
+    pub kind: EventKind,
+    /// The move, for move events.
+    pub mv: Option<MoveJson>,
+    /// The state after the change (with `you` unset).
+    pub game: Arc<GameState>,
+}
+
+/// What a socket needs to catch up when it (re)subscribes.
+#[derive(Debug)]
+pub enum CatchUp {
+    /// The client already has the latest version.
+    UpToDate,
+    /// The events after the client's version, in order.
+    Events(Vec<Arc<Event>>),
+    /// The whole state (the client's version is unknown, too old or ahead).
+    Full(Arc<GameState>),
+}
+
+/// A socket's subscription to a game.
+#[derive(Debug)]
+pub struct Subscription {
+    /// What the client missed.
+    pub catch_up: CatchUp,
+    /// Events from now on.
+    pub events: broadcast::Receiver<Arc<Event>>,
+    /// Who plays the game.
+    pub seats: Seats,
+}
+
+/// The events of one game: the recent ones and their subscribers.
+pub(super) struct Feed {
+    recent: VecDeque<Arc<Event>>,
+    sender: broadcast::Sender<Arc<Event>>,
+}
+
+impl Feed {
+    /// A feed with no events yet.
+    pub(super) fn new() -> Feed {
+        let (sender, _) = broadcast::channel(BROADCAST);
+        Feed {
+            recent: VecDeque::new(),
+            sender,
+        }
+    }
+
+    /// Keeps `event` for catching up and sends it to every subscriber.
+    pub(super) fn publish(&mut self, event: Event) {
+        let event = Arc::new(event);
+        if self.recent.len() == REPLAY_EVENTS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Arc::clone(&event));
+        let _ = self.sender.send(event);
+    }
+
+    /// A subscription for a client at version `since` while the game is at
+    /// `version`; `full` gives the whole state when events cannot bridge
+    /// the gap.
+    pub(super) fn subscribe(
+        &self,
+        since: Option<u64>,
+        version: u64,
+        seats: Seats,
+        full: impl FnOnce() -> GameState,
+    ) -> Subscription {
+        let events = self.sender.subscribe();
+        let catch_up = match since {
+            Some(v) if v == version => CatchUp::UpToDate,
+            Some(v) if v < version && self.recent.front().is_some_and(|first| first.v <= v + 1) => {
+                CatchUp::Events(self.recent.iter().filter(|e| e.v > v).cloned().collect())
+            }
+            _ => CatchUp::Full(Arc::new(full())),
+        };
+        Subscription {
+            catch_up,
+            events,
+            seats,
+        }
+    }
+
+    /// Number of sockets subscribed.
+    pub(super) fn subscribers(&self) -> usize {
+        self.sender.receiver_count()
+    }
+}

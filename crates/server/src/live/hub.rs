@@ -1,0 +1,149 @@
+//! The registry of live games: each game is loaded at most once, found by
+//! id, and forgotten when its actor stops; commands reach an actor through
+//! [`request`], which reloads the game if the actor stopped in between.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::{OnceCell, mpsc, oneshot};
+
+use super::actor::{self, Cmd};
+use super::replay::{rebuild, valid_game_id};
+use super::seat::seat_names;
+use crate::Shared;
+use crate::error::ApiError;
+
+/// The address of a live game actor.
+#[derive(Debug, Clone)]
+pub struct Handle {
+    pub(super) tx: mpsc::Sender<Cmd>,
+    pub(super) generation: u64,
+}
+
+/// The registry of live games.
+#[derive(Debug, Default)]
+pub struct Hub {
+    live: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
+    generation: AtomicU64,
+}
+
+impl Hub {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<OnceCell<Handle>>>> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The slot of game `id`, empty until its actor is set.
+    pub(super) fn slot(&self, id: &str) -> Arc<OnceCell<Handle>> {
+        Arc::clone(self.lock().entry(id.to_owned()).or_default())
+    }
+
+    /// A number telling this actor apart from earlier ones of the same game.
+    pub(super) fn next_generation(&self) -> u64 {
+        self.generation.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Forgets game `id` if its slot is the actor of `generation` (or, with
+    /// `None`, a slot whose loading failed).
+    pub(super) fn forget(&self, id: &str, generation: Option<u64>) {
+        let mut live = self.lock();
+        if let Some(slot) = live.get(id) {
+            let ours = match (slot.get(), generation) {
+                (Some(h), Some(g)) => h.generation == g,
+                (None, None) => true,
+                _ => false,
+            };
+            if ours {
+                live.remove(id);
+            }
+        }
+    }
+
+    /// Forgets game `id`'s actor of `generation` unless `busy` says, under
+    /// the registry's lock, that a command is waiting for it. Senders that
+    /// still hold the handle then find it closed and load the game anew.
+    pub(super) fn unload(&self, id: &str, generation: u64, busy: impl FnOnce() -> bool) -> bool {
+        let mut live = self.lock();
+        if busy() {
+            return false;
+        }
+        if let Some(slot) = live.get(id)
+            && slot.get().is_some_and(|h| h.generation == generation)
+        {
+            live.remove(id);
+        }
+        true
+    }
+
+    /// The handles of the games loaded now.
+    pub(super) fn handles(&self) -> Vec<Handle> {
+        self.lock()
+            .values()
+            .filter_map(|slot| slot.get().cloned())
+            .collect()
+    }
+
+    /// Number of games loaded.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no game is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The handle of game `id`, loading it from the database if needed.
+///
+/// # Errors
+/// `not_found` if there is no such game; `internal` if it cannot be loaded.
+pub async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
+    if !valid_game_id(id) {
+        return Err(ApiError::no_game(id));
+    }
+    let slot = shared.hub.slot(id);
+    let result = slot.get_or_try_init(|| load(shared, id)).await.cloned();
+    if result.is_err() {
+        shared.hub.forget(id, None);
+    }
+    result
+}
+
+/// Loads game `id` from the database and starts its actor.
+async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
+    let Some((row, moves)) = shared.store.load_game(id).await? else {
+        return Err(ApiError::no_game(id));
+    };
+    shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
+    let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
+    let seats = seat_names(shared, &row).await?;
+    Ok(actor::spawn(shared, row, game, seats))
+}
+
+/// Sends a command built by `make` to game `id` and waits for the answer,
+/// reloading the game if its actor stopped in between.
+///
+/// # Errors
+/// `not_found`, or `internal` if the actor failed.
+pub async fn request<T>(
+    shared: &Arc<Shared>,
+    id: &str,
+    make: impl Fn(oneshot::Sender<T>) -> Cmd,
+) -> Result<T, ApiError> {
+    for _ in 0..3 {
+        let h = handle(shared, id).await?;
+        let (tx, rx) = oneshot::channel();
+        if h.tx.send(make(tx)).await.is_ok()
+            && let Ok(answer) = rx.await
+        {
+            return Ok(answer);
+        }
+        // The actor stopped (unloaded while the command was on its way):
+        // the command was not applied; the game reloads from the database.
+        shared.hub.forget(id, Some(h.generation));
+    }
+    Err(ApiError::internal(format!(
+        "game {id}: actor keeps stopping"
+    )))
+}
