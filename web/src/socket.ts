@@ -69,7 +69,8 @@ export function backoff(n: number, random: () => number = Math.random): number {
   return Math.round(base * (1 + random() * 0.25));
 }
 
-/** `WebSocket.OPEN`, spelt out so the module also loads where WebSocket is not global. */
+/** `WebSocket.CONNECTING` and `OPEN`, spelt out so the module also loads where WebSocket is not global. */
+const CONNECTING = 0;
 const OPEN = 1;
 
 interface Pending {
@@ -83,6 +84,8 @@ export class GameSocket {
   private nextId = 1;
   private attempts = 0;
   private pending = new Map<number, Pending>();
+  /** Requests made while the socket was still connecting: sent once it opens, failed if it closes. */
+  private waiting: Array<{ send: () => void; fail: () => void }> = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pinger: ReturnType<typeof setInterval> | null = null;
   private closed = false;
@@ -114,6 +117,14 @@ export class GameSocket {
   /** Sends a request; resolves with the version at which it was committed. */
   request(req: Request): Promise<number> {
     const ws = this.ws;
+    if (ws && ws.readyState === CONNECTING) {
+      return new Promise<number>((resolve, reject) => {
+        this.waiting.push({
+          send: () => this.request(req).then(resolve, reject),
+          fail: () => reject(new RequestError('disconnected', 'connection closed')),
+        });
+      });
+    }
     if (!ws || ws.readyState !== OPEN) {
       return Promise.reject(new RequestError('disconnected', 'not connected'));
     }
@@ -154,6 +165,7 @@ export class GameSocket {
       this.attempts = 0;
       this.syncing = false;
       this.listener.connection(true);
+      for (const w of this.waiting.splice(0)) w.send();
       if (this.pinger) clearInterval(this.pinger);
       this.pinger = setInterval(() => {
         this.pingAt = performance.now();
@@ -239,5 +251,6 @@ export class GameSocket {
   private failPending(): void {
     for (const p of this.pending.values()) p.reject(new RequestError('disconnected', 'connection closed'));
     this.pending.clear();
+    for (const w of this.waiting.splice(0)) w.fail();
   }
 }

@@ -141,3 +141,23 @@ test('a game that no longer exists (close 4404) stops the reconnecting', async (
   await new Promise((r) => setTimeout(r, 700));
   assert.equal(FakeSocket.all.length, 1);
 });
+
+test('a request made while the socket is still connecting waits for it, or fails if it closes', async () => {
+  FakeSocket.all = [];
+  const sock = new GameSocket((v) => `ws://x/s?v=${v}`, 0, { state: () => {}, connection: () => {} }, (u) => new FakeSocket(u) as unknown as WebSocket);
+  const first = FakeSocket.all[0]!;
+  const early = sock.request({ t: 'resign' });
+  assert.deepEqual(first.sent, [], 'nothing is sent before the socket opens');
+  first.open();
+  assert.deepEqual(first.sent, [{ t: 'resign', id: 1 }]);
+  first.receive({ t: 'ack', id: 1, v: 2 });
+  assert.equal(await early, 2);
+  sock.close();
+
+  FakeSocket.all = [];
+  const other = new GameSocket((v) => `ws://x/s?v=${v}`, 0, { state: () => {}, connection: () => {} }, (u) => new FakeSocket(u) as unknown as WebSocket);
+  const lost = other.request({ t: 'undo' });
+  FakeSocket.all[0]!.close();
+  await assert.rejects(lost, (e: unknown) => e instanceof RequestError && e.code === 'disconnected');
+  other.close();
+});
