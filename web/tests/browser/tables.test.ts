@@ -1,0 +1,246 @@
+//! Tables in a real Chromium against the real server: two players (two
+//! browser contexts, each signed up through the form) meet at a table by its
+//! code, play by clicking, agree a draw offered with a move, play a rematch
+//! ended by leaving the table, while a third context watches; the
+//! Multiplayer page's checks and the waiting room. Usernames carry a random
+//! suffix: the database may outlive a run.
+//!
+//! Skipped, with the reason shown, while the server has no tables at all
+//! (GET /api/lobby answers 404): the check asks the server, not the
+//! environment.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { BASE, clickMove, closeBrowser, DESKTOP, done, newPage, PHONE, shot, waitForOurTurn, waitForPlies } from './helpers.js';
+
+after(closeBrowser);
+
+const lobbyStatus = await fetch(`${BASE}/api/lobby`).then(
+  (r) => r.status,
+  () => 0,
+);
+const skip = lobbyStatus === 404 ? 'the server has no tables yet: GET /api/lobby answers 404' : false;
+
+/** A fresh username (3–20 characters). */
+function username(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Signs up through the form and waits for the name in the header. */
+async function signUp(page: Page, prefix: string): Promise<string> {
+  const name = username(prefix);
+  await page.goto('/signup');
+  await page.getByTestId('username').fill(name);
+  await page.getByTestId('password').fill(`amber-lantern-${randomBytes(6).toString('hex')}-orbit`);
+  await page.getByTestId('submit').click();
+  await page.getByTestId('nav-user').filter({ hasText: name }).waitFor();
+  return name;
+}
+
+/** The colour the page's board shows at the bottom. */
+async function colorOf(page: Page): Promise<'white' | 'black'> {
+  await page.locator('.cg-wrap').waitFor();
+  return (await page.locator('.cg-wrap.orientation-white').count()) ? 'white' : 'black';
+}
+
+/** Milliseconds shown by a clock ("4:59", "0:09.3"). */
+async function clockMs(page: Page, testid: 'clock-top' | 'clock-bottom'): Promise<number> {
+  const text = (await page.getByTestId(testid).textContent()) ?? '';
+  const m = /^(\d+):(\d\d)(?:\.(\d))?$/.exec(text.trim());
+  assert.ok(m, `clock text ${JSON.stringify(text)}`);
+  return (Number(m[1]) * 60 + Number(m[2])) * 1000 + Number(m[3] ?? 0) * 100;
+}
+
+/** Waits for the result banner with these texts. */
+async function resultIs(page: Page, headline: string, reason: string): Promise<void> {
+  await page.getByTestId('result-headline').filter({ hasText: headline }).waitFor({ timeout: 30_000 });
+  assert.equal((await page.getByTestId('result-reason').textContent())?.trim(), reason);
+}
+
+test('two players meet by code, play by clicking, agree a draw offered with a move; a rematch ends by leaving; a third visitor watches', { skip }, async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const c = await newPage();
+  await a.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
+  await signUp(a.page, 'Host');
+  await signUp(b.page, 'Guest');
+
+  // The guest watches the lobby while the host opens a public, rated 5+3 table.
+  await b.page.getByTestId('multiplayer-link').click();
+  await b.page.waitForURL((u) => u.pathname === '/multiplayer');
+  await b.page.getByTestId('lobby').waitFor();
+  await a.page.getByTestId('multiplayer-link').click();
+  const form = a.page.getByTestId('open-table-form');
+  await form.waitFor();
+  await a.page.getByTestId('table-variant-standard').check();
+  await a.page.getByTestId('tc-5+3').click();
+  assert.equal(await a.page.getByTestId('tc-5+3').getAttribute('aria-pressed'), 'true');
+  assert.equal(await a.page.getByTestId('table-minutes').inputValue(), '5');
+  assert.equal(await a.page.getByTestId('table-increment').inputValue(), '3');
+  await a.page.getByTestId('table-rules-plyyard').check();
+  await a.page.getByTestId('table-rated').check();
+  await a.page.getByTestId('table-private').uncheck();
+  await shot(a.page, 'multiplayer-desktop');
+  await a.page.getByTestId('open-table-submit').click();
+  await a.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await a.page.getByTestId('table-code').textContent()) ?? '').trim();
+  assert.match(code, /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
+  assert.equal(new URL(a.page.url()).pathname, `/t/${code}`);
+
+  // Copy link: the absolute URL goes to the clipboard.
+  await a.page.getByTestId('copy-link').click();
+  await a.page.getByTestId('copy-status').filter({ hasText: 'Link copied' }).waitFor();
+  assert.equal(await a.page.evaluate(() => navigator.clipboard.readText()), `${BASE}/t/${code}`);
+  await shot(a.page, 'table-waiting-desktop');
+
+  // The table appears in the guest's lobby, live; the guest joins by typing the code in lower case.
+  await b.page.locator(`[data-testid="lobby-table"][data-code="${code}"]`).waitFor();
+  await b.page.setViewportSize(PHONE);
+  await shot(b.page, 'multiplayer-phone');
+  await b.page.setViewportSize(DESKTOP);
+  await b.page.getByTestId('join-code').fill(code.toLowerCase());
+  await b.page.getByTestId('join-submit').click();
+  await b.page.waitForURL((u) => u.pathname === `/t/${code}`);
+  // Both see the game; colours were drawn by lot.
+  await a.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  await b.page.getByTestId('board').waitFor();
+  const aColor = await colorOf(a.page);
+  assert.notEqual(await colorOf(b.page), aColor);
+  const [white, black] = aColor === 'white' ? [a.page, b.page] : [b.page, a.page];
+
+  // A third, anonymous visitor watches: both clocks and the moves, no controls.
+  await c.page.goto(`/t/${code.toLowerCase()}`);
+  await c.page.getByTestId('board').waitFor();
+  assert.equal(new URL(c.page.url()).pathname, `/t/${code}`);
+  await c.page.getByTestId('status').filter({ hasText: 'You are watching this game.' }).waitFor();
+  for (const id of ['move-input', 'offer-draw', 'leave-table', 'abort', 'rematch']) assert.equal(await c.page.getByTestId(id).isVisible(), false, id);
+  for (const id of ['clock-top', 'clock-bottom', 'download-pgn']) assert.ok(await c.page.getByTestId(id).isVisible(), id);
+
+  // Abort is offered until both have moved; the clocks start at 5:00.
+  await waitForOurTurn(white);
+  assert.ok(await white.getByTestId('abort').isVisible());
+  for (const p of [white, black]) for (const id of ['clock-top', 'clock-bottom'] as const) assert.ok(Math.abs((await clockMs(p, id)) - 300_000) <= 1000, id);
+  await clickMove(white, 'e2', 'e4');
+  for (const p of [white, black, c.page]) await waitForPlies(p, 1);
+  await waitForOurTurn(black);
+  await clickMove(black, 'e7', 'e5');
+  for (const p of [white, black, c.page]) await waitForPlies(p, 2);
+  await waitForOurTurn(white);
+  assert.equal(await white.getByTestId('abort').isVisible(), false);
+
+  // White's clock runs (at the bottom for White, and for the spectator), smoothly, from the server's state.
+  await white.locator('[data-testid="clock-bottom"].running').waitFor();
+  await c.page.locator('[data-testid="clock-bottom"].running').waitFor();
+  const before = await clockMs(white, 'clock-bottom');
+  await white.waitForTimeout(1500);
+  const later = await clockMs(white, 'clock-bottom');
+  assert.ok(later < before && before - later <= 2500, `white's clock went from ${before} to ${later}`);
+  assert.ok(Math.abs((await clockMs(black, 'clock-top')) - later) <= 1500, "the opponent sees the same clock");
+  await shot(white, 'table-desktop');
+  await c.page.setViewportSize(PHONE);
+  await shot(c.page, 'table-phone');
+  await c.page.setViewportSize(DESKTOP);
+
+  // White offers a draw with the next move; Black sees the offer and accepts it.
+  await white.getByTestId('offer-draw').click();
+  assert.equal(await white.getByTestId('offer-draw').getAttribute('aria-pressed'), 'true');
+  await clickMove(white, 'g1', 'f3');
+  for (const p of [white, black, c.page]) await waitForPlies(p, 3);
+  await white.getByTestId('draw-offer').filter({ hasText: 'You offered a draw' }).waitFor();
+  await c.page.getByTestId('draw-offer').waitFor();
+  await black.getByTestId('accept-draw').click();
+  for (const p of [white, black, c.page]) await resultIs(p, 'Draw', 'by agreement');
+  // A rated game: both players see their rating change.
+  for (const p of [white, black]) assert.match((await p.getByTestId('rating-change').textContent()) ?? '', /Your rating: (\+|−|±)\d+/);
+
+  // The spectator downloads the PGN: the players, the moves with clock times, the result.
+  const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('download-pgn').click()]);
+  const pgn = readFileSync((await download.path())!, 'utf8');
+  assert.match(pgn, /\[Result "1\/2-1\/2"\]/);
+  assert.match(pgn, /1\. e4 \{ ?\[%clk \d+:\d\d:\d\d\] ?\} (1\.\.\. )?e5/);
+
+  // A rematch: both ask, both (and the spectator) move on to the next game with colours swapped.
+  await white.getByTestId('rematch').click();
+  await black.getByTestId('rematch').click();
+  for (const p of [white, black, c.page]) await p.locator('[data-testid="move-list"] .none').waitFor({ timeout: 15_000 });
+  assert.equal(await colorOf(white), 'black');
+  assert.equal(await colorOf(black), 'white');
+  const [white2, black2] = [black, white];
+  await waitForOurTurn(white2);
+  await clickMove(white2, 'd2', 'd4');
+  for (const p of [white2, black2, c.page]) await waitForPlies(p, 1);
+  await waitForOurTurn(black2);
+  await clickMove(black2, 'd7', 'd5');
+  for (const p of [white2, black2, c.page]) await waitForPlies(p, 2);
+
+  // Leaving asks first; cancelling keeps playing; confirming resigns.
+  await white2.getByTestId('leave-table').click();
+  await white2.getByTestId('leave-cancel').click();
+  assert.equal(await white2.getByTestId('leave-dialog').count(), 0);
+  await white2.getByTestId('leave-table').click();
+  await white2.getByTestId('leave-confirm').click();
+  await resultIs(white2, 'You lost', 'by resignation');
+  await resultIs(black2, 'You won!', 'by resignation');
+  await resultIs(c.page, 'Black wins', 'by resignation');
+  await done(c.context, c.page);
+  await done(b.context, b.page);
+  await done(a.context, a.page);
+});
+
+test('the Multiplayer page: anonymous visitors are asked to log in; time controls and codes are checked; a host cancels a private table', { skip }, async () => {
+  const anon = await newPage();
+  await anon.page.goto('/');
+  await anon.page.getByTestId('multiplayer-link').click();
+  await anon.page.getByTestId('multiplayer-login').waitFor();
+  assert.equal(await anon.page.getByTestId('open-table-form').count(), 0);
+  assert.equal(await anon.page.getByTestId('multiplayer-login-login').getAttribute('href'), '/login?next=%2Fmultiplayer');
+  await anon.page.getByTestId('lobby').waitFor();
+  await anon.page.getByTestId('join-code').fill('K7M-3Q0');
+  await anon.page.getByTestId('join-submit').click();
+  await anon.page.getByTestId('join-error').filter({ hasText: 'six characters' }).waitFor();
+
+  const host = await newPage();
+  const name = await signUp(host.page, 'Hostess');
+  await host.page.goto('/multiplayer');
+  // Out of range: refused in the form, nothing sent.
+  await host.page.getByTestId('table-minutes').fill('45');
+  await host.page.getByTestId('open-table-submit').click();
+  await host.page.getByTestId('open-table-error').filter({ hasText: '3 to 30 minutes' }).waitFor();
+  assert.equal(new URL(host.page.url()).pathname, '/multiplayer');
+  // An unknown code.
+  await host.page.getByTestId('join-code').fill('ZZZZZZ');
+  await host.page.getByTestId('join-submit').click();
+  await host.page.getByTestId('join-error').filter({ hasText: 'There is no table with this code.' }).waitFor();
+  // A private 10+5 FIDE Chess960 table, with custom fields.
+  await host.page.getByTestId('table-variant-chess960').check();
+  await host.page.getByTestId('table-minutes').fill('10');
+  await host.page.getByTestId('table-increment').fill('5');
+  assert.equal(await host.page.getByTestId('tc-10+5').getAttribute('aria-pressed'), 'true');
+  await host.page.getByTestId('table-rules-fide').check();
+  await host.page.getByTestId('table-rated').uncheck();
+  await host.page.getByTestId('table-private').check();
+  await host.page.getByTestId('open-table-submit').click();
+  await host.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await host.page.getByTestId('table-code').textContent()) ?? '').trim();
+  await host.page.getByTestId('table-settings').filter({ hasText: '10+5' }).waitFor();
+  assert.match((await host.page.getByTestId('table-settings').textContent()) ?? '', /Chess960.*FIDE rules.*Casual.*Private/);
+
+  // A private table is not in the lobby; its link shows the host, and asks an anonymous visitor to log in.
+  await anon.page.goto('/multiplayer');
+  await anon.page.getByTestId('lobby').waitFor();
+  await anon.page.waitForTimeout(500);
+  assert.equal(await anon.page.locator(`[data-testid="lobby-table"][data-code="${code}"]`).count(), 0);
+  await anon.page.goto(`/t/${code}`);
+  await anon.page.getByTestId('waiting-room').filter({ hasText: name }).waitFor();
+  assert.equal(await anon.page.getByTestId('table-login-login').getAttribute('href'), `/login?next=${encodeURIComponent(`/t/${code}`)}`);
+
+  // The host closes the table: back to Multiplayer; the link now says the table is closed.
+  await host.page.getByTestId('cancel-table').click();
+  await host.page.waitForURL((u) => u.pathname === '/multiplayer');
+  await anon.page.reload();
+  await anon.page.getByTestId('table-closed').waitFor();
+  await done(host.context, host.page);
+  await done(anon.context, anon.page);
+});
