@@ -94,6 +94,7 @@ function strip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'botto
   return h(`div.player-strip.${where}`, { attrs: { 'data-testid': testid } }, [
     h(`span.piece-dot.${color}`, { attrs: { 'aria-hidden': 'true' } }),
     h('span.player-name', nameOf(ctrl, g, color)),
+    isTableGame(g) && g.ratings?.[color] ? h('span.player-rating.muted', { attrs: { 'data-testid': `rating-${where}` } }, ratingLabel(g.ratings[color])) : null,
     thinking ? h('span.thinking', { attrs: { 'data-testid': 'thinking', 'aria-hidden': 'true' } }, [h('i'), h('i'), h('i')]) : null,
     // A reminder next to the board on small screens, where the status line is further down.
     yourTurn ? h('span.turn-pill', { attrs: { 'aria-hidden': 'true' } }, t('game.turn.you')) : null,
@@ -101,14 +102,12 @@ function strip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'botto
   ]);
 }
 
-/** A table player's rating, "disconnected" mark and clock. */
+/** A table player's "disconnected" mark and clock. */
 function tableStrip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'bottom'): Array<VNode | null> {
-  const rating = g.ratings?.[color];
   const ms = ctrl.clockMs(color);
   const running = g.status === 'ongoing' && ctrl.clock?.clock.running === color;
   const low = ms !== null && isLow(ms);
   return [
-    rating ? h('span.player-rating.muted', { attrs: { 'data-testid': `rating-${where}` } }, ratingLabel(rating)) : null,
     g.away?.[color] && g.status === 'ongoing' ? h('span.away-mark', { attrs: { title: t('table.awayMark') } }, t('table.awayMark')) : null,
     h(
       'span.clock',
