@@ -14,8 +14,10 @@ pub mod identity;
 pub mod live;
 pub mod metrics;
 pub mod protocol;
+pub mod rating;
 pub mod security;
 pub mod store;
+pub mod tables;
 pub mod ws;
 
 use std::future::Future;

@@ -11,6 +11,8 @@
 //! version or not at all, and two servers can never both write one game.
 
 mod accounts;
+mod ratings;
+mod tables;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -20,6 +22,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor as _, Row};
 
 pub use accounts::{Account, AccountRow, NewSession, SeatInfo};
+pub use ratings::{RatedGame, RatingChange};
+pub use tables::{TableRow, TableStatus};
 
 /// A failure of the storage layer.
 #[derive(Debug, thiserror::Error)]

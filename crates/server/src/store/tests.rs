@@ -278,3 +278,104 @@ async fn a_version_1_database_keeps_its_games_through_the_upgrade() {
     );
     assert_eq!(store.recent_games("p1", 5).await.unwrap().len(), 1);
 }
+
+fn table(code: &str, host: &str, created_at: i64) -> TableRow {
+    TableRow {
+        code: code.into(),
+        host: host.into(),
+        guest: None,
+        variant: Variant::Standard,
+        minutes: 5,
+        increment_s: 3,
+        rules: RuleSet::PlyYard,
+        rated: true,
+        public: true,
+        status: TableStatus::Open,
+        game_id: None,
+        created_at,
+        expires_at: created_at + 600_000,
+    }
+}
+
+#[tokio::test]
+async fn tables_open_fill_and_expire() {
+    for (_dir, store) in stores().await {
+        for p in ["host", "guest", "late"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        store
+            .insert_table(&table("AAAAAA", "host", 10))
+            .await
+            .unwrap();
+        let mut private = table("BBBBBB", "host", 20);
+        private.public = false;
+        store.insert_table(&private).await.unwrap();
+        store
+            .insert_table(&table("CCCCCC", "host", 30))
+            .await
+            .unwrap();
+        assert!(matches!(
+            store.insert_table(&table("AAAAAA", "late", 40)).await,
+            Err(StoreError::Taken(_))
+        ));
+        let codes = |rows: Vec<TableRow>| rows.into_iter().map(|t| t.code).collect::<Vec<_>>();
+        assert_eq!(
+            codes(store.lobby(50, 10).await.unwrap()),
+            ["CCCCCC", "AAAAAA"]
+        );
+        assert_eq!(store.open_tables_of("host", 50).await.unwrap(), 3);
+        assert_eq!(store.table("BBBBBB").await.unwrap().unwrap(), private);
+
+        // One guest sits; a second one finds the table taken.
+        let mut g = sample("game0001", "host", 60);
+        g.black_player = Some("guest".into());
+        store.insert_game(&g).await.unwrap();
+        assert!(
+            store
+                .seat_guest("AAAAAA", "guest", "game0001", 60)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .seat_guest("AAAAAA", "late", "game0001", 61)
+                .await
+                .unwrap()
+        );
+        let t = store.table("AAAAAA").await.unwrap().unwrap();
+        assert_eq!(
+            (t.status, t.guest.as_deref()),
+            (TableStatus::Playing, Some("guest"))
+        );
+        assert_eq!(codes(store.lobby(62, 10).await.unwrap()), ["CCCCCC"]);
+
+        // A rematch moves the table on once.
+        let mut g2 = sample("game0002", "guest", 70);
+        g2.black_player = Some("host".into());
+        store.insert_game(&g2).await.unwrap();
+        assert!(
+            store
+                .next_table_game("AAAAAA", "game0001", "game0002")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .next_table_game("AAAAAA", "game0001", "game0002")
+                .await
+                .unwrap()
+        );
+
+        // Expiry and cancelling close open tables only.
+        assert!(store.close_table("CCCCCC").await.unwrap());
+        assert!(!store.close_table("AAAAAA").await.unwrap());
+        assert_eq!(store.expire_tables(600_020).await.unwrap(), ["BBBBBB"]);
+        assert!(store.lobby(600_021, 10).await.unwrap().is_empty());
+        assert!(
+            !store
+                .seat_guest("BBBBBB", "guest", "game0001", 30)
+                .await
+                .unwrap()
+        );
+    }
+}

@@ -1,0 +1,191 @@
+//! Tables: opening one, its short code, sitting down, the lobby's list, and
+//! the table's JSON (`docs/protocol.md`, "Tables").
+//!
+//! The games played at a table are live games like any other (see
+//! [`crate::live`]); this module owns only what happens before and around
+//! them: codes, seats, expiry and the lobby.
+
+pub mod lobby;
+
+use std::time::Duration;
+
+use ::game::{RuleSet, TimeControl, Variant};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+use crate::store::{TableRow, TableStatus};
+
+/// Characters of a table code: no 0/O, no 1/I/L, so a code read aloud or
+/// copied by hand comes out right.
+pub const CODE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+/// Length of a table code.
+pub const CODE_LEN: usize = 6;
+/// An unjoined table closes after this long.
+pub const OPEN_FOR: Duration = Duration::from_secs(600);
+/// Open tables one player may have at once.
+pub const MAX_OPEN: u64 = 3;
+
+/// A new random table code.
+pub fn new_code() -> String {
+    let mut rng = rand::rng();
+    (0..CODE_LEN)
+        .map(|_| char::from(CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())]))
+        .collect()
+}
+
+/// The code as stored (upper case), if `input` can be one; spaces and
+/// dashes people type are ignored.
+///
+/// # Examples
+/// ```
+/// use server::tables::normalize_code;
+/// assert_eq!(normalize_code(" k7m-3qx ").as_deref(), Some("K7M3QX"));
+/// assert_eq!(normalize_code("K7M3Q0"), None); // 0 is never used
+/// ```
+pub fn normalize_code(input: &str) -> Option<String> {
+    let code: String = input
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    (code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b))).then_some(code)
+}
+
+/// Body of `POST /api/tables`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTable {
+    /// Variant of the games.
+    #[serde(default)]
+    pub variant: Variant,
+    /// Minutes per player (3–30).
+    pub minutes: u32,
+    /// Increment per move, seconds (2–20).
+    pub increment: u32,
+    /// Rule set.
+    #[serde(default)]
+    pub rules: RuleSet,
+    /// Rated or casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// Listed in the lobby.
+    #[serde(default = "yes")]
+    pub public: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl NewTable {
+    /// The time control asked for.
+    ///
+    /// # Errors
+    /// `bad_request` out of 3–30 minutes and 2–20 s.
+    pub fn time_control(&self) -> Result<TimeControl, ApiError> {
+        TimeControl::table(self.minutes, self.increment)
+            .map_err(|e| ApiError::bad_request(e.to_string()))
+    }
+}
+
+/// Who opened a table, as the lobby shows them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HostJson {
+    /// Username.
+    pub name: String,
+    /// Rating at the table's speed.
+    pub rating: i64,
+    /// Whether that rating is still provisional.
+    pub provisional: bool,
+}
+
+/// A table on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableJson {
+    /// The code.
+    pub code: String,
+    /// Its page.
+    pub url: String,
+    /// `open`, `playing` or `closed`.
+    pub status: &'static str,
+    /// Who opened it.
+    pub host: HostJson,
+    /// `standard` or `chess960`.
+    pub variant: &'static str,
+    /// Minutes per player.
+    pub minutes: u32,
+    /// Increment, seconds.
+    pub increment: u32,
+    /// `plyyard` or `fide`.
+    pub rules: &'static str,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// `blitz`, `rapid` or `classical`.
+    pub speed: &'static str,
+    /// The current game, once two sit.
+    pub game_id: Option<String>,
+    /// Opening time, RFC 3339.
+    pub created_at: String,
+    /// When it closes if nobody sits, RFC 3339.
+    pub expires_at: String,
+}
+
+impl TableJson {
+    /// The JSON of `t`, hosted by `host`.
+    pub fn new(t: &TableRow, host: HostJson) -> TableJson {
+        let tc = TimeControl::table(t.minutes, t.increment_s).ok();
+        TableJson {
+            code: t.code.clone(),
+            url: format!("/t/{}", t.code),
+            status: t.status.as_str(),
+            host,
+            variant: t.variant.as_str(),
+            minutes: t.minutes,
+            increment: t.increment_s,
+            rules: t.rules.as_str(),
+            rated: t.rated,
+            public: t.public,
+            speed: tc.map_or("rapid", |tc| tc.speed().as_str()),
+            game_id: t.game_id.clone(),
+            created_at: crate::live::rfc3339(t.created_at),
+            expires_at: crate::live::rfc3339(t.expires_at),
+        }
+    }
+
+    /// Whether the table is waiting for a player.
+    pub fn is_open(&self) -> bool {
+        self.status == TableStatus::Open.as_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_readable_and_normalised() {
+        for _ in 0..200 {
+            let c = new_code();
+            assert_eq!(normalize_code(&c.to_lowercase()), Some(c.clone()));
+            assert!(!c.contains(['0', 'O', '1', 'I', 'L']), "{c}");
+        }
+        assert_eq!(normalize_code("abc-def").as_deref(), Some("ABCDEF"));
+        assert_eq!(normalize_code("ABCDE"), None);
+        assert_eq!(normalize_code("ABCDEFG"), None);
+        assert_eq!(normalize_code("ABCDE1"), None);
+        assert_eq!(normalize_code("../../x"), None);
+    }
+
+    #[test]
+    fn new_tables_are_validated() {
+        let t: NewTable = serde_json::from_str(r#"{"minutes":5,"increment":3}"#).unwrap();
+        assert!(t.public && !t.rated);
+        assert!(t.time_control().is_ok());
+        let slow: NewTable = serde_json::from_str(r#"{"minutes":31,"increment":3}"#).unwrap();
+        assert!(slow.time_control().is_err());
+        assert!(serde_json::from_str::<NewTable>(r#"{"minutes":5,"increment":3,"x":1}"#).is_err());
+    }
+}
