@@ -25,6 +25,7 @@ use crate::identity::{
 };
 use crate::live::{self, Cmd, rfc3339, seat_name};
 use crate::protocol::{GameListItem, SeatJson};
+use crate::rating::RatingsJson;
 use crate::security::ClientIp;
 use crate::store::{Account, GameRow, NewSession, StoreError, now_ms};
 use crate::{AppState, Shared};
@@ -346,11 +347,24 @@ async fn named(state: &Shared, name: &str) -> Result<Account, ApiError> {
     found.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no player {name:?}")))
 }
 
+/// A public profile: the account and its ratings at every speed.
+#[derive(Serialize)]
+struct ProfileJson {
+    #[serde(flatten)]
+    account: AccountJson,
+    ratings: RatingsJson,
+}
+
 async fn user(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<AccountJson>, ApiError> {
-    Ok(Json(AccountJson::from(&named(&state, &name).await?)))
+) -> Result<Json<ProfileJson>, ApiError> {
+    let account = named(&state, &name).await?;
+    let ratings = state.store.ratings(&account.player_id).await?;
+    Ok(Json(ProfileJson {
+        account: AccountJson::from(&account),
+        ratings: RatingsJson::new(&ratings, now_ms()),
+    }))
 }
 
 #[derive(Deserialize)]
