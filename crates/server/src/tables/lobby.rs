@@ -27,7 +27,7 @@ pub enum LobbyMsg {
     /// A table opened.
     Add {
         /// The table.
-        table: TableJson,
+        table: Box<TableJson>,
     },
     /// A table left the lobby (someone sat down, it was cancelled, or it
     /// expired).
