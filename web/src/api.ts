@@ -151,6 +151,8 @@ export interface GamePage {
 export interface Account {
   username: string;
   created_at: string;
+  /** A profile's rating per speed (GET /api/users/{name}); absent from the account and from older servers. */
+  ratings?: Partial<Record<Speed, Rating & { games?: number }>>;
 }
 
 /** One row of GET /api/my-games. */

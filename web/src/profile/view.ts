@@ -1,4 +1,5 @@
-//! The profile page: the player's name, when they joined, and their games
+//! The profile page: the player's name, when they joined, their rating per
+//! speed, and their games
 //! (players, result, moves, date, a link to the game and to its PGN), paged.
 import { h, type VNode } from 'snabbdom';
 import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
@@ -6,6 +7,7 @@ import { dateTime } from '../home/view.js';
 import { type Key, lang, t, tp } from '../i18n.js';
 import { resultText } from '../result.js';
 import { seatName } from '../seat.js';
+import { ratingLabel } from '../tables.js';
 import type { ProfileCtrl } from './ctrl.js';
 
 function seatView(seat: Seat): VNode {
@@ -48,6 +50,16 @@ export function profileView(ctrl: ProfileCtrl): VNode {
   return h('section.card.profile', { attrs: { 'data-testid': 'profile', 'aria-labelledby': 'profile-name' } }, [
     h('h1', { attrs: { id: 'profile-name', 'data-testid': 'profile-name' } }, user.username),
     Number.isNaN(joined.getTime()) ? null : h('p.muted', t('profile.since', { date: new Intl.DateTimeFormat(lang(), { dateStyle: 'long' }).format(joined) })),
+    user.ratings
+      ? h(
+          'ul.profile-ratings',
+          { attrs: { 'data-testid': 'profile-ratings', 'aria-label': t('profile.ratings') } },
+          (['blitz', 'rapid', 'classical'] as const).flatMap((speed) => {
+            const r = user.ratings?.[speed];
+            return r ? [h('li', { attrs: { 'data-testid': `profile-rating-${speed}` } }, [h('span.muted', t(`speed.${speed}` as Key)), ' ', h('strong', ratingLabel(r))])] : [];
+          }),
+        )
+      : null,
     h('h2', [t('profile.games'), page.page > 1 ? h('span.muted.small', ` · ${t('profile.page', { n: page.page })}`) : null]),
     page.games.length === 0
       ? h('p.muted', { attrs: { 'data-testid': 'profile-empty' } }, t('profile.empty'))
