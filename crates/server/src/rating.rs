@@ -21,10 +21,10 @@
 //! year), never above [`MAX_DEVIATION`]. `skillratings` only widens by whole
 //! periods (`decay_deviation`), so this one formula is written here.
 
-use std::fmt;
-use std::str::FromStr;
-
 use game::GameResult;
+/// The speed a rating is for (blitz, rapid, classical), from `game`'s
+/// clock module: a time control's speed selects the rating it plays for.
+pub use game::Speed;
 use serde::Serialize;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -211,74 +211,6 @@ pub fn display(value: f64) -> i64 {
 #[must_use]
 pub fn display_change(before: f64, after: f64) -> i64 {
     display(after) - display(before)
-}
-
-/// The speed of a time control, which selects the rating it plays for.
-///
-/// Defined here until `game`'s clock module provides its own; the names
-/// and limits are the ones the tables contract uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Speed {
-    /// Estimated duration under 8 minutes.
-    Blitz,
-    /// From 8 to under 25 minutes.
-    Rapid,
-    /// 25 minutes or more.
-    Classical,
-}
-
-impl Speed {
-    /// Every speed, in display order.
-    pub const ALL: [Speed; 3] = [Speed::Blitz, Speed::Rapid, Speed::Classical];
-
-    /// The speed of `minutes` + `increment_s` seconds, by the estimated
-    /// duration of a game of 40 moves each: `minutes × 60 + 40 ×
-    /// increment_s` seconds (lichess's limits: blitz under 480 s, rapid
-    /// under 1500 s).
-    ///
-    /// # Examples
-    /// ```
-    /// use server::rating::Speed;
-    /// assert_eq!(Speed::of_time_control(3, 2), Speed::Blitz);
-    /// assert_eq!(Speed::of_time_control(10, 5), Speed::Rapid);
-    /// assert_eq!(Speed::of_time_control(30, 20), Speed::Classical);
-    /// ```
-    pub const fn of_time_control(minutes: u32, increment_s: u32) -> Speed {
-        let seconds = minutes as u64 * 60 + 40 * increment_s as u64;
-        if seconds < 480 {
-            Speed::Blitz
-        } else if seconds < 1500 {
-            Speed::Rapid
-        } else {
-            Speed::Classical
-        }
-    }
-
-    /// The stored and wire name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Speed::Blitz => "blitz",
-            Speed::Rapid => "rapid",
-            Speed::Classical => "classical",
-        }
-    }
-}
-
-impl fmt::Display for Speed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Speed {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Speed, String> {
-        Speed::ALL
-            .into_iter()
-            .find(|speed| speed.as_str() == s)
-            .ok_or_else(|| format!("unknown speed {s:?}"))
-    }
 }
 
 /// A player's rating at one speed, with its history in brief.
@@ -559,28 +491,12 @@ mod tests {
     }
 
     #[test]
-    fn speeds_follow_the_estimated_duration() {
-        let cases = [
-            ((3, 2), Speed::Blitz),
-            ((5, 3), Speed::Blitz),
-            ((6, 2), Speed::Blitz),
-            ((8, 0), Speed::Rapid),
-            ((6, 3), Speed::Rapid),
-            ((10, 5), Speed::Rapid),
-            ((15, 10), Speed::Rapid),
-            ((22, 2), Speed::Rapid),
-            ((24, 2), Speed::Classical),
-            ((25, 0), Speed::Classical),
-            ((20, 8), Speed::Classical),
-            ((30, 20), Speed::Classical),
-        ];
-        for ((m, i), speed) in cases {
-            assert_eq!(Speed::of_time_control(m, i), speed, "{m}+{i}");
-        }
+    fn speeds_have_their_stored_names() {
         for speed in Speed::ALL {
-            assert_eq!(speed.as_str().parse::<Speed>(), Ok(speed));
+            assert_eq!(speed.as_str().parse::<Speed>().ok(), Some(speed));
         }
-        assert!("bullet".parse::<Speed>().is_err());
+        assert_eq!(game::TimeControl::PRESET_3_2.speed(), Speed::Blitz);
+        assert_eq!(game::TimeControl::PRESET_30_20.speed(), Speed::Classical);
     }
 
     #[test]
