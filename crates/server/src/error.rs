@@ -45,6 +45,22 @@ pub enum ErrorCode {
     NotLoggedIn,
     /// The password given to confirm a change is wrong.
     WrongPassword,
+    /// Both sides have moved: too late to abort.
+    CannotAbort,
+    /// No draw offer to accept.
+    NoDrawOffer,
+    /// The opponent is not away (long enough) to claim the game.
+    NotAway,
+    /// The game is not over (a rematch comes after it).
+    NotOver,
+    /// The player already has the most open tables allowed.
+    TooManyTables,
+    /// One cannot sit at one's own table.
+    OwnTable,
+    /// Someone else sat down first.
+    TableTaken,
+    /// The table was cancelled or expired.
+    TableClosed,
     /// A frame or body is too large.
     TooLarge,
     /// Something failed on the server; details are in its log only.
@@ -70,6 +86,14 @@ impl ErrorCode {
             }
             ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => StatusCode::UNAUTHORIZED,
             ErrorCode::WrongPassword => StatusCode::FORBIDDEN,
+            ErrorCode::CannotAbort | ErrorCode::NoDrawOffer | ErrorCode::NotAway => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ErrorCode::NotOver
+            | ErrorCode::TooManyTables
+            | ErrorCode::OwnTable
+            | ErrorCode::TableTaken => StatusCode::CONFLICT,
+            ErrorCode::TableClosed => StatusCode::GONE,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

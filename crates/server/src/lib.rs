@@ -76,6 +76,11 @@ pub struct Tuning {
     pub hash_workers: usize,
     /// Password hashes waiting beyond those; more are refused (`429`).
     pub hash_queue: usize,
+    /// At a table, each side's first move must come within this long, or
+    /// the game is aborted.
+    pub first_move_timeout: Duration,
+    /// A table player away this long may be claimed against.
+    pub away_claim_after: Duration,
 }
 
 impl Default for Tuning {
@@ -88,6 +93,8 @@ impl Default for Tuning {
             quotas: Quotas::default(),
             hash_workers: std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
             hash_queue: 64,
+            first_move_timeout: live::FIRST_MOVE,
+            away_claim_after: live::AWAY_CLAIM,
         }
     }
 }
@@ -130,6 +137,8 @@ pub struct Shared {
     pub secure_cookies: bool,
     /// Password hashing (a bounded pool).
     pub hasher: auth::Hasher,
+    /// The lobby's live feed of open tables.
+    pub lobby: tables::lobby::Lobby,
     /// Tunables.
     pub tuning: Tuning,
     /// Becomes `true` when the server starts shutting down; open sockets
@@ -155,6 +164,7 @@ impl Shared {
             signer: CookieSigner::new(secret),
             limits: Limits::new(&tuning.quotas),
             hasher: auth::Hasher::new(tuning.hash_workers, tuning.hash_queue),
+            lobby: tables::lobby::Lobby::default(),
             trust_proxy: false,
             public_origin: None,
             secure_cookies: false,
@@ -264,6 +274,7 @@ impl Server {
             }
         });
         let purge = tokio::spawn(purge_sessions(Arc::clone(&self.state)));
+        let expire = tokio::spawn(expire_tables(Arc::clone(&self.state)));
         let state = Arc::clone(&self.state);
         // The peer address is the client address (or its proxy's).
         axum::serve(
@@ -276,6 +287,7 @@ impl Server {
         })
         .await?;
         purge.abort();
+        expire.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
@@ -291,6 +303,24 @@ async fn purge_sessions(state: AppState) {
             Ok(0) => {}
             Ok(n) => tracing::info!(sessions = n, "expired sessions deleted"),
             Err(e) => tracing::warn!("cannot purge sessions: {e}"),
+        }
+    }
+}
+
+/// Closes unjoined tables when they expire, and takes them off the lobby.
+async fn expire_tables(state: AppState) {
+    let mut every = tokio::time::interval(Duration::from_secs(15));
+    loop {
+        every.tick().await;
+        match state.store.expire_tables(store::now_ms()).await {
+            Ok(codes) => {
+                for code in codes {
+                    state
+                        .lobby
+                        .publish(&tables::lobby::LobbyMsg::Remove { code });
+                }
+            }
+            Err(e) => tracing::warn!("cannot expire tables: {e}"),
         }
     }
 }

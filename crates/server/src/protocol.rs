@@ -69,6 +69,99 @@ pub struct GameState {
     pub claimable: Vec<String>,
     /// Creation time, RFC 3339.
     pub created_at: String,
+    /// What only table games have (flattened into the state).
+    #[serde(flatten, skip_serializing_if = "Option::is_none", default)]
+    pub table: Option<TableState>,
+}
+
+impl GameState {
+    /// Sets what depends on who looks (`you` must be set first).
+    pub fn for_viewer(&mut self) {
+        if let Some(t) = self.table.as_mut() {
+            t.can_claim_away = self.you.is_some() && t.away_claimable_by == self.you;
+        }
+    }
+}
+
+/// The part of a game's state that only table games have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableState {
+    /// The table's code.
+    pub table: String,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+    /// `blitz`, `rapid` or `classical`.
+    pub speed: String,
+    /// Both clocks, as they stand when the message is made.
+    pub clock: ClockJson,
+    /// The side whose draw offer (made with its last move) is pending.
+    pub draw_offer: Option<String>,
+    /// Which players have no connection to the game.
+    pub away: AwayJson,
+    /// Whether the viewer may claim the game, the opponent being away long
+    /// enough (set per viewer).
+    pub can_claim_away: bool,
+    /// The side that may claim against an away opponent now, if any.
+    pub away_claimable_by: Option<String>,
+    /// Milliseconds left for the side to move to make its first move.
+    pub first_move_deadline_ms: Option<u64>,
+    /// Both players' ratings at the game's speed.
+    pub ratings: Option<Sides<RatingJson>>,
+    /// Rating points won or lost, once a rated game is over.
+    pub rating_changes: Option<Sides<i64>>,
+    /// A rematch offered or agreed.
+    pub rematch: RematchJson,
+}
+
+/// The clocks of a table game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockJson {
+    /// Time per player at the start.
+    pub initial_ms: u64,
+    /// Time added after each move.
+    pub increment_ms: u64,
+    /// White's remaining time.
+    pub white_ms: u64,
+    /// Black's remaining time.
+    pub black_ms: u64,
+    /// The side whose clock runs.
+    pub running: Option<String>,
+}
+
+/// Which players are away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AwayJson {
+    /// White has no connection.
+    pub white: bool,
+    /// Black has no connection.
+    pub black: bool,
+}
+
+/// A value for each side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sides<T> {
+    /// White's.
+    pub white: T,
+    /// Black's.
+    pub black: T,
+}
+
+/// A rating as shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingJson {
+    /// Rounded rating.
+    pub rating: i64,
+    /// Fewer than 10 rated games at this speed.
+    pub provisional: bool,
+}
+
+/// A rematch offer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct RematchJson {
+    /// The side that asked.
+    pub offered_by: Option<String>,
+    /// The next game, once both agreed.
+    pub next_game: Option<String>,
 }
 
 /// Who sits on a seat, as shown to people.
@@ -225,6 +318,10 @@ pub enum EventKind {
     Undo,
     /// The game ended without a move (resignation).
     End,
+    /// A player left or came back (table games).
+    Away,
+    /// A rematch was offered or agreed (table games).
+    Rematch,
 }
 
 /// A message from the client.
@@ -234,7 +331,22 @@ pub enum ClientMsg {
     Move {
         /// The move in UCI.
         uci: String,
+        /// A draw is offered with the move (table games).
+        draw_offer: bool,
+        /// The client's own estimate of its network lag, ms (table games).
+        lag_ms: Option<u64>,
     },
+    /// Accept the opponent's draw offer (table games).
+    AcceptDraw,
+    /// Call the game off before both sides have moved (table games).
+    Abort,
+    /// The opponent is away long enough: claim the win, or a draw.
+    ClaimAway {
+        /// `true` for the win, `false` for a draw.
+        win: bool,
+    },
+    /// Offer or accept a rematch after the game (table games).
+    Rematch,
     /// Take back the player's last move and the computer's reply.
     Undo,
     /// Resign.
@@ -267,7 +379,7 @@ const MAX_UCI_LEN: usize = 8;
 /// use server::protocol::{ClientMsg, parse_client};
 /// let (id, msg) = parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#);
 /// assert_eq!(id, Some(5));
-/// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into() }));
+/// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into(), draw_offer: false, lag_ms: None }));
 /// assert!(parse_client("{oops").1.is_err());
 /// ```
 pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
@@ -294,11 +406,26 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
         "move" => match obj.get("uci").and_then(serde_json::Value::as_str) {
             Some(uci) if uci.len() <= MAX_UCI_LEN => Ok(ClientMsg::Move {
                 uci: uci.to_owned(),
+                draw_offer: obj
+                    .get("draw_offer")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false),
+                lag_ms: obj.get("lag_ms").and_then(serde_json::Value::as_u64),
             }),
             Some(_) => Err(ApiError::new(ErrorCode::IllegalMove, "not a UCI move")),
             None => Err(ApiError::bad_request("move needs a string \"uci\"")),
         },
         "undo" => Ok(ClientMsg::Undo),
+        "accept_draw" => Ok(ClientMsg::AcceptDraw),
+        "abort" => Ok(ClientMsg::Abort),
+        "rematch" => Ok(ClientMsg::Rematch),
+        "claim_away" => match obj.get("outcome").and_then(serde_json::Value::as_str) {
+            Some("win") => Ok(ClientMsg::ClaimAway { win: true }),
+            Some("draw") => Ok(ClientMsg::ClaimAway { win: false }),
+            _ => Err(ApiError::bad_request(
+                "claim_away needs an \"outcome\": win or draw",
+            )),
+        },
         "resign" => Ok(ClientMsg::Resign),
         "claim" => {
             let reason = obj
@@ -405,7 +532,14 @@ mod tests {
     fn client_messages_parse() {
         assert_eq!(
             parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#),
-            (Some(5), Ok(ClientMsg::Move { uci: "e2e4".into() }))
+            (
+                Some(5),
+                Ok(ClientMsg::Move {
+                    uci: "e2e4".into(),
+                    draw_offer: false,
+                    lag_ms: None
+                })
+            )
         );
         assert_eq!(parse_client(r#"{"t":"undo"}"#), (None, Ok(ClientMsg::Undo)));
         assert_eq!(

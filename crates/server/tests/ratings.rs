@@ -56,6 +56,7 @@ async fn game(store: &Store, id: &str, white: &str, black: &str, result: GameRes
                 updated_at: T0,
             },
             created_at: T0,
+            table: None,
         })
         .await
         .unwrap();

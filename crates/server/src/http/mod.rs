@@ -3,13 +3,16 @@
 //! JSON bodies into clear errors.
 //!
 //! The routes live by what they serve: `games` (computer games, game state,
-//! PGN, the game websocket), `assets` (the embedded web app), and
+//! PGN, the game websocket), `tables` (tables and the lobby), `assets`
+//! (the embedded web app), and
 //! [`crate::auth::routes`] (accounts).
 
 mod assets;
 mod games;
+mod tables;
 
 pub use games::same_origin;
+pub use tables::table_json;
 
 use std::time::Instant;
 
@@ -35,6 +38,7 @@ const COMPRESS_MIN_BYTES: u16 = 256;
 pub fn router(state: AppState) -> Router {
     assets::prepare();
     let api = games::routes()
+        .merge(tables::routes())
         .merge(crate::auth::routes::router())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(

@@ -15,6 +15,7 @@ use super::computer::Thinking;
 use super::feed::{Event, Feed, Subscription};
 use super::hub::Handle;
 use super::replay::{move_row, summary_of};
+use super::table::TableLive;
 use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
@@ -47,8 +48,49 @@ pub enum Cmd {
         player: PlayerId,
         /// The move.
         uci: String,
+        /// A draw offered with the move (table games).
+        draw_offer: bool,
+        /// The client's measured lag (table games).
+        lag: Duration,
         /// The new version, once committed.
         reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` accepts the opponent's draw offer (table games).
+    AcceptDraw {
+        /// Who asks.
+        player: PlayerId,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` calls the game off before both sides moved (table games).
+    Abort {
+        /// Who asks.
+        player: PlayerId,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` claims the win (or a draw) against an away opponent.
+    ClaimAway {
+        /// Who asks.
+        player: PlayerId,
+        /// The win, or a draw.
+        win: bool,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// `player` offers or accepts a rematch (table games).
+    Rematch {
+        /// Who asks.
+        player: PlayerId,
+        /// The new version, once committed.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// A socket of `player` opened (`here`) or closed.
+    Presence {
+        /// Whose socket.
+        player: PlayerId,
+        /// Opened or closed.
+        here: bool,
     },
     /// `player` takes back their last move and the computer's reply.
     Undo {
@@ -117,6 +159,8 @@ pub(super) struct Actor {
     pub(super) mailbox: mpsc::Sender<Cmd>,
     pub(super) thinking: Option<Thinking>,
     pub(super) next_token: u64,
+    /// Clocks, deadlines and seats of a table game.
+    pub(super) table: Option<TableLive>,
     generation: u64,
     last_active: Instant,
 }
@@ -133,6 +177,10 @@ pub(super) enum Change {
     /// The game ends without a move (an `end` event); a search in flight is
     /// cancelled.
     End,
+    /// Nothing changes on the board, but what players see does (someone
+    /// left or came back, a rematch offer): a new version with the event
+    /// of that kind.
+    Notice(EventKind),
 }
 
 /// Starts the actor of a loaded or new game and returns its address.
@@ -144,6 +192,10 @@ pub(super) fn spawn(
 ) -> Handle {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let generation = shared.hub.next_generation();
+    let table = row
+        .table
+        .as_ref()
+        .map(|t| TableLive::load(t, &game, &shared.tuning));
     let actor = Actor {
         shared: Arc::clone(shared),
         version: row.summary.version,
@@ -155,6 +207,7 @@ pub(super) fn spawn(
         mailbox: tx.clone(),
         thinking: None,
         next_token: 0,
+        table,
         generation,
         last_active: Instant::now(),
     };
@@ -167,6 +220,7 @@ impl Actor {
         let metrics = Arc::clone(&self.shared.metrics);
         metrics.games_live.fetch_add(1, Ordering::Relaxed);
         self.think_if_needed();
+        self.load_ratings().await;
         let idle_after = self.shared.tuning.idle_unload;
         let check = (idle_after / 2).clamp(Duration::from_millis(50), Duration::from_secs(30));
         loop {
@@ -182,6 +236,13 @@ impl Actor {
                     }
                     None => break,
                 },
+                () = sleep_until(self.table.as_ref().and_then(|t| t.deadline(&self.game))) => {
+                    self.on_deadline().await;
+                    if self.stale {
+                        self.shared.hub.forget(&self.row.id, Some(self.generation));
+                        break;
+                    }
+                }
                 () = tokio::time::sleep(check) => {
                     if self.idle(idle_after)
                         && self.shared.hub.unload(&self.row.id, self.generation, || !rx.is_empty())
@@ -195,9 +256,11 @@ impl Actor {
         tracing::debug!(game = %self.row.id, "game unloaded");
     }
 
-    /// Whether nobody watches, nothing runs and nothing came for a while.
+    /// Whether nobody watches, nothing runs (no search, no clock) and
+    /// nothing came for a while.
     fn idle(&self, idle_after: Duration) -> bool {
         self.thinking.is_none()
+            && (self.table.is_none() || self.game.is_over())
             && self.feed.subscribers() == 0
             && self.last_active.elapsed() >= idle_after
     }
@@ -210,9 +273,33 @@ impl Actor {
             Cmd::Subscribe { since, reply } => {
                 let _ = reply.send(self.subscribe(since));
             }
-            Cmd::Move { player, uci, reply } => {
-                let _ = reply.send(self.player_move(&player, &uci).await);
+            Cmd::Move {
+                player,
+                uci,
+                draw_offer,
+                lag,
+                reply,
+            } => {
+                let done = if self.table.is_some() {
+                    self.table_move(&player, &uci, draw_offer, lag).await
+                } else {
+                    self.player_move(&player, &uci).await
+                };
+                let _ = reply.send(done);
             }
+            Cmd::AcceptDraw { player, reply } => {
+                let _ = reply.send(self.accept_draw(&player).await);
+            }
+            Cmd::Abort { player, reply } => {
+                let _ = reply.send(self.abort(&player).await);
+            }
+            Cmd::ClaimAway { player, win, reply } => {
+                let _ = reply.send(self.claim_away(&player, win).await);
+            }
+            Cmd::Rematch { player, reply } => {
+                let _ = reply.send(self.rematch(&player).await);
+            }
+            Cmd::Presence { player, here } => self.presence(&player, here).await,
             Cmd::Undo { player, reply } => {
                 let _ = reply.send(self.undo(&player).await);
             }
@@ -247,7 +334,7 @@ impl Actor {
 
     /// Checks that `player` may act now: they play this game, it is not
     /// over, and it is their turn with no search running.
-    fn check_turn(&self, player: &PlayerId) -> Result<(), ApiError> {
+    pub(super) fn check_turn(&self, player: &PlayerId) -> Result<(), ApiError> {
         let color = self.player_color(player)?;
         if self.game.is_over() {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
@@ -268,6 +355,12 @@ impl Actor {
     /// Takes back moves until it is `player`'s turn again.
     async fn undo(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
         let color = self.player_color(player)?;
+        if self.table.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::NothingToUndo,
+                "moves are not taken back at a table",
+            ));
+        }
         let mut next = self.game.clone();
         loop {
             if next.take_back().is_none() {
@@ -349,15 +442,19 @@ impl Actor {
                 store.append_moves(id, v, &[row], &summary).await
             }
             Change::TakeBack => store.truncate_moves(id, v, summary.plies, &summary).await,
-            Change::End => store.update_game(id, v, &summary).await,
+            Change::End | Change::Notice(_) => store.update_game(id, v, &summary).await,
         };
         written.map_err(|e| self.store_failed(e))?;
         if change != Change::Move {
             self.cancel_thinking();
         }
+        let ended = !self.game.is_over() && next.is_over();
         self.game = next;
         self.version += 1;
         self.row.summary = summary;
+        if ended {
+            self.table_game_ended().await;
+        }
         match change {
             Change::Move => {
                 self.shared.metrics.record_move();
@@ -365,7 +462,7 @@ impl Actor {
                 self.think_if_needed();
             }
             Change::End => self.log_end(),
-            Change::TakeBack => {}
+            Change::TakeBack | Change::Notice(_) => {}
         }
         Ok(self.publish(change, mv))
     }
@@ -376,6 +473,7 @@ impl Actor {
             Change::Move => EventKind::Move,
             Change::TakeBack => EventKind::Undo,
             Change::End => EventKind::End,
+            Change::Notice(kind) => kind,
         };
         let game: GameState = self.state();
         self.feed.publish(Event {
@@ -406,7 +504,15 @@ impl Actor {
     }
 }
 
-fn move_error(e: MoveError) -> ApiError {
+/// Sleeps until `at`, or for ever.
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+pub(super) fn move_error(e: MoveError) -> ApiError {
     match e {
         MoveError::GameOver { .. } => ApiError::new(ErrorCode::GameOver, "the game is over"),
         other => ApiError::new(ErrorCode::IllegalMove, other.to_string()),

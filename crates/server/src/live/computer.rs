@@ -60,6 +60,7 @@ pub async fn create_computer_game(
         initial_fen: game.initial_fen(),
         summary: summary_of(&game, 0, now),
         created_at: now,
+        table: None,
     };
     shared.store.touch_player(&player.0, now).await?;
     shared.store.insert_game(&row).await?;

@@ -121,6 +121,21 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     Ok(actor::spawn(shared, row, game, seats))
 }
 
+/// Sends `cmd` to game `id` if it is loaded, without waiting; a game not
+/// in memory has nobody to tell.
+pub fn notify(shared: &Shared, id: &str, cmd: Cmd) {
+    let handle = shared
+        .hub
+        .lock()
+        .get(id)
+        .and_then(|slot| slot.get().cloned());
+    if let Some(h) = handle
+        && h.tx.try_send(cmd).is_err()
+    {
+        tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+    }
+}
+
 /// Sends a command built by `make` to game `id` and waits for the answer,
 /// reloading the game if its actor stopped in between.
 ///

@@ -20,6 +20,8 @@
 //!   engine's searches;
 //! - `feed`: the versioned events, their replay buffer and fan-out;
 //! - `view`: what clients see of a game (state, destinations, PGN);
+//! - `table`: table games — clocks, deadlines, presence, draw offers,
+//!   abort, claims against an away player, rematches, ratings;
 //! - `replay`: stored games — ids, rows written for a change, and
 //!   rebuilding a game from its rows.
 
@@ -29,11 +31,13 @@ mod feed;
 mod hub;
 mod replay;
 mod seat;
+mod table;
 mod view;
 
 pub use actor::Cmd;
 pub use computer::create_computer_game;
 pub use feed::{CatchUp, Event, Subscription};
-pub use hub::{Handle, Hub, handle, request};
+pub use hub::{Handle, Hub, handle, notify, request};
 pub use seat::{Seats, refresh_seats, seat_name};
+pub use table::{AWAY_CLAIM, FIRST_MOVE, start_table_game};
 pub use view::{color_name, rfc3339};

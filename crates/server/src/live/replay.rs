@@ -30,7 +30,11 @@ pub(super) fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> 
         if m.ply as usize != i + 1 {
             return Err(format!("moves are not contiguous at ply {}", m.ply));
         }
-        game.play_uci(&m.uci)
+        let mv = game
+            .parse_uci(&m.uci)
+            .map_err(|e| format!("stored move {}: {e}", m.ply))?;
+        let clock = m.clock_ms.and_then(|c| u64::try_from(c).ok());
+        game.play_with(mv, clock, m.draw_offer)
             .map_err(|e| format!("stored move {}: {e}", m.ply))?;
     }
     if row.summary.status == GameStatus::Ended && game.outcome().is_none() {
@@ -66,12 +70,24 @@ fn start_of(row: &GameRow) -> Result<Game, String> {
 }
 
 /// Ends `game` as the stored summary says, for endings the board does not
-/// show (resignation, time, abandonment).
+/// show (resignation, time, abandonment, agreement, abort).
 fn restore_ending(row: &GameRow, game: &mut Game) -> Result<(), String> {
     let reason = row
         .summary
         .reason
         .ok_or_else(|| "an ended game without a reason".to_owned())?;
+    let drawn = row.summary.result == GameResult::Draw;
+    let done = match reason {
+        // The flag falls for the side to move.
+        Reason::TimeoutVsInsufficientMaterial => Some(game.flag(game.turn())),
+        Reason::Agreement => Some(game.accept_draw()),
+        Reason::Aborted => Some(game.abort()),
+        Reason::Abandonment if drawn => Some(game.abandon_drawn()),
+        _ => None,
+    };
+    if let Some(done) = done {
+        return done.map(drop).map_err(|e| e.to_string());
+    }
     let loser = match row.summary.result.winner() {
         Some(winner) => !winner,
         None => {
@@ -143,6 +159,7 @@ mod tests {
             initial_fen: g.initial_fen(),
             summary: summary_of(&g, 2, 0),
             created_at: 0,
+            table: None,
         };
         let moves = vec![move_row(1, &g.history()[0])];
         let back = rebuild(&row, &moves).unwrap();

@@ -86,6 +86,7 @@ impl Actor {
         s.you = viewer
             .and_then(|p| self.seats().color_of(&p))
             .map(|c| color_name(c).to_owned());
+        s.for_viewer();
         s
     }
 
@@ -136,20 +137,27 @@ impl Actor {
                 .map(|r| r.as_str().to_owned())
                 .collect(),
             created_at: rfc3339(self.row.created_at),
+            table: self.table.as_ref().map(|t| t.state(&self.game)),
         }
     }
 
     /// The game as PGN.
     pub(super) fn pgn(&self) -> String {
         let date = rfc3339(self.row.created_at);
+        let table = self.row.table.as_ref();
+        let event = match table {
+            Some(t) if t.rated => "Ply Yard rated table game",
+            Some(_) => "Ply Yard casual table game",
+            None => "Ply Yard game against the computer",
+        };
         let tags = game::PgnTags {
-            event: "Ply Yard game against the computer".into(),
+            event: event.into(),
             site: format!("Ply Yard, game {}", self.row.id),
             date: date.get(..10).unwrap_or("????-??-??").replace('-', "."),
             round: "-".into(),
             white: pgn_name(&self.names[0]),
             black: pgn_name(&self.names[1]),
-            time_control: None,
+            time_control: table.map(|t| t.control.pgn_tag()),
             extra: Vec::new(),
         };
         game::to_pgn(&self.game, &tags)

@@ -78,6 +78,8 @@ pub enum Backend {
 pub enum GameKind {
     /// A person against the engine.
     Computer,
+    /// Two people at a table, with clocks.
+    Table,
 }
 
 impl GameKind {
@@ -85,6 +87,7 @@ impl GameKind {
     pub const fn as_str(self) -> &'static str {
         match self {
             GameKind::Computer => "computer",
+            GameKind::Table => "table",
         }
     }
 }
@@ -95,6 +98,7 @@ impl FromStr for GameKind {
     fn from_str(s: &str) -> Result<GameKind, String> {
         match s {
             "computer" => Ok(GameKind::Computer),
+            "table" => Ok(GameKind::Table),
             other => Err(format!("unknown game kind {other:?}")),
         }
     }
@@ -156,6 +160,19 @@ pub struct GameRow {
     pub summary: GameSummary,
     /// Creation time, Unix milliseconds.
     pub created_at: i64,
+    /// For table games: the table, whether rated, the time control.
+    pub table: Option<TableGame>,
+}
+
+/// What a table game stores beside a computer game's fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableGame {
+    /// The table's code.
+    pub code: String,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+    /// Its time control.
+    pub control: game::TimeControl,
 }
 
 /// The fields of a game that change as it is played.
@@ -351,30 +368,7 @@ impl Store {
     /// # Errors
     /// A database failure (including a duplicate id).
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO games (id, kind, white_player, black_player, level, rules, variant, \
-             position, initial_fen, status, result, reason, plies, version, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-        )
-        .bind(&g.id)
-        .bind(g.kind.as_str())
-        .bind(&g.white_player)
-        .bind(&g.black_player)
-        .bind(g.level.map(engine::Level::as_str))
-        .bind(g.rules.as_str())
-        .bind(g.variant.as_str())
-        .bind(g.position.map(i64::from))
-        .bind(&g.initial_fen)
-        .bind(g.summary.status.as_str())
-        .bind(g.summary.result.as_str())
-        .bind(g.summary.reason.map(Reason::as_str))
-        .bind(i64::from(g.summary.plies))
-        .bind(version_to_db(g.summary.version))
-        .bind(g.created_at)
-        .bind(g.summary.updated_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        insert_game_in(&self.pool, g).await
     }
 
     /// Loads a game and its moves in ply order, or `None` if there is no such game.
@@ -521,8 +515,71 @@ impl Store {
     }
 }
 
+/// Inserts a new game with no moves, through `e` (the pool or a
+/// transaction).
+pub(super) async fn insert_game_in<'e, E>(e: E, g: &GameRow) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+            "INSERT INTO games (id, kind, white_player, black_player, level, rules, variant, \
+             position, initial_fen, status, result, reason, plies, version, created_at, updated_at, \
+             table_code, rated, initial_ms, increment_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+             $18, $19, $20)",
+        )
+        .bind(&g.id)
+        .bind(g.kind.as_str())
+        .bind(&g.white_player)
+        .bind(&g.black_player)
+        .bind(g.level.map(engine::Level::as_str))
+        .bind(g.rules.as_str())
+        .bind(g.variant.as_str())
+        .bind(g.position.map(i64::from))
+        .bind(&g.initial_fen)
+        .bind(g.summary.status.as_str())
+        .bind(g.summary.result.as_str())
+        .bind(g.summary.reason.map(Reason::as_str))
+        .bind(i64::from(g.summary.plies))
+        .bind(version_to_db(g.summary.version))
+        .bind(g.created_at)
+        .bind(g.summary.updated_at)
+        .bind(g.table.as_ref().map(|t| t.code.as_str()))
+        .bind(g.table.as_ref().is_some_and(|t| t.rated))
+        .bind(g.table.as_ref().map(|t| millis(t.control.initial())))
+        .bind(g.table.as_ref().map(|t| millis(t.control.increment())))
+        .execute(e)
+        .await?;
+    Ok(())
+}
+
 const GAME_COLUMNS: &str = "id, kind, white_player, black_player, level, rules, variant, position, \
-     initial_fen, status, result, reason, plies, version, created_at, updated_at";
+     initial_fen, status, result, reason, plies, version, created_at, updated_at, table_code, \
+     CAST(rated AS INTEGER), initial_ms, increment_ms";
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The table part of a game row, from its last four columns.
+fn table_game_from_row(r: &AnyRow) -> Result<Option<TableGame>, StoreError> {
+    let Some(code) = r.try_get::<Option<String>, _>(16)? else {
+        return Ok(None);
+    };
+    let (initial, increment): (Option<i64>, Option<i64>) = (r.try_get(18)?, r.try_get(19)?);
+    let secs = |ms: Option<i64>| ms.and_then(|m| u32::try_from(m / 1000).ok()).unwrap_or(0);
+    let control = game::TimeControl::table(secs(initial) / 60, secs(increment)).map_err(|e| {
+        StoreError::Corrupt {
+            table: "games",
+            detail: format!("table game time control: {e}"),
+        }
+    })?;
+    Ok(Some(TableGame {
+        code,
+        rated: r.try_get::<i64, _>(17)? != 0,
+        control,
+    }))
+}
 
 fn version_to_db(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
@@ -613,6 +670,7 @@ fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
             updated_at: r.try_get(15)?,
         },
         created_at: r.try_get(14)?,
+        table: table_game_from_row(r)?,
     })
 }
 

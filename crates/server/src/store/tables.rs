@@ -9,7 +9,7 @@ use game::{RuleSet, Variant};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError, parsed};
+use super::{GameRow, Store, StoreError, insert_game_in, parsed};
 
 /// Where a table stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -216,6 +216,75 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Seats `guest` at the open, unexpired table `code` and stores its
+    /// first game `g`, in one transaction; `false` (nothing written) if the
+    /// table was not open any more.
+    ///
+    /// # Errors
+    /// A database failure; nothing is written then.
+    pub async fn start_table_game(
+        &self,
+        g: &GameRow,
+        code: &str,
+        guest: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $2) \
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(guest)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        insert_game_in(&mut *tx, g).await?;
+        let seated = sqlx::query(
+            "UPDATE tables SET guest_player = $1, game_id = $2, status = 'playing' \
+             WHERE code = $3 AND status = 'open' AND expires_at > $4",
+        )
+        .bind(guest)
+        .bind(&g.id)
+        .bind(code)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if seated.rows_affected() != 1 {
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Stores `g` as the next game at table `code` after game `previous`
+    /// (a rematch), in one transaction; `false` (nothing written) if the
+    /// table moved on already.
+    ///
+    /// # Errors
+    /// A database failure; nothing is written then.
+    pub async fn rematch_game(
+        &self,
+        g: &GameRow,
+        code: &str,
+        previous: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_game_in(&mut *tx, g).await?;
+        let moved = sqlx::query(
+            "UPDATE tables SET game_id = $1 WHERE code = $2 AND game_id = $3 AND status = 'playing'",
+        )
+        .bind(&g.id)
+        .bind(code)
+        .bind(previous)
+        .execute(&mut *tx)
+        .await?;
+        if moved.rows_affected() != 1 {
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Moves table `code` on from game `previous` to game `next` (a

@@ -23,6 +23,7 @@ fn sample(id: &str, player: &str, at: i64) -> GameRow {
             updated_at: at,
         },
         created_at: at,
+        table: None,
     }
 }
 

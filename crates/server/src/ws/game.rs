@@ -76,7 +76,22 @@ where
             .seats
             .color_of(self.player)
             .map(|c| color_name(c).to_owned());
+        g.for_viewer();
         g
+    }
+
+    /// Tells the game that this seated player's socket opened or closed.
+    fn presence(&self, here: bool) {
+        if self.seats.color_of(self.player).is_some() {
+            live::notify(
+                self.shared,
+                self.game_id,
+                Cmd::Presence {
+                    player: self.player.clone(),
+                    here,
+                },
+            );
+        }
     }
 
     async fn send(&mut self, msg: &ServerMsg) -> Result<(), E> {
@@ -134,10 +149,46 @@ where
         let player = self.player.clone();
         let id = self.game_id;
         let v = match msg {
-            ClientMsg::Move { uci } => {
+            ClientMsg::Move {
+                uci,
+                draw_offer,
+                lag_ms,
+            } => {
+                let lag = Duration::from_millis(lag_ms.unwrap_or(0));
                 live::request(self.shared, id, |reply| Cmd::Move {
                     player: player.clone(),
                     uci: uci.clone(),
+                    draw_offer,
+                    lag,
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::AcceptDraw => {
+                live::request(self.shared, id, |reply| Cmd::AcceptDraw {
+                    player: player.clone(),
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::Abort => {
+                live::request(self.shared, id, |reply| Cmd::Abort {
+                    player: player.clone(),
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::ClaimAway { win } => {
+                live::request(self.shared, id, |reply| Cmd::ClaimAway {
+                    player: player.clone(),
+                    win,
+                    reply,
+                })
+                .await?
+            }
+            ClientMsg::Rematch => {
+                live::request(self.shared, id, |reply| Cmd::Rematch {
+                    player: player.clone(),
                     reply,
                 })
                 .await?
@@ -197,6 +248,7 @@ pub async fn run_session<S, R, E>(
         sent_v: 0,
     };
     let _ = serve(&mut session, since, &mut stream).await;
+    session.presence(false);
     let _ = tokio::time::timeout(CLOSE_DRAIN, async {
         while stream.next().await.is_some() {}
     })
@@ -217,6 +269,7 @@ where
     let mut events = match session.subscribe(since).await {
         Ok(sub) => {
             let rx = sub.events;
+            session.presence(true);
             session.catch_up(sub.catch_up).await?;
             rx
         }
@@ -298,11 +351,16 @@ where
             }
             ev = events.recv() => match ev {
                 Ok(e) => session.send_event(&e).await?,
-                Err(broadcast::error::RecvError::Lagged(_)) | Err(broadcast::error::RecvError::Closed) => {
+                Err(lost @ (broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed)) => {
                     let since = Some(session.sent_v);
                     match session.subscribe(since).await {
                         Ok(sub) => {
                             events = sub.events;
+                            // A closed feed means a new actor, which has to
+                            // learn that this player is here.
+                            if matches!(lost, broadcast::error::RecvError::Closed) {
+                                session.presence(true);
+                            }
                             session.catch_up(sub.catch_up).await?;
                         }
                         Err(e) => {

@@ -1,0 +1,249 @@
+//! Table routes: open a table, look one up, sit down, cancel, the lobby's
+//! list and its live socket (`docs/protocol.md`, "Tables").
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use super::{JsonBody, json_body, same_origin};
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::{PlayerId, Session};
+use crate::live;
+use crate::store::{TableRow, TableStatus, now_ms};
+use crate::tables::lobby::LobbyMsg;
+use crate::tables::{self, HostJson, MAX_OPEN, NewTable, OPEN_FOR, TableJson, normalize_code};
+use crate::{AppState, Shared};
+
+/// Tables listed by the lobby at most.
+const LOBBY_SIZE: u32 = 100;
+
+/// The table routes, to be put under the identity middleware.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/tables", post(open_table))
+        .route("/api/tables/{code}", get(get_table))
+        .route("/api/tables/{code}/join", post(join_table))
+        .route("/api/tables/{code}/cancel", post(cancel_table))
+        .route("/api/lobby", get(lobby))
+        .route("/api/lobby/socket", get(lobby_socket))
+}
+
+fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
+    session.ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in to play at a table"))
+}
+
+fn no_table(code: &str) -> ApiError {
+    ApiError::new(ErrorCode::NotFound, format!("no table {code:?}"))
+}
+
+/// The JSON of a stored table, with its host's name and rating.
+///
+/// # Errors
+/// A database failure.
+pub async fn table_json(state: &Shared, t: &TableRow) -> Result<TableJson, ApiError> {
+    let name = match state.store.seat_info(&t.host).await? {
+        crate::store::SeatInfo::User(n) => n,
+        _ => String::from("?"),
+    };
+    let speed = game::TimeControl::table(t.minutes, t.increment_s)
+        .map_err(|e| ApiError::internal(format!("table {}: {e}", t.code)))?
+        .speed();
+    let r = state.store.rating(&t.host, speed).await?;
+    let now = now_ms();
+    let host = HostJson {
+        name,
+        rating: crate::rating::display(r.at(now).rating),
+        provisional: r.provisional(),
+    };
+    Ok(TableJson::new(t, host))
+}
+
+async fn stored(state: &Shared, code: &str) -> Result<TableRow, ApiError> {
+    let code = normalize_code(code).ok_or_else(|| no_table(code))?;
+    state
+        .store
+        .table(&code)
+        .await?
+        .ok_or_else(|| no_table(&code))
+}
+
+async fn open_table(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+    body: JsonBody,
+) -> Result<(StatusCode, Json<TableJson>), ApiError> {
+    let session = logged_in(session)?;
+    let req: NewTable = json_body(body, "table")?;
+    req.time_control()?;
+    let host = &session.account.player_id;
+    let now = now_ms();
+    if state.store.open_tables_of(host, now).await? >= MAX_OPEN {
+        return Err(ApiError::new(
+            ErrorCode::TooManyTables,
+            format!("at most {MAX_OPEN} open tables at once"),
+        ));
+    }
+    let expires_at = now + i64::try_from(OPEN_FOR.as_millis()).unwrap_or(i64::MAX);
+    let mut row = TableRow {
+        code: tables::new_code(),
+        host: host.clone(),
+        guest: None,
+        variant: req.variant,
+        minutes: req.minutes,
+        increment_s: req.increment,
+        rules: req.rules,
+        rated: req.rated,
+        public: req.public,
+        status: TableStatus::Open,
+        game_id: None,
+        created_at: now,
+        expires_at,
+    };
+    // A fresh code is taken once in about 10^8 draws; try a few.
+    for attempt in 0.. {
+        match state.store.insert_table(&row).await {
+            Ok(()) => break,
+            Err(crate::store::StoreError::Taken(_)) if attempt < 5 => row.code = tables::new_code(),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let json = table_json(&state, &row).await?;
+    if row.public {
+        state.lobby.publish(&LobbyMsg::Add {
+            table: Box::new(json.clone()),
+        });
+    }
+    tracing::info!(table = %row.code, host = %session.account.username, "table opened");
+    Ok((StatusCode::CREATED, Json(json)))
+}
+
+async fn get_table(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+) -> Result<Json<TableJson>, ApiError> {
+    let t = stored(&state, &code).await?;
+    Ok(Json(table_json(&state, &t).await?))
+}
+
+async fn join_table(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+    Path(code): Path<String>,
+) -> Result<Json<TableJson>, ApiError> {
+    let session = logged_in(session)?;
+    let t = stored(&state, &code).await?;
+    let guest = PlayerId(session.account.player_id.clone());
+    if t.host == guest.0 {
+        return Err(ApiError::new(ErrorCode::OwnTable, "this is your own table"));
+    }
+    let refused = |t: &TableRow| match t.status {
+        TableStatus::Playing => ApiError::new(ErrorCode::TableTaken, "someone else sat down first"),
+        _ => ApiError::new(ErrorCode::TableClosed, "this table is closed"),
+    };
+    if t.status != TableStatus::Open || t.expires_at <= now_ms() {
+        return Err(refused(&t));
+    }
+    if live::start_table_game(&state, &t, &guest).await?.is_none() {
+        let now = stored(&state, &t.code).await?;
+        return Err(refused(&now));
+    }
+    state.lobby.publish(&LobbyMsg::Remove {
+        code: t.code.clone(),
+    });
+    let t = stored(&state, &t.code).await?;
+    Ok(Json(table_json(&state, &t).await?))
+}
+
+async fn cancel_table(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+    Path(code): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let session = logged_in(session)?;
+    let t = stored(&state, &code).await?;
+    if t.host != session.account.player_id {
+        return Err(ApiError::forbidden("only the host may close a table"));
+    }
+    if !state.store.close_table(&t.code).await? {
+        return Err(ApiError::new(
+            ErrorCode::TableTaken,
+            "the table is no longer open",
+        ));
+    }
+    state.lobby.publish(&LobbyMsg::Remove { code: t.code });
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize)]
+struct LobbyJson {
+    tables: Vec<TableJson>,
+}
+
+async fn open_tables(state: &Shared) -> Result<Vec<TableJson>, ApiError> {
+    let mut out = Vec::new();
+    for t in state.store.lobby(now_ms(), LOBBY_SIZE).await? {
+        out.push(table_json(state, &t).await?);
+    }
+    Ok(out)
+}
+
+async fn lobby(State(state): State<AppState>) -> Result<Json<LobbyJson>, ApiError> {
+    Ok(Json(LobbyJson {
+        tables: open_tables(&state).await?,
+    }))
+}
+
+async fn lobby_socket(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(format!("not a websocket upgrade: {}", e.body_text()))
+    })?;
+    if !same_origin(&headers, state.public_origin.as_deref()) {
+        return Err(ApiError::forbidden("websocket from a foreign origin"));
+    }
+    Ok(ws
+        .max_message_size(crate::ws::MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| lobby_session(state, socket)))
+}
+
+/// Sends the lobby's list, then every change, until the client leaves or
+/// falls too far behind (it then reconnects and gets the list again).
+async fn lobby_session(state: AppState, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let mut changes = state.lobby.subscribe();
+    let first = match open_tables(&state).await {
+        Ok(tables) => LobbyMsg::Lobby { tables }.to_text(),
+        Err(_) => return,
+    };
+    if sink.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    let mut stopping = state.shutting_down.subscribe();
+    loop {
+        tokio::select! {
+            change = changes.recv() => match change {
+                Ok(text) => {
+                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed) => break,
+            },
+            frame = stream.next() => match frame {
+                None | Some(Err(_) | Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            },
+            _ = stopping.changed() => break,
+        }
+    }
+    let _ = sink.close().await;
+}

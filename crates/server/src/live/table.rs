@@ -1,0 +1,556 @@
+//! Table games: two people and their clocks. What a table game adds to a
+//! live game — the clocks and the deadlines the actor sleeps until (flag
+//! fall, first move, an away opponent), who is connected, draw offers and
+//! their acceptance, abort, claims against an away opponent, rematches, and
+//! the ratings at the end.
+//!
+//! Time comes from tokio's clock (so tests run on paused time), as
+//! [`Moment`]s since the actor's start. After a restart the side to move's
+//! clock starts again from the time stored with the last move: the time the
+//! server was down is not charged.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use game::shakmaty::Color;
+use game::{Clock, ClockError, ClockSnapshot, Game, Moment, TimeControl};
+use rand::Rng;
+use tokio::time::Instant;
+
+use super::actor::{Actor, Change};
+use super::replay::{new_game_id, summary_of};
+use super::view::color_name;
+use crate::Shared;
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::PlayerId;
+use crate::protocol::{AwayJson, ClockJson, EventKind, RatingJson, RematchJson, Sides, TableState};
+use crate::store::{GameKind, GameRow, TableGame, TableRow, now_ms};
+
+/// Each side's first move must come within this long (the default of
+/// [`crate::Tuning::first_move_timeout`]).
+pub const FIRST_MOVE: Duration = Duration::from_secs(30);
+/// An opponent away this long may be claimed against (the default of
+/// [`crate::Tuning::away_claim_after`]).
+pub const AWAY_CLAIM: Duration = Duration::from_secs(30);
+
+/// The live part of a table game.
+#[derive(Debug)]
+pub(super) struct TableLive {
+    pub(super) code: String,
+    pub(super) rated: bool,
+    pub(super) clock: Clock,
+    origin: Instant,
+    /// Since when the side to move may make its first move (plies 0 and 1).
+    first_move_from: Moment,
+    first_move: Duration,
+    away_claim: Duration,
+    sockets: [u32; 2],
+    away_since: [Option<Moment>; 2],
+    /// Whether clients were told that the claim against side `i` is open.
+    away_claim_open: [bool; 2],
+    rematch_offer: Option<Color>,
+    next_game: Option<String>,
+    ratings: Option<Sides<RatingJson>>,
+    rating_changes: Option<Sides<i64>>,
+}
+
+fn index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl TableLive {
+    /// The table part of a loaded game, its clock restored from the time
+    /// stored with each side's last move.
+    pub(super) fn load(t: &TableGame, game: &Game, tuning: &crate::Tuning) -> TableLive {
+        let origin = Instant::now();
+        let now = Moment::ORIGIN;
+        let initial = ms(t.control.initial());
+        let mut left = [initial, initial];
+        for (i, m) in game.history().iter().enumerate() {
+            if let Some(c) = m.clock_ms {
+                left[i % 2] = c;
+            }
+        }
+        let running = (game.ply() >= 2 && !game.is_over()).then(|| game.turn());
+        let snapshot = ClockSnapshot {
+            white_ms: left[0],
+            black_ms: left[1],
+            running,
+            white_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
+            black_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
+        };
+        TableLive {
+            code: t.code.clone(),
+            rated: t.rated,
+            clock: Clock::restore(t.control, &snapshot, now),
+            origin,
+            first_move_from: now,
+            first_move: tuning.first_move_timeout,
+            away_claim: tuning.away_claim_after,
+            sockets: [0, 0],
+            away_since: [None, None],
+            away_claim_open: [false, false],
+            rematch_offer: None,
+            next_game: None,
+            ratings: None,
+            rating_changes: None,
+        }
+    }
+
+    /// The moment now.
+    pub(super) fn now(&self) -> Moment {
+        Moment::from(Instant::now().saturating_duration_since(self.origin))
+    }
+
+    fn instant(&self, m: Moment) -> Instant {
+        self.origin + m.since_origin()
+    }
+
+    /// When the actor must next wake up for this game, if ever.
+    pub(super) fn deadline(&self, game: &Game) -> Option<Instant> {
+        if game.is_over() {
+            return None;
+        }
+        let mut next: Option<Moment> = self.clock.deadline();
+        if game.ply() < 2 {
+            next = Some(self.first_move_from + self.first_move);
+        }
+        for c in [Color::White, Color::Black] {
+            if let Some(since) = self.away_since[index(c)]
+                && !self.away_claim_open[index(c)]
+            {
+                let at = since + self.away_claim;
+                next = Some(next.map_or(at, |n| n.min(at)));
+            }
+        }
+        next.map(|m| self.instant(m))
+    }
+
+    /// The side that may claim against an away opponent at `now`.
+    fn away_claimable_by(&self, game: &Game, now: Moment) -> Option<Color> {
+        if game.is_over() {
+            return None;
+        }
+        [Color::White, Color::Black].into_iter().find_map(|c| {
+            let since = self.away_since[index(c)]?;
+            (now.saturating_duration_since(since) >= self.away_claim).then_some(!c)
+        })
+    }
+
+    /// The table part of the state at `now`.
+    pub(super) fn state(&self, game: &Game) -> TableState {
+        let now = self.now();
+        let control = self.clock.control();
+        let first_move_deadline_ms = (game.ply() < 2 && !game.is_over())
+            .then(|| ms((self.first_move_from + self.first_move).saturating_duration_since(now)));
+        TableState {
+            table: self.code.clone(),
+            rated: self.rated,
+            speed: control.speed().as_str().to_owned(),
+            clock: ClockJson {
+                initial_ms: ms(control.initial()),
+                increment_ms: ms(control.increment()),
+                white_ms: ms(self.clock.remaining(Color::White, now)),
+                black_ms: ms(self.clock.remaining(Color::Black, now)),
+                running: self.clock.running().map(|c| color_name(c).to_owned()),
+            },
+            draw_offer: game.draw_offer().map(|c| color_name(c).to_owned()),
+            away: AwayJson {
+                white: self.sockets[0] == 0,
+                black: self.sockets[1] == 0,
+            },
+            can_claim_away: false,
+            away_claimable_by: self
+                .away_claimable_by(game, now)
+                .map(|c| color_name(c).to_owned()),
+            first_move_deadline_ms,
+            ratings: self.ratings,
+            rating_changes: self.rating_changes,
+            rematch: RematchJson {
+                offered_by: self.rematch_offer.map(|c| color_name(c).to_owned()),
+                next_game: self.next_game.clone(),
+            },
+        }
+    }
+}
+
+fn clock_error(e: ClockError) -> ApiError {
+    ApiError::internal(format!("clock: {e}"))
+}
+
+/// The table part of a game, or `bad_request` for a computer game.
+fn table_of(table: &mut Option<TableLive>) -> Result<&mut TableLive, ApiError> {
+    table
+        .as_mut()
+        .ok_or_else(|| ApiError::bad_request("only table games have this"))
+}
+
+impl Actor {
+    /// Loads the players' ratings at this game's speed, for display.
+    pub(super) async fn load_ratings(&mut self) {
+        let Some(t) = &self.table else { return };
+        let speed = t.clock.control().speed();
+        let now = now_ms();
+        let mut sides = Vec::new();
+        for p in [&self.row.white_player, &self.row.black_player] {
+            let Some(p) = p else { return };
+            match self.shared.store.rating(p, speed).await {
+                Ok(r) => sides.push(RatingJson {
+                    rating: crate::rating::display(r.at(now).rating),
+                    provisional: r.provisional(),
+                }),
+                Err(e) => {
+                    tracing::warn!(game = %self.row.id, "ratings: {e}");
+                    return;
+                }
+            }
+        }
+        if let (Some(t), [w, b]) = (self.table.as_mut(), sides.as_slice()) {
+            t.ratings = Some(Sides {
+                white: *w,
+                black: *b,
+            });
+        }
+    }
+
+    /// A move at a table: the clock is pressed (the first two moves run on
+    /// the first-move deadlines instead), the draw offer goes with it.
+    pub(super) async fn table_move(
+        &mut self,
+        player: &PlayerId,
+        uci: &str,
+        draw_offer: bool,
+        lag: Duration,
+    ) -> Result<u64, ApiError> {
+        self.check_turn(player)?;
+        let color = self.game.turn();
+        let mv = self.game.parse_uci(uci).map_err(super::actor::move_error)?;
+        let t = table_of(&mut self.table)?;
+        let now = t.now();
+        let before = t.clock.clone();
+        let ply = self.game.ply();
+        let left = match ply {
+            0 | 1 => ms(t.clock.control().initial()),
+            _ => match t.clock.press(color, now, lag) {
+                Ok(p) => ms(p.remaining),
+                Err(ClockError::Flagged { color }) => {
+                    self.flag_fall(color).await?;
+                    return Err(ApiError::new(ErrorCode::GameOver, "your time ran out"));
+                }
+                Err(e) => return Err(clock_error(e)),
+            },
+        };
+        if ply == 1 {
+            t.clock.start(Color::White, now).map_err(clock_error)?;
+        }
+        if ply == 0 {
+            t.first_move_from = now;
+        }
+        let mut next = self.game.clone();
+        next.play_with(mv, Some(left), draw_offer)
+            .map_err(super::actor::move_error)?;
+        let done = self.commit(next, Change::Move).await;
+        if done.is_err()
+            && let Some(t) = self.table.as_mut()
+        {
+            t.clock = before;
+        }
+        done
+    }
+
+    /// The flag of `color` fell: the game ends (a draw if the opponent
+    /// cannot possibly mate).
+    async fn flag_fall(&mut self, color: Color) -> Result<u64, ApiError> {
+        let mut next = self.game.clone();
+        next.flag(color)
+            .map_err(|_| ApiError::new(ErrorCode::GameOver, "the game is over"))?;
+        self.commit(next, Change::End).await
+    }
+
+    /// Wakes at a deadline: a flag fall, a missed first move (the game is
+    /// aborted), or an opponent away long enough to be claimed against.
+    pub(super) async fn on_deadline(&mut self) {
+        let Some(t) = &self.table else { return };
+        if self.game.is_over() {
+            return;
+        }
+        let now = t.now();
+        let result = if self.game.ply() < 2 && now >= t.first_move_from + t.first_move {
+            let mut next = self.game.clone();
+            match next.abort() {
+                Ok(_) => self.commit(next, Change::End).await,
+                Err(_) => return,
+            }
+        } else if let Some(c) = t.clock.flagged(now) {
+            self.flag_fall(c).await
+        } else if let Some(c) = t.away_claimable_by(&self.game, now) {
+            let away = !c;
+            if let Some(t) = self.table.as_mut() {
+                t.away_claim_open[index(away)] = true;
+            }
+            self.commit(self.game.clone(), Change::Notice(EventKind::Away))
+                .await
+        } else {
+            return;
+        };
+        if let Err(e) = result {
+            tracing::warn!(game = %self.row.id, "deadline: {}", e.message);
+        }
+    }
+
+    /// A player's socket opened (`here`) or closed.
+    pub(super) async fn presence(&mut self, player: &PlayerId, here: bool) {
+        let Ok(color) = self.player_color(player) else {
+            return;
+        };
+        let game_over = self.game.is_over();
+        let Some(t) = self.table.as_mut() else { return };
+        let i = index(color);
+        let was_away = t.sockets[i] == 0;
+        if here {
+            t.sockets[i] += 1;
+        } else {
+            t.sockets[i] = t.sockets[i].saturating_sub(1);
+        }
+        let away = t.sockets[i] == 0;
+        if was_away == away {
+            return;
+        }
+        t.away_since[i] = away.then(|| t.now());
+        t.away_claim_open[i] = false;
+        if game_over {
+            return;
+        }
+        let notice = self
+            .commit(self.game.clone(), Change::Notice(EventKind::Away))
+            .await;
+        if let Err(e) = notice {
+            tracing::warn!(game = %self.row.id, "presence: {}", e.message);
+        }
+    }
+
+    /// The side to move accepts the opponent's draw offer.
+    pub(super) async fn accept_draw(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        self.check_turn(player)?;
+        let mut next = self.game.clone();
+        next.accept_draw()
+            .map_err(|_| ApiError::new(ErrorCode::NoDrawOffer, "no draw offer to accept"))?;
+        self.commit(next, Change::End).await
+    }
+
+    /// Calls the game off before both sides have moved.
+    pub(super) async fn abort(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        self.player_color(player)?;
+        table_of(&mut self.table)?;
+        let mut next = self.game.clone();
+        next.abort().map_err(|e| match e {
+            game::ActionError::GameOver { .. } => {
+                ApiError::new(ErrorCode::GameOver, "the game is over")
+            }
+            _ => ApiError::new(
+                ErrorCode::CannotAbort,
+                "both sides have moved: too late to abort",
+            ),
+        })?;
+        self.commit(next, Change::End).await
+    }
+
+    /// Claims the win (or a draw) against an opponent away long enough.
+    pub(super) async fn claim_away(
+        &mut self,
+        player: &PlayerId,
+        win: bool,
+    ) -> Result<u64, ApiError> {
+        let color = self.player_color(player)?;
+        let t = table_of(&mut self.table)?;
+        let now = t.now();
+        if self.game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        if t.away_claimable_by(&self.game, now) != Some(color) {
+            return Err(ApiError::new(
+                ErrorCode::NotAway,
+                "your opponent has not been away for 30 seconds",
+            ));
+        }
+        let mut next = self.game.clone();
+        if win {
+            next.abandon(!color)
+        } else {
+            next.abandon_drawn()
+        }
+        .map_err(|_| ApiError::new(ErrorCode::GameOver, "the game is over"))?;
+        self.commit(next, Change::End).await
+    }
+
+    /// Offers a rematch, or accepts the opponent's: the next game at the
+    /// same table starts with the colours swapped.
+    pub(super) async fn rematch(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        let color = self.player_color(player)?;
+        if !self.game.is_over() {
+            return Err(ApiError::new(
+                ErrorCode::NotOver,
+                "a rematch comes after the game",
+            ));
+        }
+        let t = table_of(&mut self.table)?;
+        if t.next_game.is_some() || t.rematch_offer == Some(color) {
+            return Ok(self.version);
+        }
+        if t.rematch_offer == Some(!color) {
+            let next = start_rematch(&self.shared, &self.row).await?;
+            if let Some(t) = self.table.as_mut() {
+                t.next_game = Some(next);
+            }
+        } else {
+            t.rematch_offer = Some(color);
+        }
+        self.commit(self.game.clone(), Change::Notice(EventKind::Rematch))
+            .await
+    }
+
+    /// After a table game ended: stops the clock and rates the game.
+    pub(super) async fn table_game_ended(&mut self) {
+        let Some(t) = self.table.as_mut() else { return };
+        let now = t.now();
+        t.clock.stop(now);
+        if !t.rated {
+            return;
+        }
+        let speed = t.clock.control().speed();
+        let (Some(white), Some(black), Some(outcome)) = (
+            self.row.white_player.clone(),
+            self.row.black_player.clone(),
+            self.game.outcome(),
+        ) else {
+            return;
+        };
+        let rated = self
+            .shared
+            .store
+            .apply_rated_result(
+                &self.row.id,
+                &white,
+                &black,
+                speed,
+                outcome.result,
+                now_ms(),
+            )
+            .await;
+        match rated {
+            Ok(Some(r)) => {
+                if let Some(t) = self.table.as_mut() {
+                    t.rating_changes = Some(Sides {
+                        white: r.white.shown_change(),
+                        black: r.black.shown_change(),
+                    });
+                }
+            }
+            Ok(None) => {}
+            Err(e) => tracing::error!(game = %self.row.id, "cannot rate the game: {e}"),
+        }
+    }
+}
+
+/// The first game at `table`, now that `guest` sits down: colours drawn by
+/// lot, one Chess960 position for both. Stores the game and seats the
+/// guest in one transaction; `None` if someone else sat down first.
+///
+/// # Errors
+/// A database failure.
+pub async fn start_table_game(
+    shared: &Arc<Shared>,
+    table: &TableRow,
+    guest: &PlayerId,
+) -> Result<Option<String>, ApiError> {
+    let guest_white = rand::rng().random_bool(0.5);
+    let (white, black) = if guest_white {
+        (guest.0.clone(), table.host.clone())
+    } else {
+        (table.host.clone(), guest.0.clone())
+    };
+    let row = table_game_row(table, white, black)?;
+    let seated = shared
+        .store
+        .start_table_game(&row, &table.code, &guest.0, now_ms())
+        .await?;
+    if !seated {
+        return Ok(None);
+    }
+    started(shared, &row).await;
+    Ok(Some(row.id))
+}
+
+/// The next game at the table of `previous`, colours swapped.
+async fn start_rematch(shared: &Arc<Shared>, previous: &GameRow) -> Result<String, ApiError> {
+    let code = previous
+        .table
+        .as_ref()
+        .map(|t| t.code.clone())
+        .ok_or_else(|| ApiError::bad_request("only table games have rematches"))?;
+    let table = shared
+        .store
+        .table(&code)
+        .await?
+        .ok_or_else(|| ApiError::internal(format!("table {code} vanished")))?;
+    let (Some(white), Some(black)) = (previous.black_player.clone(), previous.white_player.clone())
+    else {
+        return Err(ApiError::internal("a table game without two players"));
+    };
+    let row = table_game_row(&table, white, black)?;
+    if !shared.store.rematch_game(&row, &code, &previous.id).await? {
+        return Err(ApiError::new(
+            ErrorCode::Conflict,
+            "the table moved on already",
+        ));
+    }
+    started(shared, &row).await;
+    Ok(row.id)
+}
+
+/// Loads a new table game at once, so that its first-move deadline runs.
+async fn started(shared: &Arc<Shared>, row: &GameRow) {
+    shared
+        .metrics
+        .games_created
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
+    if let Err(e) = super::hub::handle(shared, &row.id).await {
+        tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
+    }
+}
+
+fn table_game_row(table: &TableRow, white: String, black: String) -> Result<GameRow, ApiError> {
+    let control = TimeControl::table(table.minutes, table.increment_s)
+        .map_err(|e| ApiError::internal(format!("table {}: {e}", table.code)))?;
+    let game = match table.variant {
+        game::Variant::Standard => Game::new(table.rules),
+        game::Variant::Chess960 => Game::random_chess960(table.rules, &mut rand::rng()).1,
+    };
+    let now = now_ms();
+    Ok(GameRow {
+        id: new_game_id(),
+        kind: GameKind::Table,
+        white_player: Some(white),
+        black_player: Some(black),
+        level: None,
+        rules: game.rules(),
+        variant: game.variant(),
+        position: game.chess960_number(),
+        initial_fen: game.initial_fen(),
+        summary: summary_of(&game, 0, now),
+        created_at: now,
+        table: Some(TableGame {
+            code: table.code.clone(),
+            rated: table.rated,
+            control,
+        }),
+    })
+}
