@@ -1,0 +1,483 @@
+//! Tables over real HTTP and websockets, with two players' and a
+//! spectator's sockets, every test once on SQLite and once on PostgreSQL.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use testkit::{Client, Socket, TestDb, TestServer, recv_until, send_json};
+
+const WAIT: Duration = Duration::from_secs(20);
+const PASSWORD: &str = "Knight-f3 takes e5!";
+
+async fn start(db: &TestDb) -> TestServer {
+    start_tuned(db, |_| {}).await
+}
+
+async fn start_tuned(db: &TestDb, adjust: impl FnOnce(&mut server::Tuning)) -> TestServer {
+    let mut tuning = testkit::tuning(0.05);
+    adjust(&mut tuning);
+    TestServer::start_with(db.url(), tuning).await
+}
+
+async fn player(srv: &TestServer, name: &str) -> Client {
+    let c = srv.client();
+    let r = c
+        .post_json(
+            "/api/account/signup",
+            &json!({"username": name, "password": PASSWORD}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    c
+}
+
+async fn open(c: &Client, body: Value) -> Value {
+    let r = c.post_json("/api/tables", &body).await.unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json().unwrap()
+}
+
+fn casual() -> Value {
+    json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true})
+}
+
+/// Two players at a new table; returns (white, black, game id).
+async fn seated(srv: &TestServer, body: Value) -> (Client, Client, String) {
+    let host = player(srv, &format!("host{}", rand_suffix())).await;
+    let guest = player(srv, &format!("guest{}", rand_suffix())).await;
+    let table = open(&host, body).await;
+    let code = table["code"].as_str().unwrap();
+    let r = guest
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let id = r.json::<Value>().unwrap()["game_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let state = host.get_value(&format!("/api/games/{id}")).await;
+    if state["you"] == "white" {
+        (host, guest, id)
+    } else {
+        (guest, host, id)
+    }
+}
+
+fn rand_suffix() -> String {
+    format!("{:06}", rand::random::<u32>() % 1_000_000)
+}
+
+async fn ws(c: &Client, id: &str) -> Socket {
+    let mut s = c.game_socket(id, None).await.unwrap();
+    recv_until(&mut s, WAIT, |m| m["t"] == "full")
+        .await
+        .unwrap();
+    s
+}
+
+/// Sends a command and returns its ack or error.
+async fn ask(s: &mut Socket, id: u64, mut msg: Value) -> Value {
+    msg["id"] = json!(id);
+    send_json(s, &msg).await.unwrap();
+    recv_until(s, WAIT, |m| m["id"] == id).await.unwrap()
+}
+
+async fn mv(s: &mut Socket, id: u64, uci: &str) -> Value {
+    ask(s, id, json!({"t": "move", "uci": uci})).await
+}
+
+/// Waits for the event whose game state passes `pred`.
+async fn until(s: &mut Socket, pred: impl Fn(&Value) -> bool) -> Value {
+    recv_until(s, WAIT, |m| m["t"] == "event" && pred(&m["game"]))
+        .await
+        .unwrap()
+}
+
+fn ply(n: u64) -> impl Fn(&Value) -> bool {
+    move |g| g["ply"] == n
+}
+
+fn ended(g: &Value) -> bool {
+    g["status"] == "ended"
+}
+
+async fn tables_open_join_and_checkmate(db: TestDb) {
+    let srv = start(&db).await;
+    let anon = srv.client();
+    assert_eq!(
+        anon.post_json("/api/tables", &casual())
+            .await
+            .unwrap()
+            .status,
+        401
+    );
+    let host = player(&srv, "hostess").await;
+    for bad in [
+        json!({"minutes": 2, "increment": 3}),
+        json!({"minutes": 5, "increment": 21}),
+    ] {
+        assert_eq!(
+            host.post_json("/api/tables", &bad).await.unwrap().status,
+            400,
+            "{bad}"
+        );
+    }
+    let table = open(&host, casual()).await;
+    let code = table["code"].as_str().unwrap().to_owned();
+    assert_eq!(table["status"], "open");
+    assert_eq!(table["host"]["name"], "hostess");
+    assert_eq!(table["speed"], "blitz");
+    let lobby = anon.get_value("/api/lobby").await;
+    assert_eq!(lobby["tables"][0]["code"], code.as_str());
+    let r = host
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            r.status,
+            r.json::<Value>().unwrap()["error"]["code"].clone()
+        ),
+        (409, json!("own_table"))
+    );
+
+    let guest = player(&srv, "guesto").await;
+    let r = guest
+        .post_empty(&format!("/api/tables/{}/join", code.to_lowercase()))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let joined: Value = r.json().unwrap();
+    assert_eq!(joined["status"], "playing");
+    let id = joined["game_id"].as_str().unwrap().to_owned();
+    assert!(
+        anon.get_value("/api/lobby").await["tables"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let late = player(&srv, "latecomer").await;
+    let r = late
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap();
+    assert_eq!(r.json::<Value>().unwrap()["error"]["code"], "table_taken");
+
+    let state = host.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(state["kind"], "table");
+    assert_eq!(state["table"], code.as_str());
+    assert_eq!(state["clock"]["white_ms"], 300_000);
+    assert_eq!(state["clock"]["running"], Value::Null);
+    let (white, black) = if state["you"] == "white" {
+        (&host, &guest)
+    } else {
+        (&guest, &host)
+    };
+    let (mut w, mut b) = (ws(white, &id).await, ws(black, &id).await);
+    let mut watcher = ws(&anon, &id).await;
+    let mut intruder = ws(&late, &id).await;
+
+    assert_eq!(mv(&mut w, 1, "f2f3").await["t"], "ack");
+    assert_eq!(mv(&mut b, 1, "e7e5").await["t"], "ack");
+    let seen = until(&mut watcher, ply(2)).await;
+    assert_eq!(seen["game"]["clock"]["running"], "white", "{seen}");
+    assert_eq!(seen["game"]["you"], Value::Null);
+    let refused = mv(&mut intruder, 1, "g2g4").await;
+    assert_eq!(refused["code"], "forbidden", "{refused}");
+    assert_eq!(mv(&mut w, 2, "g2g4").await["t"], "ack");
+    assert_eq!(mv(&mut b, 2, "d8h4").await["t"], "ack");
+    let end = until(&mut watcher, ended).await;
+    assert_eq!(end["game"]["result"], "0-1");
+    assert_eq!(end["game"]["reason"], "checkmate");
+    assert_eq!(end["game"]["clock"]["running"], Value::Null);
+    let pgn = anon
+        .get(&format!("/api/games/{id}/pgn"))
+        .await
+        .unwrap()
+        .text();
+    for part in [
+        "[TimeControl \"300+3\"]",
+        "[%clk 0:05:00]",
+        "2. g4",
+        "Qh4#",
+        "0-1",
+    ] {
+        assert!(pgn.contains(part), "{part}: {pgn}");
+    }
+    srv.stop().await;
+}
+
+async fn draw_offers_go_with_moves(db: TestDb) {
+    let srv = start(&db).await;
+    let (white, black, id) = seated(&srv, casual()).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    // An offer declined by playing on.
+    assert_eq!(
+        ask(
+            &mut w,
+            1,
+            json!({"t": "move", "uci": "e2e4", "draw_offer": true})
+        )
+        .await["t"],
+        "ack"
+    );
+    let offered = until(&mut b, ply(1)).await;
+    assert_eq!(offered["game"]["draw_offer"], "white");
+    assert_eq!(mv(&mut b, 1, "e7e5").await["t"], "ack");
+    let declined = until(&mut w, ply(2)).await;
+    assert_eq!(declined["game"]["draw_offer"], Value::Null);
+    let r = ask(&mut w, 2, json!({"t": "accept_draw"})).await;
+    assert_eq!(r["code"], "no_draw_offer", "{r}");
+    // An offer accepted.
+    assert_eq!(
+        ask(
+            &mut w,
+            3,
+            json!({"t": "move", "uci": "g1f3", "draw_offer": true})
+        )
+        .await["t"],
+        "ack"
+    );
+    let r = ask(&mut w, 4, json!({"t": "accept_draw"})).await;
+    assert_eq!(
+        r["code"], "not_your_turn",
+        "one does not accept one's own offer: {r}"
+    );
+    assert_eq!(
+        ask(&mut b, 2, json!({"t": "accept_draw"})).await["t"],
+        "ack"
+    );
+    let state = white.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(
+        (state["result"].clone(), state["reason"].clone()),
+        (json!("1/2-1/2"), json!("agreement"))
+    );
+    srv.stop().await;
+}
+
+async fn threefold_ends_by_itself_or_is_claimed(db: TestDb) {
+    let srv = start(&db).await;
+    let shuffle = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ];
+    for rules in ["plyyard", "fide"] {
+        let mut body = casual();
+        body["rules"] = json!(rules);
+        let (white, black, id) = seated(&srv, body).await;
+        let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+        for (i, m) in shuffle.iter().enumerate() {
+            let s = if i % 2 == 0 { &mut w } else { &mut b };
+            assert_eq!(mv(s, i as u64 + 1, m).await["t"], "ack", "{rules} {m}");
+        }
+        let state = white.get_value(&format!("/api/games/{id}")).await;
+        if rules == "plyyard" {
+            assert_eq!(state["reason"], "threefold_repetition", "{state}");
+        } else {
+            assert_eq!(state["status"], "ongoing");
+            assert_eq!(state["claimable"], json!(["threefold_repetition"]));
+            let r = ask(
+                &mut w,
+                20,
+                json!({"t": "claim", "reason": "threefold_repetition"}),
+            )
+            .await;
+            assert_eq!(r["t"], "ack", "{r}");
+            let state = white.get_value(&format!("/api/games/{id}")).await;
+            assert_eq!(
+                (state["result"].clone(), state["reason"].clone()),
+                (json!("1/2-1/2"), json!("threefold_repetition"))
+            );
+        }
+    }
+    srv.stop().await;
+}
+
+async fn abort_leave_and_the_first_move_deadline(db: TestDb) {
+    let srv = start_tuned(&db, |t| t.first_move_timeout = Duration::from_millis(400)).await;
+    // Nobody moves: the server aborts the game by itself.
+    let (white, _black, id) = seated(&srv, casual()).await;
+    let mut w = ws(&white, &id).await;
+    let aborted = recv_until(&mut w, WAIT, |m| {
+        m["t"] == "event" && m["game"]["status"] == "ended"
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        (
+            aborted["game"]["result"].clone(),
+            aborted["game"]["reason"].clone()
+        ),
+        (json!("*"), json!("aborted"))
+    );
+
+    // Abort by hand before both moved; too late after.
+    let (white, black, id) = seated(&srv, casual()).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    assert_eq!(mv(&mut w, 1, "e2e4").await["t"], "ack");
+    assert_eq!(ask(&mut b, 1, json!({"t": "abort"})).await["t"], "ack");
+    assert_eq!(
+        white.get_value(&format!("/api/games/{id}")).await["reason"],
+        "aborted"
+    );
+
+    let (white, black, id) = seated(&srv, casual()).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    assert_eq!(mv(&mut w, 1, "e2e4").await["t"], "ack");
+    assert_eq!(mv(&mut b, 1, "e7e5").await["t"], "ack");
+    assert_eq!(
+        ask(&mut w, 2, json!({"t": "abort"})).await["code"],
+        "cannot_abort"
+    );
+    // Leaving the table resigns.
+    assert_eq!(ask(&mut b, 2, json!({"t": "resign"})).await["t"], "ack");
+    let state = white.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(
+        (state["result"].clone(), state["reason"].clone()),
+        (json!("1-0"), json!("resignation"))
+    );
+    srv.stop().await;
+}
+
+async fn an_away_player_can_come_back_or_be_claimed_against(db: TestDb) {
+    let srv = start_tuned(&db, |t| t.away_claim_after = Duration::from_millis(400)).await;
+    let (white, black, id) = seated(&srv, casual()).await;
+    let mut w = ws(&white, &id).await;
+    let mut b = ws(&black, &id).await;
+    assert_eq!(mv(&mut w, 1, "e2e4").await["t"], "ack");
+    assert_eq!(mv(&mut b, 1, "e7e5").await["t"], "ack");
+    // Black's connection drops, and comes back: the game goes on.
+    drop(b);
+    recv_until(&mut w, WAIT, |m| {
+        m["t"] == "event" && m["game"]["away"]["black"] == true
+    })
+    .await
+    .unwrap();
+    let mut b = ws(&black, &id).await;
+    recv_until(&mut w, WAIT, |m| {
+        m["t"] == "event" && m["game"]["away"]["black"] == false
+    })
+    .await
+    .unwrap();
+    assert_eq!(mv(&mut w, 2, "g1f3").await["t"], "ack");
+    assert_eq!(
+        ask(&mut w, 3, json!({"t": "claim_away", "outcome": "win"})).await["code"],
+        "not_away"
+    );
+    // Away for good: White may claim once the wait is over.
+    drop(b);
+    let claimable = recv_until(&mut w, WAIT, |m| {
+        m["t"] == "event" && m["game"]["can_claim_away"] == true
+    })
+    .await
+    .unwrap();
+    assert_eq!(claimable["game"]["away_claimable_by"], "white");
+    assert_eq!(
+        ask(&mut w, 4, json!({"t": "claim_away", "outcome": "win"})).await["t"],
+        "ack"
+    );
+    let state = white.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(
+        (state["result"].clone(), state["reason"].clone()),
+        (json!("1-0"), json!("abandonment"))
+    );
+    srv.stop().await;
+}
+
+async fn rematches_swap_colours_and_rated_games_move_ratings(db: TestDb) {
+    let srv = start(&db).await;
+    let mut body = casual();
+    body["rated"] = json!(true);
+    let (white, black, id) = seated(&srv, body).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    assert_eq!(mv(&mut w, 1, "e2e4").await["t"], "ack");
+    assert_eq!(mv(&mut b, 1, "e7e5").await["t"], "ack");
+    assert_eq!(ask(&mut b, 2, json!({"t": "resign"})).await["t"], "ack");
+    let end = until(&mut w, ended).await;
+    let changes = &end["game"]["rating_changes"];
+    assert!(
+        changes["white"].as_i64().unwrap() > 0 && changes["black"].as_i64().unwrap() < 0,
+        "{end}"
+    );
+    let name = end["game"]["white"]["name"].as_str().unwrap().to_owned();
+    let profile = srv.client().get_value(&format!("/api/users/{name}")).await;
+    assert!(
+        profile["ratings"]["blitz"]["rating"].as_i64().unwrap() > 1500,
+        "{profile}"
+    );
+
+    assert_eq!(ask(&mut w, 2, json!({"t": "rematch"})).await["t"], "ack");
+    until(&mut b, |g| g["rematch"]["offered_by"] == "white").await;
+    assert_eq!(ask(&mut b, 3, json!({"t": "rematch"})).await["t"], "ack");
+    let agreed = until(&mut w, |g| g["rematch"]["next_game"].is_string()).await;
+    let next = agreed["game"]["rematch"]["next_game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let again = black.get_value(&format!("/api/games/{next}")).await;
+    assert_eq!(again["you"], "white", "colours swap");
+    assert_eq!(again["status"], "ongoing");
+    srv.stop().await;
+}
+
+async fn a_player_has_at_most_three_open_tables_and_can_close_them(db: TestDb) {
+    let srv = start(&db).await;
+    let host = player(&srv, "busyhost").await;
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        codes.push(
+            open(&host, casual()).await["code"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let r = host.post_json("/api/tables", &casual()).await.unwrap();
+    assert_eq!(
+        r.json::<Value>().unwrap()["error"]["code"],
+        "too_many_tables"
+    );
+    let other = player(&srv, "otherone").await;
+    let r = other
+        .post_empty(&format!("/api/tables/{}/cancel", codes[0]))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403);
+    let r = host
+        .post_empty(&format!("/api/tables/{}/cancel", codes[0]))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204);
+    assert_eq!(
+        host.get_value(&format!("/api/tables/{}", codes[0])).await["status"],
+        "closed"
+    );
+    let r = other
+        .post_empty(&format!("/api/tables/{}/join", codes[0]))
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            r.status,
+            r.json::<Value>().unwrap()["error"]["code"].clone()
+        ),
+        (410, json!("table_closed"))
+    );
+    open(&host, casual()).await;
+    assert_eq!(
+        srv.client().get("/api/tables/NOPE00").await.unwrap().status,
+        404
+    );
+    srv.stop().await;
+}
+
+testkit::both_backends!(
+    tables_open_join_and_checkmate,
+    draw_offers_go_with_moves,
+    threefold_ends_by_itself_or_is_claimed,
+    abort_leave_and_the_first_move_deadline,
+    an_away_player_can_come_back_or_be_claimed_against,
+    rematches_swap_colours_and_rated_games_move_ratings,
+    a_player_has_at_most_three_open_tables_and_can_close_them,
+);
