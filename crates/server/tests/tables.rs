@@ -354,7 +354,7 @@ async fn an_away_player_can_come_back_or_be_claimed_against(db: TestDb) {
     })
     .await
     .unwrap();
-    let mut b = ws(&black, &id).await;
+    let b = ws(&black, &id).await;
     recv_until(&mut w, WAIT, |m| {
         m["t"] == "event" && m["game"]["away"]["black"] == false
     })
