@@ -246,7 +246,91 @@ async fn repeated_kills_keep_every_move_the_client_saw(db: TestDb) {
     assert!(seen.len() >= 6, "the rounds played too little: {seen:?}");
 }
 
+async fn signup(c: &Client, name: &str) {
+    let r = c
+        .post_json(
+            "/api/account/signup",
+            &json!({"username": name, "password": "Knight-f3 takes e5!"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+}
+
+/// A table game killed mid-game: every acknowledged move and its clock
+/// come back, and the time the server was down is not charged to anyone.
+async fn a_table_game_survives_kill_dash_nine_with_its_clocks(db: TestDb) {
+    let first = start(&db).await;
+    let (host, guest) = (first.client(), first.client());
+    signup(&host, "crashhost").await;
+    signup(&guest, "crashguest").await;
+    let table: Value = host
+        .post_json("/api/tables", &json!({"minutes": 3, "increment": 2}))
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    let code = table["code"].as_str().unwrap();
+    let joined: Value = guest
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    let id = joined["game_id"].as_str().unwrap().to_owned();
+    let state = host.get_value(&format!("/api/games/{id}")).await;
+    let (mut white, mut black) = if state["you"] == "white" {
+        (host, guest)
+    } else {
+        (guest, host)
+    };
+    let mut w = open(&white, &id, 0).await;
+    let mut b = open(&black, &id, 0).await;
+    for (n, (side, uci)) in [("w", "e2e4"), ("b", "e7e5"), ("w", "g1f3"), ("b", "b8c6")]
+        .into_iter()
+        .enumerate()
+    {
+        let ws = if side == "w" { &mut w } else { &mut b };
+        assert_eq!(play(ws, n as u64, uci).await["t"], "ack", "{uci}");
+    }
+    let before = white.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(before["clock"]["running"], "white");
+    first.kill().await;
+    drop((w, b));
+    // Down for a while: nobody's clock runs meanwhile.
+    std::thread::sleep(Duration::from_millis(1500));
+
+    let second = start(&db).await;
+    white.set_addr(second.addr);
+    black.set_addr(second.addr);
+    let after = white.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(after["ply"], 4, "{after}");
+    assert_eq!(after["moves"][3]["uci"], "b8c6");
+    assert_eq!(after["clock"]["black_ms"], before["clock"]["black_ms"]);
+    // White's clock restarts from the time stored with White's last move:
+    // about what it showed before the kill, and nothing of the 1.5 s down.
+    let ms = |s: &Value| s["clock"]["white_ms"].as_i64().unwrap();
+    let charged = ms(&before) - ms(&after);
+    assert!(
+        charged < 1000,
+        "white was charged {charged} ms for the downtime"
+    );
+    assert!(ms(&after) <= 180_000 + 2 * 2_000, "{after}");
+    let mut b = open(&black, &id, 0).await;
+    let mut w = open(&white, &id, 0).await;
+    assert_eq!(play(&mut w, 10, "f1b5").await["t"], "ack");
+    assert_eq!(play(&mut b, 10, "a7a6").await["t"], "ack");
+    let pgn = white
+        .get(&format!("/api/games/{id}/pgn"))
+        .await
+        .unwrap()
+        .text();
+    assert!(pgn.contains("3. Bb5") && pgn.contains("[%clk"), "{pgn}");
+    second.terminate(WAIT).await;
+}
+
 testkit::both_backends!(
+    a_table_game_survives_kill_dash_nine_with_its_clocks,
     kill_dash_nine_loses_no_acknowledged_move,
     sigterm_stops_the_server_cleanly_even_with_open_sockets,
     repeated_kills_keep_every_move_the_client_saw,
