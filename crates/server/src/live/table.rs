@@ -115,6 +115,12 @@ impl TableLive {
 
     /// When the actor must next wake up for this game, if ever.
     pub(super) fn deadline(&self, game: &Game) -> Option<Instant> {
+        self.next_wake(game).map(|m| self.instant(m))
+    }
+
+    /// The moment of the next deadline: the flag of the running clock, the
+    /// first-move limit, or an away player becoming claimable.
+    fn next_wake(&self, game: &Game) -> Option<Moment> {
         if game.is_over() {
             return None;
         }
@@ -130,7 +136,7 @@ impl TableLive {
                 next = Some(next.map_or(at, |n| n.min(at)));
             }
         }
-        next.map(|m| self.instant(m))
+        next
     }
 
     /// The side that may claim against an away opponent at `now`.
@@ -553,4 +559,89 @@ fn table_game_row(table: &TableRow, white: String, black: String) -> Result<Game
             control,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use game::RuleSet;
+
+    use super::*;
+
+    fn live(game: &Game) -> TableLive {
+        let control = TimeControl::table(3, 2).unwrap();
+        let t = TableGame {
+            code: "ABCDEF".into(),
+            rated: false,
+            control,
+        };
+        TableLive::load(&t, game, &crate::Tuning::default())
+    }
+
+    /// The actor sleeps until the first-move limit, then until the flag of
+    /// the running clock, and an away player's claim opens on time.
+    #[test]
+    fn the_next_wake_is_the_first_move_limit_then_the_flag() {
+        let mut game = Game::new(RuleSet::Fide);
+        let mut t = live(&game);
+        assert_eq!(t.next_wake(&game), Some(Moment::ORIGIN + FIRST_MOVE));
+        game.play_uci("e2e4").unwrap();
+        t.first_move_from = Moment::from_millis(5_000);
+        assert_eq!(t.next_wake(&game), Some(Moment::from_millis(35_000)));
+        game.play_uci("e7e5").unwrap();
+        let start = Moment::from_millis(9_000);
+        t.clock.start(game::shakmaty::Color::White, start).unwrap();
+        let flag = start + Duration::from_secs(180);
+        assert_eq!(t.next_wake(&game), Some(flag));
+        assert_eq!(t.clock.flagged(flag), Some(game::shakmaty::Color::White));
+        assert_eq!(
+            t.clock.flagged(Moment::from_millis(
+                flag.since_origin().as_millis() as u64 - 1
+            )),
+            None
+        );
+        // Black goes away: the claim opens 30 s later, before the flag.
+        t.sockets = [1, 0];
+        t.away_since[1] = Some(Moment::from_millis(10_000));
+        assert_eq!(t.next_wake(&game), Some(Moment::from_millis(40_000)));
+        assert_eq!(
+            t.away_claimable_by(&game, Moment::from_millis(39_999)),
+            None
+        );
+        assert_eq!(
+            t.away_claimable_by(&game, Moment::from_millis(40_000)),
+            Some(game::shakmaty::Color::White)
+        );
+        t.away_claim_open[1] = true;
+        assert_eq!(t.next_wake(&game), Some(flag));
+        game.resign(game::shakmaty::Color::White).unwrap();
+        assert_eq!(t.next_wake(&game), None);
+    }
+
+    /// A reloaded game's clocks come from the time stored with each side's
+    /// last move; the side to move's clock runs again from the reload.
+    #[test]
+    fn clocks_come_back_from_the_stored_moves() {
+        let mut game = Game::new(RuleSet::Fide);
+        for (uci, left) in [
+            ("e2e4", 180_000),
+            ("e7e5", 180_000),
+            ("g1f3", 170_500),
+            ("b8c6", 160_250),
+        ] {
+            let mv = game.parse_uci(uci).unwrap();
+            game.play_with(mv, Some(left), false).unwrap();
+        }
+        let t = live(&game);
+        assert_eq!(t.clock.running(), Some(game::shakmaty::Color::White));
+        assert_eq!(
+            t.clock
+                .remaining(game::shakmaty::Color::White, Moment::ORIGIN),
+            Duration::from_millis(170_500)
+        );
+        assert_eq!(
+            t.clock
+                .remaining(game::shakmaty::Color::Black, Moment::ORIGIN),
+            Duration::from_millis(160_250)
+        );
+    }
 }
