@@ -11,6 +11,7 @@
 //! version or not at all, and two servers can never both write one game.
 
 mod accounts;
+mod writer;
 mod ratings;
 mod tables;
 
@@ -212,6 +213,7 @@ pub struct MoveRow {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    writer: writer::Writer,
 }
 
 /// Unix time in milliseconds.
@@ -302,7 +304,12 @@ impl Store {
             }
         };
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool, backend })
+        let writer = writer::Writer::start(pool.clone());
+        Ok(Store {
+            pool,
+            backend,
+            writer,
+        })
     }
 
     /// Which database this is.
@@ -398,7 +405,9 @@ impl Store {
     }
 
     /// Appends moves and updates the game's summary in one transaction,
-    /// provided the game is still at version `expected`.
+    /// provided the game is still at version `expected`. Writes of several
+    /// games share a transaction (see `writer.rs`); this one's effect is
+    /// all or nothing all the same.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] if the game moved on; a database failure.
@@ -410,25 +419,8 @@ impl Store {
         moves: &[MoveRow],
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        update_summary(&mut tx, game_id, expected, summary).await?;
-        for m in moves {
-            sqlx::query(
-                "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(game_id)
-            .bind(i64::from(m.ply))
-            .bind(&m.uci)
-            .bind(&m.san)
-            .bind(m.clock_ms)
-            .bind(m.draw_offer)
-            .bind(summary.updated_at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let op = writer::Op::Append(moves.to_vec());
+        self.writer.write(game_id, expected, summary, op).await
     }
 
     /// Deletes the moves after ply `keep` and updates the summary, in one
@@ -443,15 +435,8 @@ impl Store {
         keep: u32,
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        update_summary(&mut tx, game_id, expected, summary).await?;
-        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
-            .bind(game_id)
-            .bind(i64::from(keep))
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        let op = writer::Op::Truncate(keep);
+        self.writer.write(game_id, expected, summary, op).await
     }
 
     /// Updates only the summary (a resignation, for example), provided the
@@ -465,10 +450,8 @@ impl Store {
         expected: u64,
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        update_summary(&mut tx, game_id, expected, summary).await?;
-        tx.commit().await?;
-        Ok(())
+        let op = writer::Op::Summary;
+        self.writer.write(game_id, expected, summary, op).await
     }
 
     /// The games of a player, most recently changed first.

@@ -1,0 +1,154 @@
+//! Group commit of game writes: every change of a game (a move, a take-back,
+//! an ending) goes to one writer task, which commits the writes waiting at
+//! that moment in one transaction — one disk flush for many games.
+//!
+//! Each write runs inside its own savepoint of the batch's transaction, so a
+//! write that fails (a version conflict, a duplicate ply) is rolled back
+//! alone and reported to its caller, while the others commit. A caller hears
+//! back only after the batch's commit: an acknowledged change is on disk.
+
+use sqlx::{Acquire as _, AnyPool};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{GameSummary, MoveRow, StoreError, update_summary};
+
+/// Writes waiting for the writer before callers wait.
+const QUEUE: usize = 4096;
+/// Writes committed in one transaction at most.
+const BATCH: usize = 512;
+
+/// What one write changes besides the game's summary.
+#[derive(Debug)]
+pub(super) enum Op {
+    /// Append these moves.
+    Append(Vec<MoveRow>),
+    /// Delete the moves after this ply.
+    Truncate(u32),
+    /// Only the summary.
+    Summary,
+}
+
+/// One game's write.
+#[derive(Debug)]
+pub(super) struct Write {
+    pub(super) game_id: String,
+    pub(super) expected: u64,
+    pub(super) summary: GameSummary,
+    pub(super) op: Op,
+    pub(super) done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The sending side of the writer task.
+#[derive(Debug, Clone)]
+pub(super) struct Writer {
+    tx: mpsc::Sender<Write>,
+}
+
+impl Writer {
+    /// Starts the writer task on `pool`.
+    pub(super) fn start(pool: AnyPool) -> Writer {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(run(pool, rx));
+        Writer { tx }
+    }
+
+    /// Commits `w` (with whatever else is waiting) and returns its result.
+    pub(super) async fn write(
+        &self,
+        game_id: &str,
+        expected: u64,
+        summary: &GameSummary,
+        op: Op,
+    ) -> Result<(), StoreError> {
+        let (done, result) = oneshot::channel();
+        let w = Write {
+            game_id: game_id.to_owned(),
+            expected,
+            summary: summary.clone(),
+            op,
+            done,
+        };
+        self.tx.send(w).await.map_err(|_| closed())?;
+        result.await.map_err(|_| closed())?
+    }
+}
+
+fn closed() -> StoreError {
+    StoreError::Db(sqlx::Error::PoolClosed)
+}
+
+async fn run(pool: AnyPool, mut rx: mpsc::Receiver<Write>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while rx.recv_many(&mut batch, BATCH).await > 0 {
+        commit(&pool, &mut batch).await;
+    }
+}
+
+/// Commits the writes of `batch` in one transaction, each in a savepoint,
+/// and answers each of them.
+async fn commit(pool: &AnyPool, batch: &mut Vec<Write>) {
+    let mut results = Vec::with_capacity(batch.len());
+    let outcome = async {
+        let mut tx = pool.begin().await?;
+        for w in batch.iter() {
+            let mut sp = tx.begin().await?;
+            let r = apply(&mut sp, w).await;
+            if r.is_ok() {
+                sp.commit().await?;
+            } else {
+                sp.rollback().await?;
+            }
+            results.push(r);
+        }
+        tx.commit().await?;
+        Ok::<(), sqlx::Error>(())
+    }
+    .await;
+    for (i, w) in batch.drain(..).enumerate() {
+        let r = match &outcome {
+            Ok(()) => results.get_mut(i).map_or_else(
+                || Err(closed()),
+                |r| std::mem::replace(r, Ok(())),
+            ),
+            Err(e) => Err(StoreError::Db(sqlx::Error::Protocol(format!(
+                "the batch's transaction failed: {e}"
+            )))),
+        };
+        let _ = w.done.send(r);
+    }
+}
+
+async fn apply(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    w: &Write,
+) -> Result<(), StoreError> {
+    update_summary(tx, &w.game_id, w.expected, &w.summary).await?;
+    match &w.op {
+        Op::Append(moves) => {
+            for m in moves {
+                sqlx::query(
+                    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(&w.game_id)
+                .bind(i64::from(m.ply))
+                .bind(&m.uci)
+                .bind(&m.san)
+                .bind(m.clock_ms)
+                .bind(m.draw_offer)
+                .bind(w.summary.updated_at)
+                .execute(&mut **tx)
+                .await?;
+            }
+        }
+        Op::Truncate(keep) => {
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+                .bind(&w.game_id)
+                .bind(i64::from(*keep))
+                .execute(&mut **tx)
+                .await?;
+        }
+        Op::Summary => {}
+    }
+    Ok(())
+}
