@@ -69,6 +69,26 @@ pub struct ServeArgs {
     /// turns the limit off (the per-username back-off stays).
     #[arg(long, env = "PLYYARD_LIMIT_LOGINS_PER_MINUTE", default_value_t = 20)]
     pub limit_logins_per_minute: u32,
+    /// `off` turns every rate limit off (the `--limit-…` quotas of games,
+    /// sign-ups and log-ins; the per-username log-in back-off stays): only
+    /// for a load test on loopback, where every client comes from one
+    /// address. Never `off` on a server people can reach.
+    #[arg(
+        long,
+        env = "PLYYARD_RATE_LIMITS",
+        value_enum,
+        default_value_t = Switch::On
+    )]
+    pub rate_limits: Switch,
+}
+
+/// A setting that is `on` or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
 }
 
 /// Runs a subcommand of this family.
@@ -103,6 +123,12 @@ fn serve(args: ServeArgs) -> ExitCode {
         },
         ..server::Tuning::default()
     };
+    if args.rate_limits == Switch::Off {
+        tuning.quotas = rate_limits_off(tuning.quotas);
+        eprintln!(
+            "plyyard: rate limits are off (--rate-limits off): for load tests on loopback only"
+        );
+    }
     if let Some(n) = args.engine_workers {
         tuning.engine_workers = n.max(1);
     }
@@ -120,5 +146,55 @@ fn serve(args: ServeArgs) -> ExitCode {
             eprintln!("plyyard: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `quotas` with every rate limit off (a quota of 0 is no limit); the
+/// per-username log-in back-off is kept.
+fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas {
+    server::security::Quotas {
+        games_per_minute: 0,
+        signups_per_hour: 0,
+        logins_per_minute: 0,
+        ..quotas
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    #[test]
+    fn rate_limits_are_on_by_default_and_off_turns_every_quota_off() {
+        let on = Cli::try_parse_from(["plyyard"]).unwrap().serve;
+        assert_eq!(on.rate_limits, Switch::On);
+        let off = Cli::try_parse_from(["plyyard", "--rate-limits", "off"])
+            .unwrap()
+            .serve;
+        assert_eq!(off.rate_limits, Switch::Off);
+        assert!(Cli::try_parse_from(["plyyard", "--rate-limits", "maybe"]).is_err());
+        let q = rate_limits_off(server::security::Quotas::default());
+        let limits = server::security::Limits::new(&q);
+        let ip = server::security::ClientIp("127.0.0.1".parse().unwrap());
+        let key = server::security::LimitKey::new(ip, None);
+        for _ in 0..1000 {
+            limits.check_signup(ip).unwrap();
+            limits.check_login(ip, "load1").unwrap();
+            limits.check_create_game(&key).unwrap();
+        }
+        let on = server::security::Limits::new(&server::security::Quotas::default());
+        assert!((0..1000).any(|_| on.check_signup(ip).is_err()));
+        assert_eq!(
+            q.login_free_failures,
+            server::security::Quotas::default().login_free_failures
+        );
     }
 }

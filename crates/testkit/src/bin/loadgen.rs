@@ -8,11 +8,17 @@
 //!   log-ins in flight: log-in latency and throughput.
 //! - `moves-under-logins`: the move latency of computer games alone, then
 //!   while a number of log-ins (Argon2id hashes) are kept in flight.
+//! - `tables`: many table games between accounts, two sockets each, moves
+//!   after a think time for a fixed window: persisted moves per second and
+//!   move → ack latency (see [`tables`]); its last line is one JSON object.
 //!
-//! Every loop is bounded by the counts given and by `--timeout`. The
-//! server's rate limits must be off for these loads (`plyyard serve
-//! --limit-games-per-minute 0 --limit-signups-per-hour 0
-//! --limit-logins-per-minute 0`); a `429` stops the tool with that advice.
+//! Every loop is bounded by the counts given and by `--timeout` (for
+//! `tables`, the timeout bounds the setup and the window is added to it).
+//! The server's rate limits must be off for these loads (`plyyard serve
+//! --rate-limits off`); a `429` stops the tool with that advice.
+
+#[path = "loadgen/tables.rs"]
+mod tables;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -111,6 +117,33 @@ enum Mode {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Table games between accounts, both players on sockets, moving after
+    /// a think time: persisted moves/s and move → ack latency.
+    Tables {
+        /// Games played at once (two sockets each).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Length of the measured window, seconds.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// Accounts `load0`… signed up, or logged in to if they exist.
+        #[arg(long, default_value_t = 200)]
+        accounts: usize,
+        /// Mean think time per move, ms (uniform in [0, 2 × this]). The
+        /// default makes 5,000 games offer about 2,000 moves/s.
+        #[arg(long, default_value_t = 2400)]
+        think_ms: u64,
+        /// Only make (or log in to) the accounts, and say how long it took.
+        #[arg(long)]
+        setup_only: bool,
+        /// The server's process id: its CPU time in the window is read from
+        /// `/proc/PID/stat`.
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// Seed of the think times and move choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 type Result<T> = std::result::Result<T, ClientError>;
@@ -126,7 +159,11 @@ fn main() -> std::process::ExitCode {
         );
         return std::process::ExitCode::FAILURE;
     }
-    let limit = Duration::from_secs(cli.timeout);
+    let window = match &cli.mode {
+        Mode::Tables { seconds, .. } => *seconds,
+        _ => 0,
+    };
+    let limit = Duration::from_secs(cli.timeout.saturating_add(window));
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -175,6 +212,26 @@ fn main() -> std::process::ExitCode {
                     };
                     moves_under_logins(cli.addr, &games, in_flight, accounts).await
                 }
+                Mode::Tables {
+                    games,
+                    seconds,
+                    accounts,
+                    think_ms,
+                    setup_only,
+                    server_pid,
+                    seed,
+                } => {
+                    let o = tables::Options {
+                        games,
+                        seconds,
+                        accounts,
+                        think_ms,
+                        setup_only,
+                        server_pid,
+                        seed,
+                    };
+                    tables::run(cli.addr, o).await
+                }
             }
         })
         .await
@@ -199,8 +256,7 @@ fn expect(what: &str, r: Response, want: u16) -> Result<Response> {
         return Ok(r);
     }
     let advice = if r.status == 429 {
-        " (start the server with --limit-games-per-minute 0 --limit-signups-per-hour 0 \
-         --limit-logins-per-minute 0)"
+        " (start the server with --rate-limits off)"
     } else {
         ""
     };
