@@ -198,6 +198,7 @@ async fn tables_open_join_and_checkmate(db: TestDb) {
         .unwrap()
         .text();
     for part in [
+        "[WhiteElo \"1500\"]",
         "[TimeControl \"300+3\"]",
         "[%clk 0:05:00]",
         "2. g4",

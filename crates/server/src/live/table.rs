@@ -104,6 +104,11 @@ impl TableLive {
         }
     }
 
+    /// Both players' ratings at this game's speed, once loaded.
+    pub(super) fn ratings(&self) -> Option<Sides<RatingJson>> {
+        self.ratings
+    }
+
     /// The moment now.
     pub(super) fn now(&self) -> Moment {
         Moment::from(Instant::now().saturating_duration_since(self.origin))

@@ -141,6 +141,18 @@ impl Actor {
         }
     }
 
+    /// `WhiteElo`/`BlackElo` from the players' ratings at a table (a
+    /// provisional rating is still given: PGN has no mark for it).
+    fn rating_tags(&self) -> Vec<(String, String)> {
+        let Some(r) = self.table.as_ref().and_then(|t| t.ratings()) else {
+            return Vec::new();
+        };
+        vec![
+            ("WhiteElo".into(), r.white.rating.to_string()),
+            ("BlackElo".into(), r.black.rating.to_string()),
+        ]
+    }
+
     /// The game as PGN.
     pub(super) fn pgn(&self) -> String {
         let date = rfc3339(self.row.created_at);
@@ -158,7 +170,7 @@ impl Actor {
             white: pgn_name(&self.names[0]),
             black: pgn_name(&self.names[1]),
             time_control: table.map(|t| t.control.pgn_tag()),
-            extra: Vec::new(),
+            extra: self.rating_tags(),
         };
         game::to_pgn(&self.game, &tags)
     }
