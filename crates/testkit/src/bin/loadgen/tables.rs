@@ -101,6 +101,7 @@ pub struct Report {
 pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
     let sockets = 2 * o.games;
     raise_open_files(sockets as u64 + 2 * o.accounts as u64 + SPARE_FDS)?;
+    let rss_before = metric(addr, "process_resident_memory_bytes").await?;
     let cpu0 = own_cpu();
     let t0 = std::time::Instant::now();
     let accounts = accounts(addr, o.accounts.max(2)).await?;
@@ -122,6 +123,7 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         t1.elapsed().as_secs_f64()
     );
     let setup_cpu = own_cpu() - cpu0;
+    let rss_seated = metric(addr, "process_resident_memory_bytes").await?;
 
     // The window starts a moment after every player task is waiting.
     let start = Instant::now() + Duration::from_millis(500);
@@ -196,7 +198,13 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
     if let Some(e) = &all.first_error {
         println!("first error: {e}");
     }
-    println!("server RSS at the end of the window: {:.1} MiB", rss / MIB);
+    println!(
+        "server RSS: {:.1} MiB before the setup, {:.1} MiB with every game seated, \
+         {:.1} MiB at the end of the window",
+        rss_before / MIB,
+        rss_seated / MIB,
+        rss / MIB
+    );
     if let (Some(a), Some(b)) = (server0, server1) {
         println!(
             "server CPU in the window: {:.1} s user + {:.1} s system = {:.0}% of one core",
