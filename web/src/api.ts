@@ -57,6 +57,8 @@ export interface GameState {
   away?: { white: boolean; black: boolean } | null;
   /** May the viewer claim the game, the opponent being away long enough? */
   can_claim_away?: boolean;
+  /** The side that may claim against an away opponent now. */
+  away_claimable_by?: Color | null;
   /** Milliseconds left for the side to move to make its first move (null once both have moved). */
   first_move_deadline_ms?: number | null;
   ratings?: { white: Rating; black: Rating } | null;

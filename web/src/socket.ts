@@ -63,6 +63,21 @@ export function versionAction(mine: number, incoming: number): 'apply' | 'ignore
   return 'resync';
 }
 
+/**
+ * An event's state completed with what the client already knows: events are
+ * the same text for every socket, so they carry neither the viewer (`you`)
+ * nor the move list — the list is the known one cut to the event's ply, plus
+ * the event's move.
+ */
+export function withKnown(game: GameState, move: MoveRecord | null, known: GameState | null): GameState {
+  const you = game.you ?? known?.you ?? null;
+  const before = known?.moves ?? [];
+  const moves = game.moves ?? (move ? [...before.slice(0, game.ply - 1), move] : before.slice(0, game.ply));
+  const merged: GameState = { ...game, you, moves };
+  if (merged.away_claimable_by !== undefined) merged.can_claim_away = you !== null && merged.away_claimable_by === you;
+  return merged;
+}
+
 /** Delay before reconnection attempt `n` (0-based): 0.5 s doubling to 10 s, with up to 25 % jitter. */
 export function backoff(n: number, random: () => number = Math.random): number {
   const base = Math.min(10_000, 500 * 2 ** n);
@@ -93,6 +108,8 @@ export class GameSocket {
   /** When the unanswered ping was sent (performance.now()). */
   private pingAt: number | null = null;
   private lag: number | null = null;
+  /** The last state applied: events leave out what it already has. */
+  private last: GameState | null = null;
 
   constructor(
     private readonly url: (v: number) => string,
@@ -107,6 +124,11 @@ export class GameSocket {
   /** Half the last ping's round trip in whole milliseconds (the one-way lag), once measured. */
   get lagMs(): number | null {
     return this.lag;
+  }
+
+  /** Tells the socket the state the page started from (fetched over HTTP). */
+  known(game: GameState): void {
+    this.last = game;
   }
 
   /** Is the socket open now? */
@@ -201,14 +223,18 @@ export class GameSocket {
     full: (m) => {
       this.v = m.v;
       this.syncing = false;
-      this.listener.state(m.game, null);
+      this.last = { ...m.game, moves: m.game.moves ?? [] };
+      this.listener.state(this.last, null);
     },
     event: (m) => {
       switch (versionAction(this.v, m.v)) {
-        case 'apply':
+        case 'apply': {
           this.v = m.v;
-          this.listener.state(m.game, { kind: m.kind, move: m.move });
+          const game = withKnown(m.game, m.move, this.last);
+          this.last = game;
+          this.listener.state(game, { kind: m.kind, move: m.move });
           break;
+        }
         case 'resync':
           if (!this.syncing) {
             this.syncing = true;

@@ -50,8 +50,10 @@ pub struct GameState {
     pub ply: u32,
     /// Whether the side to move is in check.
     pub check: bool,
-    /// The moves played.
-    pub moves: Vec<MoveJson>,
+    /// The moves played. Left out of events, which carry only their own
+    /// move: the client keeps the list (see `docs/protocol.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveJson>>,
     /// From and to squares of the last move.
     pub last_move: Option<[String; 2]>,
     /// Legal moves of the side to move: from-square → to-squares.

@@ -369,7 +369,7 @@ async fn an_away_player_can_come_back_or_be_claimed_against(db: TestDb) {
     // Away for good: White may claim once the wait is over.
     drop(b);
     let claimable = recv_until(&mut w, WAIT, |m| {
-        m["t"] == "event" && m["game"]["can_claim_away"] == true
+        m["t"] == "event" && m["game"]["away_claimable_by"] == "white"
     })
     .await
     .unwrap();

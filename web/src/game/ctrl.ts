@@ -136,6 +136,7 @@ export class GameCtrl implements Page {
             this.redraw();
           },
         });
+        this.socket.known(g);
         this.listen(window, 'pagehide', () => this.socket?.close());
         this.listen(window, 'offline', () => this.socket?.drop());
         this.listen(window, 'online', () => this.socket?.retryNow());

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GameState } from '../../src/api.js';
-import { backoff, GameSocket, RequestError, versionAction } from '../../src/socket.js';
+import { backoff, GameSocket, RequestError, versionAction, withKnown } from '../../src/socket.js';
 import { sampleGame } from './fixtures.js';
 
 /** A stand-in for the browser WebSocket, driven by the test. */
@@ -160,4 +160,27 @@ test('a request made while the socket is still connecting waits for it, or fails
   FakeSocket.all[0]!.close();
   await assert.rejects(lost, (e: unknown) => e instanceof RequestError && e.code === 'disconnected');
   other.close();
+});
+
+test('an event is completed with the known viewer and move list', () => {
+  const e4 = { uci: 'e2e4', san: 'e4' };
+  const e5 = { uci: 'e7e5', san: 'e5' };
+  const known = sampleGame({ you: 'black', ply: 1, moves: [e4] });
+  const wire = (over: Partial<GameState>) => {
+    const g: Partial<GameState> = { ...sampleGame(over), you: null };
+    delete g.moves;
+    return g as GameState;
+  };
+  const moved = withKnown(wire({ ply: 2 }), e5, known);
+  assert.equal(moved.you, 'black');
+  assert.deepEqual(moved.moves, [e4, e5]);
+  const undone = withKnown(wire({ ply: 0 }), null, moved);
+  assert.deepEqual(undone.moves, []);
+  const ended = withKnown(wire({ ply: 2, status: 'ended' }), null, moved);
+  assert.deepEqual(ended.moves, [e4, e5]);
+  // A full list on the wire wins.
+  assert.deepEqual(withKnown(sampleGame({ ply: 1, moves: [e4] }), null, moved).moves, [e4]);
+  // The claim against an away player is the viewer's only if it is their side.
+  assert.equal(withKnown(wire({ ply: 2, away_claimable_by: 'black' }), null, moved).can_claim_away, true);
+  assert.equal(withKnown(wire({ ply: 2, away_claimable_by: 'white' }), null, moved).can_claim_away, false);
 });

@@ -476,12 +476,7 @@ impl Actor {
             Change::Notice(kind) => kind,
         };
         let game: GameState = self.state();
-        self.feed.publish(Event {
-            v: self.version,
-            kind,
-            mv,
-            game: Arc::new(game),
-        });
+        self.feed.publish(Event::new(self.version, kind, mv, game));
         self.version
     }
 

@@ -10,24 +10,36 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 use super::seat::Seats;
-use crate::protocol::{EventKind, GameState, MoveJson};
+use crate::protocol::{EventKind, GameState, MoveJson, ServerMsg};
 
 /// Events kept per game for clients that reconnect with a recent version.
 const REPLAY_EVENTS: usize = 64;
 /// Capacity of a game's broadcast channel (a slower socket gets a `full`).
 const BROADCAST: usize = 64;
 
-/// One change of a game, as broadcast to its sockets.
+/// One change of a game, as broadcast to its sockets: serialised once, the
+/// same text for every socket (the state in it has no `you` and no move
+/// list; clients keep those).
 #[derive(Debug)]
 pub struct Event {
     /// Version after the change.
     pub v: u64,
-    /// What changed.
-    pub kind: EventKind,
-    /// The move, for move events.
-    pub mv: Option<MoveJson>,
-    /// The state after the change (with `you` unset).
-    pub game: Arc<GameState>,
+    /// The `event` message, as sent.
+    pub text: Arc<str>,
+}
+
+impl Event {
+    /// The event of version `v`: `kind`, its move, and `game` (the state
+    /// after it, whose move list and viewer are dropped).
+    pub fn new(v: u64, kind: EventKind, mv: Option<MoveJson>, mut game: GameState) -> Event {
+        game.moves = None;
+        game.you = None;
+        let text = ServerMsg::Event { v, kind, mv, game }.to_text();
+        Event {
+            v,
+            text: Arc::from(text),
+        }
+    }
 }
 
 /// What a socket needs to catch up when it (re)subscribes.

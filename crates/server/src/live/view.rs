@@ -110,14 +110,15 @@ impl Actor {
             turn: color_name(g.turn()).into(),
             ply: u32::try_from(g.ply()).unwrap_or(u32::MAX),
             check: g.is_check(),
-            moves: g
-                .history()
-                .iter()
-                .map(|p| MoveJson {
-                    uci: p.uci.clone(),
-                    san: p.san.clone(),
-                })
-                .collect(),
+            moves: Some(
+                g.history()
+                    .iter()
+                    .map(|p| MoveJson {
+                        uci: p.uci.clone(),
+                        san: p.san.clone(),
+                    })
+                    .collect(),
+            ),
             last_move: g
                 .last_move_squares()
                 .map(|(a, b)| [a.to_string(), b.to_string()]),

@@ -11,9 +11,9 @@
 //! version or not at all, and two servers can never both write one game.
 
 mod accounts;
-mod writer;
 mod ratings;
 mod tables;
+mod writer;
 
 use std::str::FromStr;
 use std::time::Duration;

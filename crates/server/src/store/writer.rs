@@ -106,10 +106,9 @@ async fn commit(pool: &AnyPool, batch: &mut Vec<Write>) {
     .await;
     for (i, w) in batch.drain(..).enumerate() {
         let r = match &outcome {
-            Ok(()) => results.get_mut(i).map_or_else(
-                || Err(closed()),
-                |r| std::mem::replace(r, Ok(())),
-            ),
+            Ok(()) => results
+                .get_mut(i)
+                .map_or_else(|| Err(closed()), |r| std::mem::replace(r, Ok(()))),
             Err(e) => Err(StoreError::Db(sqlx::Error::Protocol(format!(
                 "the batch's transaction failed: {e}"
             )))),
@@ -118,10 +117,7 @@ async fn commit(pool: &AnyPool, batch: &mut Vec<Write>) {
     }
 }
 
-async fn apply(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    w: &Write,
-) -> Result<(), StoreError> {
+async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(), StoreError> {
     update_summary(tx, &w.game_id, w.expected, &w.summary).await?;
     match &w.op {
         Op::Append(moves) => {

@@ -102,14 +102,8 @@ where
         if e.v <= self.sent_v {
             return Ok(());
         }
-        let msg = ServerMsg::Event {
-            v: e.v,
-            kind: e.kind,
-            mv: e.mv.clone(),
-            game: self.viewer_state(&e.game),
-        };
         self.sent_v = e.v;
-        self.send(&msg).await
+        self.sink.send(Outgoing::Text(e.text.to_string())).await
     }
 
     async fn catch_up(&mut self, c: CatchUp) -> Result<(), E> {
