@@ -10,6 +10,12 @@ mod serve_cmds;
 
 use std::process::ExitCode;
 
+/// mimalloc rather than the system allocator: with thousands of live games
+/// and sockets on many threads, glibc's per-thread arenas keep several
+/// times the memory in use (`docs/benchmarks.md`, "Tables under load").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 
 /// Ply Yard: a self-hostable chess site, a UCI engine and a chess toolbox.

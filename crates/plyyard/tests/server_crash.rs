@@ -34,13 +34,17 @@ async fn play(ws: &mut Socket, n: u64, uci: &str) -> Value {
         .unwrap()
 }
 
+/// The state at `ply` from the socket, and the move that made it (an
+/// event carries its own move, not the whole list).
 async fn until_ply(ws: &mut Socket, ply: u64) -> Value {
-    recv_until(ws, WAIT, |m| {
+    let m = recv_until(ws, WAIT, |m| {
         (m["t"] == "event" || m["t"] == "full") && m["game"]["ply"] == ply
     })
     .await
-    .unwrap()["game"]
-        .clone()
+    .unwrap();
+    let mut game = m["game"].clone();
+    game["last"] = m["move"].clone();
+    game
 }
 
 async fn kill_dash_nine_loses_no_acknowledged_move(db: TestDb) {
@@ -93,6 +97,7 @@ async fn kill_dash_nine_loses_no_acknowledged_move(db: TestDb) {
     let mut ws = open(&c, &id, 0).await;
     let g = until_ply(&mut ws, 8).await;
     assert_eq!(g["turn"], "white");
+    let g = c.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(g["moves"][6]["uci"], last_uci.as_str());
     second.kill().await;
 }
@@ -212,12 +217,7 @@ async fn repeated_kills_keep_every_move_the_client_saw(db: TestDb) {
         let mut ws = open(client, &id, state["v"].as_u64().unwrap()).await;
         if state["status"] == "ongoing" && (state["thinking"] == true || state["turn"] != "white") {
             state = until_ply(&mut ws, seen.len() as u64 + 1).await;
-            seen.push(
-                state["moves"].as_array().unwrap().last().unwrap()["uci"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned(),
-            );
+            seen.push(state["last"]["uci"].as_str().unwrap().to_owned());
         }
         for n in 0..stop_after {
             if state["status"] != "ongoing" {

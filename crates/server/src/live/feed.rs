@@ -13,9 +13,9 @@ use super::seat::Seats;
 use crate::protocol::{EventKind, GameState, MoveJson, ServerMsg};
 
 /// Events kept per game for clients that reconnect with a recent version.
-const REPLAY_EVENTS: usize = 64;
+const REPLAY_EVENTS: usize = 16;
 /// Capacity of a game's broadcast channel (a slower socket gets a `full`).
-const BROADCAST: usize = 64;
+const BROADCAST: usize = 16;
 
 /// One change of a game, as broadcast to its sockets: serialised once, the
 /// same text for every socket (the state in it has no `you` and no move
