@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, oneshot};
 
 use super::{Incoming, MAX_FRAME_BYTES, Outgoing, close};
 use crate::Shared;
@@ -140,81 +140,71 @@ where
     }
 
     async fn command(&mut self, msg: ClientMsg) -> Result<Option<u64>, ApiError> {
-        let player = self.player.clone();
-        let id = self.game_id;
-        let v = match msg {
-            ClientMsg::Move {
-                uci,
-                draw_offer,
-                lag_ms,
-            } => {
-                let lag = Duration::from_millis(lag_ms.unwrap_or(0));
-                live::request(self.shared, id, |reply| Cmd::Move {
-                    player: player.clone(),
-                    uci: uci.clone(),
-                    draw_offer,
-                    lag,
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::AcceptDraw => {
-                live::request(self.shared, id, |reply| Cmd::AcceptDraw {
-                    player: player.clone(),
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::Abort => {
-                live::request(self.shared, id, |reply| Cmd::Abort {
-                    player: player.clone(),
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::ClaimAway { win } => {
-                live::request(self.shared, id, |reply| Cmd::ClaimAway {
-                    player: player.clone(),
-                    win,
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::Rematch => {
-                live::request(self.shared, id, |reply| Cmd::Rematch {
-                    player: player.clone(),
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::Undo => {
-                live::request(self.shared, id, |reply| Cmd::Undo {
-                    player: player.clone(),
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::Resign => {
-                live::request(self.shared, id, |reply| Cmd::Resign {
-                    player: player.clone(),
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::Claim { reason, uci } => {
-                live::request(self.shared, id, |reply| Cmd::Claim {
-                    player: player.clone(),
-                    reason,
-                    uci: uci.clone(),
-                    reply,
-                })
-                .await?
-            }
-            ClientMsg::Sync { .. } | ClientMsg::Ping => return Ok(None),
-        }?;
+        let Some(make) = command_for(self.player, msg) else {
+            return Ok(None);
+        };
+        let v = live::request(self.shared, self.game_id, &*make).await??;
         Ok(Some(v))
     }
 }
+
+/// Builds the actor command (awaiting a version) a client message asks for;
+/// `None` for messages the session answers itself.
+fn command_for(player: &PlayerId, msg: ClientMsg) -> Option<Box<CommandFor>> {
+    let p = player.clone();
+    let make: Box<CommandFor> = match msg {
+        ClientMsg::Move {
+            uci,
+            draw_offer,
+            lag_ms,
+        } => {
+            let lag = Duration::from_millis(lag_ms.unwrap_or(0));
+            Box::new(move |reply| Cmd::Move {
+                player: p.clone(),
+                uci: uci.clone(),
+                draw_offer,
+                lag,
+                reply,
+            })
+        }
+        ClientMsg::Claim { reason, uci } => Box::new(move |reply| Cmd::Claim {
+            player: p.clone(),
+            reason,
+            uci: uci.clone(),
+            reply,
+        }),
+        ClientMsg::ClaimAway { win } => Box::new(move |reply| Cmd::ClaimAway {
+            player: p.clone(),
+            win,
+            reply,
+        }),
+        ClientMsg::AcceptDraw => Box::new(move |reply| Cmd::AcceptDraw {
+            player: p.clone(),
+            reply,
+        }),
+        ClientMsg::Abort => Box::new(move |reply| Cmd::Abort {
+            player: p.clone(),
+            reply,
+        }),
+        ClientMsg::Rematch => Box::new(move |reply| Cmd::Rematch {
+            player: p.clone(),
+            reply,
+        }),
+        ClientMsg::Undo => Box::new(move |reply| Cmd::Undo {
+            player: p.clone(),
+            reply,
+        }),
+        ClientMsg::Resign => Box::new(move |reply| Cmd::Resign {
+            player: p.clone(),
+            reply,
+        }),
+        ClientMsg::Sync { .. } | ClientMsg::Ping => return None,
+    };
+    Some(make)
+}
+
+/// Makes a command from the channel its answer comes back on.
+type CommandFor = dyn Fn(oneshot::Sender<Result<u64, ApiError>>) -> Cmd + Send + Sync;
 
 /// Runs a session until either side closes. `since` is the version the
 /// client already has (`?v=`).
