@@ -662,12 +662,23 @@ mod flag_tests {
     use crate::live::{Cmd, request};
     use crate::store::{GameStatus, MoveRow, Store};
 
-    /// Stores a table game from `fen` with two moves played, the mover of
-    /// the first one (White) having `white_ms` left, and waits for its end.
-    async fn flagged(fen: &str, moves: [&str; 2], white_ms: i64) -> (String, Option<String>) {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("f.db").display());
-        let store = Store::open(&url).await.unwrap();
+    /// On each backend, stores a table game from `fen` with two moves
+    /// played, the mover of the first one (White) having `white_ms` left,
+    /// waits for its end and returns its result and reason.
+    async fn flagged(fen: &str, moves: [&str; 2], white_ms: i64) -> Vec<(String, Option<String>)> {
+        let mut out = Vec::new();
+        for (_dir, store) in crate::store::tests::stores().await {
+            out.push(flagged_on(store, fen, moves, white_ms).await);
+        }
+        out
+    }
+
+    async fn flagged_on(
+        store: Store,
+        fen: &str,
+        moves: [&str; 2],
+        white_ms: i64,
+    ) -> (String, Option<String>) {
         let shared = Arc::new(Shared::new(store, b"test", crate::Tuning::default()));
         for p in ["wwwwwwwwwwwwwwwwwwwwww", "bbbbbbbbbbbbbbbbbbbbbb"] {
             shared.store.touch_player(p, 1).await.unwrap();
@@ -739,30 +750,36 @@ mod flag_tests {
     #[tokio::test]
     async fn rook_flags_against_knight_and_loses() {
         // K+R flags against K+N: a mate by the knight side exists, so it wins.
-        let (result, reason) =
-            flagged("k6n/8/8/8/8/8/1R6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await;
-        assert_eq!(result, GameResult::BlackWins.as_str());
-        assert_eq!(reason.as_deref(), Some(Reason::Timeout.as_str()));
+        for (result, reason) in
+            flagged("k6n/8/8/8/8/8/1R6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await
+        {
+            assert_eq!(result, GameResult::BlackWins.as_str());
+            assert_eq!(reason.as_deref(), Some(Reason::Timeout.as_str()));
+        }
     }
 
     #[tokio::test]
     async fn queen_flags_against_knight_and_draws() {
-        let (result, reason) =
-            flagged("k6n/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await;
-        assert_eq!(result, GameResult::Draw.as_str());
-        assert_eq!(
-            reason.as_deref(),
-            Some(Reason::TimeoutVsInsufficientMaterial.as_str())
-        );
+        for (result, reason) in
+            flagged("k6n/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await
+        {
+            assert_eq!(result, GameResult::Draw.as_str());
+            assert_eq!(
+                reason.as_deref(),
+                Some(Reason::TimeoutVsInsufficientMaterial.as_str())
+            );
+        }
     }
 
     #[tokio::test]
     async fn a_lone_king_never_wins_on_time() {
-        let (result, reason) = flagged("k7/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await;
-        assert_eq!(result, GameResult::Draw.as_str());
-        assert_eq!(
-            reason.as_deref(),
-            Some(Reason::TimeoutVsInsufficientMaterial.as_str())
-        );
+        for (result, reason) in flagged("k7/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await
+        {
+            assert_eq!(result, GameResult::Draw.as_str());
+            assert_eq!(
+                reason.as_deref(),
+                Some(Reason::TimeoutVsInsufficientMaterial.as_str())
+            );
+        }
     }
 }

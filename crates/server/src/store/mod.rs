@@ -658,4 +658,4 @@ fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

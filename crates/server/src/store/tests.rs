@@ -37,8 +37,9 @@ fn mv(ply: u32, uci: &str, san: &str) -> MoveRow {
     }
 }
 
-/// A fresh store on each available backend (the temp dir keeps SQLite's file).
-async fn stores() -> Vec<(Option<tempfile::TempDir>, Store)> {
+/// A fresh store on each available backend (the temp dir keeps SQLite's
+/// file): SQLite, and PostgreSQL when `PLYYARD_TEST_PG` names a server.
+pub(crate) async fn stores() -> Vec<(Option<tempfile::TempDir>, Store)> {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("t.db").display());
     let mut out = vec![(Some(dir), Store::open(&url).await.unwrap())];
