@@ -473,7 +473,42 @@ async fn a_player_has_at_most_three_open_tables_and_can_close_them(db: TestDb) {
     srv.stop().await;
 }
 
+async fn the_lobby_socket_follows_tables_opening_and_filling(db: TestDb) {
+    let srv = start(&db).await;
+    let host = player(&srv, "lobbyhost").await;
+    let guest = player(&srv, "lobbyguest").await;
+    let watcher = srv.client();
+    let mut lobby = watcher.socket("/api/lobby/socket").await.unwrap();
+    let first = recv_until(&mut lobby, WAIT, |m| m["t"] == "lobby")
+        .await
+        .unwrap();
+    assert_eq!(first["tables"], json!([]));
+    let mut private = casual();
+    private["public"] = json!(false);
+    open(&host, private).await;
+    let table = open(&host, casual()).await;
+    let code = table["code"].as_str().unwrap();
+    let added = recv_until(&mut lobby, WAIT, |m| m["t"] == "add")
+        .await
+        .unwrap();
+    assert_eq!(
+        added["table"]["code"], code,
+        "only the public table: {added}"
+    );
+    let r = guest
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200);
+    let removed = recv_until(&mut lobby, WAIT, |m| m["t"] == "remove")
+        .await
+        .unwrap();
+    assert_eq!(removed["code"], code);
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    the_lobby_socket_follows_tables_opening_and_filling,
     tables_open_join_and_checkmate,
     draw_offers_go_with_moves,
     threefold_ends_by_itself_or_is_claimed,

@@ -422,7 +422,7 @@ async fn seat(
     if let Some(s) = cache.get(&player) {
         return Ok(s.clone());
     }
-    let s = seat_name(state, player.as_deref(), row.level).await?;
+    let s = seat_name(state, &crate::live::Seat::of(player.as_deref(), row.level)).await?;
     cache.insert(player, s.clone());
     Ok(s)
 }

@@ -12,7 +12,7 @@ mod games;
 mod tables;
 
 pub use games::same_origin;
-pub use tables::table_json;
+pub use tables::{open_tables, table_json};
 
 use std::time::Instant;
 

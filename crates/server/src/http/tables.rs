@@ -1,15 +1,13 @@
 //! Table routes: open a table, look one up, sit down, cancel, the lobby's
 //! list and its live socket (`docs/protocol.md`, "Tables").
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
-use tokio::sync::broadcast;
 
 use super::{JsonBody, json_body, same_origin};
 use crate::error::{ApiError, ErrorCode};
@@ -185,7 +183,11 @@ struct LobbyJson {
     tables: Vec<TableJson>,
 }
 
-async fn open_tables(state: &Shared) -> Result<Vec<TableJson>, ApiError> {
+/// The lobby's list: the open public tables, newest first.
+///
+/// # Errors
+/// A database failure.
+pub async fn open_tables(state: &Shared) -> Result<Vec<TableJson>, ApiError> {
     let mut out = Vec::new();
     for t in state.store.lobby(now_ms(), LOBBY_SIZE).await? {
         out.push(table_json(state, &t).await?);
@@ -212,38 +214,5 @@ async fn lobby_socket(
     }
     Ok(ws
         .max_message_size(crate::ws::MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| lobby_session(state, socket)))
-}
-
-/// Sends the lobby's list, then every change, until the client leaves or
-/// falls too far behind (it then reconnects and gets the list again).
-async fn lobby_session(state: AppState, socket: WebSocket) {
-    let (mut sink, mut stream) = socket.split();
-    let mut changes = state.lobby.subscribe();
-    let first = match open_tables(&state).await {
-        Ok(tables) => LobbyMsg::Lobby { tables }.to_text(),
-        Err(_) => return,
-    };
-    if sink.send(Message::Text(first.into())).await.is_err() {
-        return;
-    }
-    let mut stopping = state.shutting_down.subscribe();
-    loop {
-        tokio::select! {
-            change = changes.recv() => match change {
-                Ok(text) => {
-                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
-                        return;
-                    }
-                }
-                Err(broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed) => break,
-            },
-            frame = stream.next() => match frame {
-                None | Some(Err(_) | Ok(Message::Close(_))) => return,
-                Some(Ok(_)) => {}
-            },
-            _ = stopping.changed() => break,
-        }
-    }
-    let _ = sink.close().await;
+        .on_upgrade(move |socket| crate::ws::lobby::session(state, socket)))
 }

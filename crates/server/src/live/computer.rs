@@ -132,25 +132,20 @@ impl Actor {
         if self.row.kind != GameKind::Computer {
             return None;
         }
-        match (&self.row.white_player, &self.row.black_player) {
-            (None, Some(_)) => Some(Color::White),
-            (Some(_), None) => Some(Color::Black),
-            _ => None,
-        }
+        self.seats().computer().map(|(color, _)| color)
     }
 
     /// Starts the computer's search if it is the computer's turn.
     pub(super) fn think_if_needed(&mut self) {
-        let Some(computer) = self.computer() else {
+        if self.row.kind != GameKind::Computer {
+            return;
+        }
+        let Some((computer, level)) = self.seats().computer() else {
             return;
         };
         if self.thinking.is_some() || self.game.is_over() || self.game.turn() != computer {
             return;
         }
-        let Some(level) = self.row.level else {
-            tracing::error!(game = %self.row.id, "unknown computer level {:?}", self.row.level);
-            return;
-        };
         let token = self.next_token;
         self.next_token += 1;
         let stop = Arc::new(AtomicBool::new(false));

@@ -13,24 +13,74 @@ use crate::identity::PlayerId;
 use crate::protocol::SeatJson;
 use crate::store::{GameRow, StoreError};
 
+/// Who sits on one side of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seat {
+    /// A person: an account or an anonymous player.
+    Person(PlayerId),
+    /// The computer, at its level (`None` only for a corrupt row).
+    Computer(Option<engine::Level>),
+}
+
+impl Seat {
+    /// The seat of player id `player` in a game against the computer at
+    /// `level` (`None`: the computer's own seat).
+    pub fn of(player: Option<&str>, level: Option<engine::Level>) -> Seat {
+        match player {
+            Some(p) => Seat::Person(PlayerId(p.to_owned())),
+            None => Seat::Computer(level),
+        }
+    }
+
+    /// Whether `player` sits here.
+    pub fn is(&self, player: &PlayerId) -> bool {
+        matches!(self, Seat::Person(p) if p == player)
+    }
+}
+
 /// The players of a game, by colour.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seats {
-    /// White's player id (`None`: the computer).
-    pub white: Option<String>,
-    /// Black's player id (`None`: the computer).
-    pub black: Option<String>,
+    /// White.
+    pub white: Seat,
+    /// Black.
+    pub black: Seat,
 }
 
 impl Seats {
+    /// The seats of a stored game.
+    pub fn of(row: &GameRow) -> Seats {
+        Seats {
+            white: Seat::of(row.white_player.as_deref(), row.level),
+            black: Seat::of(row.black_player.as_deref(), row.level),
+        }
+    }
+
+    /// Nobody yet (a socket before it subscribes).
+    pub fn empty() -> Seats {
+        Seats {
+            white: Seat::Computer(None),
+            black: Seat::Computer(None),
+        }
+    }
+
     /// The colour `player` plays, if any.
     pub fn color_of(&self, player: &PlayerId) -> Option<Color> {
-        if self.white.as_deref() == Some(player.0.as_str()) {
+        if self.white.is(player) {
             Some(Color::White)
-        } else if self.black.as_deref() == Some(player.0.as_str()) {
+        } else if self.black.is(player) {
             Some(Color::Black)
         } else {
             None
+        }
+    }
+
+    /// The computer's colour and level, in a game against it.
+    pub fn computer(&self) -> Option<(Color, engine::Level)> {
+        match (&self.white, &self.black) {
+            (Seat::Computer(Some(l)), Seat::Person(_)) => Some((Color::White, *l)),
+            (Seat::Person(_), Seat::Computer(Some(l))) => Some((Color::Black, *l)),
+            _ => None,
         }
     }
 }
@@ -40,15 +90,11 @@ impl Seats {
 ///
 /// # Errors
 /// A database failure.
-pub async fn seat_name(
-    shared: &Shared,
-    player: Option<&str>,
-    level: Option<engine::Level>,
-) -> Result<SeatJson, StoreError> {
-    let Some(player) = player else {
-        return Ok(SeatJson::computer(level));
-    };
-    Ok(SeatJson::from(shared.store.seat_info(player).await?))
+pub async fn seat_name(shared: &Shared, seat: &Seat) -> Result<SeatJson, StoreError> {
+    match seat {
+        Seat::Computer(level) => Ok(SeatJson::computer(*level)),
+        Seat::Person(p) => Ok(SeatJson::from(shared.store.seat_info(&p.0).await?)),
+    }
 }
 
 /// How both seats of a stored game are shown (White, Black).
@@ -56,9 +102,10 @@ pub(super) async fn seat_names(
     shared: &Shared,
     row: &GameRow,
 ) -> Result<[SeatJson; 2], StoreError> {
+    let seats = Seats::of(row);
     Ok([
-        seat_name(shared, row.white_player.as_deref(), row.level).await?,
-        seat_name(shared, row.black_player.as_deref(), row.level).await?,
+        seat_name(shared, &seats.white).await?,
+        seat_name(shared, &seats.black).await?,
     ])
 }
 
@@ -82,10 +129,7 @@ pub async fn refresh_seats(shared: &Shared, player: &PlayerId) {
 impl Actor {
     /// The players of this game.
     pub(super) fn seats(&self) -> Seats {
-        Seats {
-            white: self.row.white_player.clone(),
-            black: self.row.black_player.clone(),
-        }
+        Seats::of(&self.row)
     }
 
     /// The colour `player` plays, or `forbidden` for anyone else.
@@ -103,7 +147,7 @@ impl Actor {
         {
             if seat.as_deref() == Some(from.0.as_str()) {
                 *seat = Some(to.0.clone());
-                match seat_name(&self.shared, Some(&to.0), None).await {
+                match seat_name(&self.shared, &Seat::Person(to.clone())).await {
                     Ok(name) => self.names[i] = name,
                     Err(e) => tracing::warn!(game = %self.row.id, "seat name: {e}"),
                 }

@@ -225,10 +225,7 @@ pub async fn run_session<S, R, E>(
         game_id: &game_id,
         player: &player,
         sink,
-        seats: Seats {
-            white: None,
-            black: None,
-        },
+        seats: Seats::empty(),
         sent_v: 0,
     };
     let _ = serve(&mut session, since, &mut stream).await;

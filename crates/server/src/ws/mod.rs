@@ -1,8 +1,9 @@
 //! Websockets: the frames a session reads and writes, independent of the
 //! transport ([`Incoming`], [`Outgoing`], [`close`] codes), and the
-//! sessions over them — today one kind, a game's ([`game`]).
+//! sessions over them: a game's ([`game`]) and the lobby's ([`lobby`]).
 
 pub mod game;
+pub mod lobby;
 
 pub use game::run_session;
 

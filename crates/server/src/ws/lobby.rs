@@ -1,0 +1,42 @@
+//! The lobby's websocket: the list of open public tables at once, then
+//! every change as it happens (see [`crate::tables::lobby`]).
+
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::broadcast;
+
+use crate::AppState;
+use crate::tables::lobby::LobbyMsg;
+
+/// Sends the lobby's list, then every change, until the client leaves or
+/// falls too far behind (it then reconnects and gets the list again).
+pub async fn session(state: AppState, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let mut changes = state.lobby.subscribe();
+    let first = match crate::http::open_tables(&state).await {
+        Ok(tables) => LobbyMsg::Lobby { tables }.to_text(),
+        Err(_) => return,
+    };
+    if sink.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    let mut stopping = state.shutting_down.subscribe();
+    loop {
+        tokio::select! {
+            change = changes.recv() => match change {
+                Ok(text) => {
+                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed) => break,
+            },
+            frame = stream.next() => match frame {
+                None | Some(Err(_) | Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            },
+            _ = stopping.changed() => break,
+        }
+    }
+    let _ = sink.close().await;
+}
