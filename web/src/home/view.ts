@@ -31,7 +31,10 @@ function recent(ctrl: HomeCtrl): VNode {
   let body: VNode;
   if (ctrl.failed) body = h('p.muted', t('error.network'));
   else if (ctrl.games === null) body = h('p.muted', { attrs: { 'aria-busy': 'true' } }, '…');
-  else if (ctrl.games.length === 0) body = h('p.muted', { attrs: { 'data-testid': 'recent-empty' } }, t('home.recent.empty'));
+  else if (ctrl.games.length === 0) {
+    const key = ctrl.ctx.account() ? 'home.recent.emptyAccount' : 'home.recent.empty';
+    body = h('p.muted', { attrs: { 'data-testid': 'recent-empty' } }, t(key));
+  }
   else body = h('ul.recent-list', ctrl.games.map(recentItem));
   return h('div.recent', { attrs: { 'data-testid': 'recent-games' } }, [body]);
 }
