@@ -2,28 +2,22 @@
 //! log in first), the live lobby, and joining by code.
 import { h, type VNode } from 'snabbdom';
 import type { Table } from '../api.js';
+import { choiceGroup } from '../choices.js';
 import { type Key, t } from '../i18n.js';
 import { authPath } from '../route.js';
 import { INCREMENT, MINUTES, PRESETS, parseTimeControl, ratingLabel, tcLabel } from '../tables.js';
 import type { MultiplayerCtrl, TableSettings } from './ctrl.js';
 
 function radios<K extends 'variant' | 'rules'>(ctrl: MultiplayerCtrl, name: K, legend: Key, options: ReadonlyArray<TableSettings[K]>, label: (o: TableSettings[K]) => Key): VNode {
-  return h('fieldset.choice-group', [
-    h('legend', t(legend)),
-    h(
-      'div.chips',
-      options.map((o) =>
-        h('label.chip', [
-          h('input', {
-            attrs: { type: 'radio', name: `table-${name}`, value: o, 'data-testid': `table-${name}-${o}` },
-            props: { checked: ctrl.settings[name] === o },
-            on: { change: () => ctrl.set(name, o) },
-          }),
-          h('span', t(label(o))),
-        ]),
-      ),
-    ),
-  ]);
+  return choiceGroup({
+    legend,
+    name: `table-${name}`,
+    options,
+    current: ctrl.settings[name],
+    label,
+    testid: (o) => `table-${name}-${o}`,
+    choose: (o) => ctrl.set(name, o),
+  });
 }
 
 function numberField(ctrl: MultiplayerCtrl, key: 'minutes' | 'increment', label: string, range: { min: number; max: number }): VNode {

@@ -1,29 +1,22 @@
 //! The New game form as a function of its controller.
 import { h, type VNode } from 'snabbdom';
 import { LEVELS } from '../api.js';
+import { choiceGroup } from '../choices.js';
 import { type Key, t } from '../i18n.js';
 import type { NewGameCtrl, Settings } from './ctrl.js';
 
 type Choice = 'level' | 'color' | 'variant' | 'rules' | 'positionMode';
 
 function group<T extends string>(ctrl: NewGameCtrl, name: Choice, legend: Key, options: readonly T[], label: (o: T) => Key): VNode {
-  const current = ctrl.settings[name];
-  return h('fieldset.choice-group', [
-    h('legend', t(legend)),
-    h(
-      'div.chips',
-      options.map((o) =>
-        h('label.chip', [
-          h('input', {
-            attrs: { type: 'radio', name: `${ctrl.uid}-${name}`, value: o, 'data-testid': `${name === 'positionMode' ? 'position' : name}-${o}` },
-            props: { checked: o === current },
-            on: { change: () => ctrl.set(name, o as Settings[typeof name]) },
-          }),
-          h('span', t(label(o))),
-        ]),
-      ),
-    ),
-  ]);
+  return choiceGroup({
+    legend,
+    name: `${ctrl.uid}-${name}`,
+    options,
+    current: ctrl.settings[name] as T,
+    label,
+    testid: (o) => `${name === 'positionMode' ? 'position' : name}-${o}`,
+    choose: (o) => ctrl.set(name, o as Settings[typeof name]),
+  });
 }
 
 /** The form: level, colour, variant (and Chess960 position), rules, start FEN, submit. */

@@ -129,37 +129,28 @@ export class TableCtrl implements Page {
 
   /** Sits down as the second player; the game starts at once. */
   sit(): void {
-    if (this.busy) return;
-    this.busy = true;
-    this.error = null;
-    this.redraw();
-    joinTable(this.code)
-      .then((table) => {
-        if (!this.alive) return;
-        this.busy = false;
-        this.onTable(table);
-      })
-      .catch((e: unknown) => {
-        if (!this.alive) return;
-        this.busy = false;
-        this.error = tableErrorText(e);
-        // The table may have changed (taken, closed): show what it is now.
-        this.load();
-        this.redraw();
-      });
+    this.act(() => joinTable(this.code), (table) => this.onTable(table));
   }
 
   /** Closes the host's open table and goes back to the Multiplayer page. */
   cancel(): void {
+    this.act(() => cancelTable(this.code), () => this.ctx.navigate('/multiplayer'));
+  }
+
+  /**
+   * Runs one request about the table at a time, then `done`; on a refusal,
+   * shows why and reloads the table (it may have been taken or closed).
+   */
+  private act<T>(request: () => Promise<T>, done: (value: T) => void): void {
     if (this.busy) return;
     this.busy = true;
     this.error = null;
     this.redraw();
-    cancelTable(this.code)
-      .then(() => {
+    request()
+      .then((value) => {
         if (!this.alive) return;
         this.busy = false;
-        this.ctx.navigate('/multiplayer');
+        done(value);
       })
       .catch((e: unknown) => {
         if (!this.alive) return;

@@ -7,7 +7,7 @@
 //! storm of log-ins can neither starve the engine and the game actors of
 //! cores nor grow memory without bound.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -29,8 +29,15 @@ pub struct Hasher {
     running: Arc<Semaphore>,
     admitted: Arc<Semaphore>,
     /// A hash of a random password, verified for unknown usernames so that
-    /// a log-in takes as long whether or not the name exists.
-    decoy: String,
+    /// a log-in takes as long whether or not the name exists; made on the
+    /// pool the first time it is needed, not at start.
+    decoy: Arc<OnceLock<String>>,
+}
+
+/// The hash of a random password.
+fn random_hash() -> String {
+    let password: [u8; 16] = rand::rng().random();
+    hash_now(&hex::encode(password)).expect("hash a random password")
 }
 
 fn argon2() -> Argon2<'static> {
@@ -53,11 +60,10 @@ fn verify_now(password: &str, phc: &str) -> bool {
 impl Hasher {
     /// A pool running `workers` hashes at once with `queue` more waiting.
     pub fn new(workers: usize, queue: usize) -> Hasher {
-        let decoy: [u8; 16] = rand::rng().random();
         Hasher {
             running: Arc::new(Semaphore::new(workers.max(1))),
             admitted: Arc::new(Semaphore::new(workers.max(1) + queue)),
-            decoy: hash_now(&hex::encode(decoy)).expect("hash a random password"),
+            decoy: Arc::new(OnceLock::new()),
         }
     }
 
@@ -98,10 +104,16 @@ impl Hasher {
     /// `rate_limited` when the pool is full.
     pub async fn verify(&self, password: &str, phc: Option<&str>) -> Result<bool, ApiError> {
         let password = password.to_owned();
-        let known = phc.is_some();
-        let phc = phc.unwrap_or(&self.decoy).to_owned();
-        let ok = self.run(move || verify_now(&password, &phc)).await?;
-        Ok(known && ok)
+        let phc = phc.map(str::to_owned);
+        let decoy = Arc::clone(&self.decoy);
+        self.run(move || match phc {
+            Some(phc) => verify_now(&password, &phc),
+            None => {
+                verify_now(&password, decoy.get_or_init(random_hash));
+                false
+            }
+        })
+        .await
     }
 }
 
