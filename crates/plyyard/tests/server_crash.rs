@@ -138,44 +138,50 @@ impl Xorshift {
     }
 }
 
-/// One of the player's legal moves in `state`, promoting to a queen.
+/// One of the player's legal moves in `state`, promoting to a queen. The
+/// king-onto-rook alias of castling that the board accepts is left out, so
+/// every move picked is written as the server stores it.
 fn pick(state: &Value, rng: &mut Xorshift) -> Option<String> {
-    let mut all = Vec::new();
-    for (from, tos) in state["dests"].as_object()? {
-        for to in tos.as_array()? {
-            all.push(format!("{from}{}", to.as_str()?));
-        }
-    }
-    if all.is_empty() {
-        return None;
-    }
-    let mut uci = all.swap_remove(rng.below(all.len()));
-    let rank = |s: &str| s.as_bytes()[1];
     let board: Vec<&str> = state["fen"]
         .as_str()?
         .split(' ')
         .next()?
         .split('/')
         .collect();
-    let (file, r) = (uci.as_bytes()[0] - b'a', rank(&uci) - b'1');
-    let row = board[7 - r as usize];
-    let mut f = 0u8;
-    let mut piece = ' ';
-    for ch in row.chars() {
-        match ch.to_digit(10) {
-            Some(n) => f += n as u8,
-            None => {
-                if f == file {
-                    piece = ch;
-                }
-                f += 1;
+    let mut all = Vec::new();
+    for (from, tos) in state["dests"].as_object()? {
+        let mover = piece_at(&board, from);
+        for to in tos.as_array()? {
+            let to = to.as_str()?;
+            let target = piece_at(&board, to);
+            if target == ' ' || target.is_uppercase() != mover.is_uppercase() {
+                all.push(format!("{from}{to}"));
             }
         }
     }
-    if piece.eq_ignore_ascii_case(&'p') && matches!(rank(&uci[2..]), b'1' | b'8') {
+    if all.is_empty() {
+        return None;
+    }
+    let mut uci = all.swap_remove(rng.below(all.len()));
+    let last_rank = matches!(uci.as_bytes()[3], b'1' | b'8');
+    if piece_at(&board, &uci[..2]).eq_ignore_ascii_case(&'p') && last_rank {
         uci.push('q');
     }
     Some(uci)
+}
+
+/// The piece on `square` (such as "e4") of a FEN board's ranks, or ' '.
+fn piece_at(board: &[&str], square: &str) -> char {
+    let (file, rank) = (square.as_bytes()[0] - b'a', square.as_bytes()[1] - b'1');
+    let mut f = 0u8;
+    for ch in board[7 - rank as usize].chars() {
+        match ch.to_digit(10) {
+            Some(n) => f += n as u8,
+            None if f == file => return ch,
+            None => f += 1,
+        }
+    }
+    ' '
 }
 
 async fn repeated_kills_keep_every_move_the_client_saw(db: TestDb) {
