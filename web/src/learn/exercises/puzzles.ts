@@ -1,0 +1,195 @@
+//! Exercise "puzzles": mate in one and mate in two from the server's list.
+//! The reader plays on the board; the server judges each move (the first
+//! must be the puzzle's unique key, the last must mate) and answers with the
+//! defender's reply. Two levels of hint (the piece, then its square), a
+//! wrong answer shows the solution's next move, and "Next" moves on.
+import type { DrawShape } from '@lichess-org/chessground/draw';
+import { h, type VNode } from 'snabbdom';
+import { t } from '../../i18n.js';
+import { checkPuzzle, type Hint, inspect, type LegalMove, type Puzzle, puzzleHint, puzzles } from './api.js';
+import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
+import { isDone, markDone } from './progress.js';
+import { button, Exercise, feedbackView, san, tk } from './widget.js';
+
+/** The puzzle being solved. */
+interface Attempt {
+  puzzle: Puzzle;
+  /** Moves so far from the puzzle's position (the reader's and the replies). */
+  line: string[];
+  fen: string;
+  moves: LegalMove[] | null;
+  lastMove: string | null;
+  over: boolean;
+  hint: Hint | null;
+}
+
+/** The index of the first puzzle not yet done (0 when all are). */
+export function firstOpen(list: readonly { id: string }[], done: (key: string) => boolean): number {
+  const i = list.findIndex((p) => !done(`puzzle:${p.id}`));
+  return i < 0 ? 0 : i;
+}
+
+/** The puzzles. */
+export class Puzzles extends Exercise {
+  private list: Puzzle[] | null = null;
+  private index = 0;
+  private attempt: Attempt | null = null;
+  private promotion: LegalMove[] | null = null;
+  private readonly board: ExerciseBoard;
+
+  constructor(root: HTMLElement) {
+    super(root, 'ex:puzzles');
+    this.board = new ExerciseBoard({ fen: '8/8/8/8/8/8/8/8 w - - 0 1', orientation: 'white', moves: null }, (from, to) => this.onBoardMove(from, to));
+    this.redraw();
+    void this.loadList();
+  }
+
+  protected heading(): string {
+    return t('ex.puzzle.title');
+  }
+
+  private async loadList(): Promise<void> {
+    try {
+      const list = await puzzles();
+      if (!this.alive) return;
+      this.list = list;
+      if (list.length === 0) return this.fail(t('ex.puzzle.none'));
+      this.open(firstOpen(list, isDone));
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private open(index: number): void {
+    const puzzle = this.list![index]!;
+    this.index = index;
+    this.attempt = { puzzle, line: [], fen: puzzle.fen, moves: null, lastMove: null, over: false, hint: null };
+    this.promotion = null;
+    this.say('info', t(puzzle.mate_in === 1 ? 'ex.puzzle.goal1' : 'ex.puzzle.goal2', { color: t(`color.${turnOf(puzzle.fen)}`) }));
+    this.redraw();
+    void this.loadMoves();
+  }
+
+  private show(a: Attempt, shapes: DrawShape[] = []): void {
+    this.board.show({ fen: a.fen, orientation: turnOf(a.puzzle.fen), moves: a.over ? null : a.moves, lastMove: a.lastMove, shapes });
+  }
+
+  private async loadMoves(): Promise<void> {
+    const a = this.attempt;
+    if (!a) return;
+    this.show(a);
+    try {
+      const r = await inspect(a.fen);
+      if (!this.alive || this.attempt !== a) return;
+      if (!r.valid) return this.fail(r.error);
+      if (!r.moves) return this.fail(t('ex.error.noMoves'));
+      a.moves = r.moves;
+      this.show(a);
+      this.redraw();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private onBoardMove(from: string, to: string): void {
+    const choices = movesBetween(this.attempt?.moves ?? [], from, to);
+    if (choices.length > 1) {
+      this.promotion = choices;
+      this.redraw();
+    } else if (choices.length === 1) void this.play(choices[0]!);
+  }
+
+  private async play(m: LegalMove): Promise<void> {
+    const a = this.attempt;
+    if (!a || a.over) return;
+    const before = a.moves ?? [];
+    this.promotion = null;
+    a.moves = null;
+    a.hint = null;
+    this.busy = true;
+    this.board.show({ fen: m.fen, orientation: turnOf(a.puzzle.fen), moves: null, lastMove: m.uci });
+    this.redraw();
+    try {
+      const r = await checkPuzzle(a.puzzle.id, [...a.line, m.uci]);
+      if (!this.alive || this.attempt !== a) return;
+      this.busy = false;
+      if (!r.correct) return this.wrong(a, m, before, r.solution ?? []);
+      a.line.push(m.uci);
+      if (r.done) return this.solved(a, m);
+      a.line.push(r.reply!);
+      a.fen = r.fen;
+      a.lastMove = r.reply;
+      this.say('ok', t('ex.puzzle.right', { move: san(r.san), reply: san(r.reply_san ?? '') }));
+      this.redraw();
+      void this.loadMoves();
+    } catch (e) {
+      this.fail(e);
+      void this.loadMoves();
+    }
+  }
+
+  private wrong(a: Attempt, m: LegalMove, before: LegalMove[], solution: readonly string[]): void {
+    a.over = true;
+    const next = solution[a.line.length];
+    const named = before.find((x) => x.uci === next);
+    a.moves = before;
+    this.show(a, next ? [{ orig: next.slice(0, 2) as DrawShape['orig'], dest: next.slice(2, 4) as DrawShape['orig'], brush: 'green' }] : []);
+    this.say('bad', t('ex.puzzle.wrong', { move: san(m.san) }), named ? t('ex.puzzle.solution', { move: san(named.san) }) : t('ex.puzzle.again'));
+    this.redraw();
+  }
+
+  private solved(a: Attempt, m: LegalMove): void {
+    a.over = true;
+    a.fen = m.fen;
+    a.lastMove = m.uci;
+    this.show(a);
+    this.say('ok', t('ex.puzzle.solved', { move: san(m.san) }));
+    void markDone(`puzzle:${a.puzzle.id}`);
+    void markDone(this.progressKey);
+    this.redraw();
+  }
+
+  private async hint(): Promise<void> {
+    const a = this.attempt;
+    if (!a || a.over) return;
+    const level = a.hint && a.hint.level >= 1 ? 2 : 1;
+    try {
+      const hint = await puzzleHint(a.puzzle.id, level, a.line);
+      if (!this.alive || this.attempt !== a) return;
+      a.hint = hint;
+      const piece = tk(`ex.role.${hint.role}`);
+      this.say('info', hint.square ? t('ex.puzzle.hint2', { piece, square: hint.square }) : t('ex.puzzle.hint1', { piece }));
+      this.board.shapes(hint.square ? [{ orig: hint.square as DrawShape['orig'], brush: 'yellow' }] : []);
+      this.redraw();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  protected render(): VNode {
+    const a = this.attempt;
+    const total = this.list?.length ?? 0;
+    return h('div.ex-body', [
+      h('div.ex-board-col', [
+        h('div.ex-board-holder', [
+          this.board.vnode(t('ex.board')),
+          this.promotion && a ? promotionView(turnOf(a.fen), this.promotion, (m) => (m ? void this.play(m) : ((this.promotion = null), this.show(a), this.redraw()))) : null,
+        ]),
+      ]),
+      h('div.ex-side', [
+        a
+          ? h('p.ex-progress', { attrs: { 'data-testid': 'puzzle-info', 'data-id': a.puzzle.id } }, [
+              t('ex.puzzle.info', { n: this.index + 1, total, mate: a.puzzle.mate_in }),
+              isDone(`puzzle:${a.puzzle.id}`) ? h('span.ex-done', ` ✓ ${t('ex.done')}`) : null,
+            ])
+          : h('p.muted', t('ex.wait')),
+        feedbackView(this.feedback, this.busy),
+        h('div.ex-actions', [
+          button(a?.hint?.square ? t('ex.puzzle.hintMore') : t('ex.puzzle.hint'), () => void this.hint(), { testid: 'puzzle-hint', disabled: !a || a.over || !!a.hint?.square }),
+          a?.over ? button(t('ex.puzzle.retry'), () => this.open(this.index), { testid: 'puzzle-retry' }) : null,
+          button(t('ex.puzzle.next'), () => this.open((this.index + 1) % total), { testid: 'puzzle-next', primary: !!a?.over, disabled: total === 0 }),
+        ]),
+      ]),
+    ]);
+  }
+}
