@@ -1,0 +1,181 @@
+//! Exercise routes: mate drills (`/api/drills`), puzzles
+//! (`/api/puzzles`), and Learn progress (`/api/learn/progress`).
+//! The judging itself is in [`crate::exercises`].
+
+use axum::extract::{Path, Query, State};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use serde::{Deserialize, Serialize};
+
+use super::{JsonBody, json_body};
+use crate::AppState;
+use crate::error::{ApiError, ErrorCode};
+use crate::exercises::drills::{self, Drill, DrillError, DrillMove};
+use crate::exercises::progress::{self, MAX_KEYS_PER_PLAYER};
+use crate::exercises::puzzles::{self, Hint, LineError, Puzzle, Verdict};
+use crate::identity::PlayerId;
+use crate::store::now_ms;
+
+/// Longest move text accepted (UCI is at most 5 characters).
+const MAX_UCI: usize = 8;
+/// Longest `moves` query of a hint.
+const MAX_HINT_MOVES: usize = 64;
+
+/// The exercise routes.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/drills", get(list_drills))
+        .route("/api/drills/move", post(drill_move))
+        .route("/api/puzzles", get(list_puzzles))
+        .route("/api/puzzles/{id}/check", post(check_puzzle))
+        .route("/api/puzzles/{id}/hint", get(puzzle_hint))
+        .route("/api/learn/progress", get(get_progress).post(add_progress))
+}
+
+/// Runs `f` on the blocking pool (the drill tables are solved on first use).
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(ApiError::internal)
+}
+
+async fn list_drills() -> Result<Json<Vec<Drill>>, ApiError> {
+    Ok(Json(blocking(drills::drills).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrillMoveReq {
+    fen: String,
+    uci: String,
+}
+
+async fn drill_move(body: JsonBody) -> Result<Json<DrillMove>, ApiError> {
+    let req: DrillMoveReq = json_body(body, "drill move")?;
+    if req.uci.len() > MAX_UCI {
+        return Err(ApiError::new(ErrorCode::IllegalMove, "malformed move"));
+    }
+    let played = blocking(move || drills::play(&req.fen, &req.uci)).await?;
+    played.map(Json).map_err(|e| match e {
+        DrillError::NotADrill(m) => ApiError::new(ErrorCode::NotADrill, m),
+        DrillError::Illegal(m) => ApiError::new(ErrorCode::IllegalMove, m),
+    })
+}
+
+/// A puzzle as listed: no solution.
+#[derive(Serialize)]
+struct PuzzleJson {
+    id: &'static str,
+    fen: &'static str,
+    mate_in: u8,
+    turn: &'static str,
+}
+
+impl From<&'static Puzzle> for PuzzleJson {
+    fn from(p: &'static Puzzle) -> PuzzleJson {
+        let white = p.fen.split_whitespace().nth(1) != Some("b");
+        PuzzleJson {
+            id: &p.id,
+            fen: &p.fen,
+            mate_in: p.mate_in,
+            turn: if white { "white" } else { "black" },
+        }
+    }
+}
+
+async fn list_puzzles() -> Json<Vec<PuzzleJson>> {
+    Json(puzzles::shipped().iter().map(PuzzleJson::from).collect())
+}
+
+fn puzzle(id: &str) -> Result<&'static Puzzle, ApiError> {
+    puzzles::find(id).ok_or_else(|| {
+        let shown: String = id.chars().take(32).collect();
+        ApiError::new(ErrorCode::NotFound, format!("no puzzle {shown:?}"))
+    })
+}
+
+fn line_error(e: LineError) -> ApiError {
+    match e {
+        LineError::Shape(m) => ApiError::bad_request(m),
+        LineError::Illegal(m) => ApiError::new(ErrorCode::IllegalMove, m),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckReq {
+    moves: Vec<String>,
+}
+
+async fn check_puzzle(Path(id): Path<String>, body: JsonBody) -> Result<Json<Verdict>, ApiError> {
+    let p = puzzle(&id)?;
+    let req: CheckReq = json_body(body, "puzzle answer")?;
+    if req.moves.len() > 3 || req.moves.iter().any(|m| m.len() > MAX_UCI) {
+        return Err(ApiError::bad_request("at most 3 moves of UCI"));
+    }
+    puzzles::check(p, &req.moves).map(Json).map_err(line_error)
+}
+
+#[derive(Deserialize)]
+struct HintQuery {
+    level: u8,
+    #[serde(default)]
+    moves: String,
+}
+
+async fn puzzle_hint(
+    Path(id): Path<String>,
+    query: Result<Query<HintQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Hint>, ApiError> {
+    let p = puzzle(&id)?;
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    if q.moves.len() > MAX_HINT_MOVES {
+        return Err(ApiError::bad_request(
+            "the moves of a hint are a short line",
+        ));
+    }
+    let moves: Vec<String> = q
+        .moves
+        .split(',')
+        .filter(|m| !m.is_empty())
+        .map(str::to_owned)
+        .collect();
+    puzzles::hint(p, &moves, q.level)
+        .map(Json)
+        .map_err(line_error)
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Progress {
+    done: Vec<String>,
+}
+
+async fn get_progress(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+) -> Result<Json<Progress>, ApiError> {
+    let done = state.store.learn_progress(&player.0).await?;
+    Ok(Json(Progress { done }))
+}
+
+async fn add_progress(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    body: JsonBody,
+) -> Result<Json<Progress>, ApiError> {
+    let req: Progress = json_body(body, "progress")?;
+    let keys = progress::checked_keys(&req.done).map_err(ApiError::bad_request)?;
+    let (done, added) = state
+        .store
+        .add_learn_progress(&player.0, &keys, MAX_KEYS_PER_PLAYER, now_ms())
+        .await?;
+    if !added {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_KEYS_PER_PLAYER} progress keys per player"
+        )));
+    }
+    Ok(Json(Progress { done }))
+}
