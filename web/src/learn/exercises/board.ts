@@ -10,44 +10,9 @@ import { h, type VNode } from 'snabbdom';
 import type { Color } from '../../api.js';
 import { type Key as I18nKey, t } from '../../i18n.js';
 import type { LegalMove } from './api.js';
+import { destsOf, lastMoveOf, turnOf } from './moves.js';
 
-/** chessground's dests for `moves` (from-square → to-squares, each once). */
-export function destsOf(moves: readonly Pick<LegalMove, 'uci'>[]): Map<Key, Key[]> {
-  const m = new Map<Key, Key[]>();
-  for (const { uci } of moves) {
-    const from = uci.slice(0, 2) as Key;
-    const to = uci.slice(2, 4) as Key;
-    const list = m.get(from) ?? [];
-    if (!list.includes(to)) list.push(to);
-    m.set(from, list);
-  }
-  return m;
-}
-
-/** The moves from→to (several only for a promotion). */
-export function movesBetween<M extends Pick<LegalMove, 'uci'>>(moves: readonly M[], from: string, to: string): M[] {
-  return moves.filter((m) => m.uci.slice(0, 4) === from + to);
-}
-
-/** The side to move in `fen`. */
-export function turnOf(fen: string): Color {
-  return fen.split(' ')[1] === 'b' ? 'black' : 'white';
-}
-
-/** The other colour. */
-export function other(c: Color): Color {
-  return c === 'white' ? 'black' : 'white';
-}
-
-/** The from/to squares of a UCI move, as chessground's last move. */
-export function lastMoveOf(uci: string | null | undefined): Key[] | undefined {
-  return uci ? [uci.slice(0, 2) as Key, uci.slice(2, 4) as Key] : undefined;
-}
-
-/** SAN without check, mate and annotation signs, for comparing moves. */
-export function bareSan(san: string): string {
-  return san.replace(/[+#!?]+$/, '');
-}
+export { bareSan, destsOf, movesBetween, turnOf } from './moves.js';
 
 /** What the board shows. `moves` null: nothing may be moved. */
 export interface BoardView {

@@ -155,7 +155,7 @@ export class ChecksCapturesThreats extends Exercise {
 
   private moveTable(): VNode {
     if (!this.facts) return h('p.muted', t('ex.wait'));
-    return h('table.ex-moves', [
+    return h('div.ex-moves-wrap', [h('table.ex-moves', [
       h('thead', [h('tr', [h('th', t('ex.cct.move')), h('th', t('ex.cct.check')), h('th', t('ex.cct.capture'))])]),
       h(
         'tbody',
@@ -167,7 +167,7 @@ export class ChecksCapturesThreats extends Exercise {
           ]),
         ),
       ),
-    ]);
+    ])]);
   }
 
   private box(set: Set<string>, m: LegalMove, kind: 'check' | 'capture'): VNode {

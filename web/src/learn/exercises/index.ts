@@ -6,7 +6,8 @@ import { ChecksCapturesThreats } from './cct.js';
 import { MateDrills } from './drills.js';
 import { MateStalemate } from './matestale.js';
 import { Puzzles } from './puzzles.js';
-import { parseLine, Replay, START_FEN } from './replay.js';
+import { parseLine, START_FEN } from './line.js';
+import { Replay } from './replay.js';
 import type { Exercise } from './widget.js';
 
 /**

@@ -50,6 +50,12 @@ function storage(): Storage | null {
   }
 }
 
+/** The index of the first puzzle not yet done (0 when all are). */
+export function firstOpen(list: readonly { id: string }[], done: (key: string) => boolean): number {
+  const i = list.findIndex((p) => !done(`puzzle:${p.id}`));
+  return i < 0 ? 0 : i;
+}
+
 type Listener = (done: ReadonlySet<string>) => void;
 
 let done = new Set<string>(readLocal(storage()));

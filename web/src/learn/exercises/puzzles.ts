@@ -8,7 +8,7 @@ import { h, type VNode } from 'snabbdom';
 import { t } from '../../i18n.js';
 import { checkPuzzle, type Hint, inspect, type LegalMove, type Puzzle, puzzleHint, puzzles } from './api.js';
 import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
-import { isDone, markDone } from './progress.js';
+import { firstOpen, isDone, markDone } from './progress.js';
 import { button, Exercise, feedbackView, san, tk } from './widget.js';
 
 /** The puzzle being solved. */
@@ -21,12 +21,6 @@ interface Attempt {
   lastMove: string | null;
   over: boolean;
   hint: Hint | null;
-}
-
-/** The index of the first puzzle not yet done (0 when all are). */
-export function firstOpen(list: readonly { id: string }[], done: (key: string) => boolean): number {
-  const i = list.findIndex((p) => !done(`puzzle:${p.id}`));
-  return i < 0 ? 0 : i;
 }
 
 /** The puzzles. */

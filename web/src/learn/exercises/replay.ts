@@ -6,25 +6,10 @@ import { h, type VNode } from 'snabbdom';
 import type { Color } from '../../api.js';
 import { t } from '../../i18n.js';
 import { inspect, type LegalMove } from './api.js';
-import { bareSan, ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
+import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
+import { sameMove } from './line.js';
 import { markDone } from './progress.js';
 import { button, Exercise, feedbackView, san } from './widget.js';
-
-/** The usual starting position. */
-export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-
-/** The SAN moves of a line written as in a book ("1. e4 e5 2. Bc4"): move numbers and results dropped. */
-export function parseLine(text: string): string[] {
-  return text
-    .split(/\s+/)
-    .map((w) => w.replace(/^\d+\.(\.\.)?/, ''))
-    .filter((w) => w.length > 0 && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(w));
-}
-
-/** Is `played` the move `expected` (SAN, ignoring check/mate/annotation signs)? */
-export function sameMove(played: string, expected: string): boolean {
-  return bareSan(played) === bareSan(expected);
-}
 
 /** The replay exercise. */
 export class Replay extends Exercise {
