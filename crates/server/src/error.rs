@@ -61,6 +61,9 @@ pub enum ErrorCode {
     TableTaken,
     /// The table was cancelled or expired.
     TableClosed,
+    /// The position is not a mate drill (K+Q or K+R against a lone king,
+    /// the stronger side to move).
+    NotADrill,
     /// A frame or body is too large.
     TooLarge,
     /// Something failed on the server; details are in its log only.
@@ -77,7 +80,8 @@ impl ErrorCode {
             ErrorCode::IllegalMove
             | ErrorCode::NotYourTurn
             | ErrorCode::NothingToUndo
-            | ErrorCode::CannotClaim => StatusCode::UNPROCESSABLE_ENTITY,
+            | ErrorCode::CannotClaim
+            | ErrorCode::NotADrill => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::GameOver | ErrorCode::Conflict | ErrorCode::UsernameTaken => {
                 StatusCode::CONFLICT
             }

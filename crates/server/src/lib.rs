@@ -8,6 +8,7 @@
 pub mod auth;
 pub mod engine_pool;
 pub mod error;
+pub mod exercises;
 pub mod http;
 pub mod i18n;
 pub mod identity;

@@ -148,9 +148,13 @@ async fn start_session(
     ))
 }
 
-/// Moves the games of an anonymous player to `account`, and tells the live
-/// ones who now sits on the seat.
+/// Moves the games and Learn progress of an anonymous player to
+/// `account`, and tells the live games who now sits on the seat.
 async fn adopt_games(state: &AppState, anon: &PlayerId, account: &Account) -> Result<(), ApiError> {
+    state
+        .store
+        .move_learn_progress(&anon.0, &account.player_id)
+        .await?;
     let ongoing = state.store.move_games(&anon.0, &account.player_id).await?;
     let to = PlayerId(account.player_id.clone());
     for id in ongoing {

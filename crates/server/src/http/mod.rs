@@ -8,6 +8,7 @@
 //! [`crate::auth::routes`] (accounts).
 
 mod assets;
+mod exercises;
 mod games;
 mod tables;
 
@@ -39,6 +40,7 @@ pub fn router(state: AppState) -> Router {
     assets::prepare();
     let api = games::routes()
         .merge(tables::routes())
+        .merge(exercises::routes())
         .merge(crate::auth::routes::router())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(

@@ -11,6 +11,7 @@
 //! version or not at all, and two servers can never both write one game.
 
 mod accounts;
+mod learn;
 mod ratings;
 mod tables;
 mod writer;
