@@ -12,6 +12,7 @@ pub mod exercises;
 pub mod http;
 pub mod i18n;
 pub mod identity;
+pub mod learn;
 pub mod live;
 pub mod metrics;
 pub mod protocol;

@@ -38,6 +38,7 @@ const COMPRESS_MIN_BYTES: u16 = 256;
 /// The application's router.
 pub fn router(state: AppState) -> Router {
     assets::prepare();
+    crate::learn::prepare();
     let api = games::routes()
         .merge(tables::routes())
         .merge(exercises::routes())
@@ -49,6 +50,7 @@ pub fn router(state: AppState) -> Router {
         ));
     let routes = Router::new()
         .merge(api)
+        .merge(crate::learn::routes())
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
         .fallback(get(assets::web_asset));
