@@ -27,6 +27,7 @@ export interface BoardView {
 /** A chessground showing a `BoardView`; `onMove` gets the from/to squares the user chose. */
 export class ExerciseBoard {
   private ground: Api | null = null;
+  private el: HTMLElement | null = null;
   private view: BoardView;
   /** Called with every square the reader clicks (for marking squares). */
   onSquare: ((square: string) => void) | null = null;
@@ -43,7 +44,7 @@ export class ExerciseBoard {
     return h('div.exercise-board-frame', [
       h('div.exercise-board', {
         key: 'exercise-board',
-        attrs: { 'data-testid': 'exercise-board', role: 'img', 'aria-label': label },
+        attrs: { 'data-testid': 'exercise-board', role: 'img', 'aria-label': label, ...this.dataAttrs() },
         hook: {
           insert: (v) => this.mount(v.elm as HTMLElement),
           destroy: () => this.unmount(),
@@ -52,9 +53,15 @@ export class ExerciseBoard {
     ]);
   }
 
+  /** The position shown and whether it takes moves, for tests and styles. */
+  private dataAttrs(): Record<string, string> {
+    return { 'data-fen': this.view.fen, 'data-movable': String(this.view.moves !== null) };
+  }
+
   /** Shows `view` (on the mounted board, or when it is mounted). */
   show(view: BoardView): void {
     this.view = view;
+    for (const [k, v] of Object.entries(this.dataAttrs())) this.el?.setAttribute(k, v);
     this.ground?.set(this.config());
     this.ground?.setAutoShapes(view.shapes ?? []);
   }
@@ -88,6 +95,7 @@ export class ExerciseBoard {
   }
 
   private mount(el: HTMLElement): void {
+    this.el = el;
     const config = this.config();
     this.ground = Chessground(el, {
       ...config,
@@ -100,6 +108,7 @@ export class ExerciseBoard {
   private unmount(): void {
     this.ground?.destroy();
     this.ground = null;
+    this.el = null;
   }
 }
 

@@ -1,0 +1,270 @@
+//! The Learn exercises in a real Chromium against the real server: the
+//! worked example replayed, a K+Q vs K drill won by clicking (the winning
+//! moves found through the drill API's distance to mate, not a stored list),
+//! checks/captures/threats answered completely and then with a capture
+//! left out, a mate/stalemate pair judged, a puzzle solved with hints;
+//! screenshots at desktop and phone sizes.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { closeBrowser, done, newPage, PHONE, shot } from './helpers.js';
+
+after(closeBrowser);
+
+const BOARD = '[data-testid="exercise-board"]';
+
+/** Calls the server from inside the page (same origin, this context's player). */
+async function api<T>(page: Page, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  return page.evaluate(
+    async ([p, b]) => {
+      const res = await fetch(p as string, b === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+      return { status: res.status, json: await res.json() };
+    },
+    [path, body] as const,
+  ) as Promise<{ status: number; json: T }>;
+}
+
+interface Inspection {
+  valid: boolean;
+  checks: string[];
+  captures: string[];
+  threats: { uci: string; kind: string }[];
+  moves: { uci: string; san: string; fen: string }[];
+}
+
+/** Opens an exercise page and waits for its board. */
+async function openExercise(page: Page, slug: string): Promise<void> {
+  await page.goto(`/learn/${slug}`);
+  await page.locator(`${BOARD} cg-board`).waitFor();
+}
+
+/** The exercise board's FEN once it accepts moves. */
+async function movableFen(page: Page): Promise<string> {
+  await page.locator(`${BOARD}[data-movable="true"]`).waitFor();
+  return (await page.locator(BOARD).getAttribute('data-fen'))!;
+}
+
+/** Screen point of `square` on the exercise board (its orientation respected). */
+async function point(page: Page, square: string): Promise<{ x: number; y: number }> {
+  const box = await page.locator(`${BOARD} cg-board`).boundingBox();
+  if (!box) throw new Error('exercise board not visible');
+  const black = (await page.locator(`${BOARD}.orientation-black`).count()) > 0;
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const col = black ? 7 - file : file;
+  const row = black ? rank : 7 - rank;
+  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
+}
+
+async function clickSquare(page: Page, square: string): Promise<void> {
+  const p = await point(page, square);
+  await page.mouse.click(p.x, p.y);
+}
+
+/** Plays a UCI move on the exercise board by clicking (choosing the promotion piece if any). */
+async function play(page: Page, uci: string): Promise<void> {
+  await clickSquare(page, uci.slice(0, 2));
+  await clickSquare(page, uci.slice(2, 4));
+  const promo = uci[4];
+  if (promo) await page.getByTestId(`promotion-${{ q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[promo]}`).click();
+}
+
+async function feedback(page: Page): Promise<string> {
+  return (await page.getByTestId('exercise-feedback').textContent()) ?? '';
+}
+
+async function waitFeedback(page: Page, re: RegExp): Promise<string> {
+  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid="exercise-feedback"]')?.textContent ?? ''), re.source, { timeout: 30_000 });
+  return feedback(page);
+}
+
+test('exercise: the worked example is replayed from memory, a wrong move is pointed out, done at the mate', async () => {
+  const { context, page } = await newPage();
+  await openExercise(page, 'ex-replay');
+  const game = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+  await movableFen(page);
+  // A legal move that is not the game's.
+  await play(page, 'd2d4');
+  assert.match(await waitFeedback(page, /not the one played/), /d4/);
+  for (const [i, uci] of game.entries()) {
+    const before = await movableFen(page);
+    await play(page, uci);
+    if (i < game.length - 1) await page.waitForFunction((f) => document.querySelector('[data-testid="exercise-board"]')?.getAttribute('data-fen') !== f, before);
+  }
+  assert.match(await waitFeedback(page, /Checkmate/), /whole game/);
+  assert.equal(await page.getByTestId('replay-progress').textContent(), 'Moves played: 7 of 7');
+  await page.getByTestId('exercise-done').waitFor();
+  const progress = await api<{ done: string[] }>(page, '/api/learn/progress');
+  assert.ok(progress.json.done.includes('ex:replay'), JSON.stringify(progress.json));
+  await shot(page, 'exercise-replay-desktop');
+  await done(context, page);
+});
+
+test('exercise: a K+Q vs K drill is won by clicking; the counter and the fewest moves are shown', async () => {
+  const { context, page } = await newPage();
+  await openExercise(page, 'ex-mate-drills');
+  const list = (await api<{ id: string; kind: string; fen: string; fewest: number }[]>(page, '/api/drills')).json;
+  const drill = list.find((d) => d.kind === 'kqk')!;
+  assert.ok(drill, 'a K+Q vs K drill is listed');
+  await page.getByTestId(`drill-${drill.id}`).click();
+  let moves = 0;
+  for (;;) {
+    const fen = await movableFen(page);
+    assert.equal(await page.getByTestId('drill-moves').getAttribute('data-count'), String(moves));
+    const legal = (await api<Inspection>(page, '/api/positions/inspect', { fen })).json.moves;
+    // Keep the first move that mates or brings the mate one move nearer.
+    let best: string | null = null;
+    for (const m of legal) {
+      const r = (await api<{ status: string; failed: boolean; mate_in: number | null; mate_in_before: number }>(page, '/api/drills/move', { fen, uci: m.uci })).json;
+      if (r.status === 'checkmate' || (!r.failed && r.mate_in !== null && r.mate_in < r.mate_in_before)) {
+        best = m.uci;
+        break;
+      }
+    }
+    assert.ok(best, `no move makes progress from ${fen}`);
+    await play(page, best);
+    moves++;
+    await page.waitForFunction((n) => document.querySelector('[data-testid="drill-moves"]')?.getAttribute('data-count') === String(n), moves);
+    if (/Checkmate/.test(await feedback(page))) break;
+    assert.ok(moves <= drill.fewest, `more moves (${moves}) than the fewest possible (${drill.fewest})`);
+  }
+  const text = await feedback(page);
+  assert.match(text, new RegExp(`fewest moves possible against best defence: ${drill.fewest}`), text);
+  assert.equal(moves, drill.fewest);
+  assert.match((await page.getByTestId('drill-moves').textContent()) ?? '', new RegExp(`Moves played: ${moves}`));
+  await page.getByTestId('exercise-done').waitFor();
+  await shot(page, 'exercise-drill-desktop');
+  await done(context, page);
+});
+
+test('exercise: checks/captures/threats accepts a complete answer and points out a missing capture; replies to two candidates', async () => {
+  const { context, page } = await newPage();
+  await openExercise(page, 'ex-checks-captures-threats');
+  const fen = (await page.locator(BOARD).getAttribute('data-fen'))!;
+  const facts = (await api<Inspection>(page, '/api/positions/inspect', { fen })).json;
+  assert.ok(facts.captures.length > 0, `the exercise position ${fen} has a capture to leave out`);
+  await page.getByTestId('cct-move').first().waitFor();
+  for (const u of facts.checks) await page.getByTestId(`cct-check-${u}`).check();
+  for (const u of facts.captures) await page.getByTestId(`cct-capture-${u}`).check();
+  for (const sq of new Set(facts.threats.map((th) => th.uci.slice(2, 4)))) await clickSquare(page, sq);
+  await page.getByTestId('exercise-check').click();
+  assert.match(await waitFeedback(page, /Complete and correct/), /every capture/);
+
+  // Leave one capture out: the exercise names it.
+  const left = facts.captures[0]!;
+  const san = facts.moves.find((m) => m.uci === left)!.san;
+  await page.getByTestId(`cct-capture-${left}`).uncheck();
+  await page.getByTestId('exercise-check').click();
+  const text = await waitFeedback(page, /missed a capture/);
+  assert.ok(text.includes(`You missed a capture: ${san}`), text);
+  assert.ok(!/Complete/.test(text));
+
+  // A complete answer again, then two candidate moves and the engine's replies.
+  await page.getByTestId(`cct-capture-${left}`).check();
+  await page.getByTestId('exercise-check').click();
+  await waitFeedback(page, /Complete and correct/);
+  await page.getByTestId('cct-candidate-1').selectOption(facts.moves[0]!.uci);
+  await page.getByTestId('cct-candidate-2').selectOption(facts.moves[1]!.uci);
+  await page.getByTestId('cct-replies').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="cct-reply"]').length === 2, undefined, { timeout: 60_000 });
+  for (const li of await page.getByTestId('cct-reply').allTextContents()) assert.match(li, /strongest reply|ends the game/, li);
+  await shot(page, 'exercise-cct-desktop');
+  await done(context, page);
+});
+
+/** Places `piece` (e.g. "bK") on each square with the palette. */
+async function place(page: Page, piece: string, ...squares: string[]): Promise<void> {
+  await page.getByTestId(`palette-${piece}`).click();
+  for (const sq of squares) await clickSquare(page, sq);
+}
+
+test('exercise: the mate/stalemate builder judges a pair one change apart, and one that is not', async () => {
+  const { context, page } = await newPage();
+  await openExercise(page, 'ex-mate-stalemate');
+  // Checkmate: Ka8 against Qb6, Rh8, Kh1, Black to move.
+  await place(page, 'bK', 'a8');
+  await place(page, 'wQ', 'b6');
+  await place(page, 'wK', 'h1');
+  await place(page, 'wR', 'h8');
+  await page.getByTestId('builder-turn-black').check();
+  assert.equal(await page.locator(BOARD).getAttribute('data-fen'), 'k6R/8/1Q6/8/8/8/8/7K');
+  // Stalemate: the same without the rook.
+  await page.getByTestId('builder-stalemate').click();
+  await page.getByTestId('builder-copy').click();
+  await page.getByTestId('palette-erase').click();
+  await clickSquare(page, 'h8');
+  assert.equal(await page.locator(BOARD).getAttribute('data-fen'), 'k7/8/1Q6/8/8/8/8/7K');
+  await page.getByTestId('exercise-check').click();
+  const good = await waitFeedback(page, /Well done|Not yet/);
+  assert.match(good, /Checkmate position: legal, checkmate/);
+  assert.match(good, /Stalemate position: legal, stalemate/);
+  assert.match(good, /the white rook on h8 removed/);
+  assert.match(good, /Well done/);
+  await page.getByTestId('exercise-done').waitFor();
+  await shot(page, 'exercise-mate-stalemate-desktop');
+
+  // Moving the white king too makes two changes.
+  await place(page, 'wK', 'g1');
+  await page.getByTestId('palette-erase').click();
+  await clickSquare(page, 'h1');
+  await page.getByTestId('exercise-check').click();
+  const bad = await waitFeedback(page, /differ on 3 squares/);
+  assert.match(bad, /Not yet/);
+
+  // No black king: the server says the position is illegal.
+  await page.getByTestId('palette-erase').click();
+  await clickSquare(page, 'a8');
+  await page.getByTestId('exercise-check').click();
+  assert.match(await waitFeedback(page, /not a legal position/), /Stalemate position: not a legal position/);
+  await done(context, page);
+});
+
+interface StoredPuzzle {
+  id: string;
+  solution: string[];
+}
+
+test('exercise: a puzzle shows two levels of hint and is solved on the board; next puzzle', async () => {
+  const { context, page } = await newPage();
+  await openExercise(page, 'ex-puzzles');
+  await page.getByTestId('puzzle-info').waitFor();
+  const id = (await page.getByTestId('puzzle-info').getAttribute('data-id'))!;
+  const shipped = JSON.parse(readFileSync(join(process.env.PLYYARD_WEB ?? process.cwd(), '..', 'content', 'puzzles.json'), 'utf8')) as StoredPuzzle[];
+  const puzzle = shipped.find((p) => p.id === id)!;
+  assert.ok(puzzle, `puzzle ${id} is in content/puzzles.json`);
+  await movableFen(page);
+
+  await page.getByTestId('puzzle-hint').click();
+  assert.match(await waitFeedback(page, /Hint/), /piece to move is a/);
+  await page.getByTestId('puzzle-hint').click();
+  const hint2 = await waitFeedback(page, new RegExp(`on ${puzzle.solution[0]!.slice(0, 2)}`));
+  assert.match(hint2, /Hint: move the/);
+  assert.ok(await page.getByTestId('puzzle-hint').isDisabled());
+
+  for (let i = 0; i < puzzle.solution.length; i += 2) {
+    await movableFen(page);
+    await play(page, puzzle.solution[i]!);
+    if (i + 2 < puzzle.solution.length) await waitFeedback(page, /right!/);
+  }
+  assert.match(await waitFeedback(page, /Puzzle solved/), /checkmate/);
+  await page.getByTestId('exercise-done').waitFor();
+  await shot(page, 'exercise-puzzle-desktop');
+  await page.getByTestId('puzzle-next').click();
+  await page.waitForFunction((old) => document.querySelector('[data-testid="puzzle-info"]')?.getAttribute('data-id') !== old, id);
+  await done(context, page);
+});
+
+test('exercises: every exercise page on a phone', async () => {
+  const { context, page } = await newPage({ viewport: PHONE });
+  for (const slug of ['ex-replay', 'ex-mate-stalemate', 'ex-checks-captures-threats', 'ex-mate-drills', 'ex-puzzles']) {
+    await openExercise(page, slug);
+    const box = await page.locator(`${BOARD} cg-board`).boundingBox();
+    assert.ok(box && box.width > 250 && box.x >= 0 && box.x + box.width <= PHONE.width, `${slug}: board ${JSON.stringify(box)}`);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= PHONE.width, `${slug}: the page scrolls sideways (${wide}px)`);
+    await shot(page, `exercise-${slug.slice(3)}-phone`);
+  }
+  await done(context, page);
+});
