@@ -8,16 +8,20 @@
 //! nothing is global, so several engines can live side by side.
 
 pub mod bench;
+#[cfg(feature = "train")]
 pub mod datagen;
 pub mod eval;
 pub mod level;
 pub mod nnue;
+#[cfg(feature = "train")]
 pub mod nnue_train;
 pub mod params;
 pub mod search;
 pub mod see;
+pub mod tactics;
 pub mod time;
 pub mod tt;
+#[cfg(feature = "train")]
 pub mod tune;
 pub mod tuned;
 pub mod uci;
