@@ -61,6 +61,8 @@ pub enum ErrorCode {
     TableTaken,
     /// The table was cancelled or expired.
     TableClosed,
+    /// A PGN the importer refuses (the message says where and why).
+    InvalidPgn,
     /// The position is not a mate drill (K+Q or K+R against a lone king,
     /// the stronger side to move).
     NotADrill,
@@ -81,7 +83,8 @@ impl ErrorCode {
             | ErrorCode::NotYourTurn
             | ErrorCode::NothingToUndo
             | ErrorCode::CannotClaim
-            | ErrorCode::NotADrill => StatusCode::UNPROCESSABLE_ENTITY,
+            | ErrorCode::NotADrill
+            | ErrorCode::InvalidPgn => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::GameOver | ErrorCode::Conflict | ErrorCode::UsernameTaken => {
                 StatusCode::CONFLICT
             }

@@ -17,6 +17,7 @@ pub mod live;
 pub mod metrics;
 pub mod protocol;
 pub mod rating;
+pub mod review;
 pub mod security;
 pub mod store;
 pub mod tables;
@@ -78,6 +79,8 @@ pub struct Tuning {
     pub hash_workers: usize,
     /// Password hashes waiting beyond those; more are refused (`429`).
     pub hash_queue: usize,
+    /// Nodes the engine searches per position of a game review.
+    pub review_nodes: u64,
     /// At a table, each side's first move must come within this long, or
     /// the game is aborted.
     pub first_move_timeout: Duration,
@@ -95,6 +98,7 @@ impl Default for Tuning {
             quotas: Quotas::default(),
             hash_workers: std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
             hash_queue: 64,
+            review_nodes: review::DEFAULT_NODES,
             first_move_timeout: live::FIRST_MOVE,
             away_claim_after: live::AWAY_CLAIM,
         }
@@ -141,6 +145,10 @@ pub struct Shared {
     pub hasher: auth::Hasher,
     /// The lobby's live feed of open tables.
     pub lobby: tables::lobby::Lobby,
+    /// Game reviews: their queue and engines.
+    pub reviews: Arc<review::service::Reviews>,
+    /// The analysis board's engine.
+    pub analyses: Arc<review::service::Analyses>,
     /// Tunables.
     pub tuning: Tuning,
     /// Becomes `true` when the server starts shutting down; open sockets
@@ -167,6 +175,10 @@ impl Shared {
             limits: Limits::new(&tuning.quotas),
             hasher: auth::Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby: tables::lobby::Lobby::default(),
+            reviews: Arc::new(review::service::Reviews::new(review::service::library(
+                tuning.review_nodes,
+            ))),
+            analyses: Arc::new(review::service::Analyses::default()),
             trust_proxy: false,
             public_origin: None,
             secure_cookies: false,

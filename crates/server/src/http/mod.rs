@@ -10,6 +10,7 @@
 mod assets;
 mod exercises;
 mod games;
+mod review;
 mod tables;
 
 pub use games::same_origin;
@@ -42,6 +43,7 @@ pub fn router(state: AppState) -> Router {
     let api = games::routes()
         .merge(tables::routes())
         .merge(exercises::routes())
+        .merge(review::routes())
         .merge(crate::auth::routes::router())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(

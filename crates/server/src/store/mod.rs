@@ -82,6 +82,8 @@ pub enum GameKind {
     Computer,
     /// Two people at a table, with clocks.
     Table,
+    /// A game played elsewhere, imported from PGN (see `review::store`).
+    Imported,
 }
 
 impl GameKind {
@@ -90,6 +92,7 @@ impl GameKind {
         match self {
             GameKind::Computer => "computer",
             GameKind::Table => "table",
+            GameKind::Imported => "imported",
         }
     }
 }
@@ -101,6 +104,7 @@ impl FromStr for GameKind {
         match s {
             "computer" => Ok(GameKind::Computer),
             "table" => Ok(GameKind::Table),
+            "imported" => Ok(GameKind::Imported),
             other => Err(format!("unknown game kind {other:?}")),
         }
     }
@@ -313,6 +317,12 @@ impl Store {
         })
     }
 
+    /// The connection pool, for the SQL of modules that own their tables
+    /// (`review::store`).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
     /// Which database this is.
     pub fn backend(&self) -> Backend {
         self.backend
@@ -501,7 +511,7 @@ impl Store {
 
 /// Inserts a new game with no moves, through `e` (the pool or a
 /// transaction).
-pub(super) async fn insert_game_in<'e, E>(e: E, g: &GameRow) -> Result<(), StoreError>
+pub(crate) async fn insert_game_in<'e, E>(e: E, g: &GameRow) -> Result<(), StoreError>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {

@@ -1,0 +1,522 @@
+//! Review routes: starting, reading and following a game's review, the
+//! analysis board's engine lines, and importing games from PGN (see the
+//! "Review" section of `docs/protocol.md`).
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use futures_util::{Stream, stream};
+use game::pgn::PgnImporter;
+use game::shakmaty::{Chess, Position as _};
+use game::{Game, RuleSet};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use super::{JsonBody, json_body};
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::PlayerId;
+use crate::live::{Seats, seat_name};
+use crate::review::service::{Busy, Progress, Requester, Snapshot};
+use crate::review::store::{self as review_store, replay};
+use crate::security::{AccountKey, ClientIp};
+use crate::store::{GameKind, GameRow, GameStatus, MoveRow, now_ms};
+use crate::{AppState, Shared};
+
+/// Largest PGN accepted by `POST /api/import` (the request body).
+pub const MAX_IMPORT_BYTES: usize = 256 * 1024;
+/// Most games one import may hold.
+pub const MAX_IMPORT_GAMES: usize = 20;
+/// Most plies an imported game may have.
+pub const MAX_IMPORT_PLIES: usize = 600;
+/// Longest FEN accepted.
+const MAX_FEN_LEN: usize = 120;
+/// The analysis board's time when the request names none.
+const DEFAULT_ANALYSIS_MS: u64 = 3_000;
+/// Time `POST /api/analysis` thinks when the request names none.
+const DEFAULT_POST_ANALYSIS_MS: u64 = 1_000;
+
+/// The review routes.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/games/{id}/review", get(get_review).post(start_review))
+        .route("/api/games/{id}/review/events", get(review_events))
+        .route("/api/analysis", post(post_analysis))
+        .route("/api/analysis/stream", get(analysis_stream))
+        .route(
+            "/api/import",
+            post(import).layer(DefaultBodyLimit::max(MAX_IMPORT_BYTES)),
+        )
+}
+
+/// The requester keys of a request.
+fn requester(player: &PlayerId, ip: ClientIp, account: Option<&AccountKey>) -> Vec<Requester> {
+    Requester::keys(account.map(|a| a.0.as_str()), &player.0, ip.0)
+}
+
+/// How a player of a reviewed game is shown.
+#[derive(Debug, Serialize)]
+struct PlayerJson {
+    /// `user`, `anonymous`, `computer`, `deleted`, or `pgn` (a name from an
+    /// imported PGN).
+    kind: String,
+    name: Option<String>,
+    level: Option<String>,
+}
+
+/// A move of a reviewed game with the position after it.
+#[derive(Debug, Serialize)]
+struct ReviewMove {
+    ply: usize,
+    uci: String,
+    san: String,
+    fen: String,
+}
+
+/// A stored game as the review shows it.
+struct Loaded {
+    row: GameRow,
+    game: Game,
+}
+
+async fn load(state: &Shared, id: &str) -> Result<Loaded, ApiError> {
+    if id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(ApiError::no_game(id));
+    }
+    let (row, moves): (GameRow, Vec<MoveRow>) = state
+        .store
+        .load_game(id)
+        .await?
+        .ok_or_else(|| ApiError::no_game(id))?;
+    let game = replay(&row, &moves).map_err(ApiError::internal)?;
+    Ok(Loaded { row, game })
+}
+
+/// Whether a game may be reviewed: a finished game, or any imported one.
+fn reviewable(row: &GameRow) -> Result<(), ApiError> {
+    if row.summary.status == GameStatus::Ended || row.kind == GameKind::Imported {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::NotOver,
+            "the game is not over: a review comes after it",
+        ))
+    }
+}
+
+async fn players(state: &Shared, row: &GameRow) -> Result<[PlayerJson; 2], ApiError> {
+    if row.kind == GameKind::Imported {
+        let info = review_store::imported(&state.store, &row.id).await?;
+        let name = |n: Option<&str>| PlayerJson {
+            kind: "pgn".into(),
+            name: n.map(str::to_owned),
+            level: None,
+        };
+        return Ok([
+            name(info.as_ref().map(|i| i.white.as_str())),
+            name(info.as_ref().map(|i| i.black.as_str())),
+        ]);
+    }
+    let seats = Seats::of(row);
+    let mut out = Vec::with_capacity(2);
+    for seat in [&seats.white, &seats.black] {
+        let s = seat_name(state, seat).await?;
+        let kind = serde_json::to_value(s.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        out.push(PlayerJson {
+            kind,
+            name: s.name,
+            level: s.level,
+        });
+    }
+    let black = out
+        .pop()
+        .ok_or_else(|| ApiError::internal("no black seat"))?;
+    let white = out
+        .pop()
+        .ok_or_else(|| ApiError::internal("no white seat"))?;
+    Ok([white, black])
+}
+
+/// The game part of a review answer.
+async fn game_json(state: &Shared, l: &Loaded) -> Result<Value, ApiError> {
+    let [white, black] = players(state, &l.row).await?;
+    let moves: Vec<ReviewMove> = l
+        .game
+        .history()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ReviewMove {
+            ply: i + 1,
+            uci: m.uci.clone(),
+            san: m.san.clone(),
+            fen: l.game.position_at(i + 1).map(fen_of).unwrap_or_default(),
+        })
+        .collect();
+    Ok(json!({
+        "id": l.row.id,
+        "kind": l.row.kind.as_str(),
+        "variant": l.row.variant.as_str(),
+        "initial_fen": l.game.initial_fen(),
+        "result": l.row.summary.result.as_str(),
+        "reason": l.row.summary.reason.map(game::Reason::as_str),
+        "white": white,
+        "black": black,
+        "moves": moves,
+    }))
+}
+
+fn fen_of(p: &Chess) -> String {
+    use game::shakmaty::EnPassantMode;
+    use game::shakmaty::fen::Fen;
+    Fen::from_position(p, EnPassantMode::Legal).to_string()
+}
+
+/// The answer for a stored review, rendered in `lang`.
+async fn done_json(
+    state: &Shared,
+    l: &Loaded,
+    stored: &review_store::StoredReview,
+    lang: &str,
+) -> Result<Value, ApiError> {
+    let analysis: Value = serde_json::from_str(&stored.analysis).map_err(ApiError::internal)?;
+    let review = state
+        .reviews
+        .reviewer()
+        .render(&analysis, &l.game, lang)
+        .map_err(ApiError::internal)?;
+    Ok(json!({
+        "status": "done",
+        "lang": lang,
+        "game": game_json(state, l).await?,
+        "review": review,
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+struct LangQuery {
+    lang: Option<String>,
+}
+
+fn lang_of(q: &LangQuery, headers: &HeaderMap) -> &'static str {
+    q.lang
+        .as_deref()
+        .and_then(|l| {
+            crate::i18n::languages()
+                .into_iter()
+                .find(|x| x.eq_ignore_ascii_case(l))
+        })
+        .unwrap_or_else(|| crate::i18n::choose_for(headers))
+}
+
+fn progress_json(p: &Progress) -> Value {
+    serde_json::to_value(p).unwrap_or_else(|_| json!({"status": "failed"}))
+}
+
+async fn start_review(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
+    Path(id): Path<String>,
+    q: Query<LangQuery>,
+    headers: HeaderMap,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let l = load(&state, &id).await?;
+    reviewable(&l.row)?;
+    if let Some(stored) = review_store::review(&state.store, &id).await? {
+        let lang = lang_of(&q, &headers);
+        return Ok((
+            StatusCode::OK,
+            Json(done_json(&state, &l, &stored, lang).await?),
+        ));
+    }
+    let who = requester(&player, ip, account.as_ref().map(|Extension(a)| a));
+    let rx = state
+        .reviews
+        .start(&state.store, &id, l.game.clone(), who)?;
+    let now = rx.borrow().clone();
+    Ok((StatusCode::ACCEPTED, Json(progress_json(&now))))
+}
+
+async fn get_review(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    q: Query<LangQuery>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let l = load(&state, &id).await?;
+    if let Some(stored) = review_store::review(&state.store, &id).await? {
+        let lang = lang_of(&q, &headers);
+        return Ok(Json(done_json(&state, &l, &stored, lang).await?));
+    }
+    Ok(Json(match state.reviews.watch(&id) {
+        Some(rx) => progress_json(&rx.borrow()),
+        None => json!({"status": "none"}),
+    }))
+}
+
+/// Server-sent events of a review's progress: `progress` events with the
+/// [`Progress`] JSON, the last one `done` or `failed`.
+async fn review_events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let l = load(&state, &id).await?;
+    let first = if review_store::review(&state.store, &id).await?.is_some() {
+        Some(Progress::Done)
+    } else {
+        None
+    };
+    let rx = match first {
+        Some(_) => None,
+        None => state.reviews.watch(&l.row.id),
+    };
+    let first = first.or_else(|| {
+        rx.is_none().then_some(Progress::Failed {
+            message: "no review of this game is under way".into(),
+        })
+    });
+    let events = stream::unfold((first, rx, false), follow_progress);
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
+
+type ProgressState = (Option<Progress>, Option<watch::Receiver<Progress>>, bool);
+
+async fn follow_progress(
+    (first, rx, ended): ProgressState,
+) -> Option<(Result<Event, Infallible>, ProgressState)> {
+    if ended {
+        return None;
+    }
+    let event = |p: &Progress| {
+        Event::default()
+            .event("progress")
+            .data(progress_json(p).to_string())
+    };
+    if let Some(p) = first {
+        return Some((Ok(event(&p)), (None, None, true)));
+    }
+    let mut rx = rx?;
+    let now = rx.borrow_and_update().clone();
+    if !now.is_final() && rx.changed().await.is_ok() {
+        let next = rx.borrow_and_update().clone();
+        let last = next.is_final();
+        return Some((Ok(event(&next)), (None, Some(rx), last)));
+    }
+    Some((Ok(event(&now)), (None, None, true)))
+}
+
+/// What the analysis board asks about: a FEN, or a position of a game.
+#[derive(Debug, Deserialize)]
+struct AnalysisRequest {
+    fen: Option<String>,
+    game: Option<String>,
+    ply: Option<usize>,
+    movetime_ms: Option<u64>,
+}
+
+async fn position_of(state: &Shared, req: &AnalysisRequest) -> Result<Chess, ApiError> {
+    match (&req.fen, &req.game) {
+        (Some(fen), None) => {
+            if fen.len() > MAX_FEN_LEN {
+                return Err(ApiError::bad_request(format!(
+                    "a FEN has at most {MAX_FEN_LEN} characters"
+                )));
+            }
+            let g = Game::from_fen(fen.trim(), RuleSet::Fide)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            Ok(g.position().clone())
+        }
+        (None, Some(id)) => {
+            let l = load(state, id).await?;
+            let ply = req.ply.unwrap_or(l.game.ply());
+            l.game.position_at(ply).cloned().ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "the game has {} plies; ply {ply} is not one of them",
+                    l.game.ply()
+                ))
+            })
+        }
+        _ => Err(ApiError::bad_request(
+            "give either a FEN (`fen`) or a game and a ply (`game`, `ply`)",
+        )),
+    }
+}
+
+fn start_analysis(
+    state: &AppState,
+    who: &[Requester],
+    pos: Chess,
+    ms: u64,
+) -> Result<mpsc::Receiver<Result<Snapshot, Busy>>, ApiError> {
+    if pos.legal_moves().is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::GameOver,
+            "the position has no legal move: nothing to analyse",
+        ));
+    }
+    let time = Duration::from_millis(ms.clamp(50, 10_000));
+    Arc::clone(&state.analyses).start(who, pos, time)
+}
+
+fn busy() -> ApiError {
+    ApiError::rate_limited("the analysis engine is busy; try again in a few seconds", 5)
+}
+
+async fn post_analysis(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
+    body: JsonBody,
+) -> Result<Json<Snapshot>, ApiError> {
+    let req: AnalysisRequest = json_body(body, "analysis request")?;
+    let pos = position_of(&state, &req).await?;
+    let who = requester(&player, ip, account.as_ref().map(|Extension(a)| a));
+    let ms = req.movetime_ms.unwrap_or(DEFAULT_POST_ANALYSIS_MS);
+    let mut rx = start_analysis(&state, &who, pos, ms)?;
+    let mut last = None;
+    while let Some(item) = rx.recv().await {
+        let snap = item.map_err(|Busy| busy())?;
+        let done = snap.done;
+        last = Some(snap);
+        if done {
+            break;
+        }
+    }
+    last.filter(|s| s.done).map(Json).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::Conflict,
+            "the analysis was replaced by a newer one",
+        )
+    })
+}
+
+/// Server-sent events of the analysis board: `lines` events with a
+/// [`Snapshot`] after each finished depth, the last with `done: true`; an
+/// `error` event with the error JSON if the engine is busy.
+async fn analysis_stream(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
+    q: Result<Query<AnalysisRequest>, axum::extract::rejection::QueryRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Query(req) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let pos = position_of(&state, &req).await?;
+    let who = requester(&player, ip, account.as_ref().map(|Extension(a)| a));
+    let ms = req.movetime_ms.unwrap_or(DEFAULT_ANALYSIS_MS);
+    let rx = start_analysis(&state, &who, pos, ms)?;
+    let events = stream::unfold(Some(rx), |rx| async move {
+        let mut rx = rx?;
+        let item = rx.recv().await?;
+        Some(match item {
+            Ok(snap) => {
+                let data = serde_json::to_string(&snap).unwrap_or_default();
+                let next = (!snap.done).then_some(rx);
+                (Ok(Event::default().event("lines").data(data)), next)
+            }
+            Err(Busy) => {
+                let data = json!({"error": {"code": "rate_limited", "message": busy().message}});
+                (
+                    Ok(Event::default().event("error").data(data.to_string())),
+                    None,
+                )
+            }
+        })
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
+
+#[derive(Debug, Deserialize)]
+struct ImportRequest {
+    pgn: String,
+}
+
+/// A game stored by an import.
+#[derive(Debug, Serialize)]
+struct ImportedJson {
+    id: String,
+    white: String,
+    black: String,
+    result: String,
+    plies: usize,
+}
+
+async fn import(
+    State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let body = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!("a PGN import is limited to {} KiB", MAX_IMPORT_BYTES / 1024),
+            )
+        } else {
+            ApiError::bad_request(e.body_text())
+        }
+    })?;
+    let req: ImportRequest = json_body(Ok(body), "import request")?;
+    let games = read_pgn(&req.pgn)?;
+    let now = now_ms();
+    state.store.touch_player(&player.0, now).await?;
+    let stored: Vec<(String, game::pgn::ImportedGame)> = games
+        .into_iter()
+        .map(|g| (review_store::new_game_id(), g))
+        .collect();
+    review_store::import(&state.store, &player.0, &stored, now).await?;
+    let list: Vec<ImportedJson> = stored
+        .iter()
+        .map(|(id, g)| ImportedJson {
+            id: id.clone(),
+            white: g.tag("White").unwrap_or("?").to_owned(),
+            black: g.tag("Black").unwrap_or("?").to_owned(),
+            result: g
+                .game
+                .outcome()
+                .map_or("*", |o| o.result.as_str())
+                .to_owned(),
+            plies: g.game.ply(),
+        })
+        .collect();
+    Ok((StatusCode::CREATED, Json(json!({ "games": list }))))
+}
+
+fn invalid_pgn(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::InvalidPgn, message)
+}
+
+/// Every game of `pgn`, or the importer's first error as it words it.
+fn read_pgn(pgn: &str) -> Result<Vec<game::pgn::ImportedGame>, ApiError> {
+    let mut games = Vec::new();
+    for item in PgnImporter::new(pgn.as_bytes()) {
+        let g = item.map_err(|e| invalid_pgn(e.to_string()))?;
+        if games.len() == MAX_IMPORT_GAMES {
+            return Err(invalid_pgn(format!(
+                "an import holds at most {MAX_IMPORT_GAMES} games"
+            )));
+        }
+        if g.game.ply() > MAX_IMPORT_PLIES {
+            return Err(invalid_pgn(format!(
+                "game {}: more than {MAX_IMPORT_PLIES} plies",
+                g.number
+            )));
+        }
+        games.push(g);
+    }
+    if games.is_empty() {
+        return Err(invalid_pgn("no game found in the PGN"));
+    }
+    Ok(games)
+}

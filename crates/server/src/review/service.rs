@@ -1,0 +1,650 @@
+//! Running reviews and analyses on engines of their own, so that they never
+//! hold up live games: [`Lane`] (a few engines behind a semaphore, with a
+//! bounded wait), [`Reviews`] (the queue of game reviews: one running per
+//! lane permit, a bounded queue, one review per player at a time, progress
+//! watched by any number of viewers, the result stored when done) and
+//! [`Analyses`] (the analysis board: the engine's best lines of one
+//! position, deepening, within a time cap, one at a time per player and a
+//! rate limit).
+//!
+//! The analysis itself is the review library's ([`Reviewer`]); the service
+//! only runs it and keeps what it returns.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use game::Game;
+use game::shakmaty::{Chess, Move};
+use governor::clock::Clock as _;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde::Serialize;
+use tokio::sync::{Semaphore, mpsc, watch};
+
+use super::store::{self as review_store, StoredReview};
+use crate::error::ApiError;
+use crate::security::RetryAfter;
+use crate::store::{Store, now_ms};
+
+/// Reviews analysing at once (each on one core).
+pub const REVIEW_WORKERS: usize = 1;
+/// Reviews waiting beyond those; more are refused.
+pub const REVIEW_QUEUE: usize = 8;
+/// Analysis-board searches running at once.
+pub const ANALYSIS_WORKERS: usize = 1;
+/// Analysis-board searches waiting for a worker; more are refused.
+pub const ANALYSIS_QUEUE: usize = 4;
+/// The longest an analysis-board search may run.
+pub const ANALYSIS_MAX_TIME: Duration = Duration::from_secs(10);
+/// Analysis-board searches one player may start per minute (and burst).
+pub const ANALYSES_PER_MINUTE: u32 = 30;
+/// Lines shown on the analysis board.
+pub const ANALYSIS_LINES: usize = 3;
+/// Hash table of each review or analysis engine, MiB.
+const LANE_HASH_MB: usize = 16;
+
+/// What the service needs of the review library.
+pub trait Reviewer: Send + Sync + 'static {
+    /// The format number of what [`Reviewer::analyse`] returns; stored with
+    /// it.
+    fn format(&self) -> u32;
+
+    /// Analyses every move of `game` on `engine`, reporting `(positions
+    /// done, positions in all)` to `progress`; stops early (with an error)
+    /// when `stop` is set. Returns the language-neutral analysis.
+    ///
+    /// # Errors
+    /// A game the library cannot analyse, or a stop.
+    fn analyse(
+        &self,
+        engine: &mut engine::Engine,
+        game: &Game,
+        progress: &(dyn Fn(u32, u32) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<serde_json::Value, String>;
+
+    /// The stored `analysis` of `game` as the page shows it to a viewer
+    /// reading `lang`: labels, lines and explanations in words.
+    ///
+    /// # Errors
+    /// An analysis the library cannot read.
+    fn render(
+        &self,
+        analysis: &serde_json::Value,
+        game: &Game,
+        lang: &str,
+    ) -> Result<serde_json::Value, String>;
+}
+
+/// Who asks for a review or an analysis: one at a time each.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Requester {
+    /// A logged-in account.
+    Account(String),
+    /// An anonymous player id.
+    Player(String),
+    /// A client address (anonymous players count by their address too, so
+    /// that a fresh cookie gives no second review).
+    Ip(IpAddr),
+}
+
+impl Requester {
+    /// The keys of a request: the account when logged in, else the
+    /// anonymous player id and the address.
+    pub fn keys(account: Option<&str>, player: &str, ip: IpAddr) -> Vec<Requester> {
+        match account {
+            Some(a) => vec![Requester::Account(a.to_owned())],
+            None => vec![Requester::Player(player.to_owned()), Requester::Ip(ip)],
+        }
+    }
+}
+
+/// A few engines behind a semaphore: at most `workers` searches at once,
+/// at most `queue` more waiting.
+pub struct Lane {
+    permits: Semaphore,
+    waiting: AtomicUsize,
+    queue: usize,
+    idle: Mutex<Vec<engine::Engine>>,
+}
+
+impl std::fmt::Debug for Lane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lane")
+            .field("available", &self.permits.available_permits())
+            .field("waiting", &self.waiting.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+/// A [`Lane`] refused the work: its queue is full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Busy;
+
+impl Lane {
+    /// A lane of `workers` engines and a queue of `queue`.
+    pub fn new(workers: usize, queue: usize) -> Lane {
+        Lane {
+            permits: Semaphore::new(workers.max(1)),
+            waiting: AtomicUsize::new(0),
+            queue,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `work` on an engine of the lane, on a blocking thread, once a
+    /// worker is free.
+    ///
+    /// # Errors
+    /// [`Busy`] when `queue` others are waiting already.
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&mut engine::Engine) -> T + Send + 'static,
+    ) -> Result<T, Busy> {
+        let waiting = self.waiting.fetch_add(1, Ordering::AcqRel);
+        let permit = if waiting >= self.queue + self.permits.available_permits() {
+            None
+        } else {
+            self.permits.acquire().await.ok()
+        };
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        let _permit = permit.ok_or(Busy)?;
+        let lane = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut engine = lane
+                .lock_idle()
+                .pop()
+                .unwrap_or_else(|| engine::Engine::new(LANE_HASH_MB));
+            let out = work(&mut engine);
+            lane.lock_idle().push(engine);
+            out
+        })
+        .await
+        .map_err(|e| {
+            tracing::error!("engine work failed: {e}");
+            Busy
+        })
+    }
+
+    fn lock_idle(&self) -> MutexGuard<'_, Vec<engine::Engine>> {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Where a review stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Progress {
+    /// Waiting for a worker.
+    Queued,
+    /// Analysing: `done` of `total` positions.
+    Running {
+        /// Positions analysed.
+        done: u32,
+        /// Positions in all.
+        total: u32,
+    },
+    /// Stored; read it with `GET /api/games/{id}/review`.
+    Done,
+    /// The analysis failed (the message is safe to show).
+    Failed {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl Progress {
+    /// Whether nothing more will happen.
+    pub fn is_final(&self) -> bool {
+        matches!(self, Progress::Done | Progress::Failed { .. })
+    }
+}
+
+struct Job {
+    progress: watch::Sender<Progress>,
+    owners: Vec<Requester>,
+}
+
+#[derive(Default)]
+struct Jobs {
+    by_game: HashMap<String, Job>,
+    by_owner: HashMap<Requester, String>,
+}
+
+/// The review queue.
+pub struct Reviews {
+    reviewer: Arc<dyn Reviewer>,
+    lane: Arc<Lane>,
+    jobs: Mutex<Jobs>,
+    max_jobs: usize,
+}
+
+impl std::fmt::Debug for Reviews {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reviews")
+            .field("jobs", &self.lock().by_game.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Reviews {
+    /// A queue running `reviewer` with [`REVIEW_WORKERS`] and
+    /// [`REVIEW_QUEUE`].
+    pub fn new(reviewer: Arc<dyn Reviewer>) -> Reviews {
+        Reviews {
+            reviewer,
+            lane: Arc::new(Lane::new(REVIEW_WORKERS, REVIEW_QUEUE)),
+            jobs: Mutex::new(Jobs::default()),
+            max_jobs: REVIEW_WORKERS + REVIEW_QUEUE,
+        }
+    }
+
+    /// The review library.
+    pub fn reviewer(&self) -> &Arc<dyn Reviewer> {
+        &self.reviewer
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Jobs> {
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The progress of game `id`'s review under way, if one is.
+    pub fn watch(&self, id: &str) -> Option<watch::Receiver<Progress>> {
+        self.lock().by_game.get(id).map(|j| j.progress.subscribe())
+    }
+
+    /// Starts reviewing `game` (stored as `id`) for `owners`, or joins the
+    /// review of it under way.
+    ///
+    /// # Errors
+    /// `rate_limited` when one of `owners` has another review under way or
+    /// the queue is full.
+    pub fn start(
+        self: &Arc<Self>,
+        store: &Store,
+        id: &str,
+        game: Game,
+        owners: Vec<Requester>,
+    ) -> Result<watch::Receiver<Progress>, ApiError> {
+        let mut jobs = self.lock();
+        if let Some(job) = jobs.by_game.get(id) {
+            return Ok(job.progress.subscribe());
+        }
+        if let Some(other) = owners.iter().find_map(|o| jobs.by_owner.get(o)) {
+            return Err(ApiError::rate_limited(
+                format!("you already have a review under way (game {other}); one at a time"),
+                10,
+            ));
+        }
+        if jobs.by_game.len() >= self.max_jobs {
+            return Err(ApiError::rate_limited(
+                "too many reviews are waiting; try again in a minute",
+                60,
+            ));
+        }
+        let (tx, rx) = watch::channel(Progress::Queued);
+        for o in &owners {
+            jobs.by_owner.insert(o.clone(), id.to_owned());
+        }
+        jobs.by_game.insert(
+            id.to_owned(),
+            Job {
+                progress: tx.clone(),
+                owners,
+            },
+        );
+        drop(jobs);
+        tokio::spawn(Arc::clone(self).run(store.clone(), id.to_owned(), game, tx));
+        Ok(rx)
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        store: Store,
+        id: String,
+        game: Game,
+        tx: watch::Sender<Progress>,
+    ) {
+        let outcome = self.analyse(&game, tx.clone()).await;
+        let last = match outcome {
+            Ok(analysis) => {
+                let stored = StoredReview {
+                    format: self.reviewer.format(),
+                    analysis,
+                    created_at: now_ms(),
+                };
+                match review_store::save_review(&store, &id, &stored).await {
+                    Ok(()) => Progress::Done,
+                    Err(e) => {
+                        tracing::error!(game = %id, "cannot store review: {e}");
+                        Progress::Failed {
+                            message: "the review could not be stored".into(),
+                        }
+                    }
+                }
+            }
+            Err(message) => Progress::Failed { message },
+        };
+        let mut jobs = self.lock();
+        if let Some(job) = jobs.by_game.remove(&id) {
+            for o in job.owners {
+                jobs.by_owner.remove(&o);
+            }
+        }
+        drop(jobs);
+        tx.send_replace(last);
+    }
+
+    async fn analyse(&self, game: &Game, tx: watch::Sender<Progress>) -> Result<String, String> {
+        let reviewer = Arc::clone(&self.reviewer);
+        let game = game.clone();
+        let work = move |engine: &mut engine::Engine| {
+            let stop = AtomicBool::new(false);
+            let report = |done, total| {
+                tx.send_replace(Progress::Running { done, total });
+            };
+            reviewer.analyse(engine, &game, &report, &stop)
+        };
+        let value = self
+            .lane
+            .run(work)
+            .await
+            .map_err(|Busy| "the review could not run".to_owned())??;
+        serde_json::to_string(&value).map_err(|e| e.to_string())
+    }
+}
+
+/// One line of the analysis board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// 1 for the best line, 2, 3.
+    pub rank: usize,
+    /// Depth reached.
+    pub depth: u32,
+    /// The score from White's side: `{"cp": n}` or `{"mate": n}`.
+    pub score: ScoreJson,
+    /// The moves in UCI.
+    pub uci: Vec<String>,
+    /// The moves in SAN (English letters).
+    pub san: Vec<String>,
+}
+
+/// A score from White's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreJson {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in that many moves (negative: Black mates).
+    Mate(i32),
+}
+
+impl ScoreJson {
+    /// `score`, given from the side to move's view, from White's.
+    pub fn white_view(score: engine::Score, white_to_move: bool) -> ScoreJson {
+        let sign = if white_to_move { 1 } else { -1 };
+        match score {
+            engine::Score::Cp(c) => ScoreJson::Cp(c * sign),
+            engine::Score::Mate(m) => ScoreJson::Mate(m * sign),
+        }
+    }
+}
+
+/// The lines of `pos` for a principal variation each, in UCI and SAN;
+/// stops at the first move that is not legal.
+fn line_moves(pos: &Chess, pv: &[Move]) -> (Vec<String>, Vec<String>) {
+    use game::shakmaty::Position as _;
+    use game::shakmaty::san::SanPlus;
+    use game::shakmaty::uci::UciMove;
+    let mut pos = pos.clone();
+    let (mut uci, mut san) = (Vec::new(), Vec::new());
+    for m in pv {
+        if !pos.is_legal(*m) {
+            break;
+        }
+        uci.push(UciMove::from_move(*m, game::shakmaty::CastlingMode::Standard).to_string());
+        san.push(SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
+    }
+    (uci, san)
+}
+
+/// The analysis board's searches.
+pub struct Analyses {
+    lane: Arc<Lane>,
+    limiter: Option<DefaultKeyedRateLimiter<Requester>>,
+    current: Mutex<HashMap<Requester, Arc<AtomicBool>>>,
+}
+
+impl std::fmt::Debug for Analyses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyses").finish_non_exhaustive()
+    }
+}
+
+impl Default for Analyses {
+    fn default() -> Analyses {
+        Analyses::new(ANALYSES_PER_MINUTE)
+    }
+}
+
+/// One snapshot of a deepening analysis.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Snapshot {
+    /// The lines, best first.
+    pub lines: Vec<Line>,
+    /// Whether the search is over.
+    pub done: bool,
+}
+
+impl Analyses {
+    /// Analyses allowing each player `per_minute` searches a minute (0:
+    /// no limit).
+    pub fn new(per_minute: u32) -> Analyses {
+        let quota = NonZeroU32::new(per_minute).and_then(|n| {
+            Quota::with_period(Duration::from_secs(60) / n.get()).map(|q| q.allow_burst(n))
+        });
+        Analyses {
+            lane: Arc::new(Lane::new(ANALYSIS_WORKERS, ANALYSIS_QUEUE)),
+            limiter: quota.map(RateLimiter::keyed),
+            current: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Starts analysing `pos` for `who` for at most `time` (capped at
+    /// [`ANALYSIS_MAX_TIME`]), stopping `who`'s previous analysis; the
+    /// snapshots come on the receiver, the last with `done`. Dropping the
+    /// receiver stops the search.
+    ///
+    /// # Errors
+    /// `rate_limited` when `who` has used up its searches per minute.
+    pub fn start(
+        self: &Arc<Self>,
+        who: &[Requester],
+        pos: Chess,
+        time: Duration,
+    ) -> Result<mpsc::Receiver<Result<Snapshot, Busy>>, ApiError> {
+        if let Some(l) = &self.limiter {
+            for k in who {
+                l.check_key(k)
+                    .map_err(|not_until| RetryAfter(not_until.wait_time_from(l.clock().now())))?;
+            }
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        {
+            let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+            if current.len() > 10_000 {
+                current.retain(|_, s| !s.load(Ordering::Relaxed));
+            }
+            for k in who {
+                if let Some(old) = current.insert(k.clone(), Arc::clone(&stop)) {
+                    old.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        let (tx, rx) = mpsc::channel(16);
+        let lane = Arc::clone(&self.lane);
+        let time = time.min(ANALYSIS_MAX_TIME);
+        tokio::spawn(async move {
+            let sender = tx.clone();
+            let flag = Arc::clone(&stop);
+            let done = lane
+                .run(move |engine| search_lines(engine, &pos, time, &flag, &sender))
+                .await;
+            stop.store(true, Ordering::Relaxed);
+            if let Err(Busy) = done {
+                let _ = tx.send(Err(Busy)).await;
+            }
+        });
+        Ok(rx)
+    }
+}
+
+/// Searches `pos` for [`ANALYSIS_LINES`] lines, sending a snapshot after
+/// each finished depth and the last one when done; stops when `stop` is
+/// set or the receiver is gone.
+fn search_lines(
+    engine: &mut engine::Engine,
+    pos: &Chess,
+    time: Duration,
+    stop: &AtomicBool,
+    tx: &mpsc::Sender<Result<Snapshot, Busy>>,
+) {
+    use game::shakmaty::Position as _;
+    let white = pos.turn().is_white();
+    let count = pos.legal_moves().len().min(ANALYSIS_LINES);
+    if stop.load(Ordering::Relaxed) {
+        return;
+    }
+    let limits = engine::Limits {
+        movetime: Some(time),
+        ..engine::Limits::default()
+    };
+    let mut lines: Vec<Option<Line>> = vec![None; count];
+    let line_of = |rank, depth, score, pv: &[Move]| {
+        let (uci, san) = line_moves(pos, pv);
+        Line {
+            rank,
+            depth,
+            score: ScoreJson::white_view(score, white),
+            uci,
+            san,
+        }
+    };
+    let mut on_info = |info: &engine::SearchInfo| {
+        let Some(slot) = lines.get_mut(info.multipv.wrapping_sub(1)) else {
+            return;
+        };
+        *slot = Some(line_of(info.multipv, info.depth, info.score, &info.pv));
+        if info.multipv == count && lines.iter().all(Option::is_some) {
+            let snap = Snapshot {
+                lines: lines.iter().flatten().cloned().collect(),
+                done: false,
+            };
+            if tx.blocking_send(Ok(snap)).is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let results = engine.analyse_with_info(pos, &[], &limits, count.max(1), stop, &mut on_info);
+    let last = Snapshot {
+        lines: results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| line_of(i + 1, r.depth, r.score, &r.pv))
+            .collect(),
+        done: true,
+    };
+    let _ = tx.blocking_send(Ok(last));
+}
+
+/// The review library (`super::analyse`, `super::text`) searching each
+/// position for `nodes` nodes.
+pub fn library(nodes: u64) -> Arc<dyn Reviewer> {
+    Arc::new(Library {
+        budget: super::Budget::Nodes(nodes),
+    })
+}
+
+struct Library {
+    budget: super::Budget,
+}
+
+impl Reviewer for Library {
+    fn format(&self) -> u32 {
+        super::analyse::FORMAT
+    }
+
+    fn analyse(
+        &self,
+        engine: &mut engine::Engine,
+        game: &Game,
+        progress: &(dyn Fn(u32, u32) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<serde_json::Value, String> {
+        let on_progress = |done: usize, total: usize| {
+            progress(
+                u32::try_from(done).unwrap_or(u32::MAX),
+                u32::try_from(total).unwrap_or(u32::MAX),
+            );
+        };
+        let mut engines = [std::mem::replace(engine, engine::Engine::new(1))];
+        let review = super::review_game(game, self.budget, &mut engines, stop, &on_progress);
+        let [back] = engines;
+        *engine = back;
+        let review = review.ok_or_else(|| "the review was stopped".to_owned())?;
+        serde_json::to_value(review).map_err(|e| e.to_string())
+    }
+
+    fn render(
+        &self,
+        analysis: &serde_json::Value,
+        game: &Game,
+        lang: &str,
+    ) -> Result<serde_json::Value, String> {
+        let review: super::Review =
+            serde_json::from_value(analysis.clone()).map_err(|e| e.to_string())?;
+        let mut out = serde_json::to_value(&review).map_err(|e| e.to_string())?;
+        let moves = out["moves"]
+            .as_array_mut()
+            .ok_or("a review without moves")?;
+        for (m, json) in review.moves.iter().zip(moves.iter_mut()) {
+            let texts: Vec<String> = m
+                .explanations
+                .iter()
+                .map(|e| super::text::explanation(e, lang, m.side))
+                .collect();
+            json["texts"] = texts.into();
+            json["symbol"] = m.label.map(|l| l.symbol()).into();
+            json["label_name"] = m.label.map(|l| super::text::label_name(l, lang)).into();
+            json["best"]["fens"] = line_fens(game, m.ply, &m.best.uci).into();
+        }
+        Ok(out)
+    }
+}
+
+/// The positions along `line` (UCI) played from the position before ply
+/// `ply` of `game`.
+fn line_fens(game: &Game, ply: u32, line: &[String]) -> Vec<String> {
+    use game::shakmaty::fen::Fen;
+    use game::shakmaty::uci::UciMove;
+    use game::shakmaty::{EnPassantMode, Position as _};
+    let Some(mut pos) = game.position_at(ply as usize - 1).cloned() else {
+        return Vec::new();
+    };
+    let mut fens = Vec::with_capacity(line.len());
+    for uci in line {
+        let Some(m) = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+        else {
+            break;
+        };
+        pos.play_unchecked(m);
+        fens.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+    }
+    fens
+}

@@ -1,0 +1,247 @@
+//! Storage of reviews and imported games: the SQL of the `reviews` and
+//! `imported_games` tables (migration `0006_reviews.sql`), and replaying a
+//! stored game for analysis.
+//!
+//! A review is written once, when its analysis is done, as JSON text; a
+//! second write of the same game keeps the first (reviews are immutable).
+//! An import stores every game of a PGN in one transaction: all or none.
+
+use game::pgn::ImportedGame;
+use game::{Game, GameResult, RuleSet, Variant};
+use sqlx::Row;
+
+use crate::store::{
+    GameKind, GameRow, GameStatus, GameSummary, MoveRow, Store, StoreError, insert_game_in,
+};
+
+/// Length of game ids (as the live games' ids).
+const GAME_ID_LEN: usize = 8;
+
+/// A new random game id (base62) for an imported game.
+pub fn new_game_id() -> String {
+    use rand::Rng as _;
+    rand::rng()
+        .sample_iter(&rand::distr::Alphanumeric)
+        .take(GAME_ID_LEN)
+        .map(char::from)
+        .collect()
+}
+
+/// A stored review: the analysis as JSON text and its format number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredReview {
+    /// Format of `analysis` (the review library's version).
+    pub format: u32,
+    /// The analysis, JSON.
+    pub analysis: String,
+    /// When it was stored, Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// What an imported game stores beside its `games` row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedInfo {
+    /// The player who imported it.
+    pub owner: String,
+    /// White's name in the PGN (`?` when unknown).
+    pub white: String,
+    /// Black's name in the PGN.
+    pub black: String,
+    /// The event.
+    pub event: String,
+    /// The site.
+    pub site: String,
+    /// The date as written (`YYYY.MM.DD`, `??` for unknown parts).
+    pub date: String,
+}
+
+/// The stored review of `game_id`, if any.
+///
+/// # Errors
+/// A database failure.
+pub async fn review(store: &Store, game_id: &str) -> Result<Option<StoredReview>, StoreError> {
+    let row = sqlx::query("SELECT format, analysis, created_at FROM reviews WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_optional(store.pool())
+        .await?;
+    row.map(|r| {
+        Ok(StoredReview {
+            format: u32::try_from(r.try_get::<i64, _>(0)?).map_err(|_| StoreError::Corrupt {
+                table: "reviews",
+                detail: "bad format".into(),
+            })?,
+            analysis: r.try_get(1)?,
+            created_at: r.try_get(2)?,
+        })
+    })
+    .transpose()
+}
+
+/// Stores the review of `game_id` unless one is stored already (the first
+/// stays: reviews never change).
+///
+/// # Errors
+/// A database failure.
+pub async fn save_review(
+    store: &Store,
+    game_id: &str,
+    review: &StoredReview,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO reviews (game_id, format, analysis, created_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(game_id)
+    .bind(i64::from(review.format))
+    .bind(&review.analysis)
+    .bind(review.created_at)
+    .execute(store.pool())
+    .await?;
+    Ok(())
+}
+
+/// What an imported game's `imported_games` row holds.
+fn info_of(g: &ImportedGame, owner: &str) -> ImportedInfo {
+    let tag = |n: &str, d: &str| clip(g.tag(n).unwrap_or(d));
+    ImportedInfo {
+        owner: owner.to_owned(),
+        white: tag("White", "?"),
+        black: tag("Black", "?"),
+        event: tag("Event", "?"),
+        site: tag("Site", "?"),
+        date: tag("Date", "????.??.??"),
+    }
+}
+
+/// Tag values are kept to this many characters.
+const MAX_TAG_CHARS: usize = 100;
+
+fn clip(s: &str) -> String {
+    s.chars().take(MAX_TAG_CHARS).collect()
+}
+
+/// The `games` row of an imported game, owned by nobody at the board: the
+/// game is finished when the PGN says how it ended, else it stays
+/// unfinished (`*`) and can still be reviewed.
+fn row_of(id: &str, g: &Game, now: i64) -> GameRow {
+    let outcome = g.outcome();
+    GameRow {
+        id: id.to_owned(),
+        kind: GameKind::Imported,
+        white_player: None,
+        black_player: None,
+        level: None,
+        rules: g.rules(),
+        variant: g.variant(),
+        position: None,
+        initial_fen: g.initial_fen(),
+        summary: GameSummary {
+            status: if outcome.is_some() {
+                GameStatus::Ended
+            } else {
+                GameStatus::Ongoing
+            },
+            result: outcome.map_or(GameResult::Aborted, |o| o.result),
+            reason: outcome.map(|o| o.reason),
+            plies: u32::try_from(g.ply()).unwrap_or(u32::MAX),
+            version: 1,
+            updated_at: now,
+        },
+        created_at: now,
+        table: None,
+    }
+}
+
+/// Stores imported games under the ids given, owned by player `owner`,
+/// all in one transaction.
+///
+/// # Errors
+/// A database failure; nothing is stored then.
+pub async fn import(
+    store: &Store,
+    owner: &str,
+    games: &[(String, ImportedGame)],
+    now: i64,
+) -> Result<(), StoreError> {
+    let mut tx = store.pool().begin().await?;
+    for (id, g) in games {
+        insert_game_in(&mut *tx, &row_of(id, &g.game, now)).await?;
+        for (i, m) in g.game.history().iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(id)
+            .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
+            .bind(&m.uci)
+            .bind(&m.san)
+            .bind(m.clock_ms.and_then(|c| i64::try_from(c).ok()))
+            .bind(m.draw_offer)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let info = info_of(g, owner);
+        sqlx::query(
+            "INSERT INTO imported_games (game_id, owner, white_name, black_name, event, site, \
+             played_on, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(id)
+        .bind(&info.owner)
+        .bind(&info.white)
+        .bind(&info.black)
+        .bind(&info.event)
+        .bind(&info.site)
+        .bind(&info.date)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What was stored about imported game `game_id`, if it is one.
+///
+/// # Errors
+/// A database failure.
+pub async fn imported(store: &Store, game_id: &str) -> Result<Option<ImportedInfo>, StoreError> {
+    let row = sqlx::query(
+        "SELECT owner, white_name, black_name, event, site, played_on FROM imported_games \
+         WHERE game_id = $1",
+    )
+    .bind(game_id)
+    .fetch_optional(store.pool())
+    .await?;
+    row.map(|r| {
+        Ok(ImportedInfo {
+            owner: r.try_get(0)?,
+            white: r.try_get(1)?,
+            black: r.try_get(2)?,
+            event: r.try_get(3)?,
+            site: r.try_get(4)?,
+            date: r.try_get(5)?,
+        })
+    })
+    .transpose()
+}
+
+/// Replays a stored game's moves from its starting position (how it ended
+/// does not matter to a review).
+///
+/// # Errors
+/// A stored position or move the rules refuse.
+pub fn replay(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
+    let rules: RuleSet = row.rules;
+    let mut game = match (row.variant, row.position) {
+        (Variant::Chess960, Some(n)) => Game::chess960(n, rules),
+        (Variant::Chess960, None) => Game::from_fen_with(&row.initial_fen, rules, true),
+        (Variant::Standard, _) => Game::from_fen(&row.initial_fen, rules),
+    }
+    .map_err(|e| e.to_string())?;
+    for m in moves {
+        game.play_uci(&m.uci)
+            .map_err(|e| format!("stored move {}: {e}", m.ply))?;
+    }
+    Ok(game)
+}

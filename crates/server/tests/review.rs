@@ -1,0 +1,311 @@
+//! Reviews, the analysis board and PGN import over real HTTP, on SQLite and
+//! PostgreSQL: a finished game is analysed once and served from storage to
+//! the next viewer, unfinished games are refused, one review per player at
+//! a time, import errors word for word as the importer's, and the analysis
+//! board's three lines.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use testkit::{Client, TestDb, TestServer, recv_until, send_json};
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Back-rank mate in one for White: Ra8#.
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+
+/// A computer game ended by the player's mate in one; its id.
+async fn finished_computer_game(c: &Client) -> String {
+    let g = c
+        .new_game(&json!({"level":"beginner","color":"white","fen": MATE_IN_ONE}))
+        .await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = c.game_socket(&id, Some(0)).await.unwrap();
+    send_json(&mut ws, &json!({"t":"move","id":1,"uci":"a1a8"}))
+        .await
+        .unwrap();
+    let ev = recv_until(&mut ws, WAIT, |m| {
+        m["t"] == "event" && m["game"]["status"] == "ended"
+    })
+    .await
+    .unwrap();
+    assert_eq!(ev["game"]["reason"], "checkmate");
+    id
+}
+
+/// Polls the review of `id` until it is done.
+async fn review_done(c: &Client, id: &str) -> Value {
+    let t0 = Instant::now();
+    loop {
+        let r = c.get(&format!("/api/games/{id}/review")).await.unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        let v: Value = r.json().unwrap();
+        match v["status"].as_str() {
+            Some("done") => return v,
+            Some("queued" | "running") => {}
+            other => panic!("unexpected status {other:?}: {v}"),
+        }
+        assert!(t0.elapsed() < WAIT, "review of {id} not done: {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn import(c: &Client, pgn: &str) -> testkit::Response {
+    c.post_json("/api/import", &json!({ "pgn": pgn }))
+        .await
+        .unwrap()
+}
+
+async fn a_finished_game_is_reviewed_once_and_served_to_the_next_viewer(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let id = finished_computer_game(&c).await;
+    let path = format!("/api/games/{id}/review");
+    assert_eq!(c.get_value(&path).await, json!({"status":"none"}));
+    let r = c.post(&path, "").await.unwrap();
+    assert_eq!(r.status, 202, "{}", r.text());
+    let first = review_done(&c, &id).await;
+    assert_eq!(first["game"]["moves"][0]["san"], "Ra8#");
+    assert_eq!(first["game"]["white"]["kind"], "anonymous");
+    assert_eq!(first["game"]["black"]["level"], "beginner");
+
+    let other = Client::new(srv.addr);
+    let r = other.post(&path, "").await.unwrap();
+    assert_eq!(r.status, 200, "served from storage: {}", r.text());
+    let second: Value = r.json().unwrap();
+    assert_eq!(second["status"], "done");
+    assert_eq!(second["review"], first["review"]);
+    let events = other.get(&format!("{path}/events")).await.unwrap();
+    assert!(
+        events.text().contains(r#"{"status":"done"}"#),
+        "{}",
+        events.text()
+    );
+    srv.stop().await;
+}
+
+async fn unfinished_and_unknown_games_are_refused(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let g = c
+        .new_game(&json!({"level":"beginner","color":"white"}))
+        .await;
+    let id = g["id"].as_str().unwrap();
+    let r = c
+        .post(&format!("/api/games/{id}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 409, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    assert_eq!(v["error"]["code"], "not_over");
+    let r = c.post("/api/games/nosuchgm/review", "").await.unwrap();
+    assert_eq!(r.status, 404, "{}", r.text());
+    srv.stop().await;
+}
+
+/// A long game (80 plies of legal moves picked by a fixed rule), so that
+/// its review is still under way when asked again.
+fn long_pgn() -> String {
+    let mut g = game::Game::new(game::RuleSet::Fide);
+    let mut movetext = String::new();
+    for ply in 0..80 {
+        let legal = g.legal_uci();
+        if legal.is_empty() || g.outcome().is_some() {
+            break;
+        }
+        let uci = &legal[(ply * 7 + 3) % legal.len()];
+        let san = g.play_uci(uci).unwrap().san.clone();
+        if ply % 2 == 0 {
+            movetext.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        movetext.push_str(&san);
+        movetext.push(' ');
+    }
+    format!("[White \"A\"]\n[Black \"B\"]\n\n{movetext}*\n")
+}
+
+async fn one_review_per_player_at_a_time(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let r = import(&c, &long_pgn()).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let long: Value = r.json().unwrap();
+    let long_id = long["games"][0]["id"].as_str().unwrap().to_owned();
+    let short = finished_computer_game(&c).await;
+
+    let r = c
+        .post(&format!("/api/games/{long_id}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 202, "{}", r.text());
+    let r = c
+        .post(&format!("/api/games/{short}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 429, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    assert_eq!(v["error"]["code"], "rate_limited");
+    assert!(r.header("retry-after").is_some());
+    // Someone else may join the review under way.
+    let other = Client::new(srv.addr);
+    let r = other
+        .post(&format!("/api/games/{long_id}/review"), "")
+        .await
+        .unwrap();
+    assert!(matches!(r.status, 200 | 202), "{}", r.text());
+
+    review_done(&c, &long_id).await;
+    let r = c
+        .post(&format!("/api/games/{short}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 202, "free again: {}", r.text());
+    review_done(&c, &short).await;
+    srv.stop().await;
+}
+
+async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let scholar = "[Event \"Club\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n\n\
+                   1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let r = import(&c, scholar).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    let g = &v["games"][0];
+    assert_eq!(
+        (&g["white"], &g["black"], &g["result"], &g["plies"]),
+        (&json!("Ann"), &json!("Bob"), &json!("1-0"), &json!(7))
+    );
+    let id = g["id"].as_str().unwrap();
+    let state = c.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(state["kind"], "imported");
+    assert_eq!(state["status"], "ended");
+    let r = c
+        .post(&format!("/api/games/{id}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 202, "{}", r.text());
+    let done = review_done(&c, id).await;
+    assert_eq!(
+        done["game"]["white"],
+        json!({"kind":"pgn","name":"Ann","level":null})
+    );
+    assert_eq!(done["game"]["moves"][6]["san"], "Qxf7#");
+    let nf6 = &done["review"]["moves"][5];
+    assert_eq!(nf6["san"], "Nf6", "{nf6}");
+    assert_eq!(nf6["label"], "blunder", "{nf6}");
+    assert_eq!(nf6["symbol"], "??");
+    assert!(
+        nf6["texts"].to_string().contains("Qxf7#"),
+        "the mate allowed is named: {nf6}"
+    );
+    assert_eq!(
+        nf6["best"]["uci"].as_array().unwrap().len(),
+        nf6["best"]["fens"].as_array().unwrap().len()
+    );
+    let fr = c
+        .get_value(&format!("/api/games/{id}/review?lang=fr"))
+        .await;
+    assert_eq!(fr["lang"], "fr");
+    assert_eq!(fr["review"]["moves"][5]["label"], "blunder");
+    assert_ne!(
+        fr["review"]["moves"][5]["texts"], nf6["texts"],
+        "rendered in French"
+    );
+
+    for bad in [
+        "1. e4 e5 2. Ke3 *\n",
+        "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Zz9 *\n",
+        "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
+        "1. f3 e5 2. g4 Qh4# 1-0\n",
+    ] {
+        let expected = game::pgn::PgnImporter::new(bad.as_bytes())
+            .find_map(Result::err)
+            .unwrap()
+            .to_string();
+        let r = import(&c, bad).await;
+        assert_eq!(r.status, 422, "{bad}: {}", r.text());
+        let v: Value = r.json().unwrap();
+        assert_eq!(v["error"]["code"], "invalid_pgn");
+        assert_eq!(v["error"]["message"], expected.as_str());
+    }
+    let r = import(&c, "   \n").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let huge = "1. e4 e5 ".repeat(40_000);
+    let r = import(&c, &huge).await;
+    assert_eq!(r.status, 413, "{}", r.text());
+    srv.stop().await;
+}
+
+async fn the_analysis_board_gives_three_lines(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let c = srv.client();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let r = c
+        .post_json("/api/analysis", &json!({"fen": start, "movetime_ms": 300}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    assert_eq!(v["done"], true);
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{v}");
+    let firsts: std::collections::HashSet<&str> = lines
+        .iter()
+        .map(|l| l["uci"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3, "three different moves: {v}");
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["rank"], i + 1);
+        assert!(l["score"]["cp"].is_i64(), "{l}");
+        assert_eq!(
+            l["uci"].as_array().unwrap().len(),
+            l["san"].as_array().unwrap().len()
+        );
+    }
+
+    // A mate in one is found, from White's side.
+    let r = c
+        .post_json(
+            "/api/analysis",
+            &json!({"fen": MATE_IN_ONE, "movetime_ms": 300}),
+        )
+        .await
+        .unwrap();
+    let v: Value = r.json().unwrap();
+    assert_eq!(v["lines"][0]["san"][0], "Ra8#", "{v}");
+    assert_eq!(v["lines"][0]["score"]["mate"], 1);
+
+    // The stream deepens and ends with the final lines.
+    let s = c
+        .get(&format!(
+            "/api/analysis/stream?fen={}&movetime_ms=300",
+            start.replace(' ', "%20").replace('/', "%2F")
+        ))
+        .await
+        .unwrap();
+    assert_eq!(s.status, 200, "{}", s.text());
+    let text = s.text();
+    assert!(text.matches("event: lines").count() >= 2, "{text}");
+    assert!(text.contains(r#""done":true"#), "{text}");
+
+    for (body, status) in [
+        (json!({"fen": "not a fen"}), 400),
+        (json!({"fen": "x".repeat(500)}), 400),
+        (json!({}), 400),
+        (json!({"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}), 409),
+    ] {
+        let r = c.post_json("/api/analysis", &body).await.unwrap();
+        assert_eq!(r.status, status, "{body}: {}", r.text());
+    }
+    srv.stop().await;
+}
+
+testkit::both_backends!(
+    a_finished_game_is_reviewed_once_and_served_to_the_next_viewer,
+    unfinished_and_unknown_games_are_refused,
+    one_review_per_player_at_a_time,
+    imports_store_games_and_refuse_bad_pgn_word_for_word,
+    the_analysis_board_gives_three_lines,
+);
