@@ -6,6 +6,8 @@
 
 mod engine_cmds;
 mod game_cmds;
+mod puzzles;
+mod review;
 mod serve_cmds;
 
 use std::process::ExitCode;
@@ -43,6 +45,13 @@ enum Command {
     Game(game_cmds::Command),
     #[command(flatten)]
     Engine(engine_cmds::Command),
+    /// Make mate-in-one and mate-in-two puzzles from the engine's own games
+    /// (`content/puzzles.json`), each verified to have one solution.
+    Puzzles(puzzles::Args),
+    /// Review the games of a PGN file with the engine and write them back
+    /// annotated: `[%eval]` comments, `?!`/`?`/`??` as NAGs, the best move
+    /// as a variation and the explanation as a comment.
+    Review(review::ReviewArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(cmd)) => serve_cmds::run(cmd),
         Some(Command::Game(cmd)) => game_cmds::run(cmd),
         Some(Command::Engine(cmd)) => engine_cmds::run(cmd),
+        Some(Command::Puzzles(args)) => puzzles::run(args),
+        Some(Command::Review(args)) => review::run(args),
     }
 }
