@@ -55,6 +55,43 @@ pub fn text(lang: &str, key: &str) -> Option<&'static str> {
     tables().get(lang)?.get(key).map(String::as_str)
 }
 
+/// The text of `key` in `lang` (else in [`DEFAULT_LANG`], else the key
+/// itself) with each `{name}` replaced by the value of `name` in `args`;
+/// unknown placeholders stay as written.
+///
+/// # Examples
+///
+/// ```
+/// let t = server::i18n::format("en", "no.such.key {x}", &[("x", "1")]);
+/// assert_eq!(t, "no.such.key 1");
+/// ```
+pub fn format(lang: &str, key: &str, args: &[(&str, &str)]) -> String {
+    let template = text(lang, key)
+        .or_else(|| text(DEFAULT_LANG, key))
+        .unwrap_or(key);
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let value = after
+            .find('}')
+            .and_then(|close| Some((args.iter().find(|(k, _)| *k == &after[..close])?, close)));
+        match value {
+            Some(((_, v), close)) => {
+                out.push_str(v);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The language of a page: `cookie` (the value of [`LANG_COOKIE`]) when it
 /// names a supported language, else [`negotiate`] on `accept_language`.
 ///
