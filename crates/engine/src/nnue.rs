@@ -12,8 +12,8 @@
 //! The hidden sums (the accumulator) of a position follow from its
 //! parent's by adding and removing the inputs of the pieces a move changed:
 //! the search keeps one accumulator per ply ([`Network::update`]) and only
-//! the output layer runs per evaluation. [`crate::nnue_train`] fits the
-//! weights and writes the file.
+//! the output layer runs per evaluation. `nnue_train` (with the `train`
+//! feature) fits the weights and writes the file.
 //!
 //! The hidden weights can depend on where the viewer's own king stands
 //! ([`king_bucket`]): with several king buckets a view's accumulator is

@@ -271,4 +271,10 @@ mod tests {
         assert!(after <= before + 1e-9, "{after} > {before}");
         assert!(to_rust(&tuned).contains("pub const WEIGHTS"));
     }
+
+    #[test]
+    fn tuned_table_text_round_trips() {
+        let p = Params::initial();
+        assert_eq!(Params::from_rust(&to_rust(&p)), Ok(p));
+    }
 }
