@@ -88,6 +88,50 @@ impl EnginePool {
         (!stop.load(Ordering::Relaxed)).then_some(best)
     }
 
+    /// The engine's full-strength best line in `pos` within `limits` (taken
+    /// as given, not scaled by the think factor), queued for a worker like
+    /// the computer's moves. `None` if the position has no legal move.
+    pub async fn analyse(
+        self: &Arc<Self>,
+        pos: Chess,
+        limits: engine::Limits,
+    ) -> Option<engine::SearchResult> {
+        self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
+        let permit = self.permits.acquire().await;
+        self.metrics.engine_queue.fetch_sub(1, Ordering::Relaxed);
+        let _permit = permit.ok()?;
+        self.metrics.engine_running.fetch_add(1, Ordering::Relaxed);
+        let pool = Arc::clone(self);
+        let result = tokio::task::spawn_blocking(move || {
+            let mut engine = pool.take_engine();
+            let stop = AtomicBool::new(false);
+            let found = engine.search_with_info(&pos, &[], &limits, &stop, &mut |_| {});
+            pool.put_engine(engine);
+            found
+        })
+        .await;
+        self.metrics.engine_running.fetch_sub(1, Ordering::Relaxed);
+        result
+            .inspect_err(|e| tracing::error!("engine analysis failed: {e}"))
+            .ok()
+            .flatten()
+    }
+
+    fn take_engine(&self) -> engine::Engine {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_else(|| engine::Engine::new(self.hash_mb))
+    }
+
+    fn put_engine(&self, engine: engine::Engine) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(engine);
+    }
+
     async fn search(self: &Arc<Self>, req: ThinkRequest, stop: Arc<AtomicBool>) -> Option<Move> {
         self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
         let permit = self.permits.acquire().await;
@@ -110,21 +154,13 @@ impl EnginePool {
     }
 
     fn search_blocking(&self, req: &ThinkRequest, stop: &AtomicBool) -> Option<Move> {
-        let mut engine = self
-            .idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop()
-            .unwrap_or_else(|| engine::Engine::new(self.hash_mb));
+        let mut engine = self.take_engine();
         let limits = engine::Limits {
             movetime: Some(req.level.think_time().mul_f64(self.think_factor)),
             ..engine::Limits::default()
         };
         let found = engine.search(&req.start, &req.moves, &limits, req.level, req.seed, stop);
-        self.idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(engine);
+        self.put_engine(engine);
         if stop.load(Ordering::Relaxed) {
             return None;
         }

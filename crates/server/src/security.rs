@@ -226,6 +226,9 @@ pub struct Quotas {
     /// Games one client (address or account) may create per minute; also
     /// the burst.
     pub games_per_minute: u32,
+    /// Engine replies (`/api/positions/reply`) one client (address or
+    /// account) may ask for per minute; also the burst.
+    pub replies_per_minute: u32,
     /// Accounts one address may sign up per hour; also the burst.
     pub signups_per_hour: u32,
     /// Log-in attempts one address may make per minute; also the burst.
@@ -245,6 +248,7 @@ impl Default for Quotas {
     fn default() -> Quotas {
         Quotas {
             games_per_minute: 30,
+            replies_per_minute: 30,
             signups_per_hour: 10,
             logins_per_minute: 20,
             login_free_failures: 5,
@@ -389,6 +393,7 @@ impl LoginBackoff {
 /// [`Limits::login_failed`] / [`Limits::login_succeeded`].
 pub struct Limits {
     create_game: Keyed<LimitKey>,
+    reply: Keyed<LimitKey>,
     signup: Keyed<ClientIp>,
     login: Keyed<ClientIp>,
     backoff: LoginBackoff,
@@ -405,6 +410,7 @@ impl Limits {
     pub fn new(q: &Quotas) -> Limits {
         Limits {
             create_game: Keyed::new(per(q.games_per_minute, Duration::from_secs(60))),
+            reply: Keyed::new(per(q.replies_per_minute, Duration::from_secs(60))),
             signup: Keyed::new(per(q.signups_per_hour, Duration::from_secs(3600))),
             login: Keyed::new(per(q.logins_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
@@ -424,6 +430,14 @@ impl Limits {
     /// [`RetryAfter`] when `key` has used up its games per minute.
     pub fn check_create_game(&self, key: &LimitKey) -> Result<(), RetryAfter> {
         self.create_game.check(key)
+    }
+
+    /// Counts one engine reply asked for by `key` (see [`LimitKey::new`]).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when `key` has used up its replies per minute.
+    pub fn check_reply(&self, key: &LimitKey) -> Result<(), RetryAfter> {
+        self.reply.check(key)
     }
 
     /// Counts one sign-up attempt from `ip`. Call it before hashing the

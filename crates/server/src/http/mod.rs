@@ -10,6 +10,7 @@
 mod assets;
 mod exercises;
 mod games;
+mod positions;
 mod review;
 mod tables;
 
@@ -42,6 +43,7 @@ pub fn router(state: AppState) -> Router {
     crate::learn::prepare();
     let api = games::routes()
         .merge(tables::routes())
+        .merge(positions::routes())
         .merge(exercises::routes())
         .merge(review::routes())
         .merge(crate::auth::routes::router())
