@@ -48,6 +48,7 @@ async function movableFen(page: Page): Promise<string> {
 
 /** Screen point of `square` on the exercise board (its orientation respected). */
 async function point(page: Page, square: string): Promise<{ x: number; y: number }> {
+  await page.locator(BOARD).scrollIntoViewIfNeeded();
   const box = await page.locator(`${BOARD} cg-board`).boundingBox();
   if (!box) throw new Error('exercise board not visible');
   const black = (await page.locator(`${BOARD}.orientation-black`).count()) > 0;
@@ -174,6 +175,11 @@ test('exercise: checks/captures/threats accepts a complete answer and points out
   await done(context, page);
 });
 
+/** Waits until the builder's board shows `placement`. */
+async function waitPlacement(page: Page, placement: string): Promise<void> {
+  await page.waitForFunction((p) => document.querySelector('[data-testid="exercise-board"]')?.getAttribute('data-fen') === p, placement);
+}
+
 /** Places `piece` (e.g. "bK") on each square with the palette. */
 async function place(page: Page, piece: string, ...squares: string[]): Promise<void> {
   await page.getByTestId(`palette-${piece}`).click();
@@ -189,13 +195,13 @@ test('exercise: the mate/stalemate builder judges a pair one change apart, and o
   await place(page, 'wK', 'h1');
   await place(page, 'wR', 'h8');
   await page.getByTestId('builder-turn-black').check();
-  assert.equal(await page.locator(BOARD).getAttribute('data-fen'), 'k6R/8/1Q6/8/8/8/8/7K');
+  await waitPlacement(page, 'k6R/8/1Q6/8/8/8/8/7K');
   // Stalemate: the same without the rook.
   await page.getByTestId('builder-stalemate').click();
   await page.getByTestId('builder-copy').click();
   await page.getByTestId('palette-erase').click();
   await clickSquare(page, 'h8');
-  assert.equal(await page.locator(BOARD).getAttribute('data-fen'), 'k7/8/1Q6/8/8/8/8/7K');
+  await waitPlacement(page, 'k7/8/1Q6/8/8/8/8/7K');
   await page.getByTestId('exercise-check').click();
   const good = await waitFeedback(page, /Well done|Not yet/);
   assert.match(good, /Checkmate position: legal, checkmate/);
@@ -209,6 +215,7 @@ test('exercise: the mate/stalemate builder judges a pair one change apart, and o
   await place(page, 'wK', 'g1');
   await page.getByTestId('palette-erase').click();
   await clickSquare(page, 'h1');
+  await waitPlacement(page, 'k7/8/1Q6/8/8/8/8/6K1');
   await page.getByTestId('exercise-check').click();
   const bad = await waitFeedback(page, /differ on 3 squares/);
   assert.match(bad, /Not yet/);
@@ -216,6 +223,7 @@ test('exercise: the mate/stalemate builder judges a pair one change apart, and o
   // No black king: the server says the position is illegal.
   await page.getByTestId('palette-erase').click();
   await clickSquare(page, 'a8');
+  await waitPlacement(page, '8/8/1Q6/8/8/8/8/6K1');
   await page.getByTestId('exercise-check').click();
   assert.match(await waitFeedback(page, /not a legal position/), /Stalemate position: not a legal position/);
   await done(context, page);

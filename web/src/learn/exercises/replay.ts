@@ -49,9 +49,10 @@ export class Replay extends Exercise {
       if (!this.alive || this.fen !== fen) return;
       if (!r.valid) return this.fail(r.error);
       if (!r.moves) return this.fail(t('ex.error.noMoves'));
-      if (this.played.length === this.line.length) return this.finish(r.status);
-      this.moves = r.moves;
-      this.board.show({ fen, orientation: this.orientation, moves: r.moves, lastMove: last?.uci, check: last ? /[+#]$/.test(last.san) : false });
+      const over = this.played.length === this.line.length;
+      this.moves = over ? null : r.moves;
+      this.board.show({ fen, orientation: this.orientation, moves: this.moves, lastMove: last?.uci, check: /[+#]$/.test(last?.san ?? '') });
+      if (over) return this.finish(r.status);
       this.redraw();
     } catch (e) {
       this.fail(e);
