@@ -61,6 +61,11 @@ pub struct ServeArgs {
     /// per minute, also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_GAMES_PER_MINUTE", default_value_t = 30)]
     pub limit_games_per_minute: u32,
+    /// Engine replies to candidate moves (`/api/positions/reply`) one
+    /// client (address, or account when logged in) may ask for per minute,
+    /// also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_REPLIES_PER_MINUTE", default_value_t = 30)]
+    pub limit_replies_per_minute: u32,
     /// Accounts one address may sign up per hour, also the burst; 0 turns
     /// the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_SIGNUPS_PER_HOUR", default_value_t = 10)]
@@ -70,7 +75,7 @@ pub struct ServeArgs {
     #[arg(long, env = "PLYYARD_LIMIT_LOGINS_PER_MINUTE", default_value_t = 20)]
     pub limit_logins_per_minute: u32,
     /// `off` turns every rate limit off (the `--limit-…` quotas of games,
-    /// sign-ups and log-ins; the per-username log-in back-off stays): only
+    /// engine replies, sign-ups and log-ins; the per-username log-in back-off stays): only
     /// for a load test on loopback, where every client comes from one
     /// address. Never `off` on a server people can reach.
     #[arg(
@@ -117,6 +122,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         think_time_factor: args.think_time_factor,
         quotas: server::security::Quotas {
             games_per_minute: args.limit_games_per_minute,
+            replies_per_minute: args.limit_replies_per_minute,
             signups_per_hour: args.limit_signups_per_hour,
             logins_per_minute: args.limit_logins_per_minute,
             ..server::security::Quotas::default()
@@ -154,6 +160,7 @@ fn serve(args: ServeArgs) -> ExitCode {
 fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas {
     server::security::Quotas {
         games_per_minute: 0,
+        replies_per_minute: 0,
         signups_per_hour: 0,
         logins_per_minute: 0,
         ..quotas
@@ -189,6 +196,7 @@ mod tests {
             limits.check_signup(ip).unwrap();
             limits.check_login(ip, "load1").unwrap();
             limits.check_create_game(&key).unwrap();
+            limits.check_reply(&key).unwrap();
         }
         let on = server::security::Limits::new(&server::security::Quotas::default());
         assert!((0..1000).any(|_| on.check_signup(ip).is_err()));
