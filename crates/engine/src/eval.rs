@@ -1,5 +1,5 @@
-//! Static evaluation: the [`Evaluator`] interface the search calls, and the
-//! classical hand-written evaluation behind it.
+//! The classical hand-written evaluation, which the search reaches
+//! through the `Evaluator` interface (`crate::evaluator`).
 //!
 //! The classical evaluation is linear in its parameters (a middlegame and an
 //! endgame weight per feature, blended by game phase), so one routine serves
@@ -9,22 +9,6 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};
 
 use crate::params::{self as p, N_PARAMS, Params, S};
-
-/// Anything that can score a position for the side to move, in centipawns.
-///
-/// The search only ever talks to this trait, so a neural network evaluation
-/// can take the place of the classical one.
-pub trait Evaluator: Send + Sync {
-    /// Score of `pos` from the point of view of the side to move.
-    fn evaluate(&self, pos: &Chess) -> i32;
-
-    /// The network behind this evaluation, if it is one: the search then
-    /// updates its accumulators move by move instead of calling
-    /// [`Evaluator::evaluate`].
-    fn network(&self) -> Option<&crate::nnue::Network> {
-        None
-    }
-}
 
 /// The classical evaluation with a set of parameters.
 #[derive(Clone)]
@@ -36,8 +20,9 @@ pub struct Classical {
 }
 
 impl Default for Classical {
+    /// The shipped weights, [`crate::tuned::WEIGHTS`].
     fn default() -> Self {
-        Classical::with_params(Params::default())
+        Classical::with_params(Params(crate::tuned::WEIGHTS))
     }
 }
 
@@ -77,16 +62,9 @@ impl Classical {
     }
 }
 
-impl Evaluator for Classical {
-    fn evaluate(&self, pos: &Chess) -> i32 {
-        self.score(pos.board(), pos.turn())
-    }
-}
-
 impl Classical {
-    /// Score of `board` for `turn`, in centipawns: what
-    /// [`Evaluator::evaluate`] returns for a position with that board and
-    /// side to move.
+    /// Score of `board` for `turn`, in centipawns: the evaluation of a
+    /// position with that board and side to move.
     pub fn score(&self, board: &Board, turn: Color) -> i32 {
         let tempo = self.params.0[p::TEMPO];
         let (w, phase) = self.white_score_and_phase(board);
@@ -99,7 +77,7 @@ impl Classical {
 }
 
 /// The classical evaluation with the built-in weights, built once: the
-/// base a residual network ([`crate::nnue::Base::Classical`]) corrects.
+/// base a residual network corrects.
 pub fn builtin() -> &'static Classical {
     static BUILTIN: std::sync::LazyLock<Classical> = std::sync::LazyLock::new(Classical::default);
     &BUILTIN
@@ -687,6 +665,7 @@ fn scale_for(board: &Board, strong: Color) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evaluator::Evaluator;
     use crate::tests::pos;
     use shakmaty::{CastlingMode, fen::Fen};
 
@@ -718,7 +697,7 @@ mod tests {
         // Every feature (threats, safe checks, king danger included) must
         // see the mirrored position exactly as the original, also those
         // the shipped table leaves at zero.
-        let mut params = Params::default();
+        let mut params = Params(crate::tuned::WEIGHTS);
         for w in params.0.iter_mut().filter(|w| **w == S(0, 0)) {
             *w = S(7, 5);
         }
@@ -849,7 +828,7 @@ mod tests {
     #[test]
     fn trace_reproduces_score() {
         let e = Classical::default();
-        let params = Params::default();
+        let params = Params(crate::tuned::WEIGHTS);
         let p = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let (t, info) = trace(p.board());
         let (mut mg, mut eg) = (0, 0);

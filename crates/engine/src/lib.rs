@@ -11,6 +11,7 @@ pub mod bench;
 #[cfg(feature = "train")]
 pub mod datagen;
 pub mod eval;
+pub mod evaluator;
 pub mod level;
 pub mod nnue;
 #[cfg(feature = "train")]
@@ -35,7 +36,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::{Classical, Evaluator};
+use crate::eval::Classical;
+use crate::evaluator::Evaluator;
 use crate::search::{Budget, Heuristics, Info, Shared, Worker};
 
 pub use crate::search::Info as SearchInfo;

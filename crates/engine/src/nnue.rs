@@ -1,5 +1,6 @@
 //! A neural network evaluation: the network's layout, its file format and
-//! integer inference behind the [`Evaluator`] interface.
+//! integer inference (the search reaches it through the `Evaluator`
+//! interface, `crate::evaluator`).
 //!
 //! The network sees the board twice, once from each side: 768 inputs (own
 //! and enemy piece of each role on each square, the board flipped for
@@ -26,9 +27,9 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
+use shakmaty::{Board, Color, Piece, Role, Square};
 
-use crate::eval::{self, Evaluator};
+use crate::eval;
 
 /// Inputs per view: 2 sides × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -596,21 +597,12 @@ impl Network {
     }
 }
 
-impl Evaluator for Network {
-    fn evaluate(&self, pos: &Chess) -> i32 {
-        self.score(pos.board(), pos.turn())
-    }
-
-    fn network(&self) -> Option<&Network> {
-        Some(self)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
+    use crate::evaluator::Evaluator;
     use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()

@@ -13,7 +13,8 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::eval::{Classical, Evaluator};
+use crate::eval::Classical;
+use crate::evaluator::Evaluator;
 use crate::level::Rng;
 use crate::nnue::{self, BUCKETS, Base, INPUTS, Network, QA, QB};
 use crate::tune::{fit_scale, sigmoid};

@@ -105,13 +105,6 @@ pub const N_PARAMS: usize = TEMPO + 1;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Params(pub [S; N_PARAMS]);
 
-impl Default for Params {
-    /// The shipped weights: [`crate::tuned::WEIGHTS`].
-    fn default() -> Self {
-        Params(crate::tuned::WEIGHTS)
-    }
-}
-
 fn centre_distance(sq: usize) -> i32 {
     let f = (sq % 8) as i32;
     let r = (sq / 8) as i32;

@@ -13,7 +13,8 @@ use shakmaty::{
     Bitboard, Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square, attacks,
 };
 
-use crate::eval::{Evaluator, pawn_attacks_bb};
+use crate::eval::pawn_attacks_bb;
+use crate::evaluator::Evaluator;
 use crate::nnue::Network;
 use crate::see::{see_ge, value};
 use crate::tt::{Bound, Table};

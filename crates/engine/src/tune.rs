@@ -262,7 +262,7 @@ mod tests {
                     not a position | 1.0\n";
         let (data, bad) = load(text);
         assert_eq!((data.len(), bad), (5, 1));
-        let start = Params::default();
+        let start = Params(crate::tuned::WEIGHTS);
         let w0 = to_float(&start);
         let k = best_k(&w0, &data);
         let before = error(&w0, k, &data);

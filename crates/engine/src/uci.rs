@@ -117,7 +117,7 @@ pub fn run<R: BufRead>(input: R, output: Box<dyn Write + Send>) {
 /// network (a correction on the classical evaluation), a network file from `plyyard train-nnue`, or a weight table
 /// from `plyyard tune` (such as `crates/engine/src/tuned.rs`, the
 /// classical evaluation).
-fn load_eval_file(v: &str) -> Result<std::sync::Arc<dyn crate::eval::Evaluator>, String> {
+fn load_eval_file(v: &str) -> Result<std::sync::Arc<dyn crate::evaluator::Evaluator>, String> {
     if v.is_empty() || v == "<empty>" {
         return Ok(crate::nnue::default_network());
     }
