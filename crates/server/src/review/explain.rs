@@ -5,9 +5,10 @@
 //! The facts, in the order they are looked for:
 //! 1. a forced mate the mover let go ([`Explanation::MissedMate`]);
 //! 2. a forced mate the move gave the opponent ([`Explanation::AllowsMate`]);
-//! 3. what the opponent's best reply does: a capture that wins a piece the
-//!    move left hanging ([`Explanation::HangsPiece`]), an exchange the mover
-//!    started that loses material ([`Explanation::LosingExchange`]), or a
+//! 3. what the opponent's best reply does: an exchange on the square the
+//!    mover captured on that loses material
+//!    ([`Explanation::LosingExchange`]), a capture that wins a piece the
+//!    move left hanging ([`Explanation::HangsPiece`]), or a
 //!    move winning material, with its pattern when the board shows one
 //!    ([`Explanation::AllowsWin`]);
 //! 4. what the mover's best move would have won
@@ -157,7 +158,8 @@ pub enum Explanation {
         /// Whether nothing defended it.
         undefended: bool,
     },
-    /// The move started an exchange that loses material.
+    /// The move started an exchange (captures on one square) that loses
+    /// material. Pieces of one kind taken on both sides are left out.
     LosingExchange {
         /// The mover's pieces taken in it.
         given: Vec<Piece>,
@@ -254,10 +256,15 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
     let mover = f.pos.turn();
     let &reply = f.reply.first()?;
     if f.played.is_capture() {
+        let square = f.played.to();
         let mut line = vec![f.played];
-        line.extend_from_slice(f.reply);
-        let t = tally(f.pos, &line, mover);
-        if t.net <= -100 && reply.is_capture() {
+        line.extend(
+            f.reply
+                .iter()
+                .take_while(|m| m.is_capture() && m.to() == square),
+        );
+        let t = tally(f.pos, &line, mover).without_trades();
+        if t.net <= -100 && line.len() > 1 {
             return Some(Explanation::LosingExchange {
                 given: t.given,
                 got: t.got,
@@ -352,6 +359,22 @@ struct Tally {
 }
 
 impl Tally {
+    /// The same balance with the pieces of the same kind that changed
+    /// hands both ways left out (a rook for a rook is no part of the loss).
+    fn without_trades(mut self) -> Tally {
+        let mut given = Vec::new();
+        for p in self.given {
+            match self.got.iter().position(|&g| g == p) {
+                Some(i) => {
+                    self.got.remove(i);
+                }
+                None => given.push(p),
+            }
+        }
+        self.given = given;
+        self
+    }
+
     fn best_got(&self) -> Option<Piece> {
         self.got
             .iter()
@@ -448,6 +471,19 @@ mod tests {
         assert_eq!(t.given, vec![Piece::Bishop]);
         assert_eq!(tally(&p, &l, Color::Black).net, 200);
         assert_eq!(tally(&p, &[], Color::White), Tally::default());
+        let trades = Tally {
+            net: -400,
+            given: vec![Piece::Rook, Piece::Rook],
+            got: vec![Piece::Pawn, Piece::Rook],
+        };
+        assert_eq!(
+            trades.without_trades(),
+            Tally {
+                net: -400,
+                given: vec![Piece::Rook],
+                got: vec![Piece::Pawn],
+            }
+        );
     }
 
     #[test]
