@@ -225,7 +225,12 @@ async fn puzzles_are_listed_without_solutions_and_judged(db: TestDb) {
     );
     let (s, _) = post(&c, &path, &json!({"moves": []})).await;
     assert_eq!(s, 400);
-    let (s, _) = post(&c, &path, &json!({"moves": ["e2e4", "e7e5", "d1h5", "b8c6"]})).await;
+    let (s, _) = post(
+        &c,
+        &path,
+        &json!({"moves": ["e2e4", "e7e5", "d1h5", "b8c6"]}),
+    )
+    .await;
     assert_eq!(s, 400);
     let (s, _) = post(&c, "/api/puzzles/nope/check", &json!({"moves": ["e2e4"]})).await;
     assert_eq!(s, 404);

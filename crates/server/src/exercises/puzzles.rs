@@ -229,7 +229,7 @@ fn replay(p: &Puzzle, moves: &[String], max: usize) -> Result<Game, LineError> {
     for (i, m) in moves.iter().enumerate() {
         game.play_uci(m)
             .map_err(|e| LineError::Illegal(e.to_string()))?;
-        if i % 2 == 0 && !is_right(p, i, game.position()) {
+        if i.is_multiple_of(2) && !is_right(p, i, game.position()) {
             return Err(LineError::Shape(format!(
                 "move {} is not the solution",
                 i + 1
@@ -262,7 +262,7 @@ pub fn check(p: &Puzzle, moves: &[String]) -> Result<Verdict, LineError> {
     let Some((last, earlier)) = moves.split_last() else {
         return Err(LineError::Shape("no move".into()));
     };
-    if moves.len() % 2 == 0 || moves.len() > max {
+    if moves.len().is_multiple_of(2) || moves.len() > max {
         return Err(LineError::Shape(format!(
             "a line of 1 to {max} moves, ending with the solver's move"
         )));
@@ -327,7 +327,7 @@ pub fn hint(p: &Puzzle, moves: &[String], level: u8) -> Result<Hint, LineError> 
     if !(1..=2).contains(&level) {
         return Err(LineError::Shape("the hint level is 1 or 2".into()));
     }
-    if moves.len() % 2 == 1 {
+    if !moves.len().is_multiple_of(2) {
         return Err(LineError::Shape(
             "the line must end with the defender's move".into(),
         ));
