@@ -12,7 +12,7 @@ import { type Inspection, inspect, type LegalMove, type Reply, strongestReply } 
 import { ExerciseBoard, turnOf } from './board.js';
 import { compareMarks, type Comparison, threatName, threatSquare } from './marks.js';
 import { markDone } from './progress.js';
-import { button, Exercise, errorText, feedbackView, san } from './widget.js';
+import { button, Exercise, errorText, feedbackView, san, statusText } from './widget.js';
 
 /** The score of a reply in words, from the replying side's view. */
 function scoreText(r: Reply): string {
@@ -205,7 +205,7 @@ export class ChecksCapturesThreats extends Exercise {
   private replyText(r: { move: LegalMove; reply: Reply | null; error?: string }): string {
     const move = san(r.move.san);
     if (r.error) return `${move}: ${r.error}`;
-    if (!r.reply?.uci) return t('ex.cct.ends', { move, status: t(`ex.status.${r.reply?.status ?? 'ongoing'}` as never) });
+    if (!r.reply?.uci) return t('ex.cct.ends', { move, status: statusText(r.reply?.status ?? 'ongoing') });
     const line = (r.reply.line ?? []).map(san).join(' ');
     return t('ex.cct.reply', { move, reply: san(r.reply.san ?? r.reply.uci), score: scoreText(r.reply), line: line || '–' });
   }

@@ -5,13 +5,21 @@
 //! mate the fewest moves that were possible from the start. Stalemate, a
 //! lost piece or the 50-move rule end the drill as a failure.
 import { h, type VNode } from 'snabbdom';
-import { t } from '../../i18n.js';
+import { type Key, t } from '../../i18n.js';
 import { type Drill, drillMove, drills, inspect, type LegalMove } from './api.js';
 import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
 import { isDone, markDone } from './progress.js';
-import { button, Exercise, feedbackView, san, tk } from './widget.js';
+import { button, Exercise, feedbackView, san } from './widget.js';
 
-const KINDS = ['kqk', 'krk'] as const;
+const KINDS: ReadonlyArray<[string, Key]> = [
+  ['kqk', 'ex.drill.kind.kqk'],
+  ['krk', 'ex.drill.kind.krk'],
+];
+const FAILURES: Record<string, Key> = {
+  stalemate: 'ex.drill.failed.stalemate',
+  insufficient_material: 'ex.drill.failed.insufficient_material',
+  fifty_moves: 'ex.drill.failed.fifty_moves',
+};
 
 /** The drill being played. */
 interface Run {
@@ -130,8 +138,7 @@ export class MateDrills extends Exercise {
   private lost(run: Run, status: string): void {
     run.over = true;
     this.show(run);
-    const known = ['stalemate', 'insufficient_material', 'fifty_moves'].includes(status);
-    this.say('bad', tk(`ex.drill.failed.${known ? status : 'other'}`), t('ex.drill.again'));
+    this.say('bad', t(FAILURES[status] ?? 'ex.drill.noMate'), t('ex.drill.again'));
     this.redraw();
   }
 
@@ -157,10 +164,10 @@ export class MateDrills extends Exercise {
     if (!this.list) return h('p.muted', t('ex.wait'));
     return h(
       'div.ex-drills',
-      KINDS.map((kind) => {
+      KINDS.map(([kind, title]) => {
         const items = this.list!.filter((d) => d.kind === kind);
         return h('div.ex-drill-group', [
-          h('h3', tk(`ex.drill.kind.${kind}`)),
+          h('h3', t(title)),
           h(
             'div.ex-actions',
             items.map((d, i) =>

@@ -9,11 +9,11 @@ import type { Api } from '@lichess-org/chessground/api';
 import type { Key as Sq } from '@lichess-org/chessground/types';
 import { h, type VNode } from 'snabbdom';
 import type { Color } from '../../api.js';
-import { t } from '../../i18n.js';
+import { type Key, t } from '../../i18n.js';
 import { inspect } from './api.js';
 import { builtFen, type Difference, judgePair, type PieceChar, type Placement, placementFromFen, placementToFen, type Verdict } from './pairs.js';
 import { markDone } from './progress.js';
-import { button, Exercise, feedbackView, tk } from './widget.js';
+import { button, Exercise, feedbackView, statusText } from './widget.js';
 
 type Slot = 'mate' | 'stalemate';
 /** What a click on the board does: move pieces, place a piece, or erase. */
@@ -21,6 +21,20 @@ type Tool = 'move' | 'erase' | PieceChar;
 
 const PALETTE: readonly PieceChar[] = ['K', 'Q', 'R', 'B', 'N', 'P', 'k', 'q', 'r', 'b', 'n', 'p'];
 const ROLE: Record<string, string> = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+const NAME: Record<PieceChar, Key> = {
+  K: 'ex.piece.white.king',
+  Q: 'ex.piece.white.queen',
+  R: 'ex.piece.white.rook',
+  B: 'ex.piece.white.bishop',
+  N: 'ex.piece.white.knight',
+  P: 'ex.piece.white.pawn',
+  k: 'ex.piece.black.king',
+  q: 'ex.piece.black.queen',
+  r: 'ex.piece.black.rook',
+  b: 'ex.piece.black.bishop',
+  n: 'ex.piece.black.knight',
+  p: 'ex.piece.black.pawn',
+};
 
 function colorOf(p: PieceChar): Color {
   return p === p.toUpperCase() ? 'white' : 'black';
@@ -28,7 +42,7 @@ function colorOf(p: PieceChar): Color {
 
 /** "white rook" etc. in the reader's language. */
 export function pieceName(p: PieceChar): string {
-  return tk(`ex.piece.${colorOf(p)}.${ROLE[p.toLowerCase()]}`);
+  return t(NAME[p]);
 }
 
 /** A sentence for how the two positions differ. */
@@ -53,7 +67,7 @@ export function differenceText(d: Difference): string {
 function verdictText(slot: Slot, v: Verdict): string {
   const name = t(slot === 'mate' ? 'ex.pair.matePosition' : 'ex.pair.stalematePosition');
   if (!v.valid) return t('ex.pair.illegal', { name, error: v.error });
-  return t('ex.pair.status', { name, status: tk(`ex.status.${v.status}`) });
+  return t('ex.pair.status', { name, status: statusText(v.status) });
 }
 
 /** The mate/stalemate builder. */

@@ -9,7 +9,7 @@ import { t } from '../../i18n.js';
 import { checkPuzzle, type Hint, inspect, type LegalMove, type Puzzle, puzzleHint, puzzles } from './api.js';
 import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
 import { firstOpen, isDone, markDone } from './progress.js';
-import { button, Exercise, feedbackView, san, tk } from './widget.js';
+import { button, Exercise, feedbackView, roleText, san } from './widget.js';
 
 /** The puzzle being solved. */
 interface Attempt {
@@ -151,7 +151,7 @@ export class Puzzles extends Exercise {
       const hint = await puzzleHint(a.puzzle.id, level, a.line);
       if (!this.alive || this.attempt !== a) return;
       a.hint = hint;
-      const piece = tk(`ex.role.${hint.role}`);
+      const piece = roleText(hint.role);
       this.say('info', hint.square ? t('ex.puzzle.hint2', { piece, square: hint.square }) : t('ex.puzzle.hint1', { piece }));
       this.board.shapes(hint.square ? [{ orig: hint.square as DrawShape['orig'], brush: 'yellow' }] : []);
       this.redraw();

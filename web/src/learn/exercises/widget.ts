@@ -133,7 +133,31 @@ export function button(label: string, onClick: () => void, opts: { testid?: stri
   );
 }
 
-/** A translated text whose key is built at run time (the key must exist in the tables). */
-export function tk(key: string, params?: Record<string, string | number>): string {
-  return t(key as Key, params);
+const STATUS: Record<string, Key> = {
+  ongoing: 'ex.status.ongoing',
+  checkmate: 'ex.status.checkmate',
+  stalemate: 'ex.status.stalemate',
+  insufficient_material: 'ex.status.insufficient_material',
+  fifty_moves: 'ex.status.fifty_moves',
+};
+
+/** A position status from the server in words (an unknown one as the server wrote it). */
+export function statusText(status: string): string {
+  const key = STATUS[status];
+  return key ? t(key) : status;
+}
+
+const ROLES: Record<string, Key> = {
+  king: 'ex.role.king',
+  queen: 'ex.role.queen',
+  rook: 'ex.role.rook',
+  bishop: 'ex.role.bishop',
+  knight: 'ex.role.knight',
+  pawn: 'ex.role.pawn',
+};
+
+/** A piece kind from the server ("queen") in words. */
+export function roleText(role: string): string {
+  const key = ROLES[role];
+  return key ? t(key) : role;
 }
