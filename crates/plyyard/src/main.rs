@@ -7,6 +7,7 @@
 mod engine_cmds;
 mod game_cmds;
 mod puzzles;
+mod review;
 mod serve_cmds;
 
 use std::process::ExitCode;
@@ -47,6 +48,10 @@ enum Command {
     /// Make mate-in-one and mate-in-two puzzles from the engine's own games
     /// (`content/puzzles.json`), each verified to have one solution.
     Puzzles(puzzles::Args),
+    /// Review the games of a PGN file with the engine and write them back
+    /// annotated: `[%eval]` comments, `?!`/`?`/`??` as NAGs, the best move
+    /// as a variation and the explanation as a comment.
+    Review(review::ReviewArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,5 +62,6 @@ fn main() -> ExitCode {
         Some(Command::Game(cmd)) => game_cmds::run(cmd),
         Some(Command::Engine(cmd)) => engine_cmds::run(cmd),
         Some(Command::Puzzles(args)) => puzzles::run(args),
+        Some(Command::Review(args)) => review::run(args),
     }
 }
