@@ -11,6 +11,7 @@ import { GameCtrl } from './game/ctrl.js';
 import { headerView } from './header.js';
 import { HomeCtrl } from './home/ctrl.js';
 import { type Lang, lang, setLang } from './i18n.js';
+import { LearnCtrl } from './learn/page.js';
 import type { Ctx, Page } from './page.js';
 import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { ProfileCtrl } from './profile/ctrl.js';
@@ -55,6 +56,8 @@ export class App {
     };
     this.vnode = root;
     this.page = this.open();
+    // Pages the server rendered itself (Learn) are in the root: the first page has taken what it needs.
+    root.replaceChildren();
     document.addEventListener('click', (e) => {
       const a = ownLink(e);
       if (!a) return;
@@ -83,6 +86,8 @@ export class App {
         return new TableCtrl(this.ctx, r.code);
       case 'profile':
         return new ProfileCtrl(this.ctx, r.username, r.n);
+      case 'learn':
+        return new LearnCtrl(this.ctx, r.slug);
       default:
         return new HomeCtrl(this.ctx);
     }

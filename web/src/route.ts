@@ -15,7 +15,9 @@ export type Route =
   | { page: 'account' }
   | { page: 'profile'; username: string; n: number }
   | { page: 'multiplayer' }
-  | { page: 'table'; code: string };
+  | { page: 'table'; code: string }
+  /** A Learn page; `slug` null for the index. */
+  | { page: 'learn'; slug: string | null };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -25,6 +27,8 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
   m = /^\/t\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
+  m = /^\/learn(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (m) return { page: 'learn', slug: m[1] === undefined ? null : decodeURIComponent(m[1]) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };

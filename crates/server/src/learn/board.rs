@@ -259,14 +259,14 @@ impl Diagram {
     fn draw_squares(&self, s: &mut String) {
         let _ = write!(
             s,
-            "<rect class=\"light\" width=\"{0}\" height=\"{0}\" fill=\"#f0d9b5\"/>",
+            "<rect class=\"light\" width=\"{0}\" height=\"{0}\" fill=\"#ebe7da\"/>",
             8 * SQ
         );
         for sq in Square::ALL.into_iter().filter(|sq| sq.is_dark()) {
             let (c, r) = self.cell(sq);
             let _ = write!(
                 s,
-                "<rect class=\"dark\" x=\"{}\" y=\"{}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"#b58863\"/>",
+                "<rect class=\"dark\" x=\"{}\" y=\"{}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"#88a1a9\"/>",
                 c * SQ,
                 r * SQ
             );
@@ -279,7 +279,7 @@ impl Diagram {
         s.push_str("<g class=\"coords\" font-family=\"sans-serif\" font-size=\"20\" font-weight=\"600\" aria-hidden=\"true\">");
         for sq in Square::ALL {
             let (c, r) = self.cell(sq);
-            let fill = if sq.is_dark() { "#f0d9b5" } else { "#946f51" };
+            let fill = if sq.is_dark() { "#ebe7da" } else { "#5b7881" };
             if r == 7 {
                 let _ = write!(
                     s,

@@ -18,7 +18,7 @@ pub fn document(lang: &str, title: &str, content: &str) -> String {
     let page = crate::i18n::localize_page(INDEX_HTML, lang);
     let full_title = format!("{} · {}", title, text(lang, "site.name"));
     let body = format!(
-        "<div id=\"app\">{}<main id=\"main\" tabindex=\"-1\"><div class=\"page\">{content}</div></main></div>",
+        "<div id=\"app\">{}<main id=\"main\" tabindex=\"-1\"><div class=\"page\" data-server-rendered>{content}</div></main></div>",
         header(lang)
     );
     let mut page = match (page.find("<title>"), page.find("</title>")) {
