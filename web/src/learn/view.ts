@@ -20,6 +20,11 @@ export function enhance(root: HTMLElement): () => void {
     const wrap = document.createElement('div');
     wrap.className = 'learn-ground';
     const svg = fig.querySelector('svg.board-svg');
+    const label = svg?.getAttribute('aria-label');
+    if (label) {
+      wrap.setAttribute('role', 'img');
+      wrap.setAttribute('aria-label', label);
+    }
     if (svg) svg.replaceWith(wrap);
     else fig.prepend(wrap);
     const ground = Chessground(wrap, diagramConfig(fig.dataset, reduced));

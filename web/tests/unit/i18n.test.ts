@@ -149,8 +149,13 @@ test('every key is used by the app (directly, or under a prefix filled in at run
     .join('\n');
   // Keys built from server codes or choices, e.g. `reason.${code}`.
   const dynamic = ['level.', 'color.', 'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.', 'account.error.', 'speed.'];
-  // Read by the server (docs/protocol.md: index.html's <noscript>).
-  const server = ['app.noscript'];
+  // Read by the server (docs/protocol.md: index.html's <noscript>; the Learn pages it renders).
+  const server = [
+    'app.noscript',
+    ...['rules', 'notation', 'strategy', 'tactics', 'example', 'faq', 'exercises'].map((s) => `learn.section.${s}`),
+    'learn.board_label',
+    'learn.exercise_nojs',
+  ];
   const unused = Object.keys(load('en'))
     .map((k) => (k.endsWith('.other') ? k.replace(PLURAL, '') : k))
     .filter((k) => !PLURAL.test(k) || k.startsWith('account.error.'))
