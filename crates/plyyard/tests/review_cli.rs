@@ -91,9 +91,7 @@ fn explanations_in_another_language_with_its_letters() {
         GAMES,
     )));
     assert!(
-        pgn.contains(
-            "{Gaffe. Après ce coup, la dame en g5 reste sans défense : Cxg5 gagne cette pièce."
-        ),
+        pgn.contains("{Gaffe. Ce coup laisse la dame en g5 sans défense : Cxg5 s'en empare."),
         "{pgn}"
     );
     assert!(

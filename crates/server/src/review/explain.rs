@@ -273,8 +273,12 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
         }
     }
     let t = tally(after, f.reply, !mover);
+    let pattern = pattern_of(after, reply);
+    // A capture that also forks, pins … wins more than what it takes: the
+    // pattern is the point, not the piece taken.
     if let Some(role) = reply.capture()
         && t.net >= 100
+        && (pattern.is_none() || t.net <= tactics::value(role))
     {
         let square = reply.to();
         return Some(Explanation::HangsPiece {
@@ -286,7 +290,7 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
     }
     (t.net >= WORTH_NAMING).then(|| Explanation::AllowsWin {
         san: san(after, reply),
-        pattern: pattern_of(after, reply),
+        pattern,
         wins: t.best_got(),
         gain: t.net,
     })

@@ -19,11 +19,11 @@ use crate::i18n;
 pub fn template_keys() -> Vec<String> {
     let mut keys: Vec<String> = [
         "explain.and",
-        "explain.missed_mate.one",
-        "explain.missed_mate.many",
-        "explain.allows_mate.one",
+        "explain.missed_mate.in_one",
+        "explain.missed_mate.longer",
+        "explain.allows_mate.in_one",
         "explain.allows_mate.back_rank",
-        "explain.allows_mate.many",
+        "explain.allows_mate.longer",
         "explain.hangs.undefended",
         "explain.hangs.defended",
         "explain.losing_exchange",
@@ -41,7 +41,7 @@ pub fn template_keys() -> Vec<String> {
     .map(String::from)
     .to_vec();
     for p in Piece::ALL {
-        for form in ["", ".acc", ".a"] {
+        for form in [".acc", ".a"] {
             keys.push(format!("explain.piece.{}{form}", p.as_str()));
         }
     }
@@ -64,8 +64,8 @@ fn local_san(san: &str, lang: &str, side: Side) -> String {
     notation::localize_san(san, notation_lang(lang), side.is_white())
 }
 
-/// A piece's name in one of its forms: `""` (subject), `".acc"` (object),
-/// `".a"` (one of several, as in a list).
+/// A piece's name in one of its forms: `".acc"` (with its article, as the
+/// object of a sentence), `".a"` (one of several, as in a list).
 fn piece(lang: &str, p: Piece, form: &str) -> String {
     i18n::format(lang, &format!("explain.piece.{}{form}", p.as_str()), &[])
 }
@@ -103,9 +103,9 @@ pub fn explanation(e: &Explanation, lang: &str, mover: Side) -> String {
     match e {
         Explanation::MissedMate { san, moves } => {
             let key = if *moves <= 1 {
-                "explain.missed_mate.one"
+                "explain.missed_mate.in_one"
             } else {
-                "explain.missed_mate.many"
+                "explain.missed_mate.longer"
             };
             f(key, &[("san", &ours(san)), ("moves", &moves.to_string())])
         }
@@ -116,8 +116,8 @@ pub fn explanation(e: &Explanation, lang: &str, mover: Side) -> String {
         } => {
             let key = match (*moves <= 1, back_rank) {
                 (true, true) => "explain.allows_mate.back_rank",
-                (true, false) => "explain.allows_mate.one",
-                (false, _) => "explain.allows_mate.many",
+                (true, false) => "explain.allows_mate.in_one",
+                (false, _) => "explain.allows_mate.longer",
             };
             f(key, &[("san", &theirs(san)), ("moves", &moves.to_string())])
         }
@@ -135,7 +135,6 @@ pub fn explanation(e: &Explanation, lang: &str, mover: Side) -> String {
             f(
                 key,
                 &[
-                    ("piece", &piece(lang, *p, "")),
                     ("piece_acc", &piece(lang, *p, ".acc")),
                     ("square", square),
                     ("by", &theirs(by)),
@@ -370,7 +369,7 @@ mod tests {
                 {
                     &["san", "moves"]
                 }
-                k if k.starts_with("explain.hangs") => &["piece", "piece_acc", "square", "by"],
+                k if k.starts_with("explain.hangs") => &["piece_acc", "square", "by"],
                 "explain.losing_exchange" => &["given", "got", "net"],
                 k if k.starts_with("explain.allows_win") || k.starts_with("explain.missed_win") => {
                     &["san", "pattern", "wins", "gain"]
@@ -379,16 +378,26 @@ mod tests {
                 _ => &[],
             }
         };
+        let names = |t: &str| {
+            let mut v: Vec<String> = t
+                .split('{')
+                .skip(1)
+                .map(|part| part.split('}').next().unwrap_or_default().to_owned())
+                .collect();
+            v.sort();
+            v
+        };
         for lang in ["en", "fr", "ru", "ro"] {
             for key in template_keys() {
                 let t = i18n::text(lang, &key).unwrap_or_default();
-                for part in t.split('{').skip(1) {
-                    let name = part.split('}').next().unwrap_or_default();
+                for name in names(t) {
                     assert!(
-                        allowed(&key).contains(&name),
+                        allowed(&key).contains(&name.as_str()),
                         "{lang}: {key} uses {{{name}}}"
                     );
                 }
+                let en = i18n::text("en", &key).unwrap_or_default();
+                assert_eq!(names(t), names(en), "{lang}: {key}: not en's placeholders");
             }
         }
     }
