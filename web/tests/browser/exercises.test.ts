@@ -242,7 +242,17 @@ test('exercise: a puzzle shows two levels of hint and is solved on the board; ne
   const shipped = JSON.parse(readFileSync(join(process.env.PLYYARD_WEB ?? process.cwd(), '..', 'content', 'puzzles.json'), 'utf8')) as StoredPuzzle[];
   const puzzle = shipped.find((p) => p.id === id)!;
   assert.ok(puzzle, `puzzle ${id} is in content/puzzles.json`);
-  await movableFen(page);
+  const fen = await movableFen(page);
+
+  // A wrong first move ends the attempt and shows the key move; "Try again" starts over.
+  const legal = (await api<Inspection>(page, '/api/positions/inspect', { fen })).json.moves;
+  const wrong = legal.find((m) => m.uci !== puzzle.solution[0])!;
+  const key = legal.find((m) => m.uci === puzzle.solution[0])!;
+  await play(page, wrong.uci);
+  const miss = await waitFeedback(page, /not the solution/);
+  assert.ok(miss.includes(`${wrong.san} is not the solution`) && miss.includes(`The move was ${key.san}`), miss);
+  await page.getByTestId('puzzle-retry').click();
+  await page.waitForFunction((f) => document.querySelector('[data-testid="exercise-board"][data-movable="true"]')?.getAttribute('data-fen') === f, fen);
 
   await page.getByTestId('puzzle-hint').click();
   assert.match(await waitFeedback(page, /Hint/), /piece to move is a/);

@@ -103,6 +103,7 @@ export class ExerciseBoard {
       events: { select: (key) => this.onSquare?.(key) },
     });
     this.ground.setAutoShapes(this.view.shapes ?? []);
+    remeasureOnPress(el, () => this.ground);
   }
 
   private unmount(): void {
@@ -110,6 +111,19 @@ export class ExerciseBoard {
     this.ground = null;
     this.el = null;
   }
+}
+
+/**
+ * Makes chessground measure the board again at each press: it keeps the
+ * board's screen position from its first use and forgets it only on
+ * scroll or resize, but a Learn page moves the board without either (the
+ * header, diagrams and texts above it settle after it is mounted), and a
+ * stale position sends clicks to the wrong squares.
+ */
+export function remeasureOnPress(el: HTMLElement, ground: () => Api | null): void {
+  const clear = () => ground()?.state.dom.bounds.clear();
+  el.addEventListener('mousedown', clear, { capture: true, passive: true });
+  el.addEventListener('touchstart', clear, { capture: true, passive: true });
 }
 
 const PROMOTION_ORDER = ['q', 'r', 'b', 'n'] as const;

@@ -11,6 +11,7 @@ import { h, type VNode } from 'snabbdom';
 import type { Color } from '../../api.js';
 import { type Key, t } from '../../i18n.js';
 import { inspect } from './api.js';
+import { remeasureOnPress } from './board.js';
 import { builtFen, type Difference, judgePair, type PieceChar, type Placement, placementFromFen, placementToFen, type Verdict } from './pairs.js';
 import { markDone } from './progress.js';
 import { button, Exercise, feedbackView, statusText } from './widget.js';
@@ -119,6 +120,7 @@ export class MateStalemate extends Exercise {
         select: (key) => this.apply(key),
       },
     });
+    remeasureOnPress(el, () => this.ground);
   }
 
   /** Takes the placement from the board after the reader dragged pieces. */

@@ -59,7 +59,7 @@ export function firstOpen(list: readonly { id: string }[], done: (key: string) =
 type Listener = (done: ReadonlySet<string>) => void;
 
 let done = new Set<string>(readLocal(storage()));
-let synced: Promise<void> | null = null;
+let syncing: Promise<void> | null = null;
 const listeners = new Set<Listener>();
 
 function publish(keys: readonly string[]): void {
@@ -68,9 +68,13 @@ function publish(keys: readonly string[]): void {
   for (const f of listeners) f(done);
 }
 
-/** Merges this browser's list with the server's, once per page load; failures leave the local list. */
+/**
+ * Merges this browser's list with the server's (each exercise asks when it
+ * is mounted, so progress made before logging in reaches the account);
+ * failures leave the local list.
+ */
 export function syncProgress(): Promise<void> {
-  synced ??= (async () => {
+  syncing ??= (async () => {
     const local = readLocal(storage());
     try {
       const server = await getProgress();
@@ -80,9 +84,11 @@ export function syncProgress(): Promise<void> {
       for (let i = 0; i < missing.length; i += BATCH) await postProgress(missing.slice(i, i + BATCH));
     } catch {
       // Offline or not available: local progress is still shown.
+    } finally {
+      syncing = null;
     }
   })();
-  return synced;
+  return syncing;
 }
 
 /** Is exercise `key` done? */
