@@ -36,6 +36,9 @@ fn exchanges_count_recaptures_x_rays_and_promotions() {
     let p = pos("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(exchange(&p, mv(&p, "a7b8q")), 500 + 800);
     assert_eq!(exchange(&p, mv(&p, "a7a8q")), 800 - 900, "the rook takes");
+    // Rxf1 wins the queen, but exf1=Q+ takes back and promotes.
+    let p = pos("rnb4r/pppp2k1/8/6b1/P3B3/2P3P1/N2Pp3/2K1RqN1 w - - 1 39");
+    assert_eq!(exchange(&p, mv(&p, "e1f1")), 900 - 500 - 800);
     let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
     assert_eq!(exchange(&p, mv(&p, "e5d6")), 100);
     assert_eq!(
