@@ -5,16 +5,19 @@
 //! and removes its DOM, whose destroy hooks dispose the board.
 import { h, type VNode } from 'snabbdom';
 import { AccountCtrl } from './account/ctrl.js';
+import { AnalysisCtrl, sourceOf } from './analysis/ctrl.js';
 import { type Account, logout } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
 import { GameCtrl } from './game/ctrl.js';
 import { headerView } from './header.js';
 import { HomeCtrl } from './home/ctrl.js';
+import { ImportCtrl } from './import/ctrl.js';
 import { type Lang, lang, setLang } from './i18n.js';
 import { LearnCtrl } from './learn/page.js';
 import type { Ctx, Page } from './page.js';
 import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { ProfileCtrl } from './profile/ctrl.js';
+import { ReviewCtrl } from './review/ctrl.js';
 import { route } from './route.js';
 import { TableCtrl } from './table/ctrl.js';
 import { patch } from './snab.js';
@@ -86,6 +89,12 @@ export class App {
         return new TableCtrl(this.ctx, r.code);
       case 'profile':
         return new ProfileCtrl(this.ctx, r.username, r.n);
+      case 'review':
+        return new ReviewCtrl(this.ctx, r.id);
+      case 'analysis':
+        return new AnalysisCtrl(this.ctx, sourceOf(location.pathname, location.search));
+      case 'import':
+        return new ImportCtrl(this.ctx);
       case 'learn':
         return new LearnCtrl(this.ctx, r.slug);
       default:

@@ -16,6 +16,12 @@ export type Route =
   | { page: 'profile'; username: string; n: number }
   | { page: 'multiplayer' }
   | { page: 'table'; code: string }
+  /** The review of a finished game. */
+  | { page: 'review'; id: string }
+  /** The analysis board (its position comes from the query or `/analysis/{id}/{ply}`). */
+  | { page: 'analysis' }
+  /** Importing games from PGN. */
+  | { page: 'import' }
   /** A Learn page; `slug` null for the index. */
   | { page: 'learn'; slug: string | null };
 
@@ -23,6 +29,10 @@ export type Route =
 export function route(pathname: string, search = ''): Route {
   let m = /^\/game\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'game', id: decodeURIComponent(m[1]!) };
+  m = /^\/game\/([^/]+)\/review\/?$/.exec(pathname);
+  if (m) return { page: 'review', id: decodeURIComponent(m[1]!) };
+  if (/^\/analysis(?:\/[^/]+\/\d+)?\/?$/.test(pathname)) return { page: 'analysis' };
+  if (/^\/import\/?$/.test(pathname)) return { page: 'import' };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
   m = /^\/t\/([^/]+)\/?$/.exec(pathname);

@@ -435,10 +435,17 @@ function tableControls(ctrl: GameCtrl, g: GameState): VNode {
     control('leave-table', 'exit', t('table.leave'), () => ctrl.askLeave(), { hidden: !seated || !ongoing }),
     control('rematch', 'repeat', rematchLabel, () => ctrl.rematch(), { hidden: !seated || ongoing, disabled: rematchBy !== null && rematchBy === g.you }),
     h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
+    reviewLink(g),
     control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
     ongoing ? null : h('a.control', { attrs: { href: '/multiplayer', 'data-testid': 'back-multiplayer' } }, [icon('home'), h('span.label', t('table.backToLobby'))]),
     ctrl.offerDraw && ongoing ? h('p.muted.small.offer-note', { attrs: { 'data-testid': 'offer-note' } }, t('table.offerDraw.note')) : null,
   ]);
+}
+
+/** The link to a finished game's review. */
+function reviewLink(g: GameState): VNode | null {
+  if (g.status === 'ongoing' && g.kind !== 'imported') return null;
+  return h('a.control', { attrs: { href: `/game/${encodeURIComponent(g.id)}/review`, 'data-testid': 'review-link' } }, [icon('enter'), h('span.label', t('review.link'))]);
 }
 
 function controls(ctrl: GameCtrl, g: GameState): VNode {
@@ -451,6 +458,7 @@ function controls(ctrl: GameCtrl, g: GameState): VNode {
     control('resign', 'flag', t('game.resign'), () => ctrl.askResign(), { disabled: !ongoing, hidden: g.you === null }),
     control('new-game', 'plus', t('game.newGame'), () => ctrl.openNewGame()),
     h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
+    reviewLink(g),
     control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
   ]);
 }

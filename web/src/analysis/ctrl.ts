@@ -1,0 +1,211 @@
+//! The analysis board's controller (`/analysis?fen=…`, `/analysis?game={id}&ply=N`
+//! or `/analysis/{id}/{ply}`): the position (a FEN typed in, or a position
+//! of a game), the engine's three best lines deepening live over
+//! server-sent events, and a view-only board with the lines' first moves
+//! as arrows.
+import { Chessground } from '@lichess-org/chessground';
+import type { Api } from '@lichess-org/chessground/api';
+import type { Key } from '@lichess-org/chessground/types';
+import type { VNode } from 'snabbdom';
+import { t } from '../i18n.js';
+import type { Ctx, Page } from '../page.js';
+import { squaresOf } from '../review/data.js';
+import { analysisView } from './view.js';
+
+/** The standard starting position. */
+export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+/** A score from White's side. */
+export type Score = { cp: number } | { mate: number };
+
+/** One engine line (docs/protocol.md, "Review"). */
+export interface Line {
+  rank: number;
+  depth: number;
+  score: Score;
+  uci: string[];
+  san: string[];
+}
+
+/** One snapshot of the analysis. */
+export interface Snapshot {
+  /** The position analysed. */
+  fen: string;
+  lines: Line[];
+  done: boolean;
+}
+
+/** Where the position comes from. */
+export type Source = { fen: string } | { game: string; ply: number };
+
+/** The source named by a location's query (`fen`, or `game` and `ply`), or by `/analysis/{id}/{ply}`. */
+export function sourceOf(pathname: string, search: string): Source {
+  const m = /^\/analysis\/([^/]+)\/(\d+)\/?$/.exec(pathname);
+  if (m) return { game: decodeURIComponent(m[1]!), ply: Number(m[2]) };
+  const q = new URLSearchParams(search);
+  const game = q.get('game');
+  if (game) {
+    const ply = Number(q.get('ply') ?? '0');
+    return { game, ply: Number.isInteger(ply) && ply >= 0 ? ply : 0 };
+  }
+  return { fen: q.get('fen') ?? START_FEN };
+}
+
+/** A score as text, from White's side: `+0.35`, `#3`, `#−2`. */
+export function scoreText(s: Score): string {
+  if ('mate' in s) return s.mate >= 0 ? `#${s.mate}` : `#−${-s.mate}`;
+  return `${s.cp >= 0 ? '+' : '−'}${(Math.abs(s.cp) / 100).toFixed(2)}`;
+}
+
+/** The analysis board. */
+export class AnalysisCtrl implements Page {
+  /** The FEN being analysed (known once the game's position is loaded). */
+  fen: string | null = null;
+  /** The FEN in the input box. */
+  input = '';
+  lines: Line[] = [];
+  done = false;
+  running = false;
+  error: string | null = null;
+  orientation: 'white' | 'black' = 'white';
+  private ground: Api | null = null;
+  private abort: AbortController | null = null;
+  private gone = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    readonly source: Source,
+  ) {
+    // Not within the constructor: the first analysis redraws, and the app has no page yet.
+    queueMicrotask(() => {
+      if (this.gone) return;
+      if ('fen' in source) this.analyse(source.fen);
+      else this.analyse(null, `game=${encodeURIComponent(source.game)}&ply=${source.ply}`);
+    });
+  }
+
+  /** Analyses `fen` (or the position named by `query`), replacing any analysis under way. */
+  analyse(fen: string | null, query?: string): void {
+    this.abort?.abort();
+    this.lines = [];
+    this.done = false;
+    this.error = null;
+    this.fen = fen;
+    this.input = fen ?? '';
+    this.running = true;
+    const q = query ?? `fen=${encodeURIComponent(fen ?? START_FEN)}`;
+    void this.open(`/api/analysis/stream?${q}&movetime_ms=10000`);
+    this.syncBoard();
+    this.ctx.redraw();
+  }
+
+  /** Reads the stream of snapshots (fetch, so that a refused request's error body can be shown). */
+  private async open(url: string): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    try {
+      const res = await fetch(url, { credentials: 'same-origin', signal: abort.signal });
+      if (!res.ok || !res.body) {
+        const j = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+        throw new Error(j.error?.message ?? t('analysis.failed'));
+      }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          this.onEvent(buffer.slice(0, cut));
+          buffer = buffer.slice(cut + 2);
+        }
+      }
+    } catch (e) {
+      if (abort.signal.aborted) return;
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+    if (this.abort === abort) {
+      this.running = false;
+      this.ctx.redraw();
+    }
+  }
+
+  /** One server-sent event: `lines` with a snapshot, or `error`. */
+  private onEvent(block: string): void {
+    let event = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data += line.slice(5).trim();
+    }
+    if (event === 'error' && data) {
+      const j = JSON.parse(data) as { error?: { message?: string } };
+      this.error = j.error?.message ?? t('analysis.failed');
+    } else if (event === 'lines' && data) {
+      const snap = JSON.parse(data) as Snapshot;
+      this.lines = snap.lines;
+      this.done = snap.done;
+      if (this.fen !== snap.fen) {
+        this.fen = snap.fen;
+        this.input = snap.fen;
+      }
+      this.syncBoard();
+    } else {
+      return;
+    }
+    this.ctx.redraw();
+  }
+
+  submit(): void {
+    const fen = this.input.trim();
+    if (fen) {
+      history.replaceState(null, '', `/analysis?fen=${encodeURIComponent(fen)}`);
+      this.analyse(fen);
+    }
+  }
+
+  flip(): void {
+    this.orientation = this.orientation === 'white' ? 'black' : 'white';
+    this.ground?.set({ orientation: this.orientation });
+    this.ctx.redraw();
+  }
+
+  mountBoard(el: HTMLElement): void {
+    this.ground = Chessground(el, { viewOnly: true, coordinates: true, orientation: this.orientation, drawable: { enabled: false, visible: true } });
+    this.syncBoard();
+  }
+
+  unmountBoard(): void {
+    this.ground?.destroy();
+    this.ground = null;
+  }
+
+  private syncBoard(): void {
+    if (!this.ground || !this.fen) return;
+    this.ground.set({ fen: this.fen, orientation: this.orientation });
+    const brushes = ['green', 'blue', 'yellow'];
+    this.ground.setAutoShapes(
+      this.lines
+        .filter((l) => l.uci[0])
+        .map((l, i) => {
+          const [o, d] = squaresOf(l.uci[0]!);
+          return { orig: o as Key, dest: d as Key, brush: brushes[i] ?? 'paleGrey' };
+        }),
+    );
+  }
+
+  view(): VNode {
+    return analysisView(this);
+  }
+
+  title(): string {
+    return t('analysis.title');
+  }
+
+  destroy(): void {
+    this.gone = true;
+    this.abort?.abort();
+    this.abort = null;
+  }
+}

@@ -1,0 +1,74 @@
+//! The analysis board as a function of its controller: the board, the FEN
+//! form, and the engine's lines with their scores and depth.
+import { h, type VNode } from 'snabbdom';
+import { currentLetters } from '../game/ctrl.js';
+import { t } from '../i18n.js';
+import { icon } from '../icons.js';
+import { localiseSan } from '../notation.js';
+import { type AnalysisCtrl, type Line, scoreText } from './ctrl.js';
+
+/** The whole page. */
+export function analysisView(ctrl: AnalysisCtrl): VNode {
+  return h('div.game-page.analysis-page', [
+    h('div.board-column', [
+      h('div.board-frame', [
+        h('div.board', {
+          key: 'analysis-board',
+          attrs: { 'data-testid': 'analysis-board', role: 'img', 'aria-label': t('game.board') },
+          hook: { insert: (v) => ctrl.mountBoard(v.elm as HTMLElement), destroy: () => ctrl.unmountBoard() },
+        }),
+      ]),
+    ]),
+    h('div.side-column', [
+      h('section.card.side-card', [
+        h('h1.panel-title', t('analysis.title')),
+        h('p.muted', t('analysis.intro')),
+        lines(ctrl),
+        ctrl.error ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'analysis-error' } }, ctrl.error) : h('span'),
+        fenForm(ctrl),
+        h('button.button', { attrs: { type: 'button', 'data-testid': 'analysis-flip' }, on: { click: () => ctrl.flip() } }, [icon('flip'), t('game.flip')]),
+      ]),
+    ]),
+  ]);
+}
+
+function lineView(l: Line): VNode {
+  const letters = currentLetters();
+  return h('li.analysis-line', { attrs: { 'data-testid': 'analysis-line' } }, [
+    h('strong.analysis-score', scoreText(l.score)),
+    ' ',
+    h('span', l.san.map((s) => localiseSan(s, letters)).join(' ')),
+  ]);
+}
+
+function lines(ctrl: AnalysisCtrl): VNode {
+  const depth = ctrl.lines.reduce((d, l) => Math.max(d, l.depth), 0);
+  const status = ctrl.running ? t('analysis.thinking', { depth }) : ctrl.done ? t('analysis.done', { depth }) : '';
+  return h('div.analysis-lines', { attrs: { 'data-testid': 'analysis-lines', 'data-depth': depth, 'data-done': ctrl.done ? 'true' : 'false' } }, [
+    h('p.muted', { attrs: { role: 'status', 'data-testid': 'analysis-status' } }, status),
+    h('ol', ctrl.lines.map(lineView)),
+  ]);
+}
+
+function fenForm(ctrl: AnalysisCtrl): VNode {
+  return h(
+    'form.analysis-fen',
+    {
+      on: {
+        submit: (e: Event) => {
+          e.preventDefault();
+          ctrl.submit();
+        },
+      },
+    },
+    [
+      h('label', { attrs: { for: 'analysis-fen' } }, t('analysis.fen')),
+      h('input#analysis-fen', {
+        attrs: { type: 'text', spellcheck: 'false', autocomplete: 'off', maxlength: 120, 'data-testid': 'analysis-fen' },
+        props: { value: ctrl.input },
+        on: { input: (e: Event) => (ctrl.input = (e.target as HTMLInputElement).value) },
+      }),
+      h('button.button.primary', { attrs: { type: 'submit', 'data-testid': 'analysis-submit' } }, t('analysis.submit')),
+    ],
+  );
+}

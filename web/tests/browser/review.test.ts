@@ -1,0 +1,135 @@
+//! Game review, the analysis board and PGN import in a real Chromium
+//! against the real server: a computer game finished and reviewed (graph,
+//! labelled move, the engine's line stepped through, next mistake), the
+//! analysis board's three lines, and an imported PGN reviewed.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { BASE, clickMove, closeBrowser, done, newPage, PHONE, shot, waitForOurTurn, waitForPlies } from './helpers.js';
+
+after(closeBrowser);
+
+/** After 1. e4 e5 2. Nf3 Nc6: White to move, and 3. Nxe5 gives a knight for a pawn. */
+const OPEN_GAME = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+
+const SCHOLAR = '[Event "Club night"]\n[White "Ann"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n';
+
+/** Starts a computer game from `fen` through the API (with this context's cookie). */
+async function gameFrom(context: BrowserContext, fen: string): Promise<string> {
+  const res = await context.request.post('/api/computer-games', {
+    data: { level: 'beginner', color: 'white', variant: 'standard', fen },
+    headers: { origin: BASE },
+  });
+  assert.equal(res.status(), 201, await res.text());
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Waits for the review page to show a finished review. */
+async function reviewShown(page: Page): Promise<void> {
+  await page.getByTestId('review-graph').waitFor({ timeout: 90_000 });
+}
+
+test('a finished computer game: its review with graph, labels, the engine line, and the analysis board', async () => {
+  const { context, page } = await newPage();
+  const id = await gameFrom(context, OPEN_GAME);
+  await page.goto(`/game/${id}`);
+  await waitForOurTurn(page);
+  await clickMove(page, 'f3', 'e5');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  await page.getByTestId('resign').click();
+  await page.getByTestId('resign-confirm').click();
+  await page.getByTestId('result').waitFor();
+
+  await page.getByTestId('review-link').click();
+  await page.waitForURL(new RegExp(`/game/${id}/review$`));
+  await reviewShown(page);
+  const moves = page.getByTestId('review-move');
+  assert.equal(await moves.count(), 2);
+  assert.equal(await moves.first().textContent().then((s) => s?.replace(/[?!]+$/, '')), 'Nxe5');
+  const label = page.getByTestId('review-label').first();
+  assert.match((await label.textContent()) ?? '', /^\?\??$|^\?!$/);
+  assert.equal(await page.getByTestId('review-summary').locator('tbody tr').count(), 4);
+
+  // Next mistake selects the knight's capture: its verdict, the engine's better line, arrows on the board.
+  await page.getByTestId('review-next-mistake').click();
+  assert.equal(await moves.first().getAttribute('aria-current'), 'true');
+  const explanation = page.getByTestId('review-explanation');
+  assert.match((await explanation.textContent()) ?? '', /Nxe5/);
+  assert.ok(((await page.getByTestId('review-best-line').textContent()) ?? '').length > 0);
+  await page.locator('.cg-wrap svg.cg-shapes line, .cg-wrap svg g line').first().waitFor({ state: 'attached' });
+
+  // Stepping through the line moves the pieces.
+  const before = await page.locator('cg-board piece').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.transform).join());
+  await page.getByTestId('review-show-line').click();
+  await page.getByTestId('review-line-next').click();
+  assert.match((await page.getByTestId('review-line-step').textContent()) ?? '', /^Move 1 of \d+$/);
+  await page.getByTestId('review-line-next').click();
+  const during = await page.locator('cg-board piece').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.transform).join());
+  assert.notEqual(during, before);
+  await shot(page, 'review-desktop');
+  await page.getByTestId('review-line-close').click();
+
+  // The graph jumps to a move when clicked (its left edge: the start).
+  const graph = page.getByTestId('review-graph');
+  const box = (await graph.boundingBox())!;
+  await graph.click({ position: { x: 2, y: box.height / 2 } });
+  assert.equal(await page.locator('[data-testid="review-move"][aria-current="true"]').count(), 0);
+
+  // The analysis board from the review's position.
+  await page.getByTestId('review-analyse').click();
+  await page.waitForURL(/\/analysis\?game=/);
+  await page.locator('[data-testid="analysis-line"]').nth(2).waitFor({ timeout: 30_000 });
+  assert.equal(await page.getByTestId('analysis-line').count(), 3);
+  await shot(page, 'analysis-desktop');
+  await done(context, page);
+});
+
+test('an imported PGN is reviewed; importer errors are shown word for word', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/import');
+  await page.getByTestId('import-pgn').fill('1. e4 e5 2. Ke3 *\n');
+  await page.getByTestId('import-submit').click();
+  const expected = await context.request.post('/api/import', { data: { pgn: '1. e4 e5 2. Ke3 *\n' }, headers: { origin: BASE } });
+  assert.equal(expected.status(), 422);
+  const message = ((await expected.json()) as { error: { message: string } }).error.message;
+  assert.match(message, /Ke3/);
+  await page.getByTestId('import-error').filter({ hasText: message }).waitFor();
+  assert.equal(await page.getByTestId('import-error').textContent(), message);
+  await shot(page, 'import-error-desktop');
+
+  await page.getByTestId('import-pgn').fill(SCHOLAR);
+  await page.getByTestId('import-submit').click();
+  await page.waitForURL(/\/game\/[^/]+\/review$/);
+  await reviewShown(page);
+  assert.equal(await page.getByTestId('review-player-white').textContent(), 'Ann');
+  await page.getByTestId('review-next-mistake').click();
+  // Black's 3…Nf6 allows Qxf7#.
+  let text = (await page.getByTestId('review-explanation').textContent()) ?? '';
+  for (let i = 0; i < 6 && !/Nf6/.test(text); i++) {
+    await page.getByTestId('review-next-mistake').click();
+    text = (await page.getByTestId('review-explanation').textContent()) ?? '';
+  }
+  assert.match(text, /Nf6\?\?/);
+  assert.match(text, /Qxf7#/);
+  await done(context, page);
+});
+
+test('phone-sized screens: review, analysis board and import fit', async () => {
+  const { context, page } = await newPage({ viewport: PHONE });
+  await page.goto('/import');
+  await page.getByTestId('import-pgn').fill(SCHOLAR);
+  await shot(page, 'import-phone');
+  await page.getByTestId('import-submit').click();
+  await page.waitForURL(/\/review$/);
+  await reviewShown(page);
+  await page.getByTestId('review-next-mistake').click();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `no sideways scrolling (${width}px)`);
+  await shot(page, 'review-phone');
+  await page.goto(`/analysis?fen=${encodeURIComponent('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1')}`);
+  await page.locator('[data-testid="analysis-line"]').first().waitFor({ timeout: 30_000 });
+  assert.match((await page.getByTestId('analysis-line').first().textContent()) ?? '', /^#1 Ra8#/);
+  await shot(page, 'analysis-phone');
+  await done(context, page);
+});
