@@ -5,7 +5,7 @@
 //! move, the rules core checks the move, and the answer carries the new
 //! position, the defence, and the distance to mate before and after.
 
-use game::shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen};
+use game::shakmaty::{Chess, EnPassantMode, Move, Position, fen::Fen};
 use game::{Game, Reason, RuleSet};
 use serde::Serialize;
 
@@ -197,14 +197,10 @@ pub fn best_defence(table: &Table, pos: &Chess) -> Move {
         .expect("the lone king has a move in an ongoing position")
 }
 
-/// The colour the player has in drill position `pos`, if it is one.
-pub fn player_color(pos: &Chess) -> Option<Color> {
-    drill_ending(pos).map(|_| pos.turn())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game::shakmaty::Color;
 
     #[test]
     fn every_start_is_a_won_drill_with_its_fewest() {
@@ -213,7 +209,8 @@ mod tests {
         for d in &all {
             assert!(d.fewest >= 5, "{d:?} is too short to be a drill");
             let pos = start_position(&d.fen);
-            assert_eq!(player_color(&pos), Some(Color::White), "{d:?}");
+            assert!(drill_ending(&pos).is_some(), "{d:?}");
+            assert_eq!(pos.turn(), Color::White, "{d:?}");
         }
         assert_eq!(all[0].id, "kqk-1");
         assert_eq!(all[4].id, "krk-1");
