@@ -30,7 +30,9 @@ mod pieces;
 mod tests;
 
 pub use exchange::exchange;
-pub use moves::{Threat, ThreatKind, captures, checks, mates_in_one, opponent_to_move, threats};
+pub use moves::{
+    Threat, ThreatKind, captures, checks, mates_in_one, opponent_to_move, opportunities, threats,
+};
 pub use patterns::{
     BackRankMate, Discovery, DiscoveryKind, DoubleCheck, Fork, Pin, PinKind, Skewer,
     back_rank_mate_after, discoveries_after, double_check_after, fork_after, forks, pins, skewers,

@@ -1,5 +1,6 @@
 //! The first three questions before every move: which moves give check,
-//! which capture, and what the opponent threatens.
+//! which capture, and what the opponent threatens (or what the side to
+//! move can win).
 
 use std::num::NonZeroU32;
 
@@ -87,10 +88,12 @@ pub enum ThreatKind {
     },
 }
 
-/// A move the opponent could make if it were its turn.
+/// A mate in one or a winning capture: one of the opponent's [`threats`]
+/// or one of the side to move's [`opportunities`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Threat {
-    /// The move, legal in [`opponent_to_move`]'s position.
+    /// The move, legal in the position it was found in (for a threat,
+    /// [`opponent_to_move`]'s).
     pub mv: Move,
     /// What it would achieve.
     pub kind: ThreatKind,
@@ -124,13 +127,29 @@ impl Threat {
 /// assert_eq!(t[0].mv.to().to_string(), "f7");
 /// ```
 pub fn threats(pos: &Chess) -> Vec<Threat> {
-    let Some(flipped) = opponent_to_move(pos) else {
-        return Vec::new();
-    };
-    let mut found: Vec<Threat> = flipped
+    opponent_to_move(pos).map_or_else(Vec::new, |flipped| opportunities(&flipped))
+}
+
+/// The side to move's own chances, the same kinds as [`threats`] and in the
+/// same order: its mates in one and its captures with a net gain — for
+/// example what a move has just left hanging for the opponent.
+///
+/// # Examples
+/// ```
+/// use engine::tactics::opportunities;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+/// // White to move can take the loose knight on f6 with the queen.
+/// let pos: Chess = "4k3/8/5n2/8/8/8/5Q2/4K3 w - - 0 1"
+///     .parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+/// let o = opportunities(&pos);
+/// assert_eq!(o.len(), 1);
+/// assert_eq!(o[0].gain(), 300);
+/// ```
+pub fn opportunities(pos: &Chess) -> Vec<Threat> {
+    let mut found: Vec<Threat> = pos
         .legal_moves()
         .into_iter()
-        .filter_map(|mv| threat(&flipped, mv))
+        .filter_map(|mv| threat(pos, mv))
         .collect();
     found.sort_by_key(|t| (t.kind != ThreatKind::Mate, std::cmp::Reverse(t.gain())));
     found

@@ -92,6 +92,11 @@ fn threats_are_the_opponents_mates_and_winning_captures() {
     // Defended by a pawn: taking it only trades.
     let p = pos("4k3/8/8/8/1b6/2N5/1P6/4K3 w - - 0 1");
     assert!(threats(&p).is_empty());
+    // The same seen from the side to move: its own chances.
+    let p = pos("4k3/8/8/8/1b6/2N5/8/4K3 b - - 0 1");
+    assert_eq!(opportunities(&p).len(), 1);
+    assert_eq!(opportunities(&p)[0].gain(), 300);
+    assert!(threats(&p).is_empty(), "White's knight attacks nothing");
 }
 
 #[test]
