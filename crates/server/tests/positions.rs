@@ -219,6 +219,13 @@ fn inspect_never_disagrees_with_the_rules_core() {
                 "ongoing"
             };
             assert_eq!(v["status"], status, "{fen}");
+            let moves: Vec<&str> = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["uci"].as_str().unwrap())
+                .collect();
+            assert_eq!(moves, expected(&pos, |_| true), "{fen}");
             let flipped = pos.clone().swap_turn().ok();
             for t in v["threats"].as_array().unwrap() {
                 let flipped = flipped.as_ref().expect("threats only when not in check");

@@ -1,5 +1,6 @@
 //! Position routes for the Learn exercises: `POST /api/positions/inspect`
-//! (the checks, captures and threats of a FEN, from [`engine::tactics`]) and
+//! (the checks, captures and threats of a FEN, from [`engine::tactics`],
+//! and its legal moves) and
 //! `POST /api/positions/reply` (the engine's strongest answer to a
 //! candidate move, on the engine pool, limited per client). Shapes in
 //! `docs/protocol.md` ("Positions").
