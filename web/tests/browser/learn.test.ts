@@ -57,6 +57,8 @@ for (const [lang, locale] of Object.entries(LOCALES)) {
       await page.goto(`/learn/${slug}`);
       assert.equal(await page.locator('html').getAttribute('lang'), lang, slug);
       const drawn = await boardsDrawn(page);
+      // The text itself is in the language, not the English stand-in of a page not yet translated.
+      assert.equal(await page.getByTestId('learn-page').getAttribute('lang'), lang, `${slug} is not translated into ${lang}`);
       // As many chessground boards as the server drew diagrams.
       const res = await context.request.get(`/api/learn/${slug}`);
       const html = ((await res.json()) as { html: string }).html;
