@@ -11,6 +11,18 @@ use testkit::{Client, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(60);
 
+/// Nodes per position of the tests' reviews: enough for the mates and
+/// hung pieces they look for, and quick on a loaded machine.
+const TEST_REVIEW_NODES: u64 = 30_000;
+
+async fn start(db: &TestDb) -> TestServer {
+    let tuning = server::Tuning {
+        review_nodes: TEST_REVIEW_NODES,
+        ..testkit::tuning(0.25)
+    };
+    TestServer::start_with(db.url(), tuning).await
+}
+
 /// Back-rank mate in one for White: Ra8#.
 const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
 
@@ -57,7 +69,7 @@ async fn import(c: &Client, pgn: &str) -> testkit::Response {
 }
 
 async fn a_finished_game_is_reviewed_once_and_served_to_the_next_viewer(db: TestDb) {
-    let srv = TestServer::start(db.url(), 0.25).await;
+    let srv = start(&db).await;
     let c = srv.client();
     let id = finished_computer_game(&c).await;
     let path = format!("/api/games/{id}/review");
@@ -85,7 +97,7 @@ async fn a_finished_game_is_reviewed_once_and_served_to_the_next_viewer(db: Test
 }
 
 async fn unfinished_and_unknown_games_are_refused(db: TestDb) {
-    let srv = TestServer::start(db.url(), 0.25).await;
+    let srv = start(&db).await;
     let c = srv.client();
     let g = c
         .new_game(&json!({"level":"beginner","color":"white"}))
@@ -125,7 +137,7 @@ fn long_pgn() -> String {
 }
 
 async fn one_review_per_player_at_a_time(db: TestDb) {
-    let srv = TestServer::start(db.url(), 0.25).await;
+    let srv = start(&db).await;
     let c = srv.client();
     let r = import(&c, &long_pgn()).await;
     assert_eq!(r.status, 201, "{}", r.text());
@@ -165,7 +177,7 @@ async fn one_review_per_player_at_a_time(db: TestDb) {
 }
 
 async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
-    let srv = TestServer::start(db.url(), 0.25).await;
+    let srv = start(&db).await;
     let c = srv.client();
     let scholar = "[Event \"Club\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n\n\
                    1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
@@ -239,7 +251,7 @@ async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
 }
 
 async fn the_analysis_board_gives_three_lines(db: TestDb) {
-    let srv = TestServer::start(db.url(), 0.25).await;
+    let srv = start(&db).await;
     let c = srv.client();
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let r = c

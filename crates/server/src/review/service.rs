@@ -433,6 +433,8 @@ impl Default for Analyses {
 /// One snapshot of a deepening analysis.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Snapshot {
+    /// The position analysed.
+    pub fen: String,
     /// The lines, best first.
     pub lines: Vec<Line>,
     /// Whether the search is over.
@@ -522,6 +524,8 @@ fn search_lines(
         movetime: Some(time),
         ..engine::Limits::default()
     };
+    let fen = game::shakmaty::fen::Fen::from_position(pos, game::shakmaty::EnPassantMode::Legal)
+        .to_string();
     let mut lines: Vec<Option<Line>> = vec![None; count];
     let line_of = |rank, depth, score, pv: &[Move]| {
         let (uci, san) = line_moves(pos, pv);
@@ -540,6 +544,7 @@ fn search_lines(
         *slot = Some(line_of(info.multipv, info.depth, info.score, &info.pv));
         if info.multipv == count && lines.iter().all(Option::is_some) {
             let snap = Snapshot {
+                fen: fen.clone(),
                 lines: lines.iter().flatten().cloned().collect(),
                 done: false,
             };
@@ -550,6 +555,7 @@ fn search_lines(
     };
     let results = engine.analyse_with_info(pos, &[], &limits, count.max(1), stop, &mut on_info);
     let last = Snapshot {
+        fen,
         lines: results
             .iter()
             .enumerate()
