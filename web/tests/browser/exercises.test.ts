@@ -115,6 +115,11 @@ test('exercise: the worked example is replayed from memory, a wrong move is poin
   await page.getByTestId('exercise-done').waitFor();
   const progress = await api<{ done: string[] }>(page, '/api/learn/progress');
   assert.ok(progress.json.done.includes('ex:replay'), JSON.stringify(progress.json));
+  // With this browser's copy emptied, the server's copy brings the done mark back on the next visit.
+  await page.evaluate(() => localStorage.setItem('plyyard.learn.done', '[]'));
+  await page.reload();
+  await page.getByTestId('exercise-done').waitFor();
+  assert.deepEqual(JSON.parse((await page.evaluate(() => localStorage.getItem('plyyard.learn.done'))) ?? '[]'), ['ex:replay']);
   await shot(page, 'exercise-replay-desktop');
   await finish();
 });
@@ -302,4 +307,27 @@ test('exercises: every exercise page on a phone', async () => {
     await shot(page, `exercise-${slug.slice(3)}-phone`);
   }
   await finish();
+});
+
+test('exercises: each exercise speaks French, Russian and Romanian', async () => {
+  const titles: Record<string, string[]> = {
+    fr: ['Rejouez l’exemple commenté', 'Construisez un mat et un pat', 'Échecs, prises, menaces', 'Exercices de mat contre le moteur', 'Mat en un, mat en deux'],
+    ru: ['Повторите разобранную партию', 'Постройте мат и пат', 'Шахи, взятия, угрозы', 'Тренировка матов против движка', 'Мат в один ход, мат в два хода'],
+    ro: ['Rejucați exemplul comentat', 'Construiți un mat și un pat', 'Șahuri, capturi, amenințări', 'Exerciții de mat contra motorului', 'Mat într-o mutare, mat în două'],
+  };
+  const slugs = ['ex-replay', 'ex-mate-stalemate', 'ex-checks-captures-threats', 'ex-mate-drills', 'ex-puzzles'];
+  for (const [lang, names] of Object.entries(titles)) {
+    const { context, page } = await newPage({ locale: lang });
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(m.text());
+    });
+    for (const [i, slug] of slugs.entries()) {
+      await openExercise(page, slug);
+      assert.equal(await page.locator('.ex-title').textContent(), names[i], `${lang} ${slug}`);
+      assert.equal(await page.locator('html').getAttribute('lang'), lang);
+    }
+    await done(context, page);
+    assert.deepEqual(errors, [], `${lang}: console errors`);
+  }
 });
