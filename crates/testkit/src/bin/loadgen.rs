@@ -117,6 +117,31 @@ enum Mode {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Move latency of computer games without, then with, game reviews
+    /// under way (each by its own player, on an imported game).
+    MovesUnderReviews {
+        /// A PGN file whose first game every reviewer imports.
+        #[arg(long)]
+        pgn: std::path::PathBuf,
+        /// Reviews kept under way during the second phase.
+        #[arg(long, default_value_t = 3)]
+        reviews: usize,
+        /// Level of the computer.
+        #[arg(long, default_value = "beginner")]
+        level: String,
+        /// Games per phase.
+        #[arg(long, default_value_t = 8)]
+        games: u32,
+        /// Our moves per game.
+        #[arg(long, default_value_t = 10)]
+        moves: u32,
+        /// Games played at the same time.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
+        /// Seed of our random move choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Table games between accounts, both players on sockets, moving after
     /// a think time: persisted moves/s and move → ack latency.
     Tables {
@@ -211,6 +236,24 @@ fn main() -> std::process::ExitCode {
                         concurrency,
                     };
                     moves_under_logins(cli.addr, &games, in_flight, accounts).await
+                }
+                Mode::MovesUnderReviews {
+                    pgn,
+                    reviews,
+                    level,
+                    games,
+                    moves,
+                    concurrency,
+                    seed,
+                } => {
+                    let games = Games {
+                        level,
+                        games,
+                        moves,
+                        seed,
+                        concurrency,
+                    };
+                    moves_under_reviews(cli.addr, &games, &pgn, reviews).await
                 }
                 Mode::Tables {
                     games,
@@ -631,6 +674,106 @@ async fn moves_under_logins(
             percentile(&logins, 50.0),
             percentile(&logins, 99.0),
             logins.len() as f64 / wall
+        ),
+    );
+    Ok(())
+}
+
+/// A reviewer: its own anonymous player with one imported game.
+async fn importer(addr: SocketAddr, pgn: &str) -> Result<(Client, String)> {
+    let c = Client::new(addr);
+    let body = serde_json::json!({ "pgn": pgn }).to_string();
+    let r = expect("import", c.post("/api/import", &body).await?, 201)?;
+    let v: Value = r.json()?;
+    let id = v["games"][0]["id"]
+        .as_str()
+        .ok_or_else(|| ClientError::Unexpected(format!("import answered {v}")))?
+        .to_owned();
+    Ok((c, id))
+}
+
+/// Imports the game afresh and reviews it, again and again until `stop`
+/// (a new game each round, so no review is served from storage); the
+/// seconds each review took from the request to its end.
+async fn review_loop(addr: SocketAddr, pgn: String, stop: Arc<AtomicBool>) -> Result<Vec<f64>> {
+    let mut took = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let (c, id) = importer(addr, &pgn).await?;
+        let path = format!("/api/games/{id}/review");
+        let t0 = Instant::now();
+        let r = c.post(&path, "{}").await?;
+        if !matches!(r.status, 200 | 202) {
+            return Err(ClientError::Unexpected(format!(
+                "review: {} {}",
+                r.status,
+                r.text()
+            )));
+        }
+        loop {
+            let v: Value = c.get(&path).await?.json()?;
+            match v["status"].as_str() {
+                Some("done") => break,
+                Some("queued" | "running") => tokio::time::sleep(Duration::from_millis(100)).await,
+                _ => return Err(ClientError::Unexpected(format!("review: {v}"))),
+            }
+        }
+        took.push(t0.elapsed().as_secs_f64());
+    }
+    Ok(took)
+}
+
+async fn moves_under_reviews(
+    addr: SocketAddr,
+    games: &Games,
+    pgn: &std::path::Path,
+    reviews: usize,
+) -> Result<()> {
+    let text = std::fs::read_to_string(pgn)
+        .map_err(|e| ClientError::Unexpected(format!("{}: {e}", pgn.display())))?;
+    let (alone, _) = play_games(addr, games).await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let loops: Vec<_> = (0..reviews)
+        .map(|_| tokio::spawn(review_loop(addr, text.clone(), Arc::clone(&stop))))
+        .collect();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let played = play_games(addr, games).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut took = Vec::new();
+    for l in loops {
+        took.extend(
+            l.await
+                .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??,
+        );
+    }
+    let (busy, _) = played?;
+    took.sort_by(f64::total_cmp);
+    println!(
+        "level {}, {} games x {} moves, {} at a time",
+        games.level, games.games, games.moves, games.concurrency
+    );
+    println!(
+        "| phase | replies | ack p50 ms | ack p99 ms | reply p50 ms | reply p99 ms | reviews done | review p50 s | review max s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let row = |phase: &str, s: &Samples, extra: String| {
+        println!(
+            "| {phase} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {extra} |",
+            s.replies.len(),
+            percentile(&s.acks, 50.0),
+            percentile(&s.acks, 99.0),
+            percentile(&s.replies, 50.0),
+            percentile(&s.replies, 99.0),
+        );
+    };
+    row("games alone", &alone, "0 | - | -".into());
+    row(
+        &format!("{reviews} reviews under way"),
+        &busy,
+        format!(
+            "{} | {:.1} | {:.1}",
+            took.len(),
+            percentile(&took, 50.0),
+            took.last().copied().unwrap_or(f64::NAN)
         ),
     );
     Ok(())
