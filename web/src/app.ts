@@ -5,7 +5,8 @@
 //! and removes its DOM, whose destroy hooks dispose the board.
 import { h, type VNode } from 'snabbdom';
 import { AccountCtrl } from './account/ctrl.js';
-import { AnalysisCtrl, sourceOf } from './analysis/ctrl.js';
+import { AnalysisCtrl } from './analysis/ctrl.js';
+import { sourceOf } from './analysis/source.js';
 import { type Account, logout } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
 import { GameCtrl } from './game/ctrl.js';

@@ -10,52 +10,8 @@ import type { VNode } from 'snabbdom';
 import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
 import { squaresOf } from '../review/data.js';
+import { type Line, type Snapshot, START_FEN, type Source } from './source.js';
 import { analysisView } from './view.js';
-
-/** The standard starting position. */
-export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-
-/** A score from White's side. */
-export type Score = { cp: number } | { mate: number };
-
-/** One engine line (docs/protocol.md, "Review"). */
-export interface Line {
-  rank: number;
-  depth: number;
-  score: Score;
-  uci: string[];
-  san: string[];
-}
-
-/** One snapshot of the analysis. */
-export interface Snapshot {
-  /** The position analysed. */
-  fen: string;
-  lines: Line[];
-  done: boolean;
-}
-
-/** Where the position comes from. */
-export type Source = { fen: string } | { game: string; ply: number };
-
-/** The source named by a location's query (`fen`, or `game` and `ply`), or by `/analysis/{id}/{ply}`. */
-export function sourceOf(pathname: string, search: string): Source {
-  const m = /^\/analysis\/([^/]+)\/(\d+)\/?$/.exec(pathname);
-  if (m) return { game: decodeURIComponent(m[1]!), ply: Number(m[2]) };
-  const q = new URLSearchParams(search);
-  const game = q.get('game');
-  if (game) {
-    const ply = Number(q.get('ply') ?? '0');
-    return { game, ply: Number.isInteger(ply) && ply >= 0 ? ply : 0 };
-  }
-  return { fen: q.get('fen') ?? START_FEN };
-}
-
-/** A score as text, from White's side: `+0.35`, `#3`, `#−2`. */
-export function scoreText(s: Score): string {
-  if ('mate' in s) return s.mate >= 0 ? `#${s.mate}` : `#−${-s.mate}`;
-  return `${s.cp >= 0 ? '+' : '−'}${(Math.abs(s.cp) / 100).toFixed(2)}`;
-}
 
 /** The analysis board. */
 export class AnalysisCtrl implements Page {

@@ -5,7 +5,8 @@ import { currentLetters } from '../game/ctrl.js';
 import { t } from '../i18n.js';
 import { icon } from '../icons.js';
 import { localiseSan } from '../notation.js';
-import { type AnalysisCtrl, type Line, scoreText } from './ctrl.js';
+import type { AnalysisCtrl } from './ctrl.js';
+import { type Line, scoreText } from './source.js';
 
 /** The whole page. */
 export function analysisView(ctrl: AnalysisCtrl): VNode {
@@ -26,7 +27,10 @@ export function analysisView(ctrl: AnalysisCtrl): VNode {
         lines(ctrl),
         ctrl.error ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'analysis-error' } }, ctrl.error) : h('span'),
         fenForm(ctrl),
-        h('button.button', { attrs: { type: 'button', 'data-testid': 'analysis-flip' }, on: { click: () => ctrl.flip() } }, [icon('flip'), t('game.flip')]),
+        h('div.review-links', [
+          h('button.button', { attrs: { type: 'button', 'data-testid': 'analysis-flip' }, on: { click: () => ctrl.flip() } }, [icon('flip'), t('game.flip')]),
+          h('a.button', { attrs: { href: '/import', 'data-testid': 'analysis-import' } }, t('review.import')),
+        ]),
       ]),
     ]),
   ]);
