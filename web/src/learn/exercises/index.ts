@@ -10,10 +10,7 @@ import { parseLine, START_FEN } from './line.js';
 import { Replay } from './replay.js';
 import type { Exercise } from './widget.js';
 
-/**
- * The worked example's game (content/learn/*\/worked-example.md), used when
- * the replay block does not give its own `moves:` line.
- */
+/** The worked example page's game, used when the replay block gives no `moves:` line of its own. */
 export const WORKED_EXAMPLE = '1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#';
 
 /** The exercise names content blocks may use, and how each is built from the block's data. */
