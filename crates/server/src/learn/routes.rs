@@ -28,10 +28,47 @@ pub fn routes() -> Router<AppState> {
         .route("/api/learn/{slug}", get(api_article))
 }
 
+/// A document ready to serve, with its weak `ETag`.
+struct Document {
+    bytes: Bytes,
+    etag: HeaderValue,
+}
+
+impl Document {
+    fn new(html: String) -> Document {
+        use sha2::{Digest, Sha256};
+        let tag = format!(
+            "W/\"{}\"",
+            hex::encode(&Sha256::digest(html.as_bytes())[..8])
+        );
+        Document {
+            etag: HeaderValue::from_str(&tag)
+                .unwrap_or_else(|_| HeaderValue::from_static("W/\"0\"")),
+            bytes: Bytes::from(html),
+        }
+    }
+
+    /// Whether an `If-None-Match` value names this document.
+    fn matches(&self, headers: &HeaderMap) -> bool {
+        let ours = self
+            .etag
+            .to_str()
+            .unwrap_or_default()
+            .trim_start_matches("W/");
+        headers
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(',')
+                    .any(|t| t.trim().trim_start_matches("W/") == ours)
+            })
+    }
+}
+
 /// Every document, by language and slug (`""` for the index).
 struct Documents {
-    pages: HashMap<(&'static str, String), Bytes>,
-    missing: HashMap<&'static str, Bytes>,
+    pages: HashMap<(&'static str, String), Document>,
+    missing: HashMap<&'static str, Document>,
 }
 
 static DOCUMENTS: LazyLock<Documents> = LazyLock::new(|| documents(library()));
@@ -47,28 +84,37 @@ fn documents(lib: &Library) -> Documents {
     for lang in crate::i18n::languages() {
         let title = super::text(lang, "learn.title");
         let doc = html::document(lang, title, &html::index(lib, lang));
-        pages.insert((lang, String::new()), Bytes::from(doc));
+        pages.insert((lang, String::new()), Document::new(doc));
         for e in lib.entries() {
             if let (Some(a), Some(content)) = (
                 lib.article(lang, &e.slug),
                 html::article(lib, lang, &e.slug),
             ) {
                 let doc = html::document(lang, &a.title, &content);
-                pages.insert((lang, e.slug.clone()), Bytes::from(doc));
+                pages.insert((lang, e.slug.clone()), Document::new(doc));
             }
         }
         let title = super::text(lang, "learn.not_found_title");
         missing.insert(
             lang,
-            Bytes::from(html::document(lang, title, &html::not_found(lang))),
+            Document::new(html::document(lang, title, &html::not_found(lang))),
         );
     }
     Documents { pages, missing }
 }
 
-fn html_response(status: StatusCode, body: Option<&Bytes>) -> Response {
-    let mut r = (status, body.cloned().unwrap_or_default()).into_response();
+/// `doc` with its headers, or `304 Not Modified` when the client has it.
+fn html_response(status: StatusCode, doc: Option<&Document>, headers: &HeaderMap) -> Response {
+    let Some(doc) = doc else {
+        return status.into_response();
+    };
+    let mut r = if status == StatusCode::OK && doc.matches(headers) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        (status, doc.bytes.clone()).into_response()
+    };
     let h = r.headers_mut();
+    h.insert(header::ETAG, doc.etag.clone());
     h.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
@@ -83,14 +129,18 @@ fn html_response(status: StatusCode, body: Option<&Bytes>) -> Response {
 
 async fn index_page(headers: HeaderMap) -> Response {
     let lang = crate::i18n::choose_for(&headers);
-    html_response(StatusCode::OK, DOCUMENTS.pages.get(&(lang, String::new())))
+    html_response(
+        StatusCode::OK,
+        DOCUMENTS.pages.get(&(lang, String::new())),
+        &headers,
+    )
 }
 
 async fn article_page(headers: HeaderMap, Path(slug): Path<String>) -> Response {
     let lang = crate::i18n::choose_for(&headers);
     match DOCUMENTS.pages.get(&(lang, slug)) {
-        Some(doc) => html_response(StatusCode::OK, Some(doc)),
-        None => html_response(StatusCode::NOT_FOUND, DOCUMENTS.missing.get(lang)),
+        Some(doc) => html_response(StatusCode::OK, Some(doc), &headers),
+        None => html_response(StatusCode::NOT_FOUND, DOCUMENTS.missing.get(lang), &headers),
     }
 }
 
@@ -206,7 +256,7 @@ mod tests {
         let docs = documents(&lib);
         for lang in crate::i18n::languages() {
             for slug in ["", "board", "castling", "worked-example"] {
-                let doc = &docs.pages[&(lang, slug.to_owned())];
+                let doc = &docs.pages[&(lang, slug.to_owned())].bytes;
                 let doc = std::str::from_utf8(doc).unwrap();
                 let testid = if slug.is_empty() {
                     "learn-index"
@@ -220,5 +270,20 @@ mod tests {
             }
             assert!(docs.missing.contains_key(lang));
         }
+        // A document the client has is not sent again; another language is.
+        let board = &docs.pages[&("en", "board".to_owned())];
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, board.etag.clone());
+        assert!(board.matches(&h));
+        let r = html_response(StatusCode::OK, Some(board), &h);
+        assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(r.headers()[header::ETAG], board.etag);
+        assert!(!docs.pages[&("fr", "board".to_owned())].matches(&h));
+        let missing = html_response(StatusCode::NOT_FOUND, docs.missing.get("en"), &h);
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            html_response(StatusCode::OK, Some(board), &HeaderMap::new()).status(),
+            StatusCode::OK
+        );
     }
 }
