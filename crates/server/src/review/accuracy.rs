@@ -125,7 +125,11 @@ fn std_dev(xs: &[f64]) -> f64 {
 }
 
 fn mover(first: Side, index: usize) -> Side {
-    if index % 2 == 0 { first } else { first.other() }
+    if index.is_multiple_of(2) {
+        first
+    } else {
+        first.other()
+    }
 }
 
 fn side_index(side: Side) -> usize {
