@@ -230,7 +230,7 @@ export class MateStalemate extends Exercise {
   }
 
   private palette(): VNode {
-    const tools: VNode[] = PALETTE.map((p) =>
+    const tool = (p: PieceChar): VNode =>
       h(
         'button.ex-tool',
         {
@@ -239,12 +239,14 @@ export class MateStalemate extends Exercise {
           on: { click: () => this.choose(p) },
         },
         [h(`piece.${colorOf(p)}.${ROLE[p.toLowerCase()]}`)],
-      ),
-    );
-    return h('div.ex-palette.cg-wrap', { attrs: { role: 'toolbar', 'aria-label': t('ex.pair.palette') } }, [
-      button(t('ex.pair.move'), () => this.choose('move'), { testid: 'palette-move', pressed: this.tool === 'move' }),
-      button(t('ex.pair.erase'), () => this.choose('erase'), { testid: 'palette-erase', pressed: this.tool === 'erase' }),
-      ...tools,
+      );
+    return h('div.ex-palette', { attrs: { role: 'toolbar', 'aria-label': t('ex.pair.palette') } }, [
+      h('div.ex-palette-row', [
+        button(t('ex.pair.move'), () => this.choose('move'), { testid: 'palette-move', pressed: this.tool === 'move' }),
+        button(t('ex.pair.erase'), () => this.choose('erase'), { testid: 'palette-erase', pressed: this.tool === 'erase' }),
+      ]),
+      h('div.ex-palette-row.cg-wrap', PALETTE.filter((p) => colorOf(p) === 'white').map(tool)),
+      h('div.ex-palette-row.cg-wrap', PALETTE.filter((p) => colorOf(p) === 'black').map(tool)),
     ]);
   }
 
