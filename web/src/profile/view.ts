@@ -33,6 +33,7 @@ function gameItem(g: GameListItem): VNode {
     h('span.profile-links', [
       h('a.button', { attrs: { href, 'data-testid': 'profile-game-link' } }, t('profile.open')),
       h('a.button', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'profile-game-pgn' } }, t('profile.pgn')),
+      g.status === 'ended' ? h('a.button', { attrs: { href: `${href}/review`, 'data-testid': 'profile-game-review' } }, t('review.link')) : null,
     ]),
   ]);
 }
