@@ -10,8 +10,8 @@ use game::pgn::PgnImporter;
 use game::{Game, RuleSet};
 use server::review::label::judge;
 use server::review::{
-    Budget, Eval, Explanation, Label, MateChange, Piece, Review, Side, review_game, review_game_on,
-    text,
+    Budget, Eval, Explanation, Label, MateChange, Pattern, Piece, Review, Side, review_game,
+    review_game_on, text,
 };
 
 /// 2...Qg5?? puts the queen where the knight on f3 takes it.
@@ -25,8 +25,17 @@ const QUIET: &str = "1. e4 e5 2. Nf3 Nc6 3. Nc3 Nf6 4. d4 exd4 5. Nxd4 Bb4 6. Nx
     13. b3 h6 14. Bf4 Rb7 15. Ne2 Re8 16. h3 Bd6 17. Bxd6 Qxd6 18. Nd4 Rxe1 \
     19. Rxe1 Bd7 20. Qe3 Rb8 *";
 
+/// White to move could win the queen with Bb5+ (king d7, queen e8 behind
+/// it on the diagonal) and plays h3.
+const MISSED_SKEWER: &str =
+    "[SetUp \"1\"]\n[FEN \"4q3/p2k1ppp/8/8/8/8/PP3PPP/5BK1 w - - 0 1\"]\n\n1. h3 *";
+/// Black leaves king and rook where the knight forks them: Nc7+.
+const ALLOWED_FORK: &str =
+    "[SetUp \"1\"]\n[FEN \"r3k3/6pp/8/3N4/8/8/6PP/6K1 b - - 0 1\"]\n\n1... h6 *";
+
 fn game(movetext: &str) -> Game {
-    let pgn = format!("[Event \"test\"]\n\n{movetext}\n");
+    let gap = if movetext.starts_with('[') { "" } else { "\n" };
+    let pgn = format!("[Event \"test\"]\n{gap}{movetext}\n");
     let mut games = PgnImporter::with_rules(pgn.as_bytes(), RuleSet::Fide);
     games.next().expect("one game").expect("a valid game").game
 }
@@ -102,6 +111,51 @@ fn a_missed_mate_in_one_and_the_move_that_allowed_it() {
     let ru = text::move_comment(missed, "ru").unwrap();
     assert!(ru.contains("Фxf7#"), "{ru}");
     assert_eq!((r.white.missed_mates, r.black.allowed_mates), (1, 1));
+}
+
+#[test]
+fn a_missed_check_names_its_skewer() {
+    let r = review(MISSED_SKEWER);
+    let m = &r.moves[0];
+    assert_eq!(m.label, Some(Label::Blunder));
+    assert!(
+        matches!(
+            &m.explanations[..],
+            [Explanation::MissedWin { san, check: true, pattern: Some(Pattern::Skewer), wins: Some(Piece::Queen), .. }]
+                if san == "Bb5+"
+        ),
+        "{:?}",
+        m.explanations
+    );
+    assert_eq!(
+        text::move_comment(m, "en").unwrap(),
+        "Blunder. A check you missed: Bb5+ wins the queen with a skewer."
+    );
+    let ro = text::move_comment(m, "ro").unwrap();
+    assert!(ro.contains("Nb5+") && ro.contains("dama"), "{ro}");
+}
+
+#[test]
+fn an_allowed_fork_is_named() {
+    let r = review(ALLOWED_FORK);
+    let m = &r.moves[0];
+    assert_eq!((m.side, m.label), (Side::Black, Some(Label::Blunder)));
+    assert!(
+        matches!(
+            &m.explanations[0],
+            Explanation::AllowsWin { san, pattern: Some(Pattern::Fork), wins: Some(Piece::Rook), .. }
+                if san == "Nc7+"
+        ),
+        "{:?}",
+        m.explanations
+    );
+    let en = text::move_comment(m, "en").unwrap();
+    assert!(
+        en.starts_with("Blunder. After this, Nc7+ wins the rook with a fork."),
+        "{en}"
+    );
+    let ru = text::move_comment(m, "ru").unwrap();
+    assert!(ru.contains("Кc7+") && ru.contains("ладью вилкой"), "{ru}");
 }
 
 #[test]
