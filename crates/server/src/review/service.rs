@@ -654,3 +654,63 @@ fn line_fens(game: &Game, ply: u32, line: &[String]) -> Vec<String> {
     }
     fens
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lane_runs_its_workers_queues_a_few_and_refuses_the_rest() {
+        let lane = Arc::new(Lane::new(1, 1));
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let running = tokio::spawn({
+            let lane = Arc::clone(&lane);
+            async move { lane.run(move |_| wait.recv().is_ok()).await }
+        });
+        while lane.permits.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        let queued = tokio::spawn({
+            let lane = Arc::clone(&lane);
+            async move { lane.run(|_| 7).await }
+        });
+        while lane.waiting.load(Ordering::Acquire) == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(lane.run(|_| 8).await, Err(Busy), "the queue is full");
+        release.send(()).unwrap();
+        assert_eq!(running.await.unwrap(), Ok(true));
+        assert_eq!(queued.await.unwrap(), Ok(7));
+        assert_eq!(lane.run(|_| 9).await, Ok(9), "free again");
+    }
+
+    #[test]
+    fn anonymous_players_count_by_id_and_address_accounts_by_account() {
+        let ip: IpAddr = "192.0.2.7".parse().unwrap();
+        assert_eq!(
+            Requester::keys(None, "p1", ip),
+            vec![Requester::Player("p1".into()), Requester::Ip(ip)]
+        );
+        assert_eq!(
+            Requester::keys(Some("acc"), "p1", ip),
+            vec![Requester::Account("acc".into())]
+        );
+    }
+
+    #[test]
+    fn scores_are_turned_to_whites_side() {
+        use engine::Score;
+        assert_eq!(
+            ScoreJson::white_view(Score::Cp(40), true),
+            ScoreJson::Cp(40)
+        );
+        assert_eq!(
+            ScoreJson::white_view(Score::Cp(40), false),
+            ScoreJson::Cp(-40)
+        );
+        assert_eq!(
+            ScoreJson::white_view(Score::Mate(2), false),
+            ScoreJson::Mate(-2)
+        );
+    }
+}
