@@ -5,6 +5,7 @@
 //! left out, a mate/stalemate pair judged, a puzzle solved with hints;
 //! screenshots at desktop and phone sizes.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -207,23 +208,26 @@ async function place(page: Page, piece: string, ...squares: string[]): Promise<v
   for (const sq of squares) await clickSquare(page, sq);
 }
 
-test('exercise: the mate/stalemate builder judges a pair one change apart, and one that is not', async () => {
-  const { page, finish } = await exercisePage();
-  await openExercise(page, 'ex-mate-stalemate');
-  // Checkmate: Ka8 against Qb6, Rh8, Kh1, Black to move.
+/** Builds a checkmate (Ka8 against Qb6, Rh8, Kh1, Black to move) and the stalemate without the rook, and asks for the verdict. */
+async function buildPair(page: Page): Promise<void> {
   await place(page, 'bK', 'a8');
   await place(page, 'wQ', 'b6');
   await place(page, 'wK', 'h1');
   await place(page, 'wR', 'h8');
   await page.getByTestId('builder-turn-black').check();
   await waitPlacement(page, 'k6R/8/1Q6/8/8/8/8/7K');
-  // Stalemate: the same without the rook.
   await page.getByTestId('builder-stalemate').click();
   await page.getByTestId('builder-copy').click();
   await page.getByTestId('palette-erase').click();
   await clickSquare(page, 'h8');
   await waitPlacement(page, 'k7/8/1Q6/8/8/8/8/7K');
   await page.getByTestId('exercise-check').click();
+}
+
+test('exercise: the mate/stalemate builder judges a pair one change apart, and one that is not', async () => {
+  const { page, finish } = await exercisePage();
+  await openExercise(page, 'ex-mate-stalemate');
+  await buildPair(page);
   const good = await waitFeedback(page, /Well done|Not yet/);
   assert.match(good, /Checkmate position: legal, checkmate/);
   assert.match(good, /Stalemate position: legal, stalemate/);
@@ -330,4 +334,25 @@ test('exercises: each exercise speaks French, Russian and Romanian', async () =>
     await done(context, page);
     assert.deepEqual(errors, [], `${lang}: console errors`);
   }
+});
+
+test('exercises: progress made before signing up follows the account to another browser', async () => {
+  const name = `learner_${randomBytes(4).toString('hex')}`;
+  const password = `amber-lantern-${randomBytes(6).toString('hex')}-orbit`;
+  const a = await exercisePage();
+  await openExercise(a.page, 'ex-mate-stalemate');
+  await buildPair(a.page);
+  await waitFeedback(a.page, /Well done/);
+  await a.page.getByTestId('exercise-done').waitFor();
+  assert.equal((await api(a.page, '/api/account/signup', { username: name, password })).status, 201);
+  await a.finish(/status of 422/);
+
+  const b = await exercisePage();
+  await b.page.goto('/learn');
+  assert.equal((await api(b.page, '/api/account/login', { username: name, password })).status, 200);
+  await openExercise(b.page, 'ex-mate-stalemate');
+  await b.page.getByTestId('exercise-done').waitFor();
+  await openExercise(b.page, 'ex-replay');
+  assert.equal(await b.page.getByTestId('exercise-done').count(), 0, 'only what was done is marked');
+  await b.finish();
 });
