@@ -65,6 +65,7 @@ fn a_hung_queen_is_a_blunder_that_names_the_queen() {
             square: "g5".into(),
             by: "Nxg5".into(),
             undefended: true,
+            already: false,
         }
     );
     assert!(matches!(m.after, Eval::Cp(cp) if cp > 500), "{:?}", m.after);

@@ -157,6 +157,10 @@ pub enum Explanation {
         by: String,
         /// Whether nothing defended it.
         undefended: bool,
+        /// Whether it was already en prise before the move (attacked and
+        /// undefended, or attacked by a cheaper piece) and the move left it.
+        #[serde(default)]
+        already: bool,
     },
     /// The move started an exchange (captures on one square) that loses
     /// material. Pieces of one kind taken on both sides are left out.
@@ -281,11 +285,16 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
         && (pattern.is_none() || t.net <= tactics::value(role))
     {
         let square = reply.to();
+        let already = f.played.from() != Some(square)
+            && tactics::hanging(f.pos, mover)
+                .iter()
+                .any(|h| h.piece.square == square);
         return Some(Explanation::HangsPiece {
             piece: role.into(),
             square: square.to_string(),
             by: san(after, reply),
             undefended: tactics::defenders(after, square).is_empty(),
+            already,
         });
     }
     (t.net >= WORTH_NAMING).then(|| Explanation::AllowsWin {
@@ -509,17 +518,67 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_left_en_prise_is_told_apart_from_one_put_there() {
+        let blunder = Judgement {
+            label: Some(super::super::label::Label::Blunder),
+            mate: None,
+            loss: 0.9,
+        };
+        // The pawn on d5 already attacks the queen; Ke2 does nothing about it.
+        let p = pos("7k/8/8/3p4/4Q3/8/8/4K3 w - - 0 1");
+        let (played, best) = (line(&p, &["e1e2"])[0], line(&p, &["e4d5"]));
+        let mut after = p.clone();
+        after.play_unchecked(played);
+        let reply = line(&after, &["d5e4"]);
+        let facts = MoveFacts {
+            pos: &p,
+            played,
+            best: &best,
+            reply: &reply,
+            judgement: &blunder,
+        };
+        assert_eq!(
+            explain(&facts),
+            vec![
+                Explanation::HangsPiece {
+                    piece: Piece::Queen,
+                    square: "e4".into(),
+                    by: "dxe4".into(),
+                    undefended: true,
+                    already: true,
+                },
+                Explanation::BestWas { san: "Qxd5".into() },
+            ]
+        );
+        // Qc4?? walks into the pawn's other capture: not "already".
+        let played = line(&p, &["e4c4"])[0];
+        let mut after = p.clone();
+        after.play_unchecked(played);
+        let reply = line(&after, &["d5c4"]);
+        let facts = MoveFacts {
+            played,
+            reply: &reply,
+            ..facts
+        };
+        assert!(matches!(
+            explain(&facts)[0],
+            Explanation::HangsPiece { already: false, .. }
+        ));
+    }
+
+    #[test]
     fn data_names_are_stable() {
         let e = Explanation::HangsPiece {
             piece: Piece::Knight,
             square: "f6".into(),
             by: "Qxf6".into(),
             undefended: true,
+            already: false,
         };
         let json = serde_json::to_value(&e).unwrap();
         assert_eq!(
             json,
-            serde_json::json!({"kind": "hangs_piece", "piece": "knight", "square": "f6", "by": "Qxf6", "undefended": true})
+            serde_json::json!({"kind": "hangs_piece", "piece": "knight", "square": "f6", "by": "Qxf6", "undefended": true, "already": false})
         );
         for p in Pattern::ALL {
             assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());

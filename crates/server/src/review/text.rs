@@ -26,6 +26,7 @@ pub fn template_keys() -> Vec<String> {
         "explain.allows_mate.longer",
         "explain.hangs.undefended",
         "explain.hangs.defended",
+        "explain.hangs.already",
         "explain.losing_exchange",
         "explain.allows_win.pattern",
         "explain.allows_win.piece",
@@ -126,11 +127,12 @@ pub fn explanation(e: &Explanation, lang: &str, mover: Side) -> String {
             square,
             by,
             undefended,
+            already,
         } => {
-            let key = if *undefended {
-                "explain.hangs.undefended"
-            } else {
-                "explain.hangs.defended"
+            let key = match (already, undefended) {
+                (true, _) => "explain.hangs.already",
+                (false, true) => "explain.hangs.undefended",
+                (false, false) => "explain.hangs.defended",
             };
             f(
                 key,
@@ -409,6 +411,7 @@ mod tests {
             square: "f6".into(),
             by: "Qxf6".into(),
             undefended: true,
+            already: false,
         };
         let en = explanation(&e, "en", Side::Black);
         assert!(
