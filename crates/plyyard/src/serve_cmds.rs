@@ -42,6 +42,13 @@ pub struct ServeArgs {
     /// Multiplier of every computer level's thinking time.
     #[arg(long, env = "PLYYARD_THINK_TIME_FACTOR", default_value_t = 1.0)]
     pub think_time_factor: f64,
+    /// Nodes the engine searches per position of a game review.
+    #[arg(long, env = "PLYYARD_REVIEW_NODES", default_value_t = server::review::DEFAULT_NODES)]
+    pub review_nodes: u64,
+    /// Engines (threads) one game review uses; reviews run one at a time,
+    /// beside the computer players' engines.
+    #[arg(long, env = "PLYYARD_REVIEW_THREADS", default_value_t = 1)]
+    pub review_threads: usize,
     /// Seconds a game without sockets or activity stays in memory.
     #[arg(long, env = "PLYYARD_IDLE_UNLOAD_SECS", default_value_t = 600)]
     pub idle_unload_secs: u64,
@@ -120,6 +127,10 @@ fn serve(args: ServeArgs) -> ExitCode {
         idle_unload: Duration::from_secs(args.idle_unload_secs.max(1)),
         engine_hash_mb: args.engine_hash_mb.max(1),
         think_time_factor: args.think_time_factor,
+        review_nodes: args
+            .review_nodes
+            .clamp(1, server::review::analyse::MAX_NODES),
+        review_threads: args.review_threads.clamp(1, 8),
         quotas: server::security::Quotas {
             games_per_minute: args.limit_games_per_minute,
             replies_per_minute: args.limit_replies_per_minute,

@@ -81,6 +81,9 @@ pub struct Tuning {
     pub hash_queue: usize,
     /// Nodes the engine searches per position of a game review.
     pub review_nodes: u64,
+    /// Engines (threads) one review searches with; reviews run one at a
+    /// time beside the live games' engines.
+    pub review_threads: usize,
     /// At a table, each side's first move must come within this long, or
     /// the game is aborted.
     pub first_move_timeout: Duration,
@@ -99,6 +102,7 @@ impl Default for Tuning {
             hash_workers: std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
             hash_queue: 64,
             review_nodes: review::DEFAULT_NODES,
+            review_threads: 1,
             first_move_timeout: live::FIRST_MOVE,
             away_claim_after: live::AWAY_CLAIM,
         }
@@ -177,6 +181,7 @@ impl Shared {
             lobby: tables::lobby::Lobby::default(),
             reviews: Arc::new(review::service::Reviews::new(review::service::library(
                 tuning.review_nodes,
+                tuning.review_threads,
             ))),
             analyses: Arc::new(review::service::Analyses::default()),
             trust_proxy: false,

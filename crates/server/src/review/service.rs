@@ -567,15 +567,17 @@ fn search_lines(
 }
 
 /// The review library (`super::analyse`, `super::text`) searching each
-/// position for `nodes` nodes.
-pub fn library(nodes: u64) -> Arc<dyn Reviewer> {
+/// position for `nodes` nodes, on `threads` engines at once per review.
+pub fn library(nodes: u64, threads: usize) -> Arc<dyn Reviewer> {
     Arc::new(Library {
         budget: super::Budget::Nodes(nodes),
+        threads: threads.max(1),
     })
 }
 
 struct Library {
     budget: super::Budget,
+    threads: usize,
 }
 
 impl Reviewer for Library {
@@ -596,10 +598,16 @@ impl Reviewer for Library {
                 u32::try_from(total).unwrap_or(u32::MAX),
             );
         };
-        let mut engines = [std::mem::replace(engine, engine::Engine::new(1))];
+        // Each position is searched from a cleared engine: the extra ones
+        // need no warm table.
+        let mut engines: Vec<engine::Engine> =
+            std::iter::once(std::mem::replace(engine, engine::Engine::new(1)))
+                .chain((1..self.threads).map(|_| engine::Engine::new(LANE_HASH_MB)))
+                .collect();
         let review = super::review_game(game, self.budget, &mut engines, stop, &on_progress);
-        let [back] = engines;
-        *engine = back;
+        if let Some(first) = engines.into_iter().next() {
+            *engine = first;
+        }
         let review = review.ok_or_else(|| "the review was stopped".to_owned())?;
         serde_json::to_value(review).map_err(|e| e.to_string())
     }
