@@ -85,6 +85,36 @@ fn games_come_back_annotated() {
 }
 
 #[test]
+fn clocks_are_kept_beside_the_evals() {
+    let input = "[Event \"clocks\"]\n[TimeControl \"180+2\"]\n\n\
+        1. e4 {[%clk 0:03:00]} e5 {[%clk 0:02:59.5]} 2. Qh5 {[%clk 0:02:58]} \
+        Ke7 {[%clk 0:02:50]} 3. Qxe5# {[%clk 0:02:57]} 1-0\n";
+    let pgn = stdout(&review(&["--nodes", "20000", "-"], input));
+    assert!(pgn.contains("[%clk 0:02:59.5]"), "{pgn}");
+    assert!(
+        !pgn.contains("[%eval\n") && !pgn.contains("[%clk\n"),
+        "{pgn}"
+    );
+    assert!(
+        flat(&pgn).ends_with("3. Qxe5# {[%clk 0:02:57]} 1-0"),
+        "{pgn}"
+    );
+    let clocks = |text: &str| -> Vec<Option<u64>> {
+        PgnImporter::with_rules(text.as_bytes(), RuleSet::Fide)
+            .next()
+            .unwrap()
+            .unwrap()
+            .game
+            .history()
+            .iter()
+            .map(|m| m.clock_ms)
+            .collect()
+    };
+    assert_eq!(clocks(&pgn), clocks(input));
+    assert_eq!(clocks(&pgn)[1], Some(179_500));
+}
+
+#[test]
 fn explanations_in_another_language_with_its_letters() {
     let pgn = flat(&stdout(&review(
         &["--lang", "fr", "--nodes", "20000", "-"],

@@ -279,10 +279,10 @@ pub fn annotated_pgn(game: &Game, tags: &PgnTags, review: &Review, lang: &str) -
         }
         let mut commands: Vec<String> = Vec::new();
         if let Some(e) = eval_text(m.after) {
-            commands.push(format!("[%eval {e}]"));
+            commands.push(format!("[%eval{KEEP}{e}]"));
         }
         if let Some(ms) = played.clock_ms {
-            commands.push(format!("[%clk {}]", game::pgn::format_clock(ms)));
+            commands.push(format!("[%clk{KEEP}{}]", game::pgn::format_clock(ms)));
         }
         if !commands.is_empty() {
             tokens.push(format!("{{{}}}", commands.join(" ")));
@@ -305,8 +305,11 @@ pub fn annotated_pgn(game: &Game, tags: &PgnTags, review: &Review, lang: &str) -
     out.push_str("\n\n");
     wrap(&tokens.join(" "), &mut out);
     out.push_str("\n\n");
-    out
+    out.replace(KEEP, " ")
 }
+
+/// Stands for a space that line wrapping must keep (inside `[%…]`).
+const KEEP: char = '\u{1}';
 
 /// `(12. Nf3 Nc6 13. Bb5)` for a line starting at move `number`.
 fn variation(number: u32, white: bool, sans: &[String]) -> String {
