@@ -253,48 +253,7 @@ pub fn assemble(
     let mut reviews = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         assert!(pos.is_legal(m), "move {} is illegal", i + 1);
-        let (before, after) = (&evals[i], &evals[i + 1]);
-        let side: Side = pos.turn().into();
-        let best_played = before.line.first() == Some(&m);
-        let judgement = if best_played {
-            Judgement::GOOD
-        } else {
-            label::judge(before.eval, after.eval, side)
-        };
-        let win = |e: Eval| {
-            let w = e.win_percent();
-            if side.is_white() { w } else { 100.0 - w }
-        };
-        let accuracy = if best_played {
-            100.0
-        } else {
-            accuracy::move_accuracy(win(before.eval), win(after.eval))
-        };
-        let explanations = if judgement.label.is_some() || judgement.mate.is_some() {
-            explain::explain(&MoveFacts {
-                pos: &pos,
-                played: m,
-                best: &before.line,
-                reply: &after.line,
-                judgement: &judgement,
-            })
-        } else {
-            Vec::new()
-        };
-        reviews.push(MoveReview {
-            ply: i as u32 + 1,
-            side,
-            san: notation::san(&pos, m),
-            uci: notation::uci(m, mode),
-            before: before.eval,
-            after: after.eval,
-            best: Line::of(&pos, &before.line, mode),
-            label: judgement.label,
-            mate: judgement.mate,
-            loss: (judgement.loss * 10_000.0).round() / 10_000.0,
-            accuracy: (accuracy * 10.0).round() / 10.0,
-            explanations,
-        });
+        reviews.push(review_move(&pos, m, i, [&evals[i], &evals[i + 1]], mode));
         pos.play_unchecked(m);
     }
     let all: Vec<Eval> = evals.iter().map(|e| e.eval).collect();
@@ -317,6 +276,58 @@ pub fn assemble(
         moves: reviews,
         white,
         black,
+    }
+}
+
+/// The review of move `m` (index `i`) from `pos`, between the verdicts on
+/// the positions before and after it.
+fn review_move(
+    pos: &Chess,
+    m: Move,
+    i: usize,
+    [before, after]: [&PositionEval; 2],
+    mode: CastlingMode,
+) -> MoveReview {
+    let side: Side = pos.turn().into();
+    let best_played = before.line.first() == Some(&m);
+    let judgement = if best_played {
+        Judgement::GOOD
+    } else {
+        label::judge(before.eval, after.eval, side)
+    };
+    let pov = |e: Eval| {
+        let w = e.win_percent();
+        if side.is_white() { w } else { 100.0 - w }
+    };
+    let accuracy = if best_played {
+        100.0
+    } else {
+        accuracy::move_accuracy(pov(before.eval), pov(after.eval))
+    };
+    let explanations = if judgement.label.is_some() || judgement.mate.is_some() {
+        explain::explain(&MoveFacts {
+            pos,
+            played: m,
+            best: &before.line,
+            reply: &after.line,
+            judgement: &judgement,
+        })
+    } else {
+        Vec::new()
+    };
+    MoveReview {
+        ply: i as u32 + 1,
+        side,
+        san: notation::san(pos, m),
+        uci: notation::uci(m, mode),
+        before: before.eval,
+        after: after.eval,
+        best: Line::of(pos, &before.line, mode),
+        label: judgement.label,
+        mate: judgement.mate,
+        loss: (judgement.loss * 10_000.0).round() / 10_000.0,
+        accuracy: (accuracy * 10.0).round() / 10.0,
+        explanations,
     }
 }
 
