@@ -302,7 +302,41 @@ async fn the_analysis_board_gives_three_lines(db: TestDb) {
     assert!(text.matches("event: lines").count() >= 2, "{text}");
     assert!(text.contains(r#""done":true"#), "{text}");
 
+    // Moves played from the FEN, then the legal moves of the position reached.
+    let r = c
+        .post_json(
+            "/api/analysis",
+            &json!({"fen": start, "moves": "e2e4 e7e5", "movetime_ms": 100}),
+        )
+        .await
+        .unwrap();
+    let v: Value = r.json().unwrap();
+    assert_eq!(
+        v["fen"],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert_eq!(v["dests"]["g1"], json!(["e2", "f3", "h3"]));
+    assert_eq!(v["dests"]["e1"], json!(["e2"]));
+
+    // A position of a stored game: after 3...Nf6 White mates in one.
+    let r = import(&c, "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").await;
+    let id = r.json::<Value>().unwrap()["games"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = c
+        .post_json(
+            "/api/analysis",
+            &json!({"game": id, "ply": 6, "movetime_ms": 200}),
+        )
+        .await
+        .unwrap();
+    let v: Value = r.json().unwrap();
+    assert_eq!(v["lines"][0]["san"][0], "Qxf7#", "{v}");
+
     for (body, status) in [
+        (json!({"fen": start, "moves": "e2e5"}), 422),
+        (json!({"game": id, "ply": 99}), 400),
         (json!({"fen": "not a fen"}), 400),
         (json!({"fen": "x".repeat(500)}), 400),
         (json!({}), 400),

@@ -10,7 +10,7 @@ import type { VNode } from 'snabbdom';
 import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
 import { squaresOf } from '../review/data.js';
-import { type Line, type Snapshot, START_FEN, type Source } from './source.js';
+import { type Line, type Snapshot, START_FEN, type Source, turnOf, uciOf } from './source.js';
 import { analysisView } from './view.js';
 
 /** The analysis board. */
@@ -20,6 +20,8 @@ export class AnalysisCtrl implements Page {
   /** The FEN in the input box. */
   input = '';
   lines: Line[] = [];
+  /** Legal moves of the position shown (empty until the server sent them). */
+  dests: Record<string, string[]> = {};
   done = false;
   running = false;
   error: string | null = null;
@@ -44,6 +46,7 @@ export class AnalysisCtrl implements Page {
   analyse(fen: string | null, query?: string): void {
     this.abort?.abort();
     this.lines = [];
+    this.dests = {};
     this.done = false;
     this.error = null;
     this.fen = fen;
@@ -102,9 +105,11 @@ export class AnalysisCtrl implements Page {
       const snap = JSON.parse(data) as Snapshot;
       this.lines = snap.lines;
       this.done = snap.done;
+      this.dests = snap.dests;
       if (this.fen !== snap.fen) {
         this.fen = snap.fen;
         this.input = snap.fen;
+        history.replaceState(null, '', `/analysis?fen=${encodeURIComponent(snap.fen)}`);
       }
       this.syncBoard();
     } else {
@@ -128,7 +133,12 @@ export class AnalysisCtrl implements Page {
   }
 
   mountBoard(el: HTMLElement): void {
-    this.ground = Chessground(el, { viewOnly: true, coordinates: true, orientation: this.orientation, drawable: { enabled: false, visible: true } });
+    this.ground = Chessground(el, {
+      coordinates: true,
+      orientation: this.orientation,
+      drawable: { enabled: false, visible: true },
+      movable: { free: false, showDests: true, events: { after: (orig, dest) => this.onBoardMove(orig, dest) } },
+    });
     this.syncBoard();
   }
 
@@ -137,9 +147,27 @@ export class AnalysisCtrl implements Page {
     this.ground = null;
   }
 
+  /** A move made on the board: the position after it is analysed next. */
+  private onBoardMove(orig: string, dest: string): void {
+    const pawn = this.ground?.state.pieces.get(dest as Key)?.role === 'pawn';
+    this.play([uciOf(orig, dest, pawn)]);
+  }
+
+  /** Analyses the position after `moves` (UCI) from the one shown. */
+  play(moves: string[]): void {
+    if (!this.fen || moves.length === 0) return;
+    this.analyse(null, `fen=${encodeURIComponent(this.fen)}&moves=${moves.join('%20')}`);
+  }
+
   private syncBoard(): void {
     if (!this.ground || !this.fen) return;
-    this.ground.set({ fen: this.fen, orientation: this.orientation });
+    const dests = new Map(Object.entries(this.dests).map(([from, tos]) => [from as Key, tos.map((t) => t as Key)]));
+    this.ground.set({
+      fen: this.fen,
+      orientation: this.orientation,
+      turnColor: turnOf(this.fen),
+      movable: { color: dests.size > 0 ? turnOf(this.fen) : undefined, dests },
+    });
     const brushes = ['green', 'blue', 'yellow'];
     this.ground.setAutoShapes(
       this.lines

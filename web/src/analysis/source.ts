@@ -20,6 +20,8 @@ export interface Line {
 export interface Snapshot {
   /** The position analysed. */
   fen: string;
+  /** Its legal moves: from-square → to-squares. */
+  dests: Record<string, string[]>;
   lines: Line[];
   done: boolean;
 }
@@ -44,4 +46,15 @@ export function sourceOf(pathname: string, search: string): Source {
 export function scoreText(s: Score): string {
   if ('mate' in s) return s.mate >= 0 ? `#${s.mate}` : `#−${-s.mate}`;
   return `${s.cp >= 0 ? '+' : '−'}${(Math.abs(s.cp) / 100).toFixed(2)}`;
+}
+
+/** The side to move in `fen`. */
+export function turnOf(fen: string): 'white' | 'black' {
+  return fen.split(' ')[1] === 'b' ? 'black' : 'white';
+}
+
+/** The UCI of a move from `orig` to `dest`, a pawn reaching the last rank becoming a queen. */
+export function uciOf(orig: string, dest: string, pawn: boolean): string {
+  const promotes = pawn && (dest[1] === '8' || dest[1] === '1');
+  return `${orig}${dest}${promotes ? 'q' : ''}`;
 }

@@ -24,6 +24,7 @@ export function analysisView(ctrl: AnalysisCtrl): VNode {
       h('section.card.side-card', [
         h('h1.panel-title', t('analysis.title')),
         h('p.muted', t('analysis.intro')),
+        h('p.muted.small', t('analysis.moveHint')),
         lines(ctrl),
         ctrl.error ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'analysis-error' } }, ctrl.error) : h('span'),
         fenForm(ctrl),
@@ -36,13 +37,16 @@ export function analysisView(ctrl: AnalysisCtrl): VNode {
   ]);
 }
 
-function lineView(l: Line): VNode {
+function lineView(ctrl: AnalysisCtrl, l: Line): VNode {
   const letters = currentLetters();
-  return h('li.analysis-line', { attrs: { 'data-testid': 'analysis-line' } }, [
-    h('strong.analysis-score', scoreText(l.score)),
-    ' ',
-    h('span', l.san.map((s) => localiseSan(s, letters)).join(' ')),
-  ]);
+  const moves = l.san.map((s, i) =>
+    h(
+      'button.line-step',
+      { attrs: { type: 'button', 'data-testid': 'analysis-line-move', title: t('analysis.playLine') }, on: { click: () => ctrl.play(l.uci.slice(0, i + 1)) } },
+      localiseSan(s, letters),
+    ),
+  );
+  return h('li.analysis-line', { attrs: { 'data-testid': 'analysis-line' } }, [h('strong.analysis-score', scoreText(l.score)), ' ', ...moves]);
 }
 
 function lines(ctrl: AnalysisCtrl): VNode {
@@ -50,7 +54,7 @@ function lines(ctrl: AnalysisCtrl): VNode {
   const status = ctrl.running ? t('analysis.thinking', { depth }) : ctrl.done ? t('analysis.done', { depth }) : '';
   return h('div.analysis-lines', { attrs: { 'data-testid': 'analysis-lines', 'data-depth': depth, 'data-done': ctrl.done ? 'true' : 'false' } }, [
     h('p.muted', { attrs: { role: 'status', 'data-testid': 'analysis-status' } }, status),
-    h('ol', ctrl.lines.map(lineView)),
+    h('ol', ctrl.lines.map((l) => lineView(ctrl, l))),
   ]);
 }
 

@@ -82,6 +82,17 @@ test('a finished computer game: its review with graph, labels, the engine line, 
   await page.locator('[data-testid="analysis-line"]').nth(2).waitFor({ timeout: 30_000 });
   assert.equal(await page.getByTestId('analysis-line').count(), 3);
   await shot(page, 'analysis-desktop');
+  // A move on the board (3. Bc4 from the start of the review) is analysed next.
+  assert.equal(await page.getByTestId('analysis-fen').inputValue(), OPEN_GAME);
+  await clickMove(page, 'f1', 'c4');
+  await page.waitForFunction(() => /2B1P3/.test((document.querySelector('[data-testid="analysis-fen"]') as HTMLInputElement | null)?.value ?? ''));
+  assert.match(page.url(), /\/analysis\?fen=/);
+  await page.locator('[data-testid="analysis-line"]').nth(2).waitFor({ timeout: 30_000 });
+  // And a move of a line: the position after Black's best reply.
+  const shown = await page.getByTestId('analysis-fen').inputValue();
+  await page.getByTestId('analysis-line-move').first().click();
+  await page.waitForFunction((b) => (document.querySelector('[data-testid="analysis-fen"]') as HTMLInputElement | null)?.value !== b, shown);
+  assert.match(await page.getByTestId('analysis-fen').inputValue(), / w /);
   await done(context, page);
 });
 

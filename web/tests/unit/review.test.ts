@@ -3,7 +3,7 @@
 //! "next mistake", arrows and score texts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scoreText, sourceOf, START_FEN } from '../../src/analysis/source.js';
+import { scoreText, sourceOf, START_FEN, turnOf, uciOf } from '../../src/analysis/source.js';
 import { evalText, type MoveReview, moveArrows, moveNumberOf, nextLabelled, type Review, whitePercent } from '../../src/review/data.js';
 import { route } from '../../src/route.js';
 
@@ -80,4 +80,13 @@ test('arrows: the move played, and the best move when it differs', () => {
     { orig: 'g1', dest: 'f3', brush: 'red' },
     { orig: 'e2', dest: 'e4', brush: 'green' },
   ]);
+});
+
+test('board moves become UCI, pawns reaching the last rank becoming queens', () => {
+  assert.equal(uciOf('e2', 'e4', true), 'e2e4');
+  assert.equal(uciOf('e7', 'e8', true), 'e7e8q');
+  assert.equal(uciOf('d2', 'd1', true), 'd2d1q');
+  assert.equal(uciOf('a7', 'a8', false), 'a7a8');
+  assert.equal(turnOf(START_FEN), 'white');
+  assert.equal(turnOf('8/8/8/8/8/8/8/K6k b - - 0 1'), 'black');
 });

@@ -321,10 +321,52 @@ struct AnalysisRequest {
     fen: Option<String>,
     game: Option<String>,
     ply: Option<usize>,
+    /// Moves (UCI, separated by spaces or commas) played from there.
+    moves: Option<String>,
     movetime_ms: Option<u64>,
 }
 
+/// Most moves an analysis request may play from its position.
+const MAX_ANALYSIS_MOVES: usize = 40;
+
+/// `pos` after the request's `moves`.
+fn play_moves(mut pos: Chess, moves: Option<&str>) -> Result<Chess, ApiError> {
+    use game::shakmaty::uci::UciMove;
+    let list: Vec<&str> = moves
+        .unwrap_or_default()
+        .split([' ', ','])
+        .filter(|m| !m.is_empty())
+        .collect();
+    if list.len() > MAX_ANALYSIS_MOVES {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_ANALYSIS_MOVES} moves"
+        )));
+    }
+    for text in list {
+        let m = text
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::IllegalMove,
+                    format!(
+                        "{:?} is not a legal move here",
+                        text.chars().take(8).collect::<String>()
+                    ),
+                )
+            })?;
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}
+
 async fn position_of(state: &Shared, req: &AnalysisRequest) -> Result<Chess, ApiError> {
+    let start = start_of(state, req).await?;
+    play_moves(start, req.moves.as_deref())
+}
+
+async fn start_of(state: &Shared, req: &AnalysisRequest) -> Result<Chess, ApiError> {
     match (&req.fen, &req.game) {
         (Some(fen), None) => {
             if fen.len() > MAX_FEN_LEN {

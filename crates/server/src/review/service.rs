@@ -10,7 +10,7 @@
 //! The analysis itself is the review library's ([`Reviewer`]); the service
 //! only runs it and keeps what it returns.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -435,6 +435,9 @@ impl Default for Analyses {
 pub struct Snapshot {
     /// The position analysed.
     pub fen: String,
+    /// Its legal moves: from-square → to-squares (castling as the king's
+    /// two-square move).
+    pub dests: BTreeMap<String, Vec<String>>,
     /// The lines, best first.
     pub lines: Vec<Line>,
     /// Whether the search is over.
@@ -504,6 +507,23 @@ impl Analyses {
     }
 }
 
+/// The legal moves of `pos` by from-square, in UCI squares.
+fn dests_of(pos: &Chess) -> BTreeMap<String, Vec<String>> {
+    use game::shakmaty::Position as _;
+    use game::shakmaty::uci::UciMove;
+    let mut dests: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for m in pos.legal_moves() {
+        let uci = UciMove::from_move(m, game::shakmaty::CastlingMode::Standard).to_string();
+        if uci.len() >= 4 {
+            let to = dests.entry(uci[..2].to_owned()).or_default();
+            if !to.iter().any(|t| t == &uci[2..4]) {
+                to.push(uci[2..4].to_owned());
+            }
+        }
+    }
+    dests
+}
+
 /// Searches `pos` for [`ANALYSIS_LINES`] lines, sending a snapshot after
 /// each finished depth and the last one when done; stops when `stop` is
 /// set or the receiver is gone.
@@ -526,6 +546,7 @@ fn search_lines(
     };
     let fen = game::shakmaty::fen::Fen::from_position(pos, game::shakmaty::EnPassantMode::Legal)
         .to_string();
+    let dests = dests_of(pos);
     let mut lines: Vec<Option<Line>> = vec![None; count];
     let line_of = |rank, depth, score, pv: &[Move]| {
         let (uci, san) = line_moves(pos, pv);
@@ -545,6 +566,7 @@ fn search_lines(
         if info.multipv == count && lines.iter().all(Option::is_some) {
             let snap = Snapshot {
                 fen: fen.clone(),
+                dests: dests.clone(),
                 lines: lines.iter().flatten().cloned().collect(),
                 done: false,
             };
@@ -556,6 +578,7 @@ fn search_lines(
     let results = engine.analyse_with_info(pos, &[], &limits, count.max(1), stop, &mut on_info);
     let last = Snapshot {
         fen,
+        dests,
         lines: results
             .iter()
             .enumerate()
