@@ -112,6 +112,25 @@ async fn unfinished_and_unknown_games_are_refused(db: TestDb) {
     assert_eq!(v["error"]["code"], "not_over");
     let r = c.post("/api/games/nosuchgm/review", "").await.unwrap();
     assert_eq!(r.status, 404, "{}", r.text());
+
+    // Resigned before any move: a review with no moves.
+    let mut ws = c.game_socket(id, Some(0)).await.unwrap();
+    send_json(&mut ws, &json!({"t":"resign","id":1}))
+        .await
+        .unwrap();
+    recv_until(&mut ws, WAIT, |m| {
+        m["t"] == "event" && m["game"]["status"] == "ended"
+    })
+    .await
+    .unwrap();
+    let r = c
+        .post(&format!("/api/games/{id}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 202, "{}", r.text());
+    let done = review_done(&c, id).await;
+    assert_eq!(done["review"]["moves"], json!([]));
+    assert_eq!(done["review"]["white"]["accuracy"], Value::Null);
     srv.stop().await;
 }
 
