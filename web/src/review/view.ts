@@ -49,7 +49,8 @@ export function reviewView(ctrl: ReviewCtrl): VNode {
       summary(d.review, d.game.white, d.game.black),
       h('nav.review-links', [
         h('a.button', { attrs: { href: `/analysis?game=${encodeURIComponent(d.game.id)}&ply=${ctrl.ply}`, 'data-testid': 'review-analyse' } }, t('review.analyse')),
-        h('a.button', { attrs: { href: `/game/${encodeURIComponent(d.game.id)}`, 'data-testid': 'review-game' } }, t('review.backToGame')),
+        // An imported game's own page shows no more than the review does (its players are the PGN's names).
+        d.game.kind === 'imported' ? null : h('a.button', { attrs: { href: `/game/${encodeURIComponent(d.game.id)}`, 'data-testid': 'review-game' } }, t('review.backToGame')),
         h('button.button', { attrs: { type: 'button', 'data-testid': 'review-flip' }, on: { click: () => ctrl.flip() } }, [icon('flip'), t('game.flip')]),
         h('a.button', { attrs: { href: '/import', 'data-testid': 'review-import' } }, t('review.import')),
       ]),
