@@ -142,6 +142,8 @@ fn serve(args: ServeArgs) -> ExitCode {
     };
     if args.rate_limits == Switch::Off {
         tuning.quotas = rate_limits_off(tuning.quotas);
+        tuning.reviews_by_address = false;
+        tuning.analyses_per_minute = 0;
         eprintln!(
             "plyyard: rate limits are off (--rate-limits off): for load tests on loopback only"
         );

@@ -84,6 +84,13 @@ pub struct Tuning {
     /// Engines (threads) one review searches with; reviews run one at a
     /// time beside the live games' engines.
     pub review_threads: usize,
+    /// Whether anonymous players' reviews and analyses also count by their
+    /// address (one review at a time per address); off only for load tests
+    /// from one machine.
+    pub reviews_by_address: bool,
+    /// Analysis-board searches one player may start per minute (0: no
+    /// limit).
+    pub analyses_per_minute: u32,
     /// At a table, each side's first move must come within this long, or
     /// the game is aborted.
     pub first_move_timeout: Duration,
@@ -103,6 +110,8 @@ impl Default for Tuning {
             hash_queue: 64,
             review_nodes: review::DEFAULT_NODES,
             review_threads: 1,
+            reviews_by_address: true,
+            analyses_per_minute: review::service::ANALYSES_PER_MINUTE,
             first_move_timeout: live::FIRST_MOVE,
             away_claim_after: live::AWAY_CLAIM,
         }
@@ -183,7 +192,9 @@ impl Shared {
                 tuning.review_nodes,
                 tuning.review_threads,
             ))),
-            analyses: Arc::new(review::service::Analyses::default()),
+            analyses: Arc::new(review::service::Analyses::new(
+                tuning.analyses_per_minute,
+            )),
             trust_proxy: false,
             public_origin: None,
             secure_cookies: false,

@@ -184,6 +184,12 @@ async fn one_review_per_player_at_a_time(db: TestDb) {
         .await
         .unwrap();
     assert!(matches!(r.status, 200 | 202), "{}", r.text());
+    // A fresh anonymous player from the same address has to wait too.
+    let r = other
+        .post(&format!("/api/games/{short}/review"), "")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 429, "{}", r.text());
 
     review_done(&c, &long_id).await;
     let r = c

@@ -56,8 +56,14 @@ pub(super) fn routes() -> Router<AppState> {
 }
 
 /// The requester keys of a request.
-fn requester(player: &PlayerId, ip: ClientIp, account: Option<&AccountKey>) -> Vec<Requester> {
-    Requester::keys(account.map(|a| a.0.as_str()), &player.0, ip.0)
+fn requester(
+    state: &Shared,
+    player: &PlayerId,
+    ip: ClientIp,
+    account: Option<&AccountKey>,
+) -> Vec<Requester> {
+    let by_address = state.tuning.reviews_by_address;
+    Requester::keys(account.map(|a| a.0.as_str()), &player.0, ip.0, by_address)
 }
 
 /// How a player of a reviewed game is shown.
@@ -239,7 +245,7 @@ async fn start_review(
             Json(done_json(&state, &l, &stored, lang).await?),
         ));
     }
-    let who = requester(&player, ip, account.as_ref().map(|Extension(a)| a));
+    let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
     let rx = state
         .reviews
         .start(&state.store, &id, l.game.clone(), who)?;
@@ -423,7 +429,7 @@ async fn post_analysis(
 ) -> Result<Json<Snapshot>, ApiError> {
     let req: AnalysisRequest = json_body(body, "analysis request")?;
     let pos = position_of(&state, &req).await?;
-    let who = requester(&player, ip, account.as_ref().map(|Extension(a)| a));
+    let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
     let ms = req.movetime_ms.unwrap_or(DEFAULT_POST_ANALYSIS_MS);
     let mut rx = start_analysis(&state, &who, pos, ms)?;
     let mut last = None;
@@ -455,7 +461,7 @@ async fn analysis_stream(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let Query(req) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let pos = position_of(&state, &req).await?;
-    let who = requester(&player, ip, account.as_ref().map(|Extension(a)| a));
+    let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
     let ms = req.movetime_ms.unwrap_or(DEFAULT_ANALYSIS_MS);
     let rx = start_analysis(&state, &who, pos, ms)?;
     let events = stream::unfold(Some(rx), |rx| async move {

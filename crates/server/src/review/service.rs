@@ -93,11 +93,17 @@ pub enum Requester {
 
 impl Requester {
     /// The keys of a request: the account when logged in, else the
-    /// anonymous player id and the address.
-    pub fn keys(account: Option<&str>, player: &str, ip: IpAddr) -> Vec<Requester> {
+    /// anonymous player id and (when `by_address`) the address.
+    pub fn keys(
+        account: Option<&str>,
+        player: &str,
+        ip: IpAddr,
+        by_address: bool,
+    ) -> Vec<Requester> {
         match account {
             Some(a) => vec![Requester::Account(a.to_owned())],
-            None => vec![Requester::Player(player.to_owned()), Requester::Ip(ip)],
+            None if by_address => vec![Requester::Player(player.to_owned()), Requester::Ip(ip)],
+            None => vec![Requester::Player(player.to_owned())],
         }
     }
 }
@@ -719,11 +725,15 @@ mod tests {
     fn anonymous_players_count_by_id_and_address_accounts_by_account() {
         let ip: IpAddr = "192.0.2.7".parse().unwrap();
         assert_eq!(
-            Requester::keys(None, "p1", ip),
+            Requester::keys(None, "p1", ip, true),
             vec![Requester::Player("p1".into()), Requester::Ip(ip)]
         );
         assert_eq!(
-            Requester::keys(Some("acc"), "p1", ip),
+            Requester::keys(None, "p1", ip, false),
+            vec![Requester::Player("p1".into())]
+        );
+        assert_eq!(
+            Requester::keys(Some("acc"), "p1", ip, true),
             vec![Requester::Account("acc".into())]
         );
     }
