@@ -4,15 +4,8 @@
 
 use shakmaty::{Chess, Color, Position};
 
+use super::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE};
 use super::{MATE_BOUND, Worker};
-
-/// Entries of the static-evaluation correction table, per side to move.
-pub(super) const CORRECTION_SIZE: usize = 16384;
-/// Fixed-point units per centipawn in the correction table.
-const CORRECTION_GRAIN: i32 = 256;
-/// Largest correction applied, in centipawns (the quiescence search's
-/// stand-pat does not use it: applied there, with 96 cp, it measured ±0).
-const CORRECTION_MAX: i32 = 48;
 
 /// A correction entry moved toward `diff` centipawns (clamped to
 /// [`CORRECTION_MAX`]) by a search of `depth`: a running average whose

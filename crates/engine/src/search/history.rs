@@ -5,11 +5,9 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::Worker;
-use super::correction::CORRECTION_SIZE;
 use super::make::{encode_move, from_to, piece_slot};
+use super::{CORRECTION_SIZE, HISTORY_MAX};
 
-/// History entries saturate at this magnitude.
-const HISTORY_MAX: i32 = 16384;
 /// Plies back whose moves index the continuation history.
 const CONT_PLIES: [usize; 3] = [1, 2, 4];
 const CONT_SIZE: usize = 12 * 64 * 12 * 64;

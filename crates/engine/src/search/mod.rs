@@ -1,15 +1,15 @@
 //! The alpha-beta search: one search thread ([`Worker`]) and what all
 //! threads of a search share, split by what each part owns:
 //!
-//! - [`root`]: iterative deepening with aspiration windows, multi-PV,
+//! - `root`: iterative deepening with aspiration windows, multi-PV,
 //!   `searchmoves`, reporting, and which thread's result is played;
-//! - [`negamax`]: principal variation search with its pruning, reductions
+//! - `negamax`: principal variation search with its pruning, reductions
 //!   and extensions;
-//! - [`qsearch`]: the quiescence search;
-//! - [`ordering`]: move ordering;
-//! - [`history`]: what a thread learns about move order between nodes;
-//! - [`correction`]: what it learns about the static evaluation's errors;
-//! - [`make`]: making moves (keys, network accumulators) and evaluating.
+//! - `qsearch`: the quiescence search;
+//! - `ordering`: move ordering;
+//! - `history`: what a thread learns about move order between nodes;
+//! - `correction`: what it learns about the static evaluation's errors;
+//! - `make`: making moves (keys, network accumulators) and evaluating.
 //!
 //! Positions are copied and made (`Chess::play_unchecked` on a clone); the
 //! Zobrist key is updated incrementally alongside when shakmaty can.
@@ -45,9 +45,48 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 8;
 /// Larger than any score.
 pub const INF: i32 = MATE + 1;
 
-/// The main thread looks at the clock and the stop flag once per this
-/// many nodes (plus one).
+// Search tunables, all in one place.
+const ASPIRATION_DELTA: i32 = 18;
+const RFP_MAX_DEPTH: i32 = 8;
+const RFP_MARGIN: i32 = 75;
+const NMP_MIN_DEPTH: i32 = 3;
+const FUTILITY_MAX_DEPTH: i32 = 8;
+const FUTILITY_BASE: i32 = 90;
+const FUTILITY_PER_DEPTH: i32 = 90;
+const SEE_QUIET_MARGIN: i32 = 55;
+const SEE_CAPTURE_MARGIN: i32 = 90;
+const LMP_MAX_DEPTH: i32 = 8;
+const SE_MIN_DEPTH: i32 = 7;
+const SE_TT_DEPTH_SLACK: i32 = 3;
+const SE_MARGIN_PER_DEPTH: i32 = 2;
+const QS_DELTA: i32 = 200;
+const HISTORY_MAX: i32 = 16384;
+/// Quiet moves whose continuation history is below this, per ply of
+/// remaining depth, are skipped near the leaves.
+const CONT_PRUNE_PER_DEPTH: i32 = -3000;
+const CONT_PRUNE_MAX_DEPTH: i32 = 3;
+/// Combined history per ply of late-move reduction removed or added.
+const LMR_HISTORY_DIVISOR: i32 = 12288;
+/// Capture history is divided by this before joining the victim-first
+/// capture order.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
+/// Ordering bonus of a quiet move that takes a piece out of attack by a
+/// cheaper piece (and malus for one that moves into such an attack).
+const ESCAPE_BONUS: i32 = 16384;
+/// Order score of the counter move, the lowest of the special quiet moves:
+/// at or above it a move is the table move, a good capture or a killer.
+const COUNTER_ORDER: i32 = 398_000_000;
 const TIME_CHECK_MASK: u64 = 1023;
+/// Entries of the static-evaluation correction table, per side to move.
+const CORRECTION_SIZE: usize = 16384;
+/// Fixed-point units per centipawn in the correction table.
+const CORRECTION_GRAIN: i32 = 256;
+/// Largest correction applied, in centipawns (the quiescence search's
+/// stand-pat does not use it: applied there, with 96 cp, it measured ±0).
+const CORRECTION_MAX: i32 = 48;
+/// Fraction of the soft budget after which no new iteration starts (the
+/// next one would likely overrun it).
+const SOFT_STOP: f64 = 0.8;
 
 const NULL_MOVE: Move = Move::Put {
     role: Role::Pawn,

@@ -12,32 +12,19 @@ use shakmaty::{Chess, Move, MoveList, Position};
 use super::correction::pawn_slot;
 use super::history::{ContRows, history_bonus};
 use super::make::{encode_move, from_to, gives_check, piece_index};
-use super::ordering::{COUNTER_ORDER, pick_best};
+use super::ordering::pick_best;
+use super::{
+    CONT_PRUNE_MAX_DEPTH, CONT_PRUNE_PER_DEPTH, COUNTER_ORDER, FUTILITY_BASE, FUTILITY_MAX_DEPTH,
+    FUTILITY_PER_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, NMP_MIN_DEPTH, RFP_MARGIN,
+    RFP_MAX_DEPTH, SE_MARGIN_PER_DEPTH, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN,
+    SEE_QUIET_MARGIN,
+};
 use super::{
     INF, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE, Worker, key_of, score_from_tt, score_to_tt,
     tt_cutoff,
 };
 use crate::see::see_ge;
 use crate::tt::{Bound, Entry};
-
-const RFP_MAX_DEPTH: i32 = 8;
-const RFP_MARGIN: i32 = 75;
-const NMP_MIN_DEPTH: i32 = 3;
-const FUTILITY_MAX_DEPTH: i32 = 8;
-const FUTILITY_BASE: i32 = 90;
-const FUTILITY_PER_DEPTH: i32 = 90;
-const SEE_QUIET_MARGIN: i32 = 55;
-const SEE_CAPTURE_MARGIN: i32 = 90;
-const LMP_MAX_DEPTH: i32 = 8;
-const SE_MIN_DEPTH: i32 = 7;
-const SE_TT_DEPTH_SLACK: i32 = 3;
-const SE_MARGIN_PER_DEPTH: i32 = 2;
-/// Quiet moves whose continuation history is below this, per ply of
-/// remaining depth, are skipped near the leaves.
-const CONT_PRUNE_PER_DEPTH: i32 = -3000;
-const CONT_PRUNE_MAX_DEPTH: i32 = 3;
-/// Combined history per ply of late-move reduction removed or added.
-const LMR_HISTORY_DIVISOR: i32 = 12288;
 
 /// The static evaluations of a node (all `-INF` in check).
 #[derive(Clone, Copy)]

@@ -6,18 +6,9 @@ use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role, attacks};
 
 use super::Worker;
 use super::make::{encode_move, from_to};
+use super::{CAPTURE_HISTORY_DIVISOR, COUNTER_ORDER, ESCAPE_BONUS};
 use crate::eval::pawn_attacks_bb;
 use crate::see::{see_ge, value};
-
-/// Capture history is divided by this before joining the victim-first
-/// capture order.
-const CAPTURE_HISTORY_DIVISOR: i32 = 8;
-/// Ordering bonus of a quiet move that takes a piece out of attack by a
-/// cheaper piece (and malus for one that moves into such an attack).
-const ESCAPE_BONUS: i32 = 16384;
-/// Order score of the counter move, the lowest of the special quiet moves:
-/// at or above it a move is the table move, a good capture or a killer.
-pub(super) const COUNTER_ORDER: i32 = 398_000_000;
 
 /// Selection step of move ordering: brings the best-scored of
 /// `moves[i..]` to index `i` (ties keep the earlier move).

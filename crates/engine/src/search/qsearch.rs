@@ -4,15 +4,12 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
+use super::QS_DELTA;
 use super::make::encode_move;
 use super::ordering::pick_best;
 use super::{INF, MATE, MAX_PLY, Worker, score_to_tt, tt_cutoff};
 use crate::see::{see_ge, value};
 use crate::tt::Bound;
-
-/// Delta pruning margin: a capture that cannot lift the stand-pat score
-/// to within this of alpha is skipped.
-const QS_DELTA: i32 = 200;
 
 /// What the move loop of a quiescence node found.
 struct Found {

@@ -6,13 +6,8 @@ use std::sync::atomic::Ordering;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::{ASPIRATION_DELTA, SOFT_STOP};
 use super::{INF, Info, Line, MATE, MATE_BOUND, MAX_PLY, Worker, encode_move, to_score};
-
-/// Half-width of the first aspiration window, in centipawns.
-const ASPIRATION_DELTA: i32 = 18;
-/// Fraction of the soft budget after which no new iteration starts (the
-/// next one would likely overrun it).
-const SOFT_STOP: f64 = 0.8;
 
 /// The moves of `searchmoves` that are legal in `root`; empty (every move
 /// may be played) when `searchmoves` is empty or none of it is legal.
