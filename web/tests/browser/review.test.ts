@@ -78,7 +78,8 @@ test('a finished computer game: its review with graph, labels, the engine line, 
 
   // The analysis board from the review's position.
   await page.getByTestId('review-analyse').click();
-  await page.waitForURL(/\/analysis\?game=/);
+  // The address becomes the position's FEN once the first lines arrive.
+  await page.waitForURL(/\/analysis\?(game|fen)=/);
   await page.locator('[data-testid="analysis-line"]').nth(2).waitFor({ timeout: 30_000 });
   assert.equal(await page.getByTestId('analysis-line').count(), 3);
   await shot(page, 'analysis-desktop');
