@@ -80,6 +80,7 @@ async fn a_finished_game_is_reviewed_once_and_served_to_the_next_viewer(db: Test
     assert_eq!(first["game"]["moves"][0]["san"], "Ra8#");
     assert_eq!(first["game"]["white"]["kind"], "anonymous");
     assert_eq!(first["game"]["black"]["level"], "beginner");
+    assert_eq!(first["game"]["you"], "white");
 
     let other = Client::new(srv.addr);
     let r = other.post(&path, "").await.unwrap();
@@ -87,6 +88,7 @@ async fn a_finished_game_is_reviewed_once_and_served_to_the_next_viewer(db: Test
     let second: Value = r.json().unwrap();
     assert_eq!(second["status"], "done");
     assert_eq!(second["review"], first["review"]);
+    assert_eq!(second["game"]["you"], Value::Null, "a spectator");
     let events = other.get(&format!("{path}/events")).await.unwrap();
     assert!(
         events.text().contains(r#"{"status":"done"}"#),

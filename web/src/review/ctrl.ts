@@ -80,6 +80,8 @@ export class ReviewCtrl implements Page {
     if (this.gone) return;
     this.queued = a.status === 'queued';
     if (a.status === 'done') {
+      // The players see the game from their own side.
+      if (!this.data && a.game.you) this.orientation = a.game.you;
       this.data = a;
       this.progress = null;
       this.events?.close();

@@ -70,6 +70,8 @@ export interface ReviewGame {
   reason: string | null;
   white: ReviewPlayer;
   black: ReviewPlayer;
+  /** The viewer's side, when the viewer played the game. */
+  you?: 'white' | 'black' | null;
   moves: { ply: number; uci: string; san: string; fen: string }[];
 }
 

@@ -153,8 +153,11 @@ async fn players(state: &Shared, row: &GameRow) -> Result<[PlayerJson; 2], ApiEr
 }
 
 /// The game part of a review answer.
-async fn game_json(state: &Shared, l: &Loaded) -> Result<Value, ApiError> {
+async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Value, ApiError> {
     let [white, black] = players(state, &l.row).await?;
+    let you = Seats::of(&l.row)
+        .color_of(viewer)
+        .map(crate::live::color_name);
     let moves: Vec<ReviewMove> = l
         .game
         .history()
@@ -176,6 +179,7 @@ async fn game_json(state: &Shared, l: &Loaded) -> Result<Value, ApiError> {
         "reason": l.row.summary.reason.map(game::Reason::as_str),
         "white": white,
         "black": black,
+        "you": you,
         "moves": moves,
     }))
 }
@@ -189,6 +193,7 @@ fn fen_of(p: &Chess) -> String {
 /// The answer for a stored review, rendered in `lang`.
 async fn done_json(
     state: &Shared,
+    viewer: &PlayerId,
     l: &Loaded,
     stored: &review_store::StoredReview,
     lang: &str,
@@ -202,7 +207,7 @@ async fn done_json(
     Ok(json!({
         "status": "done",
         "lang": lang,
-        "game": game_json(state, l).await?,
+        "game": game_json(state, l, viewer).await?,
         "review": review,
     }))
 }
@@ -242,7 +247,7 @@ async fn start_review(
         let lang = lang_of(&q, &headers);
         return Ok((
             StatusCode::OK,
-            Json(done_json(&state, &l, &stored, lang).await?),
+            Json(done_json(&state, &player, &l, &stored, lang).await?),
         ));
     }
     let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
@@ -255,6 +260,7 @@ async fn start_review(
 
 async fn get_review(
     State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
     Path(id): Path<String>,
     q: Query<LangQuery>,
     headers: HeaderMap,
@@ -262,7 +268,7 @@ async fn get_review(
     let l = load(&state, &id).await?;
     if let Some(stored) = review_store::review(&state.store, &id).await? {
         let lang = lang_of(&q, &headers);
-        return Ok(Json(done_json(&state, &l, &stored, lang).await?));
+        return Ok(Json(done_json(&state, &player, &l, &stored, lang).await?));
     }
     Ok(Json(match state.reviews.watch(&id) {
         Some(rx) => progress_json(&rx.borrow()),
