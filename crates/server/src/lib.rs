@@ -192,9 +192,7 @@ impl Shared {
                 tuning.review_nodes,
                 tuning.review_threads,
             ))),
-            analyses: Arc::new(review::service::Analyses::new(
-                tuning.analyses_per_minute,
-            )),
+            analyses: Arc::new(review::service::Analyses::new(tuning.analyses_per_minute)),
             trust_proxy: false,
             public_origin: None,
             secure_cookies: false,
