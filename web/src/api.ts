@@ -118,7 +118,7 @@ export type LobbyMessage = { t: 'lobby'; tables: Table[] } | { t: 'add'; table: 
 
 /** Who sits on one side of a game (protocol "Seat"). */
 export interface Seat {
-  kind: 'user' | 'anonymous' | 'computer' | 'deleted';
+  kind: 'user' | 'anonymous' | 'computer' | 'deleted' | 'pgn';
   /** The username, for `user`. */
   name: string | null;
   /** The level name, for `computer`. */

@@ -189,9 +189,20 @@ pub enum SeatKind {
     Computer,
     /// An account that was deleted.
     Deleted,
+    /// A player known only by the name an imported PGN gives.
+    Pgn,
 }
 
 impl SeatJson {
+    /// A player of an imported game, by the PGN's name.
+    pub fn pgn(name: &str) -> SeatJson {
+        SeatJson {
+            kind: SeatKind::Pgn,
+            name: Some(name.to_owned()),
+            level: None,
+        }
+    }
+
     /// The computer at `level`.
     pub fn computer(level: Option<engine::Level>) -> SeatJson {
         SeatJson {

@@ -220,6 +220,14 @@ async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
     let state = c.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(state["kind"], "imported");
     assert_eq!(state["status"], "ended");
+    assert_eq!(
+        (&state["white"], &state["black"]),
+        (
+            &json!({"kind":"pgn","name":"Ann","level":null}),
+            &json!({"kind":"pgn","name":"Bob","level":null})
+        ),
+        "the game page names the PGN's players"
+    );
     let r = c
         .post(&format!("/api/games/{id}/review"), "")
         .await

@@ -11,7 +11,7 @@ use crate::Shared;
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::SeatJson;
-use crate::store::{GameRow, StoreError};
+use crate::store::{GameKind, GameRow, StoreError};
 
 /// Who sits on one side of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,11 +97,20 @@ pub async fn seat_name(shared: &Shared, seat: &Seat) -> Result<SeatJson, StoreEr
     }
 }
 
-/// How both seats of a stored game are shown (White, Black).
+/// How both seats of a stored game are shown (White, Black): an imported
+/// game's by the names its PGN gave.
 pub(super) async fn seat_names(
     shared: &Shared,
     row: &GameRow,
 ) -> Result<[SeatJson; 2], StoreError> {
+    if row.kind == GameKind::Imported {
+        let info = crate::review::store::imported(&shared.store, &row.id).await?;
+        let name = |n: Option<&String>| SeatJson::pgn(n.map_or("?", String::as_str));
+        return Ok([
+            name(info.as_ref().map(|i| &i.white)),
+            name(info.as_ref().map(|i| &i.black)),
+        ]);
+    }
     let seats = Seats::of(row);
     Ok([
         seat_name(shared, &seats.white).await?,
