@@ -202,7 +202,17 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** A server's answer: its status and headers, and its JSON body (null when empty or not JSON). */
+export interface Answer {
+  status: number;
+  ok: boolean;
+  statusText: string;
+  headers: Headers;
+  json: unknown;
+}
+
+/** Sends a request with the session cookie; an ApiError `network` when no answer came. */
+export async function send(method: string, path: string, body?: unknown): Promise<Answer> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -214,23 +224,34 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   } catch (e) {
     throw new ApiError(0, 'network', String(e));
   }
-  if (!res.ok) {
-    let code = 'internal';
-    let message = res.statusText;
-    let details: Record<string, unknown> = {};
-    try {
-      const j = (await res.json()) as { error?: { code?: string; message?: string } & Record<string, unknown> };
-      code = j.error?.code ?? code;
-      message = j.error?.message ?? message;
-      details = j.error ?? {};
-    } catch {
-      // Non-JSON error body: keep the status text.
-    }
-    const retry = Number(res.headers.get('retry-after') ?? '');
-    throw new ApiError(res.status, code, message, details, res.headers.has('retry-after') && Number.isFinite(retry) ? retry : null);
+  let json: unknown = null;
+  try {
+    json = await res.json();
+  } catch {
+    // An empty or non-JSON body: the status says enough.
   }
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  return { status: res.status, ok: res.ok, statusText: res.statusText, headers: res.headers, json };
+}
+
+/** The ApiError of a failed answer: the server's error code, message and details, and Retry-After. */
+export function failure(a: Answer): ApiError {
+  const err = (a.json as { error?: { code?: string; message?: string } & Record<string, unknown> } | null)?.error;
+  const retry = Number(a.headers.get('retry-after') ?? '');
+  return new ApiError(
+    a.status,
+    err?.code ?? 'internal',
+    err?.message ?? (a.statusText || `HTTP ${a.status}`),
+    err ?? {},
+    a.headers.has('retry-after') && Number.isFinite(retry) ? retry : null,
+  );
+}
+
+/** The JSON answer to a request (undefined for 204), or an ApiError. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const a = await send(method, path, body);
+  if (!a.ok) throw failure(a);
+  if (a.status === 204) return undefined as T;
+  return a.json as T;
 }
 
 /** Starts a game against the computer. */

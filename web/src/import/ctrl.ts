@@ -2,10 +2,9 @@
 //! file, sent to the server, which answers the stored games or the
 //! importer's error word for word; one game opens its review at once.
 import type { VNode } from 'snabbdom';
-import { ApiError } from '../api.js';
+import { ApiError, call } from '../api.js';
 import { t } from '../i18n.js';
 import type { Ctx, Page } from '../page.js';
-import { request } from '../review/data.js';
 import { importView } from './view.js';
 
 /** Largest PGN sent (the server's limit). */
@@ -52,7 +51,7 @@ export class ImportCtrl implements Page {
     this.error = null;
     this.ctx.redraw();
     try {
-      const r = await request<{ games: ImportedGame[] }>('POST', '/api/import', { pgn: this.pgn });
+      const r = await call<{ games: ImportedGame[] }>('POST', '/api/import', { pgn: this.pgn });
       if (r.games.length === 1) {
         this.ctx.navigate(`/game/${encodeURIComponent(r.games[0]!.id)}/review`);
         return;

@@ -1,7 +1,7 @@
 //! The review's wire types (docs/protocol.md, "Review"), its requests, and
 //! pure helpers over a review: winning chances for the graph, the next
 //! labelled move, arrows for the board.
-import { ApiError } from '../api.js';
+import { call } from '../api.js';
 
 /** An evaluation from White's side. */
 export type Eval = { cp: number } | { mate: number } | { checkmate: 'white' | 'black' };
@@ -83,43 +83,14 @@ export type ReviewAnswer =
   | { status: 'failed'; message: string }
   | { status: 'none' };
 
-/** JSON of `path`, or an ApiError. */
-export async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new ApiError(0, 'network', String(e));
-  }
-  if (!res.ok) {
-    let code = 'internal';
-    let message = res.statusText;
-    try {
-      const j = (await res.json()) as { error?: { code?: string; message?: string } };
-      code = j.error?.code ?? code;
-      message = j.error?.message ?? message;
-    } catch {
-      // Not JSON: keep the status text.
-    }
-    const retry = Number(res.headers.get('retry-after') ?? '');
-    throw new ApiError(res.status, code, message, {}, Number.isFinite(retry) && res.headers.has('retry-after') ? retry : null);
-  }
-  return (await res.json()) as T;
-}
-
 /** The review of game `id` (or where it stands). */
 export function getReview(id: string): Promise<ReviewAnswer> {
-  return request('GET', `/api/games/${encodeURIComponent(id)}/review`);
+  return call('GET', `/api/games/${encodeURIComponent(id)}/review`);
 }
 
 /** Starts (or joins) the review of game `id`. */
 export function startReview(id: string): Promise<ReviewAnswer> {
-  return request('POST', `/api/games/${encodeURIComponent(id)}/review`);
+  return call('POST', `/api/games/${encodeURIComponent(id)}/review`);
 }
 
 /** The URL of a review's progress events. */

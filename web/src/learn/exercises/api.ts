@@ -1,7 +1,7 @@
 //! The exercises' side of the server: positions (inspect, strongest reply),
 //! drills, puzzles and Learn progress. Wire types and fetch helpers only;
 //! every rule (legal moves, SAN, mate, stalemate) is the server's answer.
-import type { Color } from '../../api.js';
+import { type Color, call, failure, send } from '../../api.js';
 
 /** One legal move with its SAN (English letters) and the position it leads to. */
 export interface LegalMove {
@@ -103,55 +103,12 @@ export interface Hint {
   square: string | null;
 }
 
-/** A failed request: HTTP status (0: network) and the server's error code and message. */
-export class ExerciseApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function send(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new ExerciseApiError(0, 'network', String(e));
-  }
-  let json: unknown = null;
-  try {
-    json = await res.json();
-  } catch {
-    // An empty or non-JSON body: the status says enough.
-  }
-  return { status: res.status, json };
-}
-
-function failure(status: number, json: unknown): ExerciseApiError {
-  const err = (json as { error?: { code?: string; message?: string } } | null)?.error;
-  return new ExerciseApiError(status, err?.code ?? 'internal', err?.message ?? `HTTP ${status}`);
-}
-
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const { status, json } = await send(method, path, body);
-  if (status < 200 || status >= 300) throw failure(status, json);
-  return json as T;
-}
-
 /** The server's facts about `fen`, or why it is not a legal position. */
 export async function inspect(fen: string): Promise<Inspection | InvalidPosition> {
-  const { status, json } = await send('POST', '/api/positions/inspect', { fen });
-  const body = json as (Inspection | InvalidPosition) | null;
-  if (status === 200 || (status === 422 && body?.valid === false)) return body!;
-  throw failure(status, json);
+  const a = await send('POST', '/api/positions/inspect', { fen });
+  const body = a.json as (Inspection | InvalidPosition) | null;
+  if (a.status === 200 || (a.status === 422 && body?.valid === false)) return body!;
+  throw failure(a);
 }
 
 /** The engine's strongest reply after `uci` is played in `fen`. */

@@ -2,10 +2,10 @@
 //! page's exercise block, redraws, the feedback line, the done mark, SAN
 //! in the reader's letters, and server errors as sentences.
 import { h, type VNode } from 'snabbdom';
+import { ApiError } from '../../api.js';
 import { type Key, t } from '../../i18n.js';
 import { type Letters, localiseSan } from '../../notation.js';
 import { patch } from '../../snab.js';
-import { ExerciseApiError } from './api.js';
 import { isDone, onProgress, syncProgress } from './progress.js';
 
 /** A message for the reader: right, wrong, or neutral. */
@@ -32,7 +32,7 @@ export function san(s: string): string {
 
 /** A sentence for a failed request. */
 export function errorText(e: unknown): string {
-  if (e instanceof ExerciseApiError) {
+  if (e instanceof ApiError) {
     if (e.status === 0) return t('ex.error.network');
     if (e.status === 429) return t('ex.error.busy');
     return t('ex.error.server', { message: e.message });
