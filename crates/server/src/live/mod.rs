@@ -38,6 +38,7 @@ pub use actor::Cmd;
 pub use computer::create_computer_game;
 pub use feed::{CatchUp, Event, Subscription};
 pub use hub::{Handle, Hub, handle, notify, request};
+pub(crate) use replay::summary_of;
 pub use seat::{Seat, Seats, refresh_seats, seat_name};
 pub use table::{AWAY_CLAIM, FIRST_MOVE, start_table_game};
 pub use view::{color_name, rfc3339};

@@ -108,7 +108,7 @@ fn restore_ending(row: &GameRow, game: &mut Game) -> Result<(), String> {
 }
 
 /// The stored summary of `game` at `version`, written at `now` (Unix ms).
-pub(super) fn summary_of(game: &Game, version: u64, now: i64) -> GameSummary {
+pub(crate) fn summary_of(game: &Game, version: u64, now: i64) -> GameSummary {
     let outcome = game.outcome();
     GameSummary {
         status: if outcome.is_some() {

@@ -7,12 +7,11 @@
 //! An import stores every game of a PGN in one transaction: all or none.
 
 use game::pgn::ImportedGame;
-use game::{Game, GameResult, RuleSet, Variant};
+use game::{Game, RuleSet, Variant};
 use sqlx::Row;
 
-use crate::store::{
-    GameKind, GameRow, GameStatus, GameSummary, MoveRow, Store, StoreError, insert_game_in,
-};
+use crate::live::summary_of;
+use crate::store::{GameKind, GameRow, MoveRow, Store, StoreError, insert_game_in};
 
 /// Length of game ids (as the live games' ids).
 const GAME_ID_LEN: usize = 8;
@@ -124,7 +123,6 @@ fn clip(s: &str) -> String {
 /// game is finished when the PGN says how it ended, else it stays
 /// unfinished (`*`) and can still be reviewed.
 fn row_of(id: &str, g: &Game, now: i64) -> GameRow {
-    let outcome = g.outcome();
     GameRow {
         id: id.to_owned(),
         kind: GameKind::Imported,
@@ -135,18 +133,7 @@ fn row_of(id: &str, g: &Game, now: i64) -> GameRow {
         variant: g.variant(),
         position: None,
         initial_fen: g.initial_fen(),
-        summary: GameSummary {
-            status: if outcome.is_some() {
-                GameStatus::Ended
-            } else {
-                GameStatus::Ongoing
-            },
-            result: outcome.map_or(GameResult::Aborted, |o| o.result),
-            reason: outcome.map(|o| o.reason),
-            plies: u32::try_from(g.ply()).unwrap_or(u32::MAX),
-            version: 1,
-            updated_at: now,
-        },
+        summary: summary_of(g, 1, now),
         created_at: now,
         table: None,
     }
