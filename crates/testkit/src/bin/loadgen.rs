@@ -627,48 +627,20 @@ async fn moves_under_logins(
     accounts: u32,
 ) -> Result<()> {
     let names = Arc::new(sign_up(addr, accounts.max(1), in_flight).await?);
-    let (alone, _) = play_games(addr, games).await?;
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let storm = tokio::spawn(log_in_storm(
-        addr,
-        names,
-        in_flight,
-        None,
-        Arc::clone(&stop),
-    ));
-    // Let the log-ins fill the server's hashing pool before the games start.
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let played = play_games(addr, games).await;
-    stop.store(true, Ordering::Relaxed);
-    let (logins, wall) = storm
-        .await
-        .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
-    let (busy, _) = played?;
-
-    println!(
-        "level {}, {} games x {} moves, {} at a time",
-        games.level, games.games, games.moves, games.concurrency
-    );
-    println!(
-        "| phase | replies | ack p50 ms | ack p99 ms | reply p50 ms | reply p99 ms | log-ins | log-in p50 ms | log-in p99 ms | log-ins/s |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
-    let row = |phase: &str, s: &Samples, extra: String| {
-        println!(
-            "| {phase} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {extra} |",
-            s.replies.len(),
-            percentile(&s.acks, 50.0),
-            percentile(&s.acks, 99.0),
-            percentile(&s.replies, 50.0),
-            percentile(&s.replies, 99.0),
-        );
-    };
-    row("games alone", &alone, "0 | - | - | -".into());
-    row(
+    // The second before the games lets the log-ins fill the server's
+    // hashing pool.
+    let (alone, busy, (logins, wall)) = alone_and_under(addr, games, move |stop| {
+        log_in_storm(addr, names, in_flight, None, stop)
+    })
+    .await?;
+    print_phases(
+        games,
+        &["log-ins", "log-in p50 ms", "log-in p99 ms", "log-ins/s"],
+        &alone,
+        "0 | - | - | -",
         &format!("{in_flight} log-ins in flight"),
         &busy,
-        format!(
+        &format!(
             "{} | {:.0} | {:.0} | {:.1}",
             logins.len(),
             percentile(&logins, 50.0),
@@ -677,6 +649,66 @@ async fn moves_under_logins(
         ),
     );
     Ok(())
+}
+
+/// Plays `games` alone, then again under `load`, started a second before
+/// the games and stopped through its flag once they are over: the games'
+/// samples alone and under load, and what the load answered.
+async fn alone_and_under<T, F>(
+    addr: SocketAddr,
+    games: &Games,
+    load: impl FnOnce(Arc<AtomicBool>) -> F,
+) -> Result<(Samples, Samples, T)>
+where
+    F: std::future::Future<Output = Result<T>> + Send + 'static,
+    T: Send + 'static,
+{
+    let (alone, _) = play_games(addr, games).await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let running = tokio::spawn(load(Arc::clone(&stop)));
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let played = play_games(addr, games).await;
+    stop.store(true, Ordering::Relaxed);
+    let out = running
+        .await
+        .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
+    let (busy, _) = played?;
+    Ok((alone, busy, out))
+}
+
+/// Prints the games' table, a row alone and one under load (`phase`);
+/// `heads` name the load's own columns, `alone_cells` and `busy_cells`
+/// fill them.
+fn print_phases(
+    games: &Games,
+    heads: &[&str],
+    alone: &Samples,
+    alone_cells: &str,
+    phase: &str,
+    busy: &Samples,
+    busy_cells: &str,
+) {
+    println!(
+        "level {}, {} games x {} moves, {} at a time",
+        games.level, games.games, games.moves, games.concurrency
+    );
+    println!(
+        "| phase | replies | ack p50 ms | ack p99 ms | reply p50 ms | reply p99 ms | {} |",
+        heads.join(" | ")
+    );
+    println!("{}|", "|---".repeat(6 + heads.len()));
+    let row = |phase: &str, s: &Samples, cells: &str| {
+        println!(
+            "| {phase} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {cells} |",
+            s.replies.len(),
+            percentile(&s.acks, 50.0),
+            percentile(&s.acks, 99.0),
+            percentile(&s.replies, 50.0),
+            percentile(&s.replies, 99.0),
+        );
+    };
+    row("games alone", alone, alone_cells);
+    row(phase, busy, busy_cells);
 }
 
 /// A reviewer: its own anonymous player with one imported game.
@@ -730,46 +762,29 @@ async fn moves_under_reviews(
 ) -> Result<()> {
     let text = std::fs::read_to_string(pgn)
         .map_err(|e| ClientError::Unexpected(format!("{}: {e}", pgn.display())))?;
-    let (alone, _) = play_games(addr, games).await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let loops: Vec<_> = (0..reviews)
-        .map(|_| tokio::spawn(review_loop(addr, text.clone(), Arc::clone(&stop))))
-        .collect();
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let played = play_games(addr, games).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut took = Vec::new();
-    for l in loops {
-        took.extend(
-            l.await
-                .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??,
-        );
-    }
-    let (busy, _) = played?;
+    let (alone, busy, mut took) = alone_and_under(addr, games, move |stop| async move {
+        let loops: Vec<_> = (0..reviews)
+            .map(|_| tokio::spawn(review_loop(addr, text.clone(), Arc::clone(&stop))))
+            .collect();
+        let mut took = Vec::new();
+        for l in loops {
+            took.extend(
+                l.await
+                    .map_err(|e| ClientError::Unexpected(format!("task: {e}")))??,
+            );
+        }
+        Ok(took)
+    })
+    .await?;
     took.sort_by(f64::total_cmp);
-    println!(
-        "level {}, {} games x {} moves, {} at a time",
-        games.level, games.games, games.moves, games.concurrency
-    );
-    println!(
-        "| phase | replies | ack p50 ms | ack p99 ms | reply p50 ms | reply p99 ms | reviews done | review p50 s | review max s |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    let row = |phase: &str, s: &Samples, extra: String| {
-        println!(
-            "| {phase} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {extra} |",
-            s.replies.len(),
-            percentile(&s.acks, 50.0),
-            percentile(&s.acks, 99.0),
-            percentile(&s.replies, 50.0),
-            percentile(&s.replies, 99.0),
-        );
-    };
-    row("games alone", &alone, "0 | - | -".into());
-    row(
+    print_phases(
+        games,
+        &["reviews done", "review p50 s", "review max s"],
+        &alone,
+        "0 | - | -",
         &format!("{reviews} reviews under way"),
         &busy,
-        format!(
+        &format!(
             "{} | {:.1} | {:.1}",
             took.len(),
             percentile(&took, 50.0),
