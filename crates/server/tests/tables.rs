@@ -507,7 +507,45 @@ async fn the_lobby_socket_follows_tables_opening_and_filling(db: TestDb) {
     srv.stop().await;
 }
 
+/// A table game gets the same review as a computer game: the move that
+/// allowed the mate is a blunder, for either player and a spectator alike.
+async fn a_finished_table_game_is_reviewed(db: TestDb) {
+    let srv = start(&db).await;
+    let (white, black, id) = seated(&srv, casual()).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    for (n, (wm, bm)) in [("f2f3", "e7e5"), ("g2g4", "d8h4")].into_iter().enumerate() {
+        assert_eq!(mv(&mut w, n as u64 + 1, wm).await["t"], "ack");
+        assert_eq!(mv(&mut b, n as u64 + 1, bm).await["t"], "ack");
+    }
+    until(&mut w, ended).await;
+    let path = format!("/api/games/{id}/review");
+    let r = white.post(&path, "").await.unwrap();
+    assert!(matches!(r.status, 200 | 202), "{}", r.text());
+    let deadline = std::time::Instant::now() + WAIT;
+    let done = loop {
+        let v = black.get_value(&path).await;
+        if v["status"] == "done" {
+            break v;
+        }
+        assert!(std::time::Instant::now() < deadline, "review not done: {v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let g4 = &done["review"]["moves"][2];
+    assert_eq!(
+        (&g4["san"], &g4["label"]),
+        (&json!("g4"), &json!("blunder")),
+        "{g4}"
+    );
+    let spectator = srv.client().get_value(&path).await;
+    assert_eq!(
+        spectator["review"], done["review"],
+        "stored once, the same for all"
+    );
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    a_finished_table_game_is_reviewed,
     the_lobby_socket_follows_tables_opening_and_filling,
     tables_open_join_and_checkmate,
     draw_offers_go_with_moves,
