@@ -9,6 +9,8 @@
 //! Tables are complete (a unit test checks it), so there is no English
 //! fallback: a French visitor never downloads the English table.
 
+import type { Letters } from './notation.js';
+
 /** A translation key: every key of the English table. */
 export type Key = keyof typeof import('../i18n/en.json') & string;
 
@@ -130,4 +132,15 @@ export async function setLang(next: Lang, doc: Document = document): Promise<voi
   if (!(await useLang(next))) return;
   doc.cookie = langCookie(next);
   doc.documentElement.lang = next;
+}
+
+/** The current language's piece letters. */
+export function currentLetters(): Letters {
+  return {
+    king: t('notation.king'),
+    queen: t('notation.queen'),
+    rook: t('notation.rook'),
+    bishop: t('notation.bishop'),
+    knight: t('notation.knight'),
+  };
 }

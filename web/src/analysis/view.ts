@@ -1,8 +1,7 @@
 //! The analysis board as a function of its controller: the board, the FEN
 //! form, and the engine's lines with their scores and depth.
 import { h, type VNode } from 'snabbdom';
-import { currentLetters } from '../game/ctrl.js';
-import { t } from '../i18n.js';
+import { currentLetters, t } from '../i18n.js';
 import { icon } from '../icons.js';
 import { localiseSan } from '../notation.js';
 import type { AnalysisCtrl } from './ctrl.js';

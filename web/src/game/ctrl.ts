@@ -13,25 +13,14 @@ import type { VNode } from 'snabbdom';
 import { ApiError, type ClaimReason, type Color, type GameState, getGame, socketUrl } from '../api.js';
 import { formatClock, isLow, type ReceivedClock, remaining } from '../clock.js';
 import { boardConfig, canMove, colorOfPly, isPromotion } from '../ground.js';
-import { has, type Key, t, tp } from '../i18n.js';
+import { currentLetters, has, type Key, t, tp } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
-import { type Letters, legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from '../notation.js';
+import { legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from '../notation.js';
 import type { Ctx, Page } from '../page.js';
 import { resultText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
 import { gameView } from './view.js';
-
-/** The current language's piece letters. */
-export function currentLetters(): Letters {
-  return {
-    king: t('notation.king'),
-    queen: t('notation.queen'),
-    rook: t('notation.rook'),
-    bishop: t('notation.bishop'),
-    knight: t('notation.knight'),
-  };
-}
 
 const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
 

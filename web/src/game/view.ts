@@ -9,7 +9,7 @@ import { h, type VNode } from 'snabbdom';
 import { type Color, type GameState, pgnUrl } from '../api.js';
 import { boardConfig, canMove, canUndo, viewingHistory } from '../ground.js';
 import { formatClock, isLow } from '../clock.js';
-import { type Key, t } from '../i18n.js';
+import { currentLetters, type Key, t } from '../i18n.js';
 import { icon, type IconName } from '../icons.js';
 import { newGameView } from '../newgame/view.js';
 import { describePosition, legalMoves, localiseSan, PROMOTION_ROLES, sanOf } from '../notation.js';
@@ -17,7 +17,7 @@ import { resultText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { ratingLabel, signed } from '../tables.js';
-import { canAbort, currentLetters, type GameCtrl, isTableGame, opposite } from './ctrl.js';
+import { canAbort, type GameCtrl, isTableGame, opposite } from './ctrl.js';
 
 /** The whole game page (a loading or error notice until the game is known). */
 export function gameView(ctrl: GameCtrl): VNode {

@@ -4,8 +4,7 @@
 //! selected move with its best line, "next mistake", and each side's
 //! summary.
 import { h, type VNode } from 'snabbdom';
-import { currentLetters } from '../game/ctrl.js';
-import { t } from '../i18n.js';
+import { currentLetters, t } from '../i18n.js';
 import { icon } from '../icons.js';
 import { localiseSan } from '../notation.js';
 import { resultText } from '../result.js';

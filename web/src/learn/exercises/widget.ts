@@ -3,8 +3,8 @@
 //! in the reader's letters, and server errors as sentences.
 import { h, type VNode } from 'snabbdom';
 import { ApiError } from '../../api.js';
-import { type Key, t } from '../../i18n.js';
-import { type Letters, localiseSan } from '../../notation.js';
+import { currentLetters, type Key, t } from '../../i18n.js';
+import { localiseSan } from '../../notation.js';
 import { patch } from '../../snab.js';
 import { isDone, onProgress, syncProgress } from './progress.js';
 
@@ -14,20 +14,9 @@ export interface Feedback {
   lines: string[];
 }
 
-/** The current language's piece letters. */
-export function letters(): Letters {
-  return {
-    king: t('notation.king'),
-    queen: t('notation.queen'),
-    rook: t('notation.rook'),
-    bishop: t('notation.bishop'),
-    knight: t('notation.knight'),
-  };
-}
-
 /** The server's SAN in the reader's letters. */
 export function san(s: string): string {
-  return localiseSan(s, letters());
+  return localiseSan(s, currentLetters());
 }
 
 /** A sentence for a failed request. */
