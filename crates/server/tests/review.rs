@@ -45,6 +45,13 @@ async fn finished_computer_game(c: &Client) -> String {
     id
 }
 
+/// Asks for the review of game `id`.
+async fn ask_review(c: &Client, id: &str) -> testkit::Response {
+    c.post(&format!("/api/games/{id}/review"), "")
+        .await
+        .unwrap()
+}
+
 /// Polls the review of `id` until it is done.
 async fn review_done(c: &Client, id: &str) -> Value {
     let t0 = Instant::now();
@@ -105,10 +112,7 @@ async fn unfinished_and_unknown_games_are_refused(db: TestDb) {
         .new_game(&json!({"level":"beginner","color":"white"}))
         .await;
     let id = g["id"].as_str().unwrap();
-    let r = c
-        .post(&format!("/api/games/{id}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&c, id).await;
     assert_eq!(r.status, 409, "{}", r.text());
     let v: Value = r.json().unwrap();
     assert_eq!(v["error"]["code"], "not_over");
@@ -125,10 +129,7 @@ async fn unfinished_and_unknown_games_are_refused(db: TestDb) {
     })
     .await
     .unwrap();
-    let r = c
-        .post(&format!("/api/games/{id}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&c, id).await;
     assert_eq!(r.status, 202, "{}", r.text());
     let done = review_done(&c, id).await;
     assert_eq!(done["review"]["moves"], json!([]));
@@ -166,38 +167,23 @@ async fn one_review_per_player_at_a_time(db: TestDb) {
     let long_id = long["games"][0]["id"].as_str().unwrap().to_owned();
     let short = finished_computer_game(&c).await;
 
-    let r = c
-        .post(&format!("/api/games/{long_id}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&c, &long_id).await;
     assert_eq!(r.status, 202, "{}", r.text());
-    let r = c
-        .post(&format!("/api/games/{short}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&c, &short).await;
     assert_eq!(r.status, 429, "{}", r.text());
     let v: Value = r.json().unwrap();
     assert_eq!(v["error"]["code"], "rate_limited");
     assert!(r.header("retry-after").is_some());
     // Someone else may join the review under way.
     let other = Client::new(srv.addr);
-    let r = other
-        .post(&format!("/api/games/{long_id}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&other, &long_id).await;
     assert!(matches!(r.status, 200 | 202), "{}", r.text());
     // A fresh anonymous player from the same address has to wait too.
-    let r = other
-        .post(&format!("/api/games/{short}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&other, &short).await;
     assert_eq!(r.status, 429, "{}", r.text());
 
     review_done(&c, &long_id).await;
-    let r = c
-        .post(&format!("/api/games/{short}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&c, &short).await;
     assert_eq!(r.status, 202, "free again: {}", r.text());
     review_done(&c, &short).await;
     srv.stop().await;
@@ -228,10 +214,7 @@ async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
         ),
         "the game page names the PGN's players"
     );
-    let r = c
-        .post(&format!("/api/games/{id}/review"), "")
-        .await
-        .unwrap();
+    let r = ask_review(&c, id).await;
     assert_eq!(r.status, 202, "{}", r.text());
     let done = review_done(&c, id).await;
     assert_eq!(
