@@ -1,15 +1,9 @@
 use proptest::prelude::*;
+use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position, Role, Square};
-use shakmaty::{fen::Fen, uci::UciMove};
 
 use super::*;
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .expect("fen")
-        .into_position(CastlingMode::Standard)
-        .expect("legal position")
-}
+use crate::tests::pos;
 
 fn mv(p: &Chess, uci: &str) -> Move {
     uci.parse::<UciMove>()
