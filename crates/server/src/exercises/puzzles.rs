@@ -354,7 +354,8 @@ pub fn hint(p: &Puzzle, moves: &[String], level: u8) -> Result<Hint, LineError> 
     })
 }
 
-fn role_name(r: Role) -> &'static str {
+/// A role's English name, as the API and the Learn boards spell it.
+pub(crate) fn role_name(r: Role) -> &'static str {
     match r {
         Role::Pawn => "pawn",
         Role::Knight => "knight",

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use shakmaty::{Board, Color, Role, Square};
 
 use super::escape;
+use crate::exercises::puzzles::role_name;
 
 /// Longest FEN accepted in a board block.
 const MAX_FEN_LEN: usize = 120;
@@ -376,17 +377,6 @@ fn piece_shapes(role: Role) -> (&'static str, &'static str) {
              <rect x=\"25\" y=\"79\" width=\"50\" height=\"9\" rx=\"3\"/>",
             "<path d=\"M50 47V68M29 71H71\" fill=\"none\"/>",
         ),
-    }
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
     }
 }
 
