@@ -92,7 +92,11 @@ test('a finished computer game: its review with graph, labels, the engine line, 
   // And a move of a line: the position after Black's best reply.
   const shown = await page.getByTestId('analysis-fen').inputValue();
   await page.getByTestId('analysis-line-move').first().click();
-  await page.waitForFunction((b) => (document.querySelector('[data-testid="analysis-fen"]') as HTMLInputElement | null)?.value !== b, shown);
+  // Wait for the new position itself: the field may be redrawn between the two.
+  await page.waitForFunction((b) => {
+    const value = (document.querySelector('[data-testid="analysis-fen"]') as HTMLInputElement | null)?.value ?? '';
+    return value !== b && / w /.test(value);
+  }, shown);
   assert.match(await page.getByTestId('analysis-fen').inputValue(), / w /);
   await done(context, page);
 });
