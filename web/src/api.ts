@@ -280,15 +280,10 @@ export function socketUrl(id: string, v: number, loc: Location = location): stri
   return `${proto}//${loc.host}/api/games/${encodeURIComponent(id)}/socket?v=${v}`;
 }
 
-/** The logged-in account, or null when anonymous. */
+/** The logged-in account, or null when anonymous (asked of /api/session, which answers 200 either way). */
 export async function currentAccount(): Promise<Account | null> {
-  try {
-    return await call<Account>('GET', '/api/account');
-  } catch (e) {
-    // 401 not_logged_in: anonymous.
-    if (e instanceof ApiError && e.status === 401) return null;
-    throw e;
-  }
+  const { account } = await call<{ account: Account | null }>('GET', '/api/session');
+  return account;
 }
 
 /** Creates an account and logs in. */

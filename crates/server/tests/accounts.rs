@@ -38,6 +38,19 @@ async fn me(c: &Client) -> (u16, Value) {
     (r.status, r.json().unwrap())
 }
 
+/// `/api/session`: always 200, the account or `null`; it must agree with `/api/account`.
+async fn who(c: &Client) -> Value {
+    let r = c.get("/api/session").await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let account = r.json::<Value>().unwrap()["account"].clone();
+    let (status, body) = me(c).await;
+    match status {
+        200 => assert_eq!(account, body),
+        _ => assert_eq!(account, Value::Null),
+    }
+    account
+}
+
 fn error(r: &testkit::Response) -> Value {
     r.json::<Value>().unwrap()["error"].clone()
 }
@@ -57,6 +70,7 @@ async fn sign_up_log_in_and_out(db: TestDb) {
         error(&c.get("/api/account").await.unwrap())["code"],
         "not_logged_in"
     );
+    assert_eq!(who(&c).await, Value::Null);
 
     let r = signup(&c, "Alice_1", PASSWORD).await;
     assert_eq!(r.status, 201, "{}", r.text());
@@ -74,6 +88,7 @@ async fn sign_up_log_in_and_out(db: TestDb) {
     assert_eq!(status, 200);
     assert_eq!(body["username"], "Alice_1");
     assert!(body["created_at"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(who(&c).await["username"], "Alice_1");
 
     // The name is taken in any case; bad names and weak passwords say why.
     let other = srv.client();
@@ -134,6 +149,7 @@ async fn sign_up_log_in_and_out(db: TestDb) {
     let r = c.post_empty("/api/account/logout").await.unwrap();
     assert_eq!(r.status, 204);
     assert_eq!(me(&c).await.0, 401);
+    assert_eq!(who(&c).await, Value::Null);
     let replay = srv.client();
     replay.set_cookie("plyyard_session", &after);
     assert_eq!(me(&replay).await.0, 401);

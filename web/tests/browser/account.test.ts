@@ -207,3 +207,35 @@ test('deleting the account: games stay, shown as played by a deleted player', as
   await page.getByTestId('form-error').filter({ hasText: 'Wrong username or password' }).waitFor();
   await done(context, page);
 });
+
+/** Every console error of `page`, failed requests included (Chromium logs each 4xx/5xx). */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
+  });
+  return errors;
+}
+
+/** Opens each path as a new document and waits until its requests have settled. */
+async function visit(page: Page, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+  }
+}
+
+test('the pages open without a console error, for an anonymous visitor and when logged in', async () => {
+  const { context, page } = await newPage();
+  const errors = consoleErrors(page);
+  const id = await startGame(page);
+  const pages = ['/', '/multiplayer', '/learn', '/learn/check-mate-stalemate', '/learn/ex-puzzles', '/analysis', '/import', `/game/${id}`];
+  await visit(page, [...pages, '/login', '/signup']);
+  assert.deepEqual(errors, [], 'anonymous');
+
+  const name = username('Quiet');
+  await signUp(page, name, strongPassword());
+  await visit(page, [...pages, '/account', `/@/${name}`]);
+  assert.deepEqual(errors, [], 'logged in');
+  await done(context, page);
+});

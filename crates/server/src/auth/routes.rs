@@ -39,6 +39,7 @@ const MAX_PAGE: u64 = 10_000;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/account", get(account))
+        .route("/api/session", get(session_account))
         .route("/api/account/signup", post(signup))
         .route("/api/account/login", post(login))
         .route("/api/account/logout", post(logout))
@@ -176,6 +177,19 @@ async fn account(
 ) -> Result<Json<AccountJson>, ApiError> {
     let s = session.ok_or_else(not_logged_in)?;
     Ok(Json(AccountJson::from(&s.account)))
+}
+
+/// Who is logged in, asked without an error status: the web app asks this
+/// on every page, and an anonymous visitor is not a failed request.
+#[derive(Serialize)]
+struct SessionJson {
+    account: Option<AccountJson>,
+}
+
+async fn session_account(Extension(session): Extension<Option<Session>>) -> Json<SessionJson> {
+    Json(SessionJson {
+        account: session.as_ref().map(|s| AccountJson::from(&s.account)),
+    })
 }
 
 async fn signup(
