@@ -55,9 +55,14 @@ pub struct Game {
     variant: Variant,
     chess960_number: Option<u32>,
     mode: CastlingMode,
-    /// `positions[i]` is the position after `i` plies; never empty.
-    positions: Vec<Chess>,
-    /// Repetition keys (FIDE 9.2.3: legal en passant only) of `positions`.
+    /// The position before the first move.
+    start: Chess,
+    /// The position after every move of `history`. Earlier positions are
+    /// replayed from `start` when asked for: a server keeps thousands of
+    /// live games, and a position per ply would be most of their memory.
+    current: Chess,
+    /// `keys[i]` is the repetition key (FIDE 9.2.3: legal en passant only)
+    /// of the position after `i` plies.
     keys: Vec<u64>,
     history: Vec<PlayedMove>,
     outcome: Option<Outcome>,
@@ -68,6 +73,19 @@ impl Default for Game {
     fn default() -> Game {
         Game::new(RuleSet::default())
     }
+}
+
+/// Plies added to a game's vectors when they are full.
+const GROWTH: usize = 32;
+
+/// Pushes `item`, growing `v` by [`GROWTH`] items instead of doubling it: a
+/// server keeps thousands of live games in memory, and doubling leaves up
+/// to half of each game's history unused.
+fn push_stepped<T>(v: &mut Vec<T>, item: T) {
+    if v.len() == v.capacity() {
+        v.reserve_exact(GROWTH);
+    }
+    v.push(item);
 }
 
 fn repetition_key(pos: &Chess) -> u64 {
@@ -198,7 +216,8 @@ impl Game {
             },
             chess960_number,
             mode,
-            positions: vec![start],
+            current: start.clone(),
+            start,
             keys: vec![key],
             history: Vec::new(),
             outcome: None,
@@ -338,17 +357,32 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Chess {
-        self.positions.last().expect("positions is never empty")
+        &self.current
     }
 
     /// The starting position.
     pub fn initial_position(&self) -> &Chess {
-        &self.positions[0]
+        &self.start
     }
 
-    /// The position after `ply` plies (0 is the start), if played.
-    pub fn position_at(&self, ply: usize) -> Option<&Chess> {
-        self.positions.get(ply)
+    /// The position after `ply` plies (0 is the start), if played: replayed
+    /// from the start unless it is the current one.
+    pub fn position_at(&self, ply: usize) -> Option<Chess> {
+        match ply.cmp(&self.history.len()) {
+            std::cmp::Ordering::Less => self.positions().nth(ply),
+            std::cmp::Ordering::Equal => Some(self.current.clone()),
+            std::cmp::Ordering::Greater => None,
+        }
+    }
+
+    /// Every position of the game in order: the start, then the position
+    /// after each move (one replay for the whole game).
+    pub fn positions(&self) -> impl Iterator<Item = Chess> + '_ {
+        let after = self.history.iter().scan(self.start.clone(), |pos, m| {
+            pos.play_unchecked(m.mv);
+            Some(pos.clone())
+        });
+        std::iter::once(self.start.clone()).chain(after)
     }
 
     /// The side to move.
@@ -586,15 +620,18 @@ impl Game {
         }
         let mut next = self.position().clone();
         let san = SanPlus::from_move_and_play_unchecked(&mut next, mv).to_string();
-        self.keys.push(repetition_key(&next));
-        self.positions.push(next);
-        self.history.push(PlayedMove {
-            mv,
-            uci,
-            san,
-            clock_ms,
-            draw_offer: offer_draw,
-        });
+        push_stepped(&mut self.keys, repetition_key(&next));
+        self.current = next;
+        push_stepped(
+            &mut self.history,
+            PlayedMove {
+                mv,
+                uci,
+                san,
+                clock_ms,
+                draw_offer: offer_draw,
+            },
+        );
         self.draw_declined = false;
         self.outcome = self.board_outcome();
         Ok(self.history.last().expect("just pushed"))
@@ -609,7 +646,10 @@ impl Game {
             return None;
         }
         let last = self.history.pop()?;
-        self.positions.pop();
+        self.current = self
+            .positions()
+            .last()
+            .expect("positions always yields the start");
         self.keys.pop();
         self.draw_declined = false;
         self.outcome = self.board_outcome();
@@ -619,21 +659,24 @@ impl Game {
     /// How many times the position after `ply` plies has occurred up to then
     /// (FIDE 9.2.3 identity).
     pub fn repetitions_at(&self, ply: usize) -> usize {
-        let Some(pos) = self.positions.get(ply) else {
+        let Some(pos) = self.position_at(ply) else {
             return 0;
         };
         let key = self.keys[ply];
-        let window = pos.halfmoves() as usize;
-        let earliest = ply.saturating_sub(window);
-        let mut count = 1;
-        let mut j = ply;
-        while j >= earliest + 2 {
-            j -= 2;
-            if self.keys[j] == key && self.positions[j] == *pos {
-                count += 1;
-            }
+        let earliest = ply.saturating_sub(pos.halfmoves() as usize);
+        let same_key: Vec<usize> = (earliest..ply)
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&j| self.keys[j] == key)
+            .collect();
+        if same_key.is_empty() {
+            return 1;
         }
-        count
+        // Equal keys are confirmed on the positions themselves, replayed
+        // once: a hash collision must never make a repetition.
+        let earlier: Vec<Chess> = self.positions().take(ply).collect();
+        1 + same_key.iter().filter(|&&j| earlier[j] == pos).count()
     }
 
     /// How many times the current position has occurred.
@@ -903,7 +946,8 @@ impl Game {
     /// Long algebraic notation of the move at `index` in the history.
     pub fn long_algebraic(&self, index: usize) -> Option<String> {
         let m = self.history.get(index)?;
-        Some(notation::long_algebraic(&self.positions[index], m.mv))
+        let before = self.position_at(index)?;
+        Some(notation::long_algebraic(&before, m.mv))
     }
 
     /// Overrides the outcome after import (PGN results the board cannot know).

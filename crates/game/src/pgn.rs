@@ -162,8 +162,7 @@ pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
 
     let mut tokens: Vec<String> = Vec::new();
     let mut need_number = true;
-    for (i, played) in game.history().iter().enumerate() {
-        let pos = game.position_at(i).expect("position before each move");
+    for (played, pos) in game.history().iter().zip(game.positions()) {
         let white = pos.turn().is_white();
         let number = pos.fullmoves().get();
         let san = notation::localize_san(&played.san, lang, white);

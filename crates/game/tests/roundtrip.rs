@@ -51,10 +51,34 @@ proptest! {
     fn fen_round_trips(g in game_strategy()) {
         for ply in 0..=g.ply() {
             let pos = g.position_at(ply).unwrap();
-            let fen = game::shakmaty::fen::Fen::from_position(pos, game::shakmaty::EnPassantMode::Legal).to_string();
+            let fen = game::shakmaty::fen::Fen::from_position(&pos, game::shakmaty::EnPassantMode::Legal).to_string();
             let back = Game::from_fen_with(&fen, g.rules(), g.variant() == game::Variant::Chess960).unwrap();
-            prop_assert_eq!(back.position(), pos);
+            prop_assert_eq!(back.position(), &pos);
             prop_assert_eq!(back.fen(), fen);
+        }
+    }
+
+    /// The game keeps only its start and current position: every earlier one,
+    /// replayed, is the one its moves reached, and repetitions count the same
+    /// as a plain comparison of every position.
+    #[test]
+    fn replayed_positions_are_the_played_ones(g in game_strategy()) {
+        let mut replay = Game::from_fen_with(&g.initial_fen(), g.rules(), g.variant() == game::Variant::Chess960).unwrap();
+        let all: Vec<_> = g.positions().collect();
+        prop_assert_eq!(all.len(), g.ply() + 1);
+        prop_assert_eq!(&all[0], g.initial_position());
+        for (i, played) in g.history().iter().enumerate() {
+            prop_assert_eq!(&all[i], replay.position());
+            replay.play_uci(&played.uci).unwrap();
+        }
+        prop_assert_eq!(all.last().unwrap(), g.position());
+        prop_assert!(g.position_at(g.ply() + 1).is_none());
+        // Repetitions counted by comparing whole positions (shakmaty's equality:
+        // board, turn, castling, legal en passant) since the last irreversible move.
+        for (i, pos) in all.iter().enumerate() {
+            let since = i.saturating_sub(game::shakmaty::Position::halfmoves(pos) as usize);
+            let naive = all[since..=i].iter().filter(|p| *p == pos).count();
+            prop_assert_eq!(g.repetitions_at(i), naive, "ply {}", i);
         }
     }
 
@@ -120,7 +144,7 @@ proptest! {
         let mut h = g.clone();
         let mut fens = Vec::new();
         for ply in 0..=g.ply() {
-            fens.push(game::shakmaty::fen::Fen::from_position(g.position_at(ply).unwrap(), game::shakmaty::EnPassantMode::Legal).to_string());
+            fens.push(game::shakmaty::fen::Fen::from_position(&g.position_at(ply).unwrap(), game::shakmaty::EnPassantMode::Legal).to_string());
         }
         while h.take_back().is_some() {
             prop_assert_eq!(h.fen(), fens[h.ply()].clone());

@@ -162,12 +162,13 @@ async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Valu
         .game
         .history()
         .iter()
+        .zip(l.game.positions().skip(1))
         .enumerate()
-        .map(|(i, m)| ReviewMove {
+        .map(|(i, (m, after))| ReviewMove {
             ply: i + 1,
             uci: m.uci.clone(),
             san: m.san.clone(),
-            fen: l.game.position_at(i + 1).map(fen_of).unwrap_or_default(),
+            fen: fen_of(&after),
         })
         .collect();
     Ok(json!({
@@ -393,7 +394,7 @@ async fn start_of(state: &Shared, req: &AnalysisRequest) -> Result<Chess, ApiErr
         (None, Some(id)) => {
             let l = load(state, id).await?;
             let ply = req.ply.unwrap_or(l.game.ply());
-            l.game.position_at(ply).cloned().ok_or_else(|| {
+            l.game.position_at(ply).ok_or_else(|| {
                 ApiError::bad_request(format!(
                     "the game has {} plies; ply {ply} is not one of them",
                     l.game.ply()

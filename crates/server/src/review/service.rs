@@ -674,7 +674,7 @@ fn line_fens(game: &Game, ply: u32, line: &[String]) -> Vec<String> {
     use game::shakmaty::fen::Fen;
     use game::shakmaty::uci::UciMove;
     use game::shakmaty::{EnPassantMode, Position as _};
-    let Some(mut pos) = game.position_at(ply as usize - 1).cloned() else {
+    let Some(mut pos) = game.position_at(ply as usize - 1) else {
         return Vec::new();
     };
     let mut fens = Vec::with_capacity(line.len());

@@ -264,8 +264,12 @@ pub fn annotated_pgn(game: &Game, tags: &PgnTags, review: &Review, lang: &str) -
     let header = full.split_once("\n\n").map_or("", |(h, _)| h);
     let mut tokens: Vec<String> = Vec::new();
     let mut need_number = true;
-    for (i, (played, m)) in game.history().iter().zip(&review.moves).enumerate() {
-        let pos = game.position_at(i).expect("a position before each move");
+    for ((played, m), pos) in game
+        .history()
+        .iter()
+        .zip(&review.moves)
+        .zip(game.positions())
+    {
         let number = pos.fullmoves().get();
         let white = pos.turn().is_white();
         tokens.push(match (white, need_number) {
