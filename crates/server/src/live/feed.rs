@@ -13,7 +13,10 @@ use super::seat::Seats;
 use crate::protocol::{EventKind, GameState, MoveJson, ServerMsg};
 
 /// Events kept per game for clients that reconnect with a recent version.
-const REPLAY_EVENTS: usize = 16;
+/// A short drop misses a move or two; a longer gap gets the whole state,
+/// which is always right. Each event is about 1.5 KiB and every live game
+/// keeps its own, so this bounds a large share of a busy server's memory.
+const REPLAY_EVENTS: usize = 4;
 /// Capacity of a game's broadcast channel (a slower socket gets a `full`).
 const BROADCAST: usize = 16;
 
