@@ -407,6 +407,39 @@ async fn rematches_swap_colours_and_rated_games_move_ratings(db: TestDb) {
         profile["ratings"]["blitz"]["rating"].as_i64().unwrap() > 1500,
         "{profile}"
     );
+    // The lobby shows each host's rating at its table's speed, from the
+    // same store as the profile: the new blitz rating, and the start at rapid.
+    let blitz = open(&white, casual()).await;
+    let mut body = casual();
+    body["minutes"] = json!(15);
+    body["increment"] = json!(10);
+    let rapid = open(&white, body).await;
+    let stranger = player(&srv, &format!("host{}", rand_suffix())).await;
+    let theirs = open(&stranger, casual()).await;
+    let lobby = srv.client().get_value("/api/lobby").await;
+    let host_of = |code: &Value| {
+        lobby["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["code"] == *code)
+            .map(|t| t["host"].clone())
+            .unwrap_or_else(|| panic!("{code} not in {lobby}"))
+    };
+    let host = host_of(&blitz["code"]);
+    assert_eq!(host["name"], name.as_str());
+    assert_eq!(
+        host["rating"], profile["ratings"]["blitz"]["rating"],
+        "{lobby}"
+    );
+    assert_eq!(host["provisional"], true);
+    let host = host_of(&rapid["code"]);
+    assert_eq!(
+        (host["name"].clone(), host["rating"].clone()),
+        (json!(name), json!(1500))
+    );
+    assert_eq!(host_of(&theirs["code"])["rating"], 1500);
+    assert_ne!(host_of(&theirs["code"])["name"], name.as_str());
 
     assert_eq!(ask(&mut w, 2, json!({"t": "rematch"})).await["t"], "ack");
     until(&mut b, |g| g["rematch"]["offered_by"] == "white").await;

@@ -45,21 +45,41 @@ fn no_table(code: &str) -> ApiError {
 /// # Errors
 /// A database failure.
 pub async fn table_json(state: &Shared, t: &TableRow) -> Result<TableJson, ApiError> {
-    let name = match state.store.seat_info(&t.host).await? {
-        crate::store::SeatInfo::User(n) => n,
-        _ => String::from("?"),
-    };
-    let speed = game::TimeControl::table(t.minutes, t.increment_s)
-        .map_err(|e| ApiError::internal(format!("table {}: {e}", t.code)))?
-        .speed();
-    let r = state.store.rating(&t.host, speed).await?;
+    let mut one = tables_json(state, std::slice::from_ref(t)).await?;
+    Ok(one.remove(0))
+}
+
+/// [`table_json`] of several tables, their hosts' names and ratings read
+/// in one query each.
+async fn tables_json(state: &Shared, tables: &[TableRow]) -> Result<Vec<TableJson>, ApiError> {
+    let mut hosts: Vec<&str> = tables.iter().map(|t| t.host.as_str()).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let names = state.store.seat_infos(&hosts).await?;
+    let ratings = state.store.ratings_of(&hosts).await?;
     let now = now_ms();
-    let host = HostJson {
-        name,
-        rating: crate::rating::display(r.at(now).rating),
-        provisional: r.provisional(),
-    };
-    Ok(TableJson::new(t, host))
+    tables
+        .iter()
+        .map(|t| {
+            let name = match names.get(&t.host) {
+                Some(crate::store::SeatInfo::User(n)) => n.clone(),
+                _ => String::from("?"),
+            };
+            let speed = game::TimeControl::table(t.minutes, t.increment_s)
+                .map_err(|e| ApiError::internal(format!("table {}: {e}", t.code)))?
+                .speed();
+            let r = ratings
+                .get(&(t.host.clone(), speed))
+                .copied()
+                .unwrap_or_default();
+            let host = HostJson {
+                name,
+                rating: crate::rating::display(r.at(now).rating),
+                provisional: r.provisional(),
+            };
+            Ok(TableJson::new(t, host))
+        })
+        .collect()
 }
 
 async fn stored(state: &Shared, code: &str) -> Result<TableRow, ApiError> {
@@ -188,11 +208,8 @@ struct LobbyJson {
 /// # Errors
 /// A database failure.
 pub async fn open_tables(state: &Shared) -> Result<Vec<TableJson>, ApiError> {
-    let mut out = Vec::new();
-    for t in state.store.lobby(now_ms(), LOBBY_SIZE).await? {
-        out.push(table_json(state, &t).await?);
-    }
-    Ok(out)
+    let tables = state.store.lobby(now_ms(), LOBBY_SIZE).await?;
+    tables_json(state, &tables).await
 }
 
 async fn lobby(State(state): State<AppState>) -> Result<Json<LobbyJson>, ApiError> {

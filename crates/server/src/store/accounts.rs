@@ -3,10 +3,12 @@
 //!
 //! Session ids never reach the database: callers pass a hash of the id.
 
+use std::collections::HashMap;
+
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError};
+use super::{Store, StoreError, placeholders};
 
 /// A live (not deleted) account, as the rest of the server sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -324,6 +326,38 @@ impl Store {
             Some(r) if r.try_get::<Option<i64>, _>(1)?.is_some() => SeatInfo::Deleted,
             Some(r) => SeatInfo::User(r.try_get(0)?),
         })
+    }
+
+    /// [`Store::seat_info`] of several players in one query; a player
+    /// without an account is absent from the map.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn seat_infos(
+        &self,
+        players: &[&str],
+    ) -> Result<HashMap<String, SeatInfo>, StoreError> {
+        if players.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = format!(
+            "SELECT player_id, username, deleted_at FROM accounts WHERE player_id IN ({})",
+            placeholders(players.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for p in players {
+            query = query.bind(*p);
+        }
+        let mut out = HashMap::new();
+        for r in query.fetch_all(&self.pool).await? {
+            let info = if r.try_get::<Option<i64>, _>(2)?.is_some() {
+                SeatInfo::Deleted
+            } else {
+                SeatInfo::User(r.try_get(1)?)
+            };
+            out.insert(r.try_get(0)?, info);
+        }
+        Ok(out)
     }
 
     /// The live account named `username` (any case), without its password.

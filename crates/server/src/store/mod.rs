@@ -610,6 +610,14 @@ async fn update_summary(
 
 /// A `BOOLEAN` column selected as `CAST(… AS INTEGER)`: the `Any` driver
 /// reads SQLite's booleans only as integers.
+/// `$1, $2, …, $n`: the placeholders of an `IN (…)` list of `n` values.
+fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn get_bool(r: &AnyRow, i: usize) -> Result<bool, StoreError> {
     Ok(r.try_get::<i64, _>(i)? != 0)
 }

@@ -7,11 +7,13 @@
 //! result again is a no-op that hands back what the first one stored.
 //! The computation itself is in [`crate::rating`].
 
+use std::collections::HashMap;
+
 use game::GameResult;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError, parsed};
+use super::{Store, StoreError, parsed, placeholders};
 use crate::rating::{self, Glicko2, Outcome, PlayerRating, Speed};
 
 /// What one rated game did to one of its players.
@@ -183,6 +185,34 @@ impl Store {
             }
         }
         Ok(all)
+    }
+
+    /// The stored ratings of several players at every speed they have
+    /// played, in one query (see [`Store::rating`] for one).
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn ratings_of(
+        &self,
+        players: &[&str],
+    ) -> Result<HashMap<(String, Speed), PlayerRating>, StoreError> {
+        if players.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = format!(
+            "SELECT {RATING_COLUMNS}, player_id, speed FROM ratings WHERE player_id IN ({})",
+            placeholders(players.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for p in players {
+            query = query.bind(*p);
+        }
+        let mut out = HashMap::new();
+        for r in query.fetch_all(&self.pool).await? {
+            let speed: Speed = parsed("ratings", "speed", &r.try_get::<String, _>(6)?)?;
+            out.insert((r.try_get(5)?, speed), rating_from_row(&r)?);
+        }
+        Ok(out)
     }
 
     /// What rating `game_id` did, if it was rated.
