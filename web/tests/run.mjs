@@ -60,6 +60,10 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
   tmp = mkdtempSync(join(tmpdir(), 'plyyard-web-'));
   const db = process.env.PLYYARD_TEST_DB || `sqlite://${join(tmp, 't.db')}`;
   const extra = (process.env.PLYYARD_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+  // Every test signs its users up from 127.0.0.1, more of them than one
+  // address may in an hour by default (10); the limit itself is tested by
+  // the server's own tests (crates/server/tests/security.rs).
+  if (!extra.includes('--limit-signups-per-hour')) extra.push('--limit-signups-per-hour', '100');
   server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', db, ...extra], {
     stdio: ['ignore', 'inherit', 'pipe'],
   });

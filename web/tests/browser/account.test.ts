@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiGame, closeBrowser, done, newPage, selectLang, shot, startGame, waitForOurTurn } from './helpers.js';
+import { apiGame, closeBrowser, consoleErrors, done, newPage, selectLang, shot, startGame, waitForOurTurn } from './helpers.js';
 
 after(closeBrowser);
 
@@ -207,15 +207,6 @@ test('deleting the account: games stay, shown as played by a deleted player', as
   await page.getByTestId('form-error').filter({ hasText: 'Wrong username or password' }).waitFor();
   await done(context, page);
 });
-
-/** Every console error of `page`, failed requests included (Chromium logs each 4xx/5xx). */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
-  });
-  return errors;
-}
 
 /** Opens each path as a new document and waits until its requests have settled. */
 async function visit(page: Page, paths: string[]): Promise<void> {

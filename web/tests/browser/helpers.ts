@@ -69,6 +69,15 @@ export async function selectLang(page: Page, lang: string): Promise<void> {
   await page.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
 }
 
+/** Collects every console error of `page` from now on, failed requests included (Chromium logs each 4xx/5xx answer). */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
+  });
+  return errors;
+}
+
 /** Uncaught page errors and Content-Security-Policy violations seen so far. */
 export function jsErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];

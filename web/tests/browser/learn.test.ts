@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { BASE, closeBrowser, DESKTOP, done, getBrowser, newPage, PHONE, selectLang, shot } from './helpers.js';
+import { BASE, closeBrowser, consoleErrors, DESKTOP, done, getBrowser, newPage, PHONE, selectLang, shot } from './helpers.js';
 
 after(closeBrowser);
 
@@ -23,19 +23,6 @@ async function slugs(): Promise<string[]> {
   const all = index.sections.flatMap((s) => s.pages.map((p) => p.slug));
   assert.ok(all.length > 0, 'the Learn index lists pages');
   return all;
-}
-
-/**
- * Console errors of `page` (besides the page errors and CSP violations the
- * helpers collect), failed requests included: an anonymous visitor's page
- * asks nothing that answers with an error status.
- */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
-  });
-  return errors;
 }
 
 /** Waits until every diagram on the page is a chessground board; answers how many there are. */
