@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError, placeholders};
+use super::{Store, StoreError};
 
 /// A live (not deleted) account, as the rest of the server sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -337,19 +337,14 @@ impl Store {
         &self,
         players: &[&str],
     ) -> Result<HashMap<String, SeatInfo>, StoreError> {
-        if players.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let sql = format!(
-            "SELECT player_id, username, deleted_at FROM accounts WHERE player_id IN ({})",
-            placeholders(players.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for p in players {
-            query = query.bind(*p);
-        }
+        let rows = self
+            .rows_of_players(
+                "SELECT player_id, username, deleted_at FROM accounts",
+                players,
+            )
+            .await?;
         let mut out = HashMap::new();
-        for r in query.fetch_all(&self.pool).await? {
+        for r in rows {
             let info = if r.try_get::<Option<i64>, _>(2)?.is_some() {
                 SeatInfo::Deleted
             } else {

@@ -551,6 +551,27 @@ const GAME_COLUMNS: &str = "id, kind, white_player, black_player, level, rules, 
      initial_fen, status, result, reason, plies, version, created_at, updated_at, table_code, \
      CAST(rated AS INTEGER), initial_ms, increment_ms";
 
+impl Store {
+    /// The rows of `select` (a `SELECT … FROM table` with a `player_id`
+    /// column) for the players in `players`, in one query.
+    async fn rows_of_players(
+        &self,
+        select: &str,
+        players: &[&str],
+    ) -> Result<Vec<AnyRow>, StoreError> {
+        if players.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list: Vec<String> = (1..=players.len()).map(|i| format!("${i}")).collect();
+        let sql = format!("{select} WHERE player_id IN ({})", list.join(", "));
+        let mut query = sqlx::query(&sql);
+        for p in players {
+            query = query.bind(*p);
+        }
+        Ok(query.fetch_all(&self.pool).await?)
+    }
+}
+
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
@@ -610,14 +631,6 @@ async fn update_summary(
 
 /// A `BOOLEAN` column selected as `CAST(… AS INTEGER)`: the `Any` driver
 /// reads SQLite's booleans only as integers.
-/// `$1, $2, …, $n`: the placeholders of an `IN (…)` list of `n` values.
-fn placeholders(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn get_bool(r: &AnyRow, i: usize) -> Result<bool, StoreError> {
     Ok(r.try_get::<i64, _>(i)? != 0)
 }

@@ -13,7 +13,7 @@ use game::GameResult;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError, parsed, placeholders};
+use super::{Store, StoreError, parsed};
 use crate::rating::{self, Glicko2, Outcome, PlayerRating, Speed};
 
 /// What one rated game did to one of its players.
@@ -196,19 +196,10 @@ impl Store {
         &self,
         players: &[&str],
     ) -> Result<HashMap<(String, Speed), PlayerRating>, StoreError> {
-        if players.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let sql = format!(
-            "SELECT {RATING_COLUMNS}, player_id, speed FROM ratings WHERE player_id IN ({})",
-            placeholders(players.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for p in players {
-            query = query.bind(*p);
-        }
+        let select = format!("SELECT {RATING_COLUMNS}, player_id, speed FROM ratings");
+        let rows = self.rows_of_players(&select, players).await?;
         let mut out = HashMap::new();
-        for r in query.fetch_all(&self.pool).await? {
+        for r in rows {
             let speed: Speed = parsed("ratings", "speed", &r.try_get::<String, _>(6)?)?;
             out.insert((r.try_get(5)?, speed), rating_from_row(&r)?);
         }
