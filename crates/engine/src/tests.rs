@@ -305,6 +305,28 @@ fn fifty_move_rule_is_a_draw() {
     assert_eq!(r.score, Score::Cp(0));
 }
 
+/// Lines stopped at any node count, so also in the middle of an iteration
+/// (when a new best first line replaces the finished one), start with
+/// different moves.
+#[test]
+fn multipv_lines_stopped_anywhere_start_with_different_moves() {
+    let stop = AtomicBool::new(false);
+    let positions = [
+        Chess::default(),
+        pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        pos("r3k2r/pp1n1ppp/2p1pn2/q7/1bPP4/2N1PN2/PP1B1PPP/R2QKB1R w KQkq - 1 9"),
+    ];
+    for p in &positions {
+        for n in (500..=30_000).step_by(500) {
+            let mut e = Engine::new(4);
+            let lines = e.analyse(p, &[], &nodes(n), 3, &stop);
+            let firsts: std::collections::HashSet<_> = lines.iter().map(|l| l.best_move).collect();
+            assert_eq!(firsts.len(), lines.len(), "{n} nodes: {lines:?}");
+            assert_eq!(lines.len(), 3, "{n} nodes");
+        }
+    }
+}
+
 #[test]
 fn multipv_lines_are_distinct_and_sorted() {
     let mut e = Engine::new(4);

@@ -91,7 +91,7 @@ impl Worker<'_> {
                 if let Some(first) = lines.first()
                     && !done.is_empty()
                 {
-                    done[0] = first.clone();
+                    promote(&mut done, first.clone());
                 }
                 break;
             }
@@ -222,6 +222,16 @@ impl Worker<'_> {
         // A proven mate: deeper iterations only shorten nothing.
         best.score.abs() >= MATE_BOUND && depth as i32 > (MATE - best.score.abs()) * 2 + 4
     }
+}
+
+/// Puts `best` first, followed by the other `lines` but the one on the
+/// same root move, keeping their number: every line starts with a
+/// different move.
+fn promote(lines: &mut Vec<Line>, best: Line) {
+    let n = lines.len();
+    lines.retain(|l| l.pv.first() != best.pv.first());
+    lines.insert(0, best);
+    lines.truncate(n);
 }
 
 #[cfg(test)]
