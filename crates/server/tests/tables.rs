@@ -386,6 +386,52 @@ async fn an_away_player_can_come_back_or_be_claimed_against(db: TestDb) {
     srv.stop().await;
 }
 
+/// The probe that found a runaway: both players close their sockets one
+/// after the other. Nobody can claim (the claimant must be there), nothing
+/// is written while the clock runs, and the one who comes back may claim
+/// at once.
+async fn an_abandoned_game_writes_nothing_while_both_are_away(db: TestDb) {
+    let srv = start_tuned(&db, |t| t.away_claim_after = Duration::from_millis(300)).await;
+    let (white, black, id) = seated(&srv, casual()).await;
+    let mut w = ws(&white, &id).await;
+    let mut b = ws(&black, &id).await;
+    assert_eq!(mv(&mut w, 1, "e2e4").await["t"], "ack");
+    assert_eq!(mv(&mut b, 1, "e7e5").await["t"], "ack");
+    let mut spectator = ws(&srv.client(), &id).await;
+    drop(w);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(b);
+    // White's claim against Black never opens: White is gone too.
+    let both_away = recv_until(&mut spectator, WAIT, |m| {
+        m["t"] == "event"
+            && m["game"]["away"]["white"] == true
+            && m["game"]["away"]["black"] == true
+    })
+    .await
+    .unwrap();
+    let v = both_away["v"].as_u64().unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let state = srv.client().get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(state["v"].as_u64(), Some(v), "versions written meanwhile");
+    assert_eq!(state["away_claimable_by"], Value::Null, "{state}");
+    assert_eq!(state["status"], "ongoing");
+    // Black comes back: its claim is open at once, in the presence event.
+    let _b = ws(&black, &id).await;
+    let back = recv_until(&mut spectator, WAIT, |m| m["t"] == "event")
+        .await
+        .unwrap();
+    assert_eq!(back["v"].as_u64(), Some(v + 1));
+    assert_eq!(back["game"]["away_claimable_by"], "black", "{back}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let state = srv.client().get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(
+        state["v"].as_u64(),
+        Some(v + 1),
+        "versions written meanwhile"
+    );
+    srv.stop().await;
+}
+
 async fn rematches_swap_colours_and_rated_games_move_ratings(db: TestDb) {
     let srv = start(&db).await;
     let mut body = casual();
@@ -585,6 +631,7 @@ testkit::both_backends!(
     threefold_ends_by_itself_or_is_claimed,
     abort_leave_and_the_first_move_deadline,
     an_away_player_can_come_back_or_be_claimed_against,
+    an_abandoned_game_writes_nothing_while_both_are_away,
     rematches_swap_colours_and_rated_games_move_ratings,
     a_player_has_at_most_three_open_tables_and_can_close_them,
 );

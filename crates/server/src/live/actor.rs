@@ -476,6 +476,9 @@ impl Actor {
             Change::Notice(kind) => kind,
         };
         let game: GameState = self.state();
+        if let (Some(t), Some(shown)) = (self.table.as_mut(), &game.table) {
+            t.shown(shown);
+        }
         self.feed.publish(Event::new(self.version, kind, mv, game));
         self.version
     }

@@ -32,6 +32,8 @@ pub const FIRST_MOVE: Duration = Duration::from_secs(30);
 /// An opponent away this long may be claimed against (the default of
 /// [`crate::Tuning::away_claim_after`]).
 pub const AWAY_CLAIM: Duration = Duration::from_secs(30);
+/// A deadline whose write failed is tried again this much later.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
 
 /// The live part of a table game.
 #[derive(Debug)]
@@ -46,8 +48,12 @@ pub(super) struct TableLive {
     away_claim: Duration,
     sockets: [u32; 2],
     away_since: [Option<Moment>; 2],
-    /// Whether clients were told that the claim against side `i` is open.
-    away_claim_open: [bool; 2],
+    /// The side whose claim against an away opponent the last published
+    /// state showed open: a deadline wakes the actor only to change it.
+    claim_shown: Option<Color>,
+    /// No deadline fires before this moment (after a failed write, so a
+    /// failing database is not asked again at once).
+    hold_until: Moment,
     rematch_offer: Option<Color>,
     next_game: Option<String>,
     ratings: Option<Sides<RatingJson>>,
@@ -96,7 +102,8 @@ impl TableLive {
             away_claim: tuning.away_claim_after,
             sockets: [0, 0],
             away_since: [None, None],
-            away_claim_open: [false, false],
+            claim_shown: None,
+            hold_until: now,
             rematch_offer: None,
             next_game: None,
             ratings: None,
@@ -120,44 +127,111 @@ impl TableLive {
 
     /// When the actor must next wake up for this game, if ever.
     pub(super) fn deadline(&self, game: &Game) -> Option<Instant> {
-        self.next_wake(game).map(|m| self.instant(m))
+        self.next_wake(game)
+            .map(|m| self.instant(m.max(self.hold_until)))
     }
 
-    /// The moment of the next deadline: the flag of the running clock, the
-    /// first-move limit, or an away player becoming claimable.
+    /// Holds every deadline back for `pause` from now.
+    pub(super) fn hold(&mut self, pause: Duration) {
+        self.hold_until = self.now() + pause;
+    }
+
+    /// The earliest moment at which [`TableLive::due`] has something to
+    /// do, if nothing else happens first: the first-move limit, the flag of
+    /// the running clock, or a claim against an away player opening that
+    /// clients were not shown yet. At that moment `due` is never `None`.
     fn next_wake(&self, game: &Game) -> Option<Moment> {
         if game.is_over() {
             return None;
         }
-        let mut next: Option<Moment> = self.clock.deadline();
         if game.ply() < 2 {
-            next = Some(self.first_move_from + self.first_move);
+            return Some(self.first_move_deadline());
         }
-        for c in [Color::White, Color::Black] {
-            if let Some(since) = self.away_since[index(c)]
-                && !self.away_claim_open[index(c)]
-            {
-                let at = since + self.away_claim;
-                next = Some(next.map_or(at, |n| n.min(at)));
-            }
+        let claim = self
+            .claim_opens()
+            .filter(|&(c, _)| self.claim_shown != Some(c))
+            .map(|(_, at)| at);
+        match (self.clock.deadline(), claim) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
-        next
     }
 
-    /// The side that may claim against an away opponent at `now`.
-    fn away_claimable_by(&self, game: &Game, now: Moment) -> Option<Color> {
+    /// What falls due at `now` with nobody acting; each changes the game
+    /// or what the players are shown.
+    pub(super) fn due(&self, game: &Game, now: Moment) -> Option<Due> {
         if game.is_over() {
             return None;
         }
+        if game.ply() < 2 {
+            return (now >= self.first_move_deadline()).then_some(Due::Abort);
+        }
+        if let Some(c) = self.clock.flagged(now) {
+            return Some(Due::Flag(c));
+        }
+        self.away_claimable_by(game, now)
+            .filter(|&c| self.claim_shown != Some(c))
+            .map(Due::AwayClaim)
+    }
+
+    fn first_move_deadline(&self) -> Moment {
+        self.first_move_from + self.first_move
+    }
+
+    /// The side that may claim against its away opponent, and from when:
+    /// the claimant is here (it presses the button) and the opponent is
+    /// not. Both away, nobody can claim: the clock decides.
+    fn claim_opens(&self) -> Option<(Color, Moment)> {
         [Color::White, Color::Black].into_iter().find_map(|c| {
-            let since = self.away_since[index(c)]?;
-            (now.saturating_duration_since(since) >= self.away_claim).then_some(!c)
+            let since = self.away_since[index(!c)]?;
+            (self.sockets[index(c)] > 0).then_some((c, since + self.away_claim))
         })
     }
 
-    /// The table part of the state at `now`.
+    /// The side that may claim against an away opponent at `now` (once
+    /// both sides have moved: before that, the game is aborted instead).
+    fn away_claimable_by(&self, game: &Game, now: Moment) -> Option<Color> {
+        if game.is_over() || game.ply() < 2 {
+            return None;
+        }
+        self.claim_opens()
+            .filter(|&(_, at)| now >= at)
+            .map(|(c, _)| c)
+    }
+
+    /// Records what a published state showed of the away claim.
+    pub(super) fn shown(&mut self, state: &TableState) {
+        self.claim_shown = match state.away_claimable_by.as_deref() {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+    }
+
+    /// A socket of `color` opened (`here`) or closed at `now`; whether the
+    /// side's presence changed (it came back, or its last socket closed).
+    pub(super) fn presence(&mut self, color: Color, here: bool, now: Moment) -> bool {
+        let i = index(color);
+        let was_away = self.sockets[i] == 0;
+        if here {
+            self.sockets[i] += 1;
+        } else {
+            self.sockets[i] = self.sockets[i].saturating_sub(1);
+        }
+        let away = self.sockets[i] == 0;
+        if was_away != away {
+            self.away_since[i] = away.then_some(now);
+        }
+        was_away != away
+    }
+
+    /// The table part of the state now.
     pub(super) fn state(&self, game: &Game) -> TableState {
-        let now = self.now();
+        self.state_at(game, self.now())
+    }
+
+    /// The table part of the state at `now`.
+    fn state_at(&self, game: &Game, now: Moment) -> TableState {
         let control = self.clock.control();
         let first_move_deadline_ms = (game.ply() < 2 && !game.is_over())
             .then(|| ms((self.first_move_from + self.first_move).saturating_duration_since(now)));
@@ -190,6 +264,17 @@ impl TableLive {
             },
         }
     }
+}
+
+/// What falls due at a table when a deadline passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Due {
+    /// A side missed its first move: the game is aborted.
+    Abort,
+    /// The flag of this side fell.
+    Flag(Color),
+    /// This side's claim against its away opponent opens (a notice).
+    AwayClaim(Color),
 }
 
 fn clock_error(e: ClockError) -> ApiError {
@@ -286,33 +371,36 @@ impl Actor {
     }
 
     /// Wakes at a deadline: a flag fall, a missed first move (the game is
-    /// aborted), or an opponent away long enough to be claimed against.
+    /// aborted), or the claim against an away opponent opening. A write
+    /// that fails holds the deadlines back for a second.
     pub(super) async fn on_deadline(&mut self) {
         let Some(t) = &self.table else { return };
-        if self.game.is_over() {
-            return;
-        }
-        let now = t.now();
-        let result = if self.game.ply() < 2 && now >= t.first_move_from + t.first_move {
-            let mut next = self.game.clone();
-            match next.abort() {
-                Ok(_) => self.commit(next, Change::End).await,
-                Err(_) => return,
-            }
-        } else if let Some(c) = t.clock.flagged(now) {
-            self.flag_fall(c).await
-        } else if let Some(c) = t.away_claimable_by(&self.game, now) {
-            let away = !c;
+        let Some(due) = t.due(&self.game, t.now()) else {
+            tracing::error!(game = %self.row.id, "woken with nothing due");
             if let Some(t) = self.table.as_mut() {
-                t.away_claim_open[index(away)] = true;
+                t.hold(RETRY_AFTER);
             }
-            self.commit(self.game.clone(), Change::Notice(EventKind::Away))
-                .await
-        } else {
             return;
+        };
+        let result = match due {
+            Due::Abort => {
+                let mut next = self.game.clone();
+                match next.abort() {
+                    Ok(_) => self.commit(next, Change::End).await,
+                    Err(e) => Err(ApiError::internal(format!("abort: {e}"))),
+                }
+            }
+            Due::Flag(c) => self.flag_fall(c).await,
+            Due::AwayClaim(_) => {
+                self.commit(self.game.clone(), Change::Notice(EventKind::Away))
+                    .await
+            }
         };
         if let Err(e) = result {
             tracing::warn!(game = %self.row.id, "deadline: {}", e.message);
+            if let Some(t) = self.table.as_mut() {
+                t.hold(RETRY_AFTER);
+            }
         }
     }
 
@@ -323,20 +411,8 @@ impl Actor {
         };
         let game_over = self.game.is_over();
         let Some(t) = self.table.as_mut() else { return };
-        let i = index(color);
-        let was_away = t.sockets[i] == 0;
-        if here {
-            t.sockets[i] += 1;
-        } else {
-            t.sockets[i] = t.sockets[i].saturating_sub(1);
-        }
-        let away = t.sockets[i] == 0;
-        if was_away == away {
-            return;
-        }
-        t.away_since[i] = away.then(|| t.now());
-        t.away_claim_open[i] = false;
-        if game_over {
+        let now = t.now();
+        if !t.presence(color, here, now) || game_over {
             return;
         }
         let notice = self
@@ -616,7 +692,7 @@ mod tests {
             t.away_claimable_by(&game, Moment::from_millis(40_000)),
             Some(game::shakmaty::Color::White)
         );
-        t.away_claim_open[1] = true;
+        t.claim_shown = Some(game::shakmaty::Color::White);
         assert_eq!(t.next_wake(&game), Some(flag));
         game.resign(game::shakmaty::Color::White).unwrap();
         assert_eq!(t.next_wake(&game), None);
@@ -648,6 +724,212 @@ mod tests {
                 .remaining(game::shakmaty::Color::Black, Moment::ORIGIN),
             Duration::from_millis(160_250)
         );
+    }
+}
+
+/// Deadlines against every order of players leaving, coming back, moving
+/// and waiting: the actor never wakes for nothing, never twice at one
+/// instant, shows a claim the moment it opens, and writes a bounded number
+/// of versions (the probe that found a game writing hundreds a second once
+/// both players had left).
+#[cfg(test)]
+mod deadline_tests {
+    use game::RuleSet;
+    use game::shakmaty::Color;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        Leave(Color),
+        Return(Color),
+        /// The side to move plays its `n`th legal move (modulo their count).
+        Move(usize),
+        Wait(Duration),
+    }
+
+    /// A table game driven as the actor drives it, on a clock of our own.
+    struct Sim {
+        game: Game,
+        t: TableLive,
+        now: Moment,
+        versions: u64,
+        timed: u64,
+        presence_changes: u64,
+    }
+
+    impl Sim {
+        fn new() -> Sim {
+            let game = Game::new(RuleSet::Fide);
+            let control = TimeControl::table(3, 2).unwrap();
+            let t = TableGame {
+                code: "ABCDEF".into(),
+                rated: false,
+                control,
+            };
+            let t = TableLive::load(&t, &game, &crate::Tuning::default());
+            Sim {
+                game,
+                t,
+                now: Moment::ORIGIN,
+                versions: 0,
+                timed: 0,
+                presence_changes: 0,
+            }
+        }
+
+        /// A commit: a new version, and the state clients are shown.
+        fn publish(&mut self) {
+            self.versions += 1;
+            let shown = self.t.state_at(&self.game, self.now);
+            self.t.shown(&shown);
+        }
+
+        /// Fires every deadline up to `until`, as the actor's loop does.
+        fn wait_until(&mut self, until: Moment) {
+            let mut at_this_instant = 0;
+            while let Some(wake) = self.t.next_wake(&self.game).filter(|&m| m <= until) {
+                let wake = wake.max(self.now);
+                at_this_instant = if wake == self.now {
+                    at_this_instant + 1
+                } else {
+                    1
+                };
+                assert!(at_this_instant <= 2, "woken again and again at {wake:?}");
+                self.now = wake;
+                let due = self.t.due(&self.game, self.now);
+                let due = due.unwrap_or_else(|| panic!("woken at {wake:?} for nothing"));
+                match due {
+                    Due::Abort => drop(self.game.abort().unwrap()),
+                    Due::Flag(c) => drop(self.game.flag(c).unwrap()),
+                    Due::AwayClaim(_) => {}
+                }
+                if matches!(due, Due::Flag(_) | Due::Abort) {
+                    self.t.clock.stop(self.now);
+                }
+                self.timed += 1;
+                self.publish();
+            }
+            self.now = self.now.max(until);
+            // Whatever the players see of the claim is true now.
+            let shown = self.t.state_at(&self.game, self.now).away_claimable_by;
+            let expected = self.t.away_claimable_by(&self.game, self.now);
+            assert_eq!(shown.as_deref(), expected.map(color_name));
+            assert_eq!(self.t.claim_shown, expected, "the claim shown is stale");
+        }
+
+        fn step(&mut self, step: &Step) {
+            match *step {
+                Step::Wait(d) => self.wait_until(self.now + d),
+                Step::Leave(c) | Step::Return(c) => {
+                    let here = matches!(step, Step::Return(_));
+                    if self.t.presence(c, here, self.now) {
+                        self.presence_changes += 1;
+                        if !self.game.is_over() {
+                            self.publish();
+                        }
+                    }
+                }
+                Step::Move(n) => self.play(n),
+            }
+            self.wait_until(self.now);
+        }
+
+        fn play(&mut self, n: usize) {
+            if self.game.is_over() {
+                return;
+            }
+            let moves = self.game.legal_moves();
+            let mv = moves[n % moves.len()];
+            let (color, ply) = (self.game.turn(), self.game.ply());
+            let left = match ply {
+                0 => {
+                    self.t.first_move_from = self.now;
+                    180_000
+                }
+                1 => {
+                    self.t.clock.start(Color::White, self.now).unwrap();
+                    180_000
+                }
+                _ => ms(self
+                    .t
+                    .clock
+                    .press(color, self.now, Duration::ZERO)
+                    .unwrap()
+                    .remaining),
+            };
+            self.game.play_with(mv, Some(left), false).unwrap();
+            self.publish();
+        }
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        let color = prop_oneof![Just(Color::White), Just(Color::Black)];
+        prop_oneof![
+            color.clone().prop_map(Step::Leave),
+            color.prop_map(Step::Return),
+            (0usize..40).prop_map(Step::Move),
+            (0u64..40_000).prop_map(|ms| Step::Wait(Duration::from_millis(ms))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+        #[test]
+        fn deadlines_write_only_what_changes(steps in proptest::collection::vec(step(), 0..60)) {
+            let mut sim = Sim::new();
+            for s in &steps {
+                sim.step(s);
+            }
+            // Then nobody does anything for an hour: the game ends by itself.
+            sim.wait_until(sim.now + Duration::from_secs(3_600));
+            prop_assert!(sim.game.is_over());
+            // A timed version is the end, or a claim opening after a presence change.
+            prop_assert!(sim.timed <= sim.presence_changes + 1, "{} timed versions", sim.timed);
+            prop_assert!(sim.versions <= steps.len() as u64 + sim.timed);
+        }
+    }
+
+    /// The probe: 3+2, 1.e4 e5, White's socket closes, a second later
+    /// Black's. Nobody can claim; the clock runs until White's flag falls.
+    #[test]
+    fn both_players_gone_is_decided_by_the_clock() {
+        let mut sim = Sim::new();
+        for c in [Color::White, Color::Black] {
+            sim.step(&Step::Return(c));
+        }
+        sim.step(&Step::Move(12));
+        sim.step(&Step::Move(12));
+        sim.step(&Step::Leave(Color::White));
+        sim.step(&Step::Wait(Duration::from_secs(1)));
+        sim.step(&Step::Leave(Color::Black));
+        let before = sim.versions;
+        sim.step(&Step::Wait(Duration::from_secs(600)));
+        assert_eq!(sim.versions, before + 1, "only the flag fall is written");
+        assert_eq!(
+            sim.game.outcome().map(|o| o.reason),
+            Some(game::Reason::Timeout)
+        );
+        // Black comes back before the flag instead: Black may claim at once.
+        let mut sim = Sim::new();
+        for s in [
+            Step::Return(Color::White),
+            Step::Return(Color::Black),
+            Step::Move(12),
+            Step::Move(12),
+            Step::Leave(Color::White),
+            Step::Wait(Duration::from_secs(1)),
+            Step::Leave(Color::Black),
+            Step::Wait(Duration::from_secs(60)),
+        ] {
+            sim.step(&s);
+        }
+        assert_eq!(sim.t.away_claimable_by(&sim.game, sim.now), None);
+        let before = sim.versions;
+        sim.step(&Step::Return(Color::Black));
+        assert_eq!(sim.versions, before + 1);
+        assert_eq!(sim.t.claim_shown, Some(Color::Black));
     }
 }
 
