@@ -675,8 +675,13 @@ impl Game {
         }
         // Equal keys are confirmed on the positions themselves, replayed
         // once: a hash collision must never make a repetition.
-        let earlier: Vec<Chess> = self.positions().take(ply).collect();
-        1 + same_key.iter().filter(|&&j| earlier[j] == pos).count()
+        let confirmed = self
+            .positions()
+            .take(ply)
+            .enumerate()
+            .filter(|(j, p)| same_key.contains(j) && *p == pos)
+            .count();
+        1 + confirmed
     }
 
     /// How many times the current position has occurred.
