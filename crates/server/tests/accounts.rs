@@ -342,6 +342,111 @@ async fn anonymous_games_follow_the_player_to_the_account(db: TestDb) {
     srv.stop().await;
 }
 
+/// The password's strength is scored (tens of milliseconds of CPU) only
+/// after the rate limits let the request through: a sign-up over the limit
+/// is refused before its password is looked at, and a password change
+/// checks the current password (itself limited) first.
+async fn passwords_are_scored_after_the_limits(db: TestDb) {
+    let mut tuning = testkit::tuning(0.25);
+    tuning.quotas.signups_per_hour = 2;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    let c = srv.client();
+    assert_eq!(signup(&c, "weakling", "password1").await.status, 422);
+    assert_eq!(signup(&c, "frank", PASSWORD).await.status, 201);
+    let r = signup(&srv.client(), "grace", "password1").await;
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert_eq!(error(&r)["code"], "rate_limited");
+    // The form of a password is checked first, for nothing.
+    let r = signup(&srv.client(), "heidi", "short").await;
+    assert_eq!(error(&r)["reason"], "too_short");
+    let r = c
+        .post_json(
+            "/api/account/password",
+            &json!({"current": "not my password", "new": "password1"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(error(&r)["code"], "wrong_password", "{}", r.text());
+    let long = format!("{}{}", "Knight-f3 takes e5! ".repeat(12), "x".repeat(16));
+    let r = c
+        .post_json(
+            "/api/account/password",
+            &json!({"current": PASSWORD, "new": long}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204, "{}", r.text());
+    assert_eq!(login(&srv.client(), "frank", &long).await.status, 200);
+    srv.stop().await;
+}
+
+/// The probe that found "database is locked": 40 correct log-ins and
+/// sign-ups at once, each taking over an anonymous player's game and Learn
+/// progress, while two clients keep writing Learn progress. Every one
+/// succeeds; none answers 500.
+async fn log_ins_during_other_writes_never_fail(db: TestDb) {
+    let mut tuning = testkit::tuning(0.25);
+    tuning.quotas.signups_per_hour = 1_000;
+    tuning.quotas.logins_per_minute = 1_000;
+    tuning.quotas.games_per_minute = 1_000;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    for i in 0..20 {
+        assert_eq!(
+            signup(&srv.client(), &format!("busy{i}"), PASSWORD)
+                .await
+                .status,
+            201
+        );
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writers: Vec<_> = (0..2)
+        .map(|w| {
+            let (c, stop) = (srv.client(), std::sync::Arc::clone(&stop));
+            tokio::spawn(async move {
+                let mut i = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let key = format!("puzzle:m1-{:02}", (i + w * 7) % 40 + 1);
+                    let r = c
+                        .post_json("/api/learn/progress", &json!({"done": [key]}))
+                        .await
+                        .unwrap();
+                    assert_eq!(r.status, 200, "{}", r.text());
+                    i += 1;
+                }
+                i
+            })
+        })
+        .collect();
+    let attempts: Vec<_> = (0..40)
+        .map(|i| {
+            let c = srv.client();
+            tokio::spawn(async move {
+                new_game(&c).await;
+                let r = c
+                    .post_json("/api/learn/progress", &json!({"done": ["page:board"]}))
+                    .await
+                    .unwrap();
+                assert_eq!(r.status, 200, "{}", r.text());
+                let r = if i < 20 {
+                    login(&c, &format!("busy{i}"), PASSWORD).await
+                } else {
+                    signup(&c, &format!("fresh{i}"), PASSWORD).await
+                };
+                (r.status, r.text())
+            })
+        })
+        .collect();
+    for a in attempts {
+        let (status, text) = a.await.unwrap();
+        assert!(matches!(status, 200 | 201), "{status}: {text}");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for w in writers {
+        assert!(w.await.unwrap() > 0);
+    }
+    srv.stop().await;
+}
+
 async fn another_players_game_is_refused(db: TestDb) {
     let srv = start(&db).await;
     let (a, b) = (srv.client(), srv.client());
@@ -477,6 +582,8 @@ testkit::both_backends!(
     failed_log_ins_back_off,
     cookieless_game_bursts_are_limited_by_address,
     anonymous_games_follow_the_player_to_the_account,
+    log_ins_during_other_writes_never_fail,
+    passwords_are_scored_after_the_limits,
     another_players_game_is_refused,
     profiles_list_games_and_deleted_players_stay_in_them,
     sessions_survive_a_restart,

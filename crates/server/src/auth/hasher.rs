@@ -97,6 +97,22 @@ impl Hasher {
             .map_err(ApiError::internal)
     }
 
+    /// Scores a new password of `username` (see
+    /// [`super::rules::score_password`]) and hashes it if it is strong
+    /// enough, both on the pool.
+    ///
+    /// # Errors
+    /// `weak_password`; `rate_limited` when the pool is full; `internal` if
+    /// hashing fails.
+    pub async fn hash_new(&self, password: &str, username: &str) -> Result<String, ApiError> {
+        let (password, username) = (password.to_owned(), username.to_owned());
+        self.run(move || {
+            super::rules::score_password(&password, &username)?;
+            hash_now(&password).map_err(ApiError::internal)
+        })
+        .await?
+    }
+
     /// Whether `password` matches the PHC string `phc`; with `None` (no
     /// such account) it spends the same time and answers `false`.
     ///

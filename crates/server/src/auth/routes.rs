@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password, check_username};
+use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::{JsonBody, json_body};
 use crate::identity::{
@@ -27,7 +27,7 @@ use crate::live::{self, Cmd, rfc3339, seat_name};
 use crate::protocol::{GameListItem, SeatJson};
 use crate::rating::RatingsJson;
 use crate::security::ClientIp;
-use crate::store::{Account, GameRow, NewSession, StoreError, now_ms};
+use crate::store::{Account, GameRow, LogIn, NewAccount, NewSession, StoreError, now_ms};
 use crate::{AppState, Shared};
 
 /// Games per profile page.
@@ -111,31 +111,39 @@ fn with_cookies(mut resp: Response, cookies: &[String]) -> Response {
     resp
 }
 
-/// Starts a session for `account` (ending the request's old one), moves the
-/// anonymous player's games to it, and answers with the cookies.
-async fn start_session(
-    state: &AppState,
-    account: &Account,
-    previous: Option<&Session>,
-    anonymous: Option<&PlayerId>,
-    status: StatusCode,
-) -> Result<Response, ApiError> {
-    if let Some(old) = previous {
-        state.store.delete_session(&old.id_hash).await?;
-    }
-    let (id, hash) = new_session_id();
+/// The session a log-in or sign-up stores: a fresh id (never the one the
+/// client had), ending the request's old session, taking over the
+/// anonymous player's games.
+fn log_in<'a>(
+    hash: &'a str,
+    account_player: &'a str,
+    previous: Option<&'a Session>,
+    anonymous: Option<&'a PlayerId>,
+) -> LogIn<'a> {
     let now = now_ms();
-    state
-        .store
-        .create_session(&NewSession {
-            id_hash: &hash,
-            player_id: &account.player_id,
+    LogIn {
+        session: NewSession {
+            id_hash: hash,
+            player_id: account_player,
             now,
             expires_at: now + SESSION_TTL_MS,
-        })
-        .await?;
-    if let Some(anon) = anonymous {
-        adopt_games(state, anon, account).await?;
+        },
+        replaces: previous.map(|s| s.id_hash.as_str()),
+        adopt: anonymous.map(|p| p.0.as_str()),
+    }
+}
+
+/// Answers a log-in or sign-up with its session cookie, once the games it
+/// took over know their new seat.
+async fn session_started(
+    state: &AppState,
+    account: &Account,
+    id: &str,
+    moved: (Option<&PlayerId>, Vec<String>),
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    if let (Some(anon), ongoing) = moved {
+        reseat(state, anon, account, ongoing).await;
     }
     let body = Json(Username {
         username: account.username.clone(),
@@ -143,20 +151,15 @@ async fn start_session(
     Ok(with_cookies(
         (status, body).into_response(),
         &[
-            session_cookie(Some(&id), state.secure_cookies),
+            session_cookie(Some(id), state.secure_cookies),
             clear_player_cookie(state.secure_cookies),
         ],
     ))
 }
 
-/// Moves the games and Learn progress of an anonymous player to
-/// `account`, and tells the live games who now sits on the seat.
-async fn adopt_games(state: &AppState, anon: &PlayerId, account: &Account) -> Result<(), ApiError> {
-    state
-        .store
-        .move_learn_progress(&anon.0, &account.player_id)
-        .await?;
-    let ongoing = state.store.move_games(&anon.0, &account.player_id).await?;
+/// Tells the live games moved from an anonymous player who now sits on
+/// the seat.
+async fn reseat(state: &AppState, anon: &PlayerId, account: &Account, ongoing: Vec<String>) {
     let to = PlayerId(account.player_id.clone());
     for id in ongoing {
         let reseat = live::request(state, &id, |reply| Cmd::Reseat {
@@ -169,7 +172,6 @@ async fn adopt_games(state: &AppState, anon: &PlayerId, account: &Account) -> Re
             tracing::warn!(game = %id, "cannot reseat a moved game: {e}");
         }
     }
-    Ok(())
 }
 
 async fn account(
@@ -201,32 +203,30 @@ async fn signup(
 ) -> Result<Response, ApiError> {
     let c: Credentials = json_body(body, "sign-up")?;
     check_username(&c.username)?;
-    check_password(&c.password, &c.username)?;
+    check_password_form(&c.password, &c.username)?;
     state.limits.check_signup(ip)?;
     if state.store.account_by_name(&c.username).await?.is_some() {
         return Err(taken(&c.username));
     }
-    let hash = state.hasher.hash(&c.password).await?;
+    let hash = state.hasher.hash_new(&c.password, &c.username).await?;
     let account_id = crate::identity::new_player_id();
-    let account = match state
-        .store
-        .create_account(&account_id.0, &c.username, &hash, now_ms())
-        .await
-    {
-        Ok(a) => a,
+    let new = NewAccount {
+        player_id: &account_id.0,
+        username: &c.username,
+        password_hash: &hash,
+        now: now_ms(),
+    };
+    let anonymous = session.is_none().then_some(&player);
+    let (id, id_hash) = new_session_id();
+    let login = log_in(&id_hash, &account_id.0, session.as_ref(), anonymous);
+    let (account, moved) = match state.store.sign_up(&new, &login).await {
+        Ok(done) => done,
         Err(StoreError::Taken(_)) => return Err(taken(&c.username)),
         Err(e) => return Err(e.into()),
     };
     tracing::info!(username = %account.username, "account created");
-    let anonymous = session.is_none().then_some(&player);
-    start_session(
-        &state,
-        &account,
-        session.as_ref(),
-        anonymous,
-        StatusCode::CREATED,
-    )
-    .await
+    let moved = (anonymous, moved);
+    session_started(&state, &account, &id, moved, StatusCode::CREATED).await
 }
 
 fn taken(name: &str) -> ApiError {
@@ -261,14 +261,11 @@ async fn login(
     };
     state.limits.login_succeeded(&c.username);
     let anonymous = session.is_none().then_some(&player);
-    start_session(
-        &state,
-        &row.account,
-        session.as_ref(),
-        anonymous,
-        StatusCode::OK,
-    )
-    .await
+    let (id, id_hash) = new_session_id();
+    let account = &row.account;
+    let login = log_in(&id_hash, &account.player_id, session.as_ref(), anonymous);
+    let moved = (anonymous, state.store.log_in(&login).await?);
+    session_started(&state, account, &id, moved, StatusCode::OK).await
 }
 
 async fn logout(
@@ -322,9 +319,12 @@ async fn change_password(
 ) -> Result<StatusCode, ApiError> {
     let session = session.ok_or_else(not_logged_in)?;
     let c: PasswordChange = json_body(body, "password change")?;
-    check_password(&c.new, &session.account.username)?;
+    check_password_form(&c.new, &session.account.username)?;
     confirm_password(&state, ip, &session, &c.current).await?;
-    let hash = state.hasher.hash(&c.new).await?;
+    let hash = state
+        .hasher
+        .hash_new(&c.new, &session.account.username)
+        .await?;
     let player = &session.account.player_id;
     state.store.set_password(player, &hash).await?;
     let ended = state

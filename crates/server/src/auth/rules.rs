@@ -52,7 +52,17 @@ pub fn check_username(name: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Checks a new password of `username`.
+/// Characters of a password the strength estimator looks at: its cost
+/// grows faster than the length, and a longer password is judged by its
+/// beginning.
+pub const PASSWORD_SCORED: usize = 64;
+
+fn weak(reason: &'static str, message: &str) -> ApiError {
+    ApiError::new(ErrorCode::WeakPassword, message).with_reason(reason)
+}
+
+/// Checks a new password of `username`: [`check_password_form`], then
+/// [`score_password`].
 ///
 /// # Errors
 /// `weak_password` with a reason: `too_short`, `too_long`,
@@ -60,8 +70,16 @@ pub fn check_username(name: &str) -> Result<(), ApiError> {
 /// `repeat`, `keyboard`, `dates`, `names`, `guessable`), with the
 /// estimator's suggestions.
 pub fn check_password(password: &str, username: &str) -> Result<(), ApiError> {
-    let weak =
-        |reason, message: &str| ApiError::new(ErrorCode::WeakPassword, message).with_reason(reason);
+    check_password_form(password, username)?;
+    score_password(password, username)
+}
+
+/// The cheap checks of a new password, done before any rate limit: its
+/// length, and that it is not the username.
+///
+/// # Errors
+/// `weak_password` with reason `too_short`, `too_long` or `same_as_username`.
+pub fn check_password_form(password: &str, username: &str) -> Result<(), ApiError> {
     let len = password.chars().count();
     if len < PASSWORD_MIN {
         return Err(weak("too_short", "a password has at least 8 characters"));
@@ -75,7 +93,23 @@ pub fn check_password(password: &str, username: &str) -> Result<(), ApiError> {
             "the password must not be the username",
         ));
     }
-    let estimate = zxcvbn::zxcvbn(password, &[username, "plyyard", "ply yard", "chess"]);
+    Ok(())
+}
+
+/// Scores a new password with the zxcvbn estimator (its first
+/// [`PASSWORD_SCORED`] characters): tens of milliseconds of CPU, so it runs
+/// after the rate limits, on the hashing pool.
+///
+/// # Errors
+/// `weak_password` with what makes it guessable (`common`, `sequence`,
+/// `repeat`, `keyboard`, `dates`, `names`, `guessable`) and the estimator's
+/// suggestions.
+pub fn score_password(password: &str, username: &str) -> Result<(), ApiError> {
+    let scored = match password.char_indices().nth(PASSWORD_SCORED) {
+        Some((end, _)) => &password[..end],
+        None => password,
+    };
+    let estimate = zxcvbn::zxcvbn(scored, &[username, "plyyard", "ply yard", "chess"]);
     if u8::from(estimate.score()) >= 2 {
         return Ok(());
     }
@@ -160,5 +194,19 @@ mod tests {
         // Characters, not bytes: eight Cyrillic letters are eight.
         let cyrillic = check_password("шахматист", "alice").map_err(|e| e.reason);
         assert_ne!(cyrillic, Err(Some("too_short")));
+    }
+
+    /// Only the first 64 characters are scored: the rest cannot make a
+    /// weak beginning strong, nor cost more time.
+    #[test]
+    fn long_passwords_are_judged_by_their_beginning() {
+        let strong = "Knight-f3 takes e5! ".repeat(12);
+        assert_eq!(strong.chars().count(), 240);
+        assert!(check_password(&strong, "alice").is_ok());
+        let weak_start = format!("{}{}", "a".repeat(PASSWORD_SCORED), "Kx7#q!Zr%2".repeat(19));
+        assert_eq!(reason(check_password(&weak_start, "alice")), Some("repeat"));
+        // Past the limit a multi-byte character is cut whole.
+        let cut = format!("{}{}", "ё".repeat(PASSWORD_SCORED - 1), "Kx7#q!Zr%2");
+        assert!(score_password(&cut, "alice").is_err());
     }
 }

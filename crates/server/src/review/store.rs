@@ -150,7 +150,7 @@ pub async fn import(
     games: &[(String, ImportedGame)],
     now: i64,
 ) -> Result<(), StoreError> {
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.begin_write().await?;
     for (id, g) in games {
         insert_game_in(&mut *tx, &row_of(id, &g.game, now)).await?;
         for (i, m) in g.game.history().iter().enumerate() {

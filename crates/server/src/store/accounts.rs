@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -43,6 +44,40 @@ pub struct NewSession<'a> {
     pub expires_at: i64,
 }
 
+/// An account to create.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewAccount<'a> {
+    /// Its new player id.
+    pub player_id: &'a str,
+    /// The name as typed.
+    pub username: &'a str,
+    /// The PHC string of its password hash.
+    pub password_hash: &'a str,
+    /// Now, Unix milliseconds.
+    pub now: i64,
+}
+
+impl NewAccount<'_> {
+    fn account(&self) -> Account {
+        Account {
+            player_id: self.player_id.to_owned(),
+            username: self.username.to_owned(),
+            created_at: self.now,
+        }
+    }
+}
+
+/// A log-in: the new session and what it replaces or takes over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogIn<'a> {
+    /// The session to store.
+    pub session: NewSession<'a>,
+    /// The hash of the session the request had, ended.
+    pub replaces: Option<&'a str>,
+    /// The anonymous player whose games and Learn progress go to the account.
+    pub adopt: Option<&'a str>,
+}
+
 /// Who sits on a seat, for display.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SeatInfo {
@@ -74,36 +109,48 @@ impl Store {
         password_hash: &str,
         now: i64,
     ) -> Result<Account, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $2)")
-            .bind(player_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        let inserted = sqlx::query(
-            "INSERT INTO accounts (player_id, username, username_key, password_hash, created_at) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(player_id)
-        .bind(username)
-        .bind(username.to_lowercase())
-        .bind(password_hash)
-        .bind(now)
-        .execute(&mut *tx)
-        .await;
-        match inserted {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(StoreError::Taken(username.to_owned()));
-            }
-            Err(e) => return Err(e.into()),
-        }
+        let account = NewAccount {
+            player_id,
+            username,
+            password_hash,
+            now,
+        };
+        let mut tx = self.begin_write().await?;
+        insert_account(&mut tx, &account).await?;
         tx.commit().await?;
-        Ok(Account {
-            player_id: player_id.to_owned(),
-            username: username.to_owned(),
-            created_at: now,
-        })
+        Ok(account.account())
+    }
+
+    /// Signs up: creates the account and starts its session as
+    /// [`Store::log_in`] does, all in one transaction, so that a failure
+    /// leaves neither the name taken nor anything else changed.
+    ///
+    /// # Errors
+    /// [`StoreError::Taken`] when the name is taken in any case; a database failure.
+    pub async fn sign_up(
+        &self,
+        account: &NewAccount<'_>,
+        login: &LogIn<'_>,
+    ) -> Result<(Account, Vec<String>), StoreError> {
+        let mut tx = self.begin_write().await?;
+        insert_account(&mut tx, account).await?;
+        let ongoing = start_session(&mut tx, login).await?;
+        tx.commit().await?;
+        Ok((account.account(), ongoing))
+    }
+
+    /// Logs in: ends the session the request had, stores the new one, and
+    /// gives the anonymous player's games and Learn progress to the
+    /// account, in one transaction. Returns the ids of the moved games
+    /// still being played.
+    ///
+    /// # Errors
+    /// A database failure; nothing is changed then.
+    pub async fn log_in(&self, login: &LogIn<'_>) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let ongoing = start_session(&mut tx, login).await?;
+        tx.commit().await?;
+        Ok(ongoing)
     }
 
     /// The live account named `username` (any case) with its password hash.
@@ -165,7 +212,7 @@ impl Store {
     /// # Errors
     /// A database failure; nothing is changed then.
     pub async fn delete_account(&self, player_id: &str, now: i64) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("DELETE FROM sessions WHERE player_id = $1")
             .bind(player_id)
             .execute(&mut *tx)
@@ -187,17 +234,8 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn create_session(&self, s: &NewSession<'_>) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO sessions (id_hash, player_id, created_at, last_seen_at, expires_at) \
-             VALUES ($1, $2, $3, $3, $4)",
-        )
-        .bind(s.id_hash)
-        .bind(s.player_id)
-        .bind(s.now)
-        .bind(s.expires_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        insert_session(&mut conn, s).await
     }
 
     /// The account of an unexpired session, with the session's last-seen time.
@@ -288,26 +326,8 @@ impl Store {
     /// # Errors
     /// A database failure; nothing moves then.
     pub async fn move_games(&self, from: &str, to: &str) -> Result<Vec<String>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let ongoing = sqlx::query(
-            "SELECT id FROM games WHERE (white_player = $1 OR black_player = $1) \
-             AND status = 'ongoing'",
-        )
-        .bind(from)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|r| r.try_get::<String, _>(0))
-        .collect::<Result<Vec<_>, _>>()?;
-        for column in ["white_player", "black_player"] {
-            sqlx::query(&format!(
-                "UPDATE games SET {column} = $1 WHERE {column} = $2"
-            ))
-            .bind(to)
-            .bind(from)
-            .execute(&mut *tx)
-            .await?;
-        }
+        let mut tx = self.begin_write().await?;
+        let ongoing = move_games(&mut tx, from, to).await?;
         tx.commit().await?;
         Ok(ongoing)
     }
@@ -317,15 +337,8 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn seat_info(&self, player_id: &str) -> Result<SeatInfo, StoreError> {
-        let row = sqlx::query("SELECT username, deleted_at FROM accounts WHERE player_id = $1")
-            .bind(player_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            None => SeatInfo::Anonymous,
-            Some(r) if r.try_get::<Option<i64>, _>(1)?.is_some() => SeatInfo::Deleted,
-            Some(r) => SeatInfo::User(r.try_get(0)?),
-        })
+        let mut one = self.seat_infos(&[player_id]).await?;
+        Ok(one.remove(player_id).unwrap_or(SeatInfo::Anonymous))
     }
 
     /// [`Store::seat_info`] of several players in one query; a player
@@ -362,4 +375,91 @@ impl Store {
     pub async fn account_named(&self, username: &str) -> Result<Option<Account>, StoreError> {
         Ok(self.account_by_name(username).await?.map(|a| a.account))
     }
+}
+
+async fn insert_account(conn: &mut AnyConnection, a: &NewAccount<'_>) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $2)")
+        .bind(a.player_id)
+        .bind(a.now)
+        .execute(&mut *conn)
+        .await?;
+    let inserted = sqlx::query(
+        "INSERT INTO accounts (player_id, username, username_key, password_hash, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(a.player_id)
+    .bind(a.username)
+    .bind(a.username.to_lowercase())
+    .bind(a.password_hash)
+    .bind(a.now)
+    .execute(&mut *conn)
+    .await;
+    match inserted {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(StoreError::Taken(a.username.to_owned()))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn insert_session(conn: &mut AnyConnection, s: &NewSession<'_>) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO sessions (id_hash, player_id, created_at, last_seen_at, expires_at) \
+         VALUES ($1, $2, $3, $3, $4)",
+    )
+    .bind(s.id_hash)
+    .bind(s.player_id)
+    .bind(s.now)
+    .bind(s.expires_at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The steps of [`Store::log_in`], inside the caller's transaction.
+async fn start_session(
+    conn: &mut AnyConnection,
+    login: &LogIn<'_>,
+) -> Result<Vec<String>, StoreError> {
+    if let Some(old) = login.replaces {
+        sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
+            .bind(old)
+            .execute(&mut *conn)
+            .await?;
+    }
+    insert_session(conn, &login.session).await?;
+    let Some(from) = login.adopt else {
+        return Ok(Vec::new());
+    };
+    let to = login.session.player_id;
+    super::learn::move_learn_progress(conn, from, to).await?;
+    move_games(conn, from, to).await
+}
+
+async fn move_games(
+    conn: &mut AnyConnection,
+    from: &str,
+    to: &str,
+) -> Result<Vec<String>, StoreError> {
+    let ongoing = sqlx::query(
+        "SELECT id FROM games WHERE (white_player = $1 OR black_player = $1) \
+         AND status = 'ongoing'",
+    )
+    .bind(from)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|r| r.try_get::<String, _>(0))
+    .collect::<Result<Vec<_>, _>>()?;
+    for column in ["white_player", "black_player"] {
+        sqlx::query(&format!(
+            "UPDATE games SET {column} = $1 WHERE {column} = $2"
+        ))
+        .bind(to)
+        .bind(from)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(ongoing)
 }

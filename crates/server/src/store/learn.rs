@@ -35,7 +35,7 @@ impl Store {
         cap: usize,
         now: i64,
     ) -> Result<(Vec<String>, bool), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
              ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
@@ -77,28 +77,27 @@ impl Store {
         all.sort();
         Ok((all, true))
     }
+}
 
-    /// Moves player `from`'s progress to player `to` (log-in, sign-up):
-    /// keys `to` already has keep their time. One transaction.
-    ///
-    /// # Errors
-    /// A database failure; nothing moves then.
-    pub async fn move_learn_progress(&self, from: &str, to: &str) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO learn_progress (player_id, key, done_at) \
-             SELECT $1, key, done_at FROM learn_progress WHERE player_id = $2 \
-             ON CONFLICT (player_id, key) DO NOTHING",
-        )
-        .bind(to)
+/// Moves player `from`'s Learn progress to player `to` (log-in, sign-up),
+/// inside the caller's transaction: keys `to` already has keep their time.
+pub(super) async fn move_learn_progress(
+    conn: &mut sqlx::AnyConnection,
+    from: &str,
+    to: &str,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO learn_progress (player_id, key, done_at) \
+         SELECT $1, key, done_at FROM learn_progress WHERE player_id = $2 \
+         ON CONFLICT (player_id, key) DO NOTHING",
+    )
+    .bind(to)
+    .bind(from)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM learn_progress WHERE player_id = $1")
         .bind(from)
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
-        sqlx::query("DELETE FROM learn_progress WHERE player_id = $1")
-            .bind(from)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
+    Ok(())
 }

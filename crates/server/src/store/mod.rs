@@ -23,7 +23,7 @@ use game::{GameResult, Reason, RuleSet, Variant};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor as _, Row};
 
-pub use accounts::{Account, AccountRow, NewSession, SeatInfo};
+pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
 pub use ratings::{RatedGame, RatingChange};
 pub use tables::{TableRow, TableStatus};
 
@@ -235,6 +235,17 @@ pub fn now_ms() -> i64 {
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
      PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;";
 
+/// [`Store::begin_write`] on `pool`.
+async fn begin_write(
+    pool: &AnyPool,
+    backend: Backend,
+) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+    match backend {
+        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Backend::Postgres => pool.begin().await,
+    }
+}
+
 /// The backend and connection URL for a `--db` value: `sqlite://FILE`, a
 /// plain file path (SQLite), or `postgres://…` / `postgresql://…`. A SQLite
 /// file is created when missing.
@@ -309,7 +320,7 @@ impl Store {
             }
         };
         sqlx::migrate!("./migrations").run(&pool).await?;
-        let writer = writer::Writer::start(pool.clone());
+        let writer = writer::Writer::start(pool.clone(), backend);
         Ok(Store {
             pool,
             backend,
@@ -321,6 +332,19 @@ impl Store {
     /// (`review::store`).
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Begins a write transaction: on SQLite it takes the write lock at
+    /// once (`BEGIN IMMEDIATE`, waiting out the busy timeout), so that a
+    /// transaction that reads before it writes can never fail for another
+    /// writer's commit in between ("database is locked").
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(crate) async fn begin_write(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        begin_write(&self.pool, self.backend).await
     }
 
     /// Which database this is.

@@ -250,7 +250,7 @@ impl Store {
         if white == black {
             return Ok(None);
         }
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         // Lock both rows, creating them if need be, always in the same
         // order (no deadlock between two games of the same pair). On
         // PostgreSQL the upsert holds a row lock until commit and the reads

@@ -231,7 +231,7 @@ impl Store {
         guest: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $2) \
              ON CONFLICT (id) DO NOTHING",
@@ -270,7 +270,7 @@ impl Store {
         code: &str,
         previous: &str,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         insert_game_in(&mut *tx, g).await?;
         let moved = sqlx::query(
             "UPDATE tables SET game_id = $1 WHERE code = $2 AND game_id = $3 AND status = 'playing'",
@@ -328,7 +328,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn expire_tables(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let codes =
             sqlx::query("SELECT code FROM tables WHERE status = 'open' AND expires_at <= $1")
                 .bind(now)

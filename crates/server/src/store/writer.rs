@@ -10,7 +10,7 @@
 use sqlx::{Acquire as _, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{GameSummary, MoveRow, StoreError, update_summary};
+use super::{Backend, GameSummary, MoveRow, StoreError, update_summary};
 
 /// Writes waiting for the writer before callers wait.
 const QUEUE: usize = 4096;
@@ -46,9 +46,9 @@ pub(super) struct Writer {
 
 impl Writer {
     /// Starts the writer task on `pool`.
-    pub(super) fn start(pool: AnyPool) -> Writer {
+    pub(super) fn start(pool: AnyPool, backend: Backend) -> Writer {
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, rx));
+        tokio::spawn(run(pool, backend, rx));
         Writer { tx }
     }
 
@@ -77,19 +77,19 @@ fn closed() -> StoreError {
     StoreError::Db(sqlx::Error::PoolClosed)
 }
 
-async fn run(pool: AnyPool, mut rx: mpsc::Receiver<Write>) {
+async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Write>) {
     let mut batch = Vec::with_capacity(BATCH);
     while rx.recv_many(&mut batch, BATCH).await > 0 {
-        commit(&pool, &mut batch).await;
+        commit(&pool, backend, &mut batch).await;
     }
 }
 
 /// Commits the writes of `batch` in one transaction, each in a savepoint,
 /// and answers each of them.
-async fn commit(pool: &AnyPool, batch: &mut Vec<Write>) {
+async fn commit(pool: &AnyPool, backend: Backend, batch: &mut Vec<Write>) {
     let mut results = Vec::with_capacity(batch.len());
     let outcome = async {
-        let mut tx = pool.begin().await?;
+        let mut tx = super::begin_write(pool, backend).await?;
         for w in batch.iter() {
             let mut sp = tx.begin().await?;
             let r = apply(&mut sp, w).await;
