@@ -81,8 +81,20 @@ pub struct ServeArgs {
     /// turns the limit off (the per-username back-off stays).
     #[arg(long, env = "PLYYARD_LIMIT_LOGINS_PER_MINUTE", default_value_t = 20)]
     pub limit_logins_per_minute: u32,
-    /// `off` turns every rate limit off (the `--limit-…` quotas of games,
-    /// engine replies, sign-ups and log-ins; the per-username log-in back-off stays): only
+    /// Tables one client may open or close per minute, counted against its
+    /// address and its account alike, also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_TABLES_PER_MINUTE", default_value_t = 20)]
+    pub limit_tables_per_minute: u32,
+    /// PGN imports one client may make per minute (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_IMPORTS_PER_MINUTE", default_value_t = 10)]
+    pub limit_imports_per_minute: u32,
+    /// Learn progress writes one client may make per minute (address and
+    /// account alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_PROGRESS_PER_MINUTE", default_value_t = 60)]
+    pub limit_progress_per_minute: u32,
+    /// `off` turns every rate limit off (the `--limit-…` quotas; the
+    /// per-username log-in back-off stays): only
     /// for a load test on loopback, where every client comes from one
     /// address. Never `off` on a server people can reach.
     #[arg(
@@ -136,6 +148,9 @@ fn serve(args: ServeArgs) -> ExitCode {
             replies_per_minute: args.limit_replies_per_minute,
             signups_per_hour: args.limit_signups_per_hour,
             logins_per_minute: args.limit_logins_per_minute,
+            tables_per_minute: args.limit_tables_per_minute,
+            imports_per_minute: args.limit_imports_per_minute,
+            progress_per_minute: args.limit_progress_per_minute,
             ..server::security::Quotas::default()
         },
         ..server::Tuning::default()
@@ -176,6 +191,9 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         replies_per_minute: 0,
         signups_per_hour: 0,
         logins_per_minute: 0,
+        tables_per_minute: 0,
+        imports_per_minute: 0,
+        progress_per_minute: 0,
         ..quotas
     }
 }
@@ -208,7 +226,11 @@ mod tests {
         for _ in 0..1000 {
             limits.check_signup(ip).unwrap();
             limits.check_login(ip, "load1").unwrap();
+            limits.login_succeeded("load1");
             limits.check_create_game(&key).unwrap();
+            limits.check_tables(ip, None).unwrap();
+            limits.check_import(ip, None).unwrap();
+            limits.check_progress(ip, None).unwrap();
             limits.check_reply(&key).unwrap();
         }
         let on = server::security::Limits::new(&server::security::Quotas::default());

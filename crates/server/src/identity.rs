@@ -234,6 +234,14 @@ async fn find_session(state: &AppState, cookies: &[String]) -> (Option<Session>,
     }
 }
 
+/// In a request's extensions when its anonymous player was minted for it
+/// (the request carried no player cookie): nothing of that player is
+/// stored unless the request itself needs it (a new game does; Learn
+/// progress, which the client could never read back without the cookie
+/// it has not kept so far, does not).
+#[derive(Debug, Clone, Copy)]
+pub struct NewVisitor;
+
 /// Middleware: finds the session or the anonymous player (minting one if
 /// needed), stores `PlayerId`, `Option<Session>` and, when logged in, the
 /// [`AccountKey`] in the request's extensions, and sets the cookies the
@@ -262,6 +270,9 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
     }
     req.extensions_mut().insert(player.clone());
     req.extensions_mut().insert(session);
+    if minted {
+        req.extensions_mut().insert(NewVisitor);
+    }
     let mut resp = next.run(req).await;
     if resp.extensions().get::<IdentityChanged>().is_some() {
         return resp;

@@ -242,6 +242,15 @@ pub struct Quotas {
     /// Usernames whose failures are remembered at most (older entries are
     /// dropped first when full).
     pub login_tracked_max: usize,
+    /// Tables one client may open or close per minute, counted against
+    /// its address and its account alike; also the burst.
+    pub tables_per_minute: u32,
+    /// PGN imports one client may make per minute (address and account);
+    /// also the burst.
+    pub imports_per_minute: u32,
+    /// Learn progress writes one client may make per minute (address and
+    /// account); also the burst.
+    pub progress_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -255,6 +264,9 @@ impl Default for Quotas {
             login_backoff_base: Duration::from_secs(1),
             login_backoff_max: Duration::from_secs(15 * 60),
             login_tracked_max: 100_000,
+            tables_per_minute: 20,
+            imports_per_minute: 10,
+            progress_per_minute: 60,
         }
     }
 }
@@ -339,20 +351,11 @@ impl LoginBackoff {
             .min(self.max)
     }
 
-    fn check(&self, username: &str, now: Instant) -> Result<(), RetryAfter> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(f) = entries.get(&self.key(username)) else {
-            return Ok(());
-        };
-        let until = f.last + self.delay(f.count);
-        if until > now {
-            Err(RetryAfter(until - now))
-        } else {
-            Ok(())
-        }
-    }
-
-    fn failed(&self, username: &str, now: Instant) {
+    /// Admits one attempt at `username` unless it is backing off, and
+    /// counts it as failed at once: racing attempts see each other, so no
+    /// more than the free ones are ever checked at the same time. A
+    /// success resets the count ([`LoginBackoff::succeeded`]).
+    fn attempt(&self, username: &str, now: Instant) -> Result<(), RetryAfter> {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         if entries.len() >= self.capacity {
             self.purge(&mut entries, now);
@@ -361,8 +364,13 @@ impl LoginBackoff {
             count: 0,
             last: now,
         });
+        let until = f.last + self.delay(f.count);
+        if f.count > 0 && until > now {
+            return Err(RetryAfter(until - now));
+        }
         f.count = f.count.saturating_add(1);
         f.last = now;
+        Ok(())
     }
 
     fn succeeded(&self, username: &str) {
@@ -389,14 +397,17 @@ impl LoginBackoff {
 ///
 /// Handlers call one `check_*` method before doing the work; an `Err` is
 /// answered as is (`?` turns [`RetryAfter`] into a `429 rate_limited`
-/// [`ApiError`] with `Retry-After`). Log-ins also report their outcome with
-/// [`Limits::login_failed`] / [`Limits::login_succeeded`].
+/// [`ApiError`] with `Retry-After`). A log-in counts as failed until it
+/// reports success with [`Limits::login_succeeded`].
 pub struct Limits {
     create_game: Keyed<LimitKey>,
     reply: Keyed<LimitKey>,
     signup: Keyed<ClientIp>,
     login: Keyed<ClientIp>,
     backoff: LoginBackoff,
+    tables: Keyed<LimitKey>,
+    imports: Keyed<LimitKey>,
+    progress: Keyed<LimitKey>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -413,6 +424,9 @@ impl Limits {
             reply: Keyed::new(per(q.replies_per_minute, Duration::from_secs(60))),
             signup: Keyed::new(per(q.signups_per_hour, Duration::from_secs(3600))),
             login: Keyed::new(per(q.logins_per_minute, Duration::from_secs(60))),
+            tables: Keyed::new(per(q.tables_per_minute, Duration::from_secs(60))),
+            imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
+            progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -451,26 +465,21 @@ impl Limits {
 
     /// Whether a log-in attempt from `ip` to `username` may go ahead. Call
     /// it before looking up the account or hashing anything; it counts one
-    /// attempt against `ip`, and refuses while `username` is backing off
-    /// after failures (whether or not the account exists, so the answer
-    /// tells nothing about it). Then report the outcome with
-    /// [`Limits::login_failed`] or [`Limits::login_succeeded`].
+    /// attempt against `ip`, and one failure against `username` until
+    /// [`Limits::login_succeeded`] says otherwise: after
+    /// [`Quotas::login_free_failures`] failures in a row the next attempt
+    /// must wait [`Quotas::login_backoff_base`], doubling with each further
+    /// failure up to [`Quotas::login_backoff_max`] — whether or not the
+    /// account exists, so the answer tells nothing about it. Attempts that
+    /// race are counted as they come, so no more than the free ones are
+    /// ever checked at once.
     ///
     /// # Errors
-    /// [`RetryAfter`] when `username` is in back-off (the wait left) or
-    /// `ip` has used up its attempts per minute.
+    /// [`RetryAfter`] when `ip` has used up its attempts per minute or
+    /// `username` is in back-off (the wait left).
     pub fn check_login(&self, ip: ClientIp, username: &str) -> Result<(), RetryAfter> {
-        self.backoff.check(username, Instant::now())?;
-        self.login.check(&ip)
-    }
-
-    /// Records a failed log-in to `username` (unknown user or wrong
-    /// password alike). After [`Quotas::login_free_failures`] failures in a
-    /// row, the next attempt must wait [`Quotas::login_backoff_base`],
-    /// doubling with each further failure up to
-    /// [`Quotas::login_backoff_max`].
-    pub fn login_failed(&self, username: &str) {
-        self.backoff.failed(username, Instant::now());
+        self.login.check(&ip)?;
+        self.backoff.attempt(username, Instant::now())
     }
 
     /// Records a successful log-in to `username`: its back-off is reset.
@@ -478,10 +487,61 @@ impl Limits {
         self.backoff.succeeded(username);
     }
 
+    /// Counts one table opened or closed by a client, against its address
+    /// and its account alike (so that neither new accounts nor new
+    /// addresses multiply the quota).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its tables per minute.
+    pub fn check_tables(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.tables, ip, account)
+    }
+
+    /// Counts one PGN import by a client (address and account).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its imports per minute.
+    pub fn check_import(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.imports, ip, account)
+    }
+
+    /// Counts one Learn progress write by a client (address and account).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its writes per minute.
+    pub fn check_progress(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.progress, ip, account)
+    }
+
     /// Keys currently held by the game-creation limiter (after dropping
     /// idle ones), for tests and metrics.
     pub fn tracked_creators(&self) -> usize {
         self.create_game.len()
+    }
+}
+
+/// Counts one request against the client's address, then its account.
+fn check_both(
+    keyed: &Keyed<LimitKey>,
+    ip: ClientIp,
+    account: Option<&AccountKey>,
+) -> Result<(), RetryAfter> {
+    keyed.check(&LimitKey::Ip(ip))?;
+    match account {
+        Some(a) => keyed.check(&LimitKey::Account(a.clone())),
+        None => Ok(()),
     }
 }
 
@@ -802,24 +862,46 @@ mod tests {
         assert_eq!(b.delay(u32::MAX), Duration::from_secs(900));
 
         let t0 = Instant::now();
-        for _ in 0..4 {
-            b.failed("Alice", t0);
+        for _ in 0..5 {
+            assert!(b.attempt("Alice", t0).is_ok(), "five failures are free");
         }
-        assert!(b.check("alice", t0).is_ok(), "four failures are free");
-        b.failed("ALICE", t0);
         assert_eq!(
-            b.check("alice", t0),
+            b.attempt("alice", t0),
             Err(RetryAfter(Duration::from_secs(1)))
         );
-        assert!(b.check("alice", t0 + Duration::from_secs(1)).is_ok());
-        b.failed("alice", t0 + Duration::from_secs(1));
+        assert!(b.attempt("ALICE", t0 + Duration::from_secs(1)).is_ok());
         assert_eq!(
-            b.check("alice", t0 + Duration::from_millis(1500)),
+            b.attempt("alice", t0 + Duration::from_millis(1500)),
             Err(RetryAfter(Duration::from_millis(1500)))
         );
-        assert!(b.check("bob", t0).is_ok(), "per username");
+        assert!(b.attempt("bob", t0).is_ok(), "per username");
         b.succeeded("Alice");
-        assert!(b.check("alice", t0 + Duration::from_millis(1500)).is_ok());
+        assert!(b.attempt("alice", t0 + Duration::from_millis(1500)).is_ok());
+    }
+
+    /// Twenty attempts at once at one name: only the free ones are let
+    /// through to the password check (the probe found all 20 checked).
+    #[test]
+    fn racing_attempts_are_counted_as_they_come() {
+        let limits = std::sync::Arc::new(Limits::new(&Quotas::default()));
+        let admitted = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..20u8)
+                .map(|i| {
+                    let limits = std::sync::Arc::clone(&limits);
+                    s.spawn(move || {
+                        limits
+                            .check_login(ip_key(&format!("192.0.2.{i}")), "dave")
+                            .is_ok()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .filter(|&ok| ok)
+                .count()
+        });
+        assert_eq!(admitted, Quotas::default().login_free_failures as usize);
     }
 
     #[test]
@@ -834,13 +916,16 @@ mod tests {
         };
         let t0 = Instant::now();
         for n in 0..1000u64 {
-            b.failed(&format!("junk{n}"), t0 + Duration::from_millis(n));
+            let _ = b.attempt(&format!("junk{n}"), t0 + Duration::from_millis(n));
             assert!(b.entries.lock().unwrap().len() <= 100);
         }
         // The newest are kept.
-        assert!(b.check("junk999", t0 + Duration::from_millis(999)).is_err());
+        assert!(
+            b.attempt("junk999", t0 + Duration::from_millis(999))
+                .is_err()
+        );
         // Expired entries go first.
-        b.failed("late", t0 + Duration::from_secs(3600));
+        let _ = b.attempt("late", t0 + Duration::from_secs(3600));
         assert!(b.entries.lock().unwrap().len() <= 100);
     }
 
@@ -850,7 +935,6 @@ mod tests {
         let a = ip_key("192.0.2.1");
         for _ in 0..5 {
             limits.check_login(a, "carol").unwrap();
-            limits.login_failed("carol");
         }
         let wait = limits.check_login(a, "Carol").unwrap_err();
         assert_eq!(wait.secs(), 1);

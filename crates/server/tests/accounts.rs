@@ -260,6 +260,29 @@ async fn failed_log_ins_back_off(db: TestDb) {
     srv.stop().await;
 }
 
+/// Twenty wrong passwords for one name at once: only the free failures
+/// are checked, the others wait (the probe found all twenty checked).
+async fn racing_wrong_passwords_are_backed_off(db: TestDb) {
+    let srv = start(&db).await;
+    assert_eq!(signup(&srv.client(), "ivan", PASSWORD).await.status, 201);
+    let tries: Vec<_> = (0..20)
+        .map(|i| {
+            let c = srv.client();
+            tokio::spawn(async move { login(&c, "ivan", &format!("wrong guess {i}")).await.status })
+        })
+        .collect();
+    let mut checked = 0;
+    for t in tries {
+        match t.await.unwrap() {
+            401 => checked += 1,
+            429 => {}
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(checked, Quotas::default().login_free_failures);
+    srv.stop().await;
+}
+
 async fn cookieless_game_bursts_are_limited_by_address(db: TestDb) {
     let tuning = testkit::tuning(0.25);
     let burst = Quotas::default().games_per_minute;
@@ -389,6 +412,7 @@ async fn log_ins_during_other_writes_never_fail(db: TestDb) {
     tuning.quotas.signups_per_hour = 1_000;
     tuning.quotas.logins_per_minute = 1_000;
     tuning.quotas.games_per_minute = 1_000;
+    tuning.quotas.progress_per_minute = 0;
     let srv = TestServer::start_with(db.url(), tuning).await;
     for i in 0..20 {
         assert_eq!(
@@ -403,6 +427,7 @@ async fn log_ins_during_other_writes_never_fail(db: TestDb) {
         .map(|w| {
             let (c, stop) = (srv.client(), std::sync::Arc::clone(&stop));
             tokio::spawn(async move {
+                assert_eq!(c.get("/api/learn/progress").await.unwrap().status, 200);
                 let mut i = 0;
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                     let key = format!("puzzle:m1-{:02}", (i + w * 7) % 40 + 1);
@@ -580,6 +605,7 @@ testkit::both_backends!(
     a_password_change_ends_the_other_sessions,
     cross_site_posts_are_refused,
     failed_log_ins_back_off,
+    racing_wrong_passwords_are_backed_off,
     cookieless_game_bursts_are_limited_by_address,
     anonymous_games_follow_the_player_to_the_account,
     log_ins_during_other_writes_never_fail,

@@ -62,6 +62,7 @@ async fn progress_is_kept_per_player_and_moves_to_the_account(db: TestDb) {
 
     // An account has its own progress; signing up takes the browser's.
     let other = srv.client();
+    assert_eq!(progress(&other).await, json!([]));
     post(
         &other,
         "/api/learn/progress",
@@ -242,7 +243,27 @@ async fn puzzles_are_listed_without_solutions_and_judged(db: TestDb) {
     srv.stop().await;
 }
 
+/// Learn progress from a request without a player cookie is refused (it
+/// created a new player row each time), and writes are limited per client.
+async fn progress_needs_a_cookie_and_is_limited(db: TestDb) {
+    let mut tuning = testkit::tuning(0.25);
+    tuning.quotas.progress_per_minute = 5;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    let body = json!({"done": ["page:board"]});
+    let (s, refused) = post(&srv.client(), "/api/learn/progress", &body).await;
+    assert_eq!(s, 400, "{refused}");
+    let anon = srv.client();
+    assert_eq!(progress(&anon).await, json!([]));
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(post(&anon, "/api/learn/progress", &body).await.0);
+    }
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    progress_needs_a_cookie_and_is_limited,
     progress_is_kept_per_player_and_moves_to_the_account,
     a_queen_drill_is_played_to_mate,
     puzzles_are_listed_without_solutions_and_judged,

@@ -268,6 +268,24 @@ async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
     srv.stop().await;
 }
 
+/// PGN imports are limited per client: the address's quota holds for
+/// every player on it (the probe stored 2,274 games in 10 s).
+async fn imports_are_limited_per_client(db: TestDb) {
+    let mut tuning = testkit::tuning(0.25);
+    tuning.quotas.imports_per_minute = 3;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 *\n";
+    let c = srv.client();
+    for _ in 0..3 {
+        let r = import(&c, pgn).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    let r = import(&c, pgn).await;
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert_eq!(import(&srv.client(), pgn).await.status, 429);
+    srv.stop().await;
+}
+
 async fn the_analysis_board_gives_three_lines(db: TestDb) {
     let srv = start(&db).await;
     let c = srv.client();
@@ -367,6 +385,7 @@ async fn the_analysis_board_gives_three_lines(db: TestDb) {
 }
 
 testkit::both_backends!(
+    imports_are_limited_per_client,
     a_finished_game_is_reviewed_once_and_served_to_the_next_viewer,
     unfinished_and_unknown_games_are_refused,
     one_review_per_player_at_a_time,

@@ -432,6 +432,87 @@ async fn an_abandoned_game_writes_nothing_while_both_are_away(db: TestDb) {
     srv.stop().await;
 }
 
+/// Opening and closing tables is limited per client (its address and its
+/// account alike: a second account on the same address shares the quota),
+/// and 40 racing opens by one player leave exactly three open tables.
+async fn opening_tables_is_limited_and_the_cap_holds_under_races(db: TestDb) {
+    let srv = start_tuned(&db, |t| t.quotas.tables_per_minute = 1_000).await;
+    let host = player(&srv, "racer").await;
+    let opens: Vec<_> = (0..40)
+        .map(|_| {
+            let c = host.clone();
+            tokio::spawn(async move { c.post_json("/api/tables", &casual()).await.unwrap() })
+        })
+        .collect();
+    let mut created = 0;
+    for o in opens {
+        let r = o.await.unwrap();
+        match r.status {
+            201 => created += 1,
+            _ => assert_eq!(
+                r.json::<Value>().unwrap()["error"]["code"],
+                "too_many_tables"
+            ),
+        }
+    }
+    assert_eq!(created, 3);
+    srv.stop().await;
+
+    let srv = start_tuned(&db, |t| t.quotas.tables_per_minute = 5).await;
+    let host = player(&srv, "flipper").await;
+    for _ in 0..3 {
+        let code = open(&host, casual()).await["code"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let r = host
+            .post_empty(&format!("/api/tables/{code}/cancel"))
+            .await
+            .unwrap();
+        if r.status == 429 {
+            break;
+        }
+        assert_eq!(r.status, 204, "{}", r.text());
+    }
+    let r = host.post_json("/api/tables", &casual()).await.unwrap();
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert!(r.header("retry-after").is_some());
+    let second = player(&srv, "flipper2").await;
+    let r = second.post_json("/api/tables", &casual()).await.unwrap();
+    assert_eq!(r.status, 429, "the address's quota is shared: {}", r.text());
+    srv.stop().await;
+}
+
+/// The lobby socket takes frames of at most 4 KiB, as the game socket
+/// does (it buffered up to 16 MiB).
+async fn the_lobby_socket_refuses_big_frames(db: TestDb) {
+    use futures_util::{SinkExt as _, StreamExt as _};
+    let srv = start(&db).await;
+    let mut lobby = srv.client().socket("/api/lobby/socket").await.unwrap();
+    recv_until(&mut lobby, WAIT, |m| m["t"] == "lobby")
+        .await
+        .unwrap();
+    let big = "x".repeat(64 * 1024);
+    let _ = lobby
+        .send(tokio_tungstenite::tungstenite::Message::text(big))
+        .await;
+    let closed = tokio::time::timeout(WAIT, async {
+        loop {
+            match lobby.next().await {
+                None | Some(Err(_)) => break None,
+                Some(Ok(tokio_tungstenite::tungstenite::Message::Close(frame))) => {
+                    break frame.map(|f| u16::from(f.code));
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await
+    .expect("the socket closes");
+    assert!(matches!(closed, None | Some(1009)), "{closed:?}");
+    srv.stop().await;
+}
+
 async fn rematches_swap_colours_and_rated_games_move_ratings(db: TestDb) {
     let srv = start(&db).await;
     let mut body = casual();
@@ -632,6 +713,8 @@ testkit::both_backends!(
     abort_leave_and_the_first_move_deadline,
     an_away_player_can_come_back_or_be_claimed_against,
     an_abandoned_game_writes_nothing_while_both_are_away,
+    opening_tables_is_limited_and_the_cap_holds_under_races,
+    the_lobby_socket_refuses_big_frames,
     rematches_swap_colours_and_rated_games_move_ratings,
     a_player_has_at_most_three_open_tables_and_can_close_them,
 );

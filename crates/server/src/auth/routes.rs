@@ -255,7 +255,6 @@ async fn login(
         .verify(&c.password, row.as_ref().map(|r| r.password_hash.as_str()))
         .await?;
     let Some(row) = row.filter(|_| ok) else {
-        state.limits.login_failed(&c.username);
         tracing::info!(ip = %ip.0, "failed log-in");
         return Err(bad_credentials());
     };
@@ -301,7 +300,6 @@ async fn confirm_password(
             .verify(password, Some(&row.password_hash))
             .await?
     {
-        state.limits.login_failed(name);
         return Err(ApiError::new(
             ErrorCode::WrongPassword,
             "the current password is wrong",

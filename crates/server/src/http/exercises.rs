@@ -13,7 +13,8 @@ use crate::error::{ApiError, ErrorCode};
 use crate::exercises::drills::{self, Drill, DrillError, DrillMove};
 use crate::exercises::progress::{self, MAX_KEYS_PER_PLAYER};
 use crate::exercises::puzzles::{self, Hint, LineError, Puzzle, Verdict};
-use crate::identity::PlayerId;
+use crate::identity::{NewVisitor, PlayerId};
+use crate::security::{AccountKey, ClientIp};
 use crate::store::now_ms;
 
 /// Longest move text accepted (UCI is at most 5 characters).
@@ -164,8 +165,19 @@ async fn get_progress(
 async fn add_progress(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
+    new_visitor: Option<Extension<NewVisitor>>,
     body: JsonBody,
 ) -> Result<Json<Progress>, ApiError> {
+    if new_visitor.is_some() {
+        return Err(ApiError::bad_request(
+            "no player cookie: progress is kept for a browser that keeps its cookie",
+        ));
+    }
+    state
+        .limits
+        .check_progress(ip, account.as_ref().map(|Extension(a)| a))?;
     let req: Progress = json_body(body, "progress")?;
     let keys = progress::checked_keys(&req.done).map_err(ApiError::bad_request)?;
     let (done, added) = state

@@ -20,16 +20,9 @@ use crate::live::{self, Cmd, color_name, rfc3339};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
 use crate::security::{self, AccountKey, ClientIp, LimitKey};
 use crate::store::GameRow;
-use crate::ws::{Incoming, MAX_FRAME_BYTES, Outgoing, run_session};
+use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 
-/// Read buffer per websocket: messages are small, so a small buffer keeps
-/// many idle sockets cheap (tungstenite's default is 128 KiB).
-const SOCKET_READ_BUFFER: usize = 8 * 1024;
-/// Bytes gathered before a websocket write (each message is flushed anyway).
-const SOCKET_WRITE_BUFFER: usize = 0;
-/// Outgoing bytes queued for a slow client before its socket is dropped.
-const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
 /// Games listed by `/api/my-games`.
 const MY_GAMES_LIMIT: u32 = 50;
 
@@ -152,13 +145,7 @@ async fn game_socket(
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
     live::handle(&state, &id).await?;
-    Ok(ws
-        .max_frame_size(MAX_FRAME_BYTES)
-        .max_message_size(MAX_FRAME_BYTES)
-        .read_buffer_size(SOCKET_READ_BUFFER)
-        .write_buffer_size(SOCKET_WRITE_BUFFER)
-        .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| session(state, id, player, q.v, socket)))
+    Ok(super::bounded_socket(ws).on_upgrade(move |socket| session(state, id, player, q.v, socket)))
 }
 
 /// Runs a game session over an upgraded socket.

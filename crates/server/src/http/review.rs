@@ -267,11 +267,22 @@ async fn get_review(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let l = load(&state, &id).await?;
-    if let Some(stored) = review_store::review(&state.store, &id).await? {
-        let lang = lang_of(&q, &headers);
-        return Ok(Json(done_json(&state, &player, &l, &stored, lang).await?));
+    // Watched before the store is read, and the store read again once the
+    // watch says done: a review that finishes in between is never missed.
+    let running = state.reviews.watch(&id);
+    for _ in 0..2 {
+        if let Some(stored) = review_store::review(&state.store, &id).await? {
+            let lang = lang_of(&q, &headers);
+            return Ok(Json(done_json(&state, &player, &l, &stored, lang).await?));
+        }
+        if !running
+            .as_ref()
+            .is_some_and(|rx| matches!(*rx.borrow(), Progress::Done))
+        {
+            break;
+        }
     }
-    Ok(Json(match state.reviews.watch(&id) {
+    Ok(Json(match running {
         Some(rx) => progress_json(&rx.borrow()),
         None => json!({"status": "none"}),
     }))
@@ -510,8 +521,13 @@ struct ImportedJson {
 async fn import(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    state
+        .limits
+        .check_import(ip, account.as_ref().map(|Extension(a)| a))?;
     let body = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(

@@ -13,6 +13,7 @@ use super::{JsonBody, json_body, same_origin};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::{PlayerId, Session};
 use crate::live;
+use crate::security::{AccountKey, ClientIp};
 use crate::store::{TableRow, TableStatus, now_ms};
 use crate::tables::lobby::LobbyMsg;
 use crate::tables::{self, HostJson, MAX_OPEN, NewTable, OPEN_FOR, TableJson, normalize_code};
@@ -94,19 +95,16 @@ async fn stored(state: &Shared, code: &str) -> Result<TableRow, ApiError> {
 async fn open_table(
     State(state): State<AppState>,
     Extension(session): Extension<Option<Session>>,
+    Extension(ip): Extension<ClientIp>,
     body: JsonBody,
 ) -> Result<(StatusCode, Json<TableJson>), ApiError> {
     let session = logged_in(session)?;
     let req: NewTable = json_body(body, "table")?;
     req.time_control()?;
     let host = &session.account.player_id;
+    let account = AccountKey(host.clone());
+    state.limits.check_tables(ip, Some(&account))?;
     let now = now_ms();
-    if state.store.open_tables_of(host, now).await? >= MAX_OPEN {
-        return Err(ApiError::new(
-            ErrorCode::TooManyTables,
-            format!("at most {MAX_OPEN} open tables at once"),
-        ));
-    }
     let expires_at = now + i64::try_from(OPEN_FOR.as_millis()).unwrap_or(i64::MAX);
     let mut row = TableRow {
         code: tables::new_code(),
@@ -125,8 +123,14 @@ async fn open_table(
     };
     // A fresh code is taken once in about 10^8 draws; try a few.
     for attempt in 0.. {
-        match state.store.insert_table(&row).await {
-            Ok(()) => break,
+        match state.store.insert_table(&row, MAX_OPEN).await {
+            Ok(true) => break,
+            Ok(false) => {
+                return Err(ApiError::new(
+                    ErrorCode::TooManyTables,
+                    format!("at most {MAX_OPEN} open tables at once"),
+                ));
+            }
             Err(crate::store::StoreError::Taken(_)) if attempt < 5 => row.code = tables::new_code(),
             Err(e) => return Err(e.into()),
         }
@@ -181,9 +185,12 @@ async fn join_table(
 async fn cancel_table(
     State(state): State<AppState>,
     Extension(session): Extension<Option<Session>>,
+    Extension(ip): Extension<ClientIp>,
     Path(code): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let session = logged_in(session)?;
+    let account = AccountKey(session.account.player_id.clone());
+    state.limits.check_tables(ip, Some(&account))?;
     let t = stored(&state, &code).await?;
     if t.host != session.account.player_id {
         return Err(ApiError::forbidden("only the host may close a table"));
@@ -229,7 +236,8 @@ async fn lobby_socket(
     if !same_origin(&headers, state.public_origin.as_deref()) {
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
-    Ok(ws
-        .max_message_size(crate::ws::MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| crate::ws::lobby::session(state, socket)))
+    Ok(
+        super::bounded_socket(ws)
+            .on_upgrade(move |socket| crate::ws::lobby::session(state, socket)),
+    )
 }

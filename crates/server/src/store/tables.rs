@@ -106,11 +106,34 @@ fn table_from_row(r: &AnyRow) -> Result<TableRow, StoreError> {
 }
 
 impl Store {
-    /// Stores a new open table (its host must exist as a player).
+    /// Stores the new table `t` unless its host has `max_open` open,
+    /// unexpired tables already (`false`, nothing written): the count and
+    /// the insert are one transaction, with the host's row locked on
+    /// PostgreSQL (SQLite's write transaction is exclusive anyway), so
+    /// racing requests cannot pass the cap.
     ///
     /// # Errors
-    /// [`StoreError::Taken`] if the code is in use; a database failure.
-    pub async fn insert_table(&self, t: &TableRow) -> Result<(), StoreError> {
+    /// [`StoreError::Taken`] if the code is taken; a database failure.
+    pub async fn insert_table(&self, t: &TableRow, max_open: u64) -> Result<bool, StoreError> {
+        let mut tx = self.begin_write().await?;
+        if self.backend() == super::Backend::Postgres {
+            sqlx::query("SELECT id FROM players WHERE id = $1 FOR UPDATE")
+                .bind(&t.host)
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        let open: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM tables WHERE host_player = $1 AND status = 'open' \
+             AND expires_at > $2",
+        )
+        .bind(&t.host)
+        .bind(t.created_at)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        if u64::try_from(open).unwrap_or(0) >= max_open {
+            return Ok(false);
+        }
         let done = sqlx::query(
             "INSERT INTO tables (code, host_player, guest_player, variant, minutes, increment_s, \
              rules, rated, public, status, game_id, created_at, expires_at) \
@@ -129,15 +152,17 @@ impl Store {
         .bind(&t.game_id)
         .bind(t.created_at)
         .bind(t.expires_at)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await;
         match done {
-            Ok(_) => Ok(()),
+            Ok(_) => {}
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                Err(StoreError::Taken(t.code.clone()))
+                return Err(StoreError::Taken(t.code.clone()));
             }
-            Err(e) => Err(e.into()),
+            Err(e) => return Err(e.into()),
         }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// The table with `code`.

@@ -306,18 +306,18 @@ async fn tables_open_fill_and_expire() {
             store.touch_player(p, 1).await.unwrap();
         }
         store
-            .insert_table(&table("AAAAAA", "host", 10))
+            .insert_table(&table("AAAAAA", "host", 10), 3)
             .await
             .unwrap();
         let mut private = table("BBBBBB", "host", 20);
         private.public = false;
-        store.insert_table(&private).await.unwrap();
+        assert!(store.insert_table(&private, 3).await.unwrap());
         store
-            .insert_table(&table("CCCCCC", "host", 30))
+            .insert_table(&table("CCCCCC", "host", 30), 3)
             .await
             .unwrap();
         assert!(matches!(
-            store.insert_table(&table("AAAAAA", "late", 40)).await,
+            store.insert_table(&table("AAAAAA", "late", 40), 3).await,
             Err(StoreError::Taken(_))
         ));
         let codes = |rows: Vec<TableRow>| rows.into_iter().map(|t| t.code).collect::<Vec<_>>();
