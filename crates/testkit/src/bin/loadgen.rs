@@ -11,12 +11,17 @@
 //! - `tables`: many table games between accounts, two sockets each, moves
 //!   after a think time for a fixed window: persisted moves per second and
 //!   move → ack latency (see [`tables`]); its last line is one JSON object.
+//! - `password-flood`: sign-ups and password changes with 256-character
+//!   passwords from many clients against the default limits, while
+//!   `/healthz` and a socket ping are timed (see [`flood`]).
 //!
 //! Every loop is bounded by the counts given and by `--timeout` (for
 //! `tables`, the timeout bounds the setup and the window is added to it).
 //! The server's rate limits must be off for these loads (`plyyard serve
 //! --rate-limits off`); a `429` stops the tool with that advice.
 
+#[path = "loadgen/flood.rs"]
+mod flood;
 #[path = "loadgen/tables.rs"]
 mod tables;
 
@@ -142,6 +147,17 @@ enum Mode {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Sign-ups and password changes with long passwords from many clients
+    /// (against the server's default limits), while `/healthz` and a game
+    /// socket's ping are timed.
+    PasswordFlood {
+        /// Flooding clients.
+        #[arg(long, default_value_t = 8)]
+        clients: usize,
+        /// Length of the measured window, seconds.
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+    },
     /// Table games between accounts, both players on sockets, moving after
     /// a think time: persisted moves/s and move → ack latency.
     Tables {
@@ -185,7 +201,7 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     let window = match &cli.mode {
-        Mode::Tables { seconds, .. } => *seconds,
+        Mode::Tables { seconds, .. } | Mode::PasswordFlood { seconds, .. } => *seconds,
         _ => 0,
     };
     let limit = Duration::from_secs(cli.timeout.saturating_add(window));
@@ -254,6 +270,9 @@ fn main() -> std::process::ExitCode {
                         concurrency,
                     };
                     moves_under_reviews(cli.addr, &games, &pgn, reviews).await
+                }
+                Mode::PasswordFlood { clients, seconds } => {
+                    flood::run(cli.addr, flood::Options { clients, seconds }).await
                 }
                 Mode::Tables {
                     games,
