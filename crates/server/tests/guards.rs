@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt as _, StreamExt as _};
-use serde_json::json;
+use serde_json::{Value, json};
 use server::{Config, Tuning};
 use testkit::{TestDb, TestServer};
 use tokio_tungstenite::tungstenite::Message;
@@ -33,6 +33,13 @@ async fn start_with(db: &TestDb, adjust: impl FnOnce(&mut Config)) -> TestServer
 
 async fn start(db: &TestDb) -> TestServer {
     start_with(db, |_| {}).await
+}
+
+fn error_code(r: &testkit::Response) -> String {
+    let v: Value = r
+        .json()
+        .unwrap_or_else(|_| panic!("not JSON: {}", r.text()));
+    v["error"]["code"].as_str().unwrap_or_default().to_owned()
 }
 
 /// Sends `frame` `n` times (stopping when the server has closed), then
@@ -102,6 +109,58 @@ async fn socket_floods_of_any_frame_kind_are_cut_short(db: TestDb) {
     s.stop().await;
 }
 
+async fn error_messages_echo_at_most_100_characters_of_input(db: TestDb) {
+    let s = start(&db).await;
+    let c = s.client();
+    let long = "x".repeat(60_000);
+    let paths = [
+        format!("/api/games/{long}"),
+        format!("/api/games/{long}/pgn"),
+        format!("/api/games/{long}/review"),
+        format!("/api/tables/{long}"),
+        format!("/api/users/{long}"),
+        format!("/api/learn/{long}"),
+        format!("/api/puzzles/{long}/hint"),
+        format!("/api/{long}"),
+        format!("/api/analysis/stream?fen={long}"),
+        format!("/api/analysis/stream?game={long}&ply=1"),
+    ];
+    for path in &paths {
+        let r = c.get(path).await.unwrap();
+        assert!(r.status >= 400, "{}: {}", &path[..20], r.status);
+        let body = r.text();
+        assert!(
+            body.len() < 400,
+            "{}: {} bytes: {}",
+            &path[..20],
+            body.len(),
+            &body[..200]
+        );
+        assert!(!body.contains(&"x".repeat(101)), "{}", &path[..20]);
+    }
+    // Bodies: a long value where a short one is expected.
+    let bodies = [
+        (
+            "/api/computer-games",
+            json!({"level": long, "color": "white"}),
+        ),
+        ("/api/analysis", json!({"fen": long})),
+        (
+            "/api/account/login",
+            json!({"username": long, "password": "x"}),
+        ),
+    ];
+    for (path, body) in bodies {
+        let r = c.post_json(path, &body).await.unwrap();
+        assert!(r.status >= 400, "{path}: {}", r.status);
+        let text = r.text();
+        assert!(text.len() < 400, "{path}: {} bytes", text.len());
+        assert!(!text.contains(&"x".repeat(101)), "{path}: {text}");
+    }
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
+    error_messages_echo_at_most_100_characters_of_input,
 );

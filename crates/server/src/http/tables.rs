@@ -10,7 +10,7 @@ use axum::{Extension, Json, Router};
 use serde::Serialize;
 
 use super::{JsonBody, json_body, same_origin};
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{PlayerId, Session};
 use crate::live;
 use crate::store::{TableRow, TableStatus, now_ms};
@@ -37,7 +37,7 @@ fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
 }
 
 fn no_table(code: &str) -> ApiError {
-    ApiError::new(ErrorCode::NotFound, format!("no table {code:?}"))
+    ApiError::new(ErrorCode::NotFound, format!("no table {}", echo(code)))
 }
 
 /// The JSON of a stored table, with its host's name and rating.
