@@ -160,7 +160,42 @@ async fn error_messages_echo_at_most_100_characters_of_input(db: TestDb) {
     s.stop().await;
 }
 
+async fn a_slow_request_head_is_cut_off(db: TestDb) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+    assert_eq!(Tuning::default().header_timeout, Duration::from_secs(10));
+    let s = start_with(&db, |c| c.tuning.header_timeout = Duration::from_secs(1)).await;
+    let mut tcp = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    tcp.write_all(b"GET /healthz HT").await.unwrap();
+    let t0 = std::time::Instant::now();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(8), tcp.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the connection is still open after 8 s");
+    let waited = t0.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900),
+        "closed after {waited:?}"
+    );
+    // A whole request on a fresh connection is served as ever.
+    let mut tcp = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    tcp.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(8), tcp.read_to_end(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(&buf);
+    assert!(
+        text.starts_with("HTTP/1.1 200") && text.ends_with("ok"),
+        "{text}"
+    );
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
+    a_slow_request_head_is_cut_off,
 );
