@@ -194,8 +194,71 @@ async fn a_slow_request_head_is_cut_off(db: TestDb) {
     s.stop().await;
 }
 
+async fn unknown_fields_are_refused_by_every_body(db: TestDb) {
+    let s = start(&db).await;
+    let c = s.client();
+    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let bodies = [
+        (
+            "/api/computer-games",
+            json!({"level": "beginner", "extra": 1}),
+        ),
+        (
+            "/api/positions/inspect",
+            json!({"fen": start_fen, "extra": 1}),
+        ),
+        (
+            "/api/positions/reply",
+            json!({"fen": start_fen, "uci": "e2e4", "extra": 1}),
+        ),
+        (
+            "/api/drills/move",
+            json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1", "uci": "h1h2", "extra": 1}),
+        ),
+        (
+            "/api/analysis",
+            json!({"fen": start_fen, "movetime_ms": 100, "extra": 1}),
+        ),
+        ("/api/import", json!({"pgn": "1. e4 e5 *", "extra": 1})),
+        ("/api/learn/progress", json!({"done": [], "extra": 1})),
+        (
+            "/api/account/signup",
+            json!({"username": "extra1", "password": "Tq8#vLm2pZx!w9r", "extra": 1}),
+        ),
+        (
+            "/api/account/login",
+            json!({"username": "extra1", "password": "Tq8#vLm2pZx!w9r", "extra": 1}),
+        ),
+    ];
+    for (path, body) in bodies {
+        let r = c.post_json(path, &body).await.unwrap();
+        assert_eq!(r.status, 400, "{path}: {}", r.text());
+        assert_eq!(error_code(&r), "bad_request", "{path}");
+        assert!(r.text().contains("extra"), "{path}: {}", r.text());
+    }
+    // The same bodies without the extra field are taken.
+    let ok = c
+        .post_json("/api/positions/inspect", &json!({"fen": start_fen}))
+        .await
+        .unwrap();
+    assert_eq!(ok.status, 200, "{}", ok.text());
+    let ok = c
+        .post_json("/api/import", &json!({"pgn": "1. e4 e5 *"}))
+        .await
+        .unwrap();
+    assert_eq!(ok.status, 201, "{}", ok.text());
+    // The analysis stream's query as well.
+    let r = c
+        .get("/api/analysis/stream?fen=8/8/8/8/8/2k5/8/K6Q%20w%20-%20-%200%201&extra=1")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400, "{}", r.text());
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
     a_slow_request_head_is_cut_off,
+    unknown_fields_are_refused_by_every_body,
 );

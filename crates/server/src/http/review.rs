@@ -330,6 +330,7 @@ async fn follow_progress(
 
 /// What the analysis board asks about: a FEN, or a position of a game.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct AnalysisRequest {
     fen: Option<String>,
     game: Option<String>,
@@ -493,6 +494,7 @@ async fn analysis_stream(
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ImportRequest {
     pgn: String,
 }
