@@ -256,9 +256,47 @@ async fn unknown_fields_are_refused_by_every_body(db: TestDb) {
     s.stop().await;
 }
 
+async fn the_analysis_stream_is_refused_cross_site(db: TestDb) {
+    let s = start(&db).await;
+    let c = s.client();
+    let path = "/api/analysis/stream?fen=8/8/8/8/8/2k5/8/K6Q%20w%20-%20-%200%201&movetime_ms=100";
+    let own = c.origin();
+    let cases: [(&[(&str, &str)], u16); 8] = [
+        (&[("origin", "http://evil.example")], 403),
+        (&[("sec-fetch-site", "cross-site")], 403),
+        (&[("sec-fetch-site", "same-site")], 403),
+        (
+            &[
+                ("sec-fetch-site", "same-origin"),
+                ("origin", "http://evil.example"),
+            ],
+            403,
+        ),
+        (&[("sec-fetch-site", "same-origin")], 200),
+        (&[("sec-fetch-site", "none")], 200),
+        (&[("origin", own.as_str())], 200),
+        (&[], 200),
+    ];
+    for (headers, status) in cases {
+        let mut req = c.builder(testkit::Method::GET, path);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let r = c.send(req).await.unwrap();
+        assert_eq!(r.status, status, "{headers:?}: {}", r.text());
+        if status == 403 {
+            assert_eq!(error_code(&r), "forbidden");
+        } else {
+            assert!(r.text().contains("event: lines"), "{}", r.text());
+        }
+    }
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
     a_slow_request_head_is_cut_off,
     unknown_fields_are_refused_by_every_body,
+    the_analysis_stream_is_refused_cross_site,
 );
