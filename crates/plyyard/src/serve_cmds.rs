@@ -81,8 +81,17 @@ pub struct ServeArgs {
     /// turns the limit off (the per-username back-off stays).
     #[arg(long, env = "PLYYARD_LIMIT_LOGINS_PER_MINUTE", default_value_t = 20)]
     pub limit_logins_per_minute: u32,
+    /// Table look-ups by code that could reveal a private table (unknown
+    /// codes, private tables one does not sit at) one address, and one
+    /// account, may make per minute, also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_TABLE_LOOKUPS_PER_MINUTE",
+        default_value_t = 30
+    )]
+    pub limit_table_lookups_per_minute: u32,
     /// `off` turns every rate limit off (the `--limit-…` quotas of games,
-    /// engine replies, sign-ups and log-ins; the per-username log-in back-off stays): only
+    /// engine replies, sign-ups, log-ins and table look-ups; the per-username log-in back-off stays): only
     /// for a load test on loopback, where every client comes from one
     /// address. Never `off` on a server people can reach.
     #[arg(
@@ -136,6 +145,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             replies_per_minute: args.limit_replies_per_minute,
             signups_per_hour: args.limit_signups_per_hour,
             logins_per_minute: args.limit_logins_per_minute,
+            table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..server::security::Quotas::default()
         },
         ..server::Tuning::default()
@@ -176,6 +186,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         replies_per_minute: 0,
         signups_per_hour: 0,
         logins_per_minute: 0,
+        table_lookups_per_minute: 0,
         ..quotas
     }
 }
@@ -210,6 +221,7 @@ mod tests {
             limits.check_login(ip, "load1").unwrap();
             limits.check_create_game(&key).unwrap();
             limits.check_reply(&key).unwrap();
+            limits.check_table_lookup(ip, None).unwrap();
         }
         let on = server::security::Limits::new(&server::security::Quotas::default());
         assert!((0..1000).any(|_| on.check_signup(ip).is_err()));

@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures_util::{SinkExt as _, StreamExt as _};
 use serde_json::{Value, json};
 use server::{Config, Tuning};
-use testkit::{TestDb, TestServer};
+use testkit::{Client, TestDb, TestServer};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -293,10 +293,116 @@ async fn the_analysis_stream_is_refused_cross_site(db: TestDb) {
     s.stop().await;
 }
 
+/// A new client signed up as `name`.
+async fn signed_up(s: &TestServer, name: &str) -> Client {
+    let c = s.client();
+    let r = c
+        .post_json(
+            "/api/account/signup",
+            &json!({"username": name, "password": "Tq8#vLm2pZx!w9r"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    c
+}
+
+/// `GET path` as if from `ip` behind the trusted proxy.
+async fn get_from(c: &Client, ip: &str, path: &str) -> testkit::Response {
+    let req = c
+        .builder(testkit::Method::GET, path)
+        .header("x-forwarded-for", ip);
+    c.send(req).await.unwrap()
+}
+
+async fn table_codes_cannot_be_guessed_quickly(db: TestDb) {
+    let s = start_with(&db, |c| {
+        c.trust_proxy = true;
+        c.tuning.quotas.signups_per_hour = 100;
+    })
+    .await;
+    let host = signed_up(&s, "host1").await;
+    let new_table = |public: bool| json!({"minutes": 5, "increment": 3, "public": public});
+    let private: Value = host
+        .post_json("/api/tables", &new_table(false))
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    let public: Value = host
+        .post_json("/api/tables", &new_table(true))
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    let private = private["code"].as_str().unwrap().to_owned();
+    let public = public["code"].as_str().unwrap().to_owned();
+    let missing = if private == "222222" {
+        "333333"
+    } else {
+        "222222"
+    };
+
+    // An anonymous guesser: 30 unknown codes a minute, then 429 for
+    // everything that could reveal a private table.
+    let guesser = s.client();
+    let mut not_found = 0;
+    let refused = loop {
+        let r = get_from(&guesser, "203.0.113.1", &format!("/api/tables/{missing}")).await;
+        match r.status {
+            404 => not_found += 1,
+            429 => break r,
+            other => panic!("{other}: {}", r.text()),
+        }
+        assert!(not_found <= 30, "no limit after {not_found} guesses");
+    };
+    assert!(not_found >= 25, "{not_found}");
+    let wait: u64 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(error_code(&refused), "rate_limited");
+    let hit = get_from(&guesser, "203.0.113.1", &format!("/api/tables/{private}")).await;
+    assert_eq!(hit.status, 429, "a hit looks like a miss");
+    let bad = get_from(&guesser, "203.0.113.1", "/api/tables/!!").await;
+    assert_eq!(bad.status, 429);
+    // Public tables are in the lobby anyway; another address has its own quota.
+    let open = get_from(&guesser, "203.0.113.1", &format!("/api/tables/{public}")).await;
+    assert_eq!(open.status, 200);
+    let other = get_from(&guesser, "203.0.113.2", &format!("/api/tables/{missing}")).await;
+    assert_eq!(other.status, 404);
+
+    // The host polls its own private table as often as it likes.
+    for _ in 0..40 {
+        let r = get_from(&host, "203.0.113.1", &format!("/api/tables/{private}")).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+
+    // An account guessing (joins) from ever new addresses is limited too.
+    let joiner = signed_up(&s, "joiner1").await;
+    let mut refused = None;
+    for n in 0..40 {
+        let req = joiner
+            .builder(
+                testkit::Method::POST,
+                &format!("/api/tables/{missing}/join"),
+            )
+            .header("x-forwarded-for", format!("198.51.100.{n}"));
+        let r = joiner.send(req).await.unwrap();
+        if r.status == 429 {
+            refused = Some(n);
+            break;
+        }
+        assert_eq!(r.status, 404, "{}", r.text());
+    }
+    let n = refused.expect("joins by code are limited per account");
+    assert!((25..=30).contains(&n), "{n}");
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
     a_slow_request_head_is_cut_off,
     unknown_fields_are_refused_by_every_body,
     the_analysis_stream_is_refused_cross_site,
+    table_codes_cannot_be_guessed_quickly,
 );
