@@ -398,6 +398,64 @@ async fn table_codes_cannot_be_guessed_quickly(db: TestDb) {
     s.stop().await;
 }
 
+async fn nul_characters_are_refused_at_the_edge(db: TestDb) {
+    let s = start(&db).await;
+    let c = s.client();
+    let pgn_tag =
+        "[Event \"x\"]\n[White \"Nul\u{0}Player\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let pgn_comment = "1. e4 {a\u{0}b} e5 *\n";
+    let bodies = [
+        (
+            "/api/account/signup",
+            json!({"username": "nul\u{0}1", "password": "Tq8#vLm2pZx!w9r"}),
+        ),
+        (
+            "/api/account/login",
+            json!({"username": "nul\u{0}1", "password": "Tq8#vLm2pZx!w9r"}),
+        ),
+        ("/api/import", json!({"pgn": pgn_tag})),
+        ("/api/import", json!({"pgn": pgn_comment})),
+        ("/api/learn/progress", json!({"done": ["a\u{0}"]})),
+        ("/api/analysis", json!({"game": "ab\u{0}cdefg", "ply": 0})),
+        (
+            "/api/positions/inspect",
+            json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1\u{0}"}),
+        ),
+    ];
+    for (path, body) in bodies {
+        let r = c.post_json(path, &body).await.unwrap();
+        assert_eq!(r.status, 400, "{path}: {}", r.text());
+        assert_eq!(error_code(&r), "bad_request", "{path}");
+        assert!(r.text().contains("NUL"), "{path}: {}", r.text());
+    }
+    let paths = [
+        "/api/games/abc%00defg",
+        "/api/games/abc%00defg/pgn",
+        "/api/games/abc%00defg/review",
+        "/api/tables/AB%00CD",
+        "/api/users/a%00b",
+        "/api/analysis/stream?game=ab%00cdefg&ply=0",
+        "/api/my-games?x=%00",
+    ];
+    for path in paths {
+        let r = c.get(path).await.unwrap();
+        assert_eq!(r.status, 400, "{path}: {}", r.text());
+        assert!(r.text().contains("NUL"), "{path}: {}", r.text());
+    }
+    // The same requests without the NUL are served as ever.
+    let r = c
+        .post_json(
+            "/api/import",
+            &json!({"pgn": pgn_tag.replace('\u{0}', " ")}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = c.get("/api/games/abcdefgh").await.unwrap();
+    assert_eq!(r.status, 404, "{}", r.text());
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
@@ -405,4 +463,5 @@ testkit::both_backends!(
     unknown_fields_are_refused_by_every_body,
     the_analysis_stream_is_refused_cross_site,
     table_codes_cannot_be_guessed_quickly,
+    nul_characters_are_refused_at_the_edge,
 );
