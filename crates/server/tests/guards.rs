@@ -456,6 +456,56 @@ async fn nul_characters_are_refused_at_the_edge(db: TestDb) {
     s.stop().await;
 }
 
+async fn an_imported_game_keeps_its_tags_and_names(db: TestDb) {
+    let s = start(&db).await;
+    let c = s.client();
+    let long = "L".repeat(300);
+    let pgn = format!(
+        "[Event \"Tata Steel Masters\"]\n[Site \"Wijk aan Zee NED\"]\n[Date \"2023.01.15\"]\n\
+         [Round \"2\"]\n[White \"Carlsen, Magnus\"]\n[Black \"Giri, Anish\"]\n[Result \"1-0\"]\n\
+         [ECO \"C65\"]\n[WhiteElo \"2859\"]\n[BlackElo \"2780\"]\n[Annotator \"{long}\"]\n\
+         [TimeControl \"40/7200:3600\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 1-0\n"
+    );
+    let r = c
+        .post_json("/api/import", &json!({ "pgn": pgn }))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    let id = v["games"][0]["id"].as_str().unwrap().to_owned();
+
+    let exported = c.get(&format!("/api/games/{id}/pgn")).await.unwrap();
+    assert_eq!(exported.status, 200);
+    let text = exported.text();
+    for tag in [
+        "[Event \"Tata Steel Masters\"]",
+        "[Site \"Wijk aan Zee NED\"]",
+        "[Date \"2023.01.15\"]",
+        "[Round \"2\"]",
+        "[White \"Carlsen, Magnus\"]",
+        "[Black \"Giri, Anish\"]",
+        "[Result \"1-0\"]",
+        "[ECO \"C65\"]",
+        "[WhiteElo \"2859\"]",
+        "[BlackElo \"2780\"]",
+        "[TimeControl \"40/7200:3600\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} missing from {text}");
+    }
+    assert!(!text.contains("Anonymous"), "{text}");
+    // Long values are cut at 100 characters.
+    let annotator = format!("[Annotator \"{}\"]", "L".repeat(100));
+    assert!(text.contains(&annotator), "{text}");
+    assert!(!text.contains(&"L".repeat(101)), "{text}");
+    assert!(text.trim_end().ends_with("1-0"), "{text}");
+
+    let state = c.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(state["white"]["name"], "Carlsen, Magnus", "{state}");
+    assert_eq!(state["white"]["kind"], "pgn");
+    assert_eq!(state["black"]["name"], "Giri, Anish");
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
@@ -464,4 +514,5 @@ testkit::both_backends!(
     the_analysis_stream_is_refused_cross_site,
     table_codes_cannot_be_guessed_quickly,
     nul_characters_are_refused_at_the_edge,
+    an_imported_game_keeps_its_tags_and_names,
 );
