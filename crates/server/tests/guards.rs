@@ -456,6 +456,15 @@ async fn nul_characters_are_refused_at_the_edge(db: TestDb) {
     s.stop().await;
 }
 
+/// A metric's value from `/metrics`.
+async fn metric(c: &Client, name: &str) -> u64 {
+    let text = c.get("/metrics").await.unwrap().text();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+}
+
 async fn an_imported_game_keeps_its_tags_and_names(db: TestDb) {
     let s = start(&db).await;
     let c = s.client();
@@ -506,6 +515,56 @@ async fn an_imported_game_keeps_its_tags_and_names(db: TestDb) {
     s.stop().await;
 }
 
+async fn a_stored_review_is_rendered_once_per_language(db: TestDb) {
+    let s = start_with(&db, |c| c.tuning.review_nodes = 2_000).await;
+    let c = s.client();
+    let r = c
+        .post_json(
+            "/api/import",
+            &json!({"pgn": "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    let id = v["games"][0]["id"].as_str().unwrap().to_owned();
+    let asked = c
+        .post(&format!("/api/games/{id}/review"), "")
+        .await
+        .unwrap();
+    assert!(matches!(asked.status, 200 | 202), "{}", asked.text());
+    let path = format!("/api/games/{id}/review?lang=en");
+    let t0 = std::time::Instant::now();
+    let first = loop {
+        let v = c.get_value(&path).await;
+        if v["status"] == "done" {
+            break v;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(120), "{v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let renders = metric(&c, "plyyard_review_renders_total").await;
+    assert!(renders >= 1);
+    for _ in 0..3 {
+        let again = c.get_value(&path).await;
+        assert_eq!(again["review"], first["review"]);
+    }
+    let other = s.client();
+    let seen = other.get_value(&path).await;
+    assert_eq!(seen["review"], first["review"], "the same for every viewer");
+    assert_eq!(metric(&c, "plyyard_review_renders_total").await, renders);
+    // Another language is rendered once too.
+    let fr = format!("/api/games/{id}/review?lang=fr");
+    let in_french = c.get_value(&fr).await;
+    assert_eq!(in_french["lang"], "fr");
+    c.get_value(&fr).await;
+    assert_eq!(
+        metric(&c, "plyyard_review_renders_total").await,
+        renders + 1
+    );
+    s.stop().await;
+}
+
 testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
@@ -515,4 +574,5 @@ testkit::both_backends!(
     table_codes_cannot_be_guessed_quickly,
     nul_characters_are_refused_at_the_edge,
     an_imported_game_keeps_its_tags_and_names,
+    a_stored_review_is_rendered_once_per_language,
 );

@@ -4,6 +4,7 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -197,19 +198,26 @@ async fn done_json(
     viewer: &PlayerId,
     l: &Loaded,
     stored: &review_store::StoredReview,
-    lang: &str,
+    lang: &'static str,
 ) -> Result<Value, ApiError> {
-    let analysis: Value = serde_json::from_str(&stored.analysis).map_err(ApiError::internal)?;
     let review = state
         .reviews
-        .reviewer()
-        .render(&analysis, &l.game, lang)
-        .map_err(ApiError::internal)?;
+        .rendered()
+        .get_or_render(&l.row.id, lang, stored, || {
+            state.metrics.review_renders.fetch_add(1, Ordering::Relaxed);
+            let analysis: Value =
+                serde_json::from_str(&stored.analysis).map_err(ApiError::internal)?;
+            state
+                .reviews
+                .reviewer()
+                .render(&analysis, &l.game, lang)
+                .map_err(ApiError::internal)
+        })?;
     Ok(json!({
         "status": "done",
         "lang": lang,
         "game": game_json(state, l, viewer).await?,
-        "review": review,
+        "review": &*review,
     }))
 }
 
