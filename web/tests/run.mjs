@@ -64,6 +64,11 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
   // address may in an hour by default (10); the limit itself is tested by
   // the server's own tests (crates/server/tests/security.rs).
   if (!extra.includes('--limit-signups-per-hour')) extra.push('--limit-signups-per-hour', '100');
+  // Likewise every guest looks tables up from 127.0.0.1 (a guest's page
+  // polls a private table every 2 s until it sits down).
+  if (!extra.includes('--limit-table-lookups-per-minute')) {
+    extra.push('--limit-table-lookups-per-minute', '600');
+  }
   server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', db, ...extra], {
     stdio: ['ignore', 'inherit', 'pipe'],
   });

@@ -93,6 +93,15 @@ pub struct ServeArgs {
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_PROGRESS_PER_MINUTE", default_value_t = 60)]
     pub limit_progress_per_minute: u32,
+    /// Table look-ups by code that could reveal a private table (unknown
+    /// codes, private tables one does not sit at) one address, and one
+    /// account, may make per minute, also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_TABLE_LOOKUPS_PER_MINUTE",
+        default_value_t = 30
+    )]
+    pub limit_table_lookups_per_minute: u32,
     /// `off` turns every rate limit off (the `--limit-…` quotas; the
     /// per-username log-in back-off stays): only
     /// for a load test on loopback, where every client comes from one
@@ -151,6 +160,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             tables_per_minute: args.limit_tables_per_minute,
             imports_per_minute: args.limit_imports_per_minute,
             progress_per_minute: args.limit_progress_per_minute,
+            table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..server::security::Quotas::default()
         },
         ..server::Tuning::default()
@@ -194,6 +204,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         tables_per_minute: 0,
         imports_per_minute: 0,
         progress_per_minute: 0,
+        table_lookups_per_minute: 0,
         ..quotas
     }
 }
@@ -231,7 +242,9 @@ mod tests {
             limits.check_tables(ip, None).unwrap();
             limits.check_import(ip, None).unwrap();
             limits.check_progress(ip, None).unwrap();
+            limits.check_table_lookup(ip, None).unwrap();
             limits.check_reply(&key).unwrap();
+            limits.check_table_lookup(ip, None).unwrap();
         }
         let on = server::security::Limits::new(&server::security::Quotas::default());
         assert!((0..1000).any(|_| on.check_signup(ip).is_err()));

@@ -1,6 +1,10 @@
 //! The one error type of the API, mapped to HTTP statuses and to socket
 //! `error` messages. Internal failures are logged and reported as `internal`
-//! without details.
+//! without details. Messages are bounded: client input quoted in one goes
+//! through [`echo`] (at most [`MAX_ECHO_CHARS`] characters), and a whole
+//! message is cut at [`MAX_MESSAGE_CHARS`].
+
+use std::borrow::Cow;
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -8,6 +12,60 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::store::StoreError;
+
+/// Characters of client input (a path, a name, a field) an error message
+/// quotes at most.
+pub const MAX_ECHO_CHARS: usize = 100;
+
+/// Characters of an error message at most, whatever it quotes.
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// `s` cut to `max` characters, with `…` in place of what was cut.
+fn bounded(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => Cow::Borrowed(s),
+        Some((end, _)) => Cow::Owned(format!("{}…", &s[..end])),
+    }
+}
+
+/// Client input as an error message quotes it: in double quotes, escaped
+/// like a Rust string (`{:?}`), cut to [`MAX_ECHO_CHARS`] characters with
+/// an ellipsis.
+///
+/// # Examples
+/// ```
+/// use server::error::echo;
+/// assert_eq!(echo("abc"), "\"abc\"");
+/// let long = "x".repeat(60_000);
+/// assert_eq!(echo(&long).chars().count(), 100 + 3);
+/// assert!(echo(&long).ends_with("…\""));
+/// ```
+pub fn echo(s: &str) -> String {
+    match s.char_indices().nth(MAX_ECHO_CHARS) {
+        None => format!("{s:?}"),
+        Some((end, _)) => {
+            let quoted = format!("{:?}", &s[..end]);
+            format!("{}…\"", &quoted[..quoted.len() - 1])
+        }
+    }
+}
+
+/// `message` with every span between two backquotes cut at
+/// [`MAX_ECHO_CHARS`] characters (with `…`).
+fn clip_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * MAX_MESSAGE_CHARS));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&bounded(part, MAX_ECHO_CHARS));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
 
 /// Machine-readable error codes (see `docs/protocol.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -126,10 +184,20 @@ pub struct ApiError {
 
 impl ApiError {
     /// An error with the given code and message.
+    /// Every span between backquotes (how serde and axum quote input) is
+    /// cut at [`MAX_ECHO_CHARS`] characters, and the message at
+    /// [`MAX_MESSAGE_CHARS`].
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        let mut message = message.into();
+        if message.contains('`') {
+            message = clip_quoted(&message);
+        }
+        if message.chars().nth(MAX_MESSAGE_CHARS).is_some() {
+            message = bounded(&message, MAX_MESSAGE_CHARS).into_owned();
+        }
         ApiError {
             code,
-            message: message.into(),
+            message,
             reason: None,
             suggestions: Vec::new(),
             retry_after: None,
@@ -158,7 +226,7 @@ impl ApiError {
 
     /// `not_found` for a game id.
     pub fn no_game(id: &str) -> ApiError {
-        ApiError::new(ErrorCode::NotFound, format!("no game {id:?}"))
+        ApiError::new(ErrorCode::NotFound, format!("no game {}", echo(id)))
     }
 
     /// `forbidden`.
@@ -199,7 +267,7 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: ErrorFields {
                 code: self.code,
-                message: &self.message,
+                message: &bounded(&self.message, MAX_MESSAGE_CHARS),
                 reason: self.reason,
                 suggestions: &self.suggestions,
             },
@@ -227,5 +295,29 @@ mod tests {
         let internal = ApiError::internal("disk on fire at /secret/path");
         assert_eq!(internal.message, "internal server error");
         assert_eq!(internal.code.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn messages_and_echoes_are_bounded() {
+        let long = "é".repeat(70_000);
+        assert_eq!(echo("a\"b"), r#""a\"b""#);
+        let e = echo(&long);
+        assert_eq!(e.chars().count(), MAX_ECHO_CHARS + 3);
+        assert!(e.starts_with("\"éé") && e.ends_with("é…\""), "{e}");
+        let err = ApiError::bad_request(long.clone());
+        assert_eq!(err.message.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(err.message.ends_with('…'));
+        let short = "x".repeat(MAX_MESSAGE_CHARS);
+        assert_eq!(ApiError::bad_request(short.clone()).message, short);
+        assert!(ApiError::no_game(&long).message.len() < 300);
+        let serde_like = format!("unknown variant `{}`, expected `beginner`", "x".repeat(500));
+        let cut = ApiError::bad_request(serde_like).message;
+        assert_eq!(
+            cut,
+            format!(
+                "unknown variant `{}…`, expected `beginner`",
+                "x".repeat(100)
+            )
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! runs until a shutdown signal. [`run`] does both for the command line.
 
 pub mod auth;
+pub mod conn;
 pub mod engine_pool;
 pub mod error;
 pub mod exercises;
@@ -28,7 +29,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
 use crate::engine_pool::EnginePool;
@@ -96,6 +96,9 @@ pub struct Tuning {
     pub first_move_timeout: Duration,
     /// A table player away this long may be claimed against.
     pub away_claim_after: Duration,
+    /// The head of a request (its line and headers) must arrive within
+    /// this long, or the connection is closed (see [`conn`]).
+    pub header_timeout: Duration,
 }
 
 impl Default for Tuning {
@@ -114,6 +117,7 @@ impl Default for Tuning {
             analyses_per_minute: review::service::ANALYSES_PER_MINUTE,
             first_move_timeout: live::FIRST_MOVE,
             away_claim_after: live::AWAY_CLAIM,
+            header_timeout: conn::HEADER_TIMEOUT,
         }
     }
 }
@@ -294,26 +298,19 @@ impl Server {
         let addr = self.local_addr()?;
         tracing::info!("listening on http://{addr}");
         let app = http::router(Arc::clone(&self.state));
-        // Small socket messages must leave at once, not wait for Nagle's
-        // algorithm and the peer's delayed ACK (~40 ms per reply).
-        let listener = self.listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::warn!("cannot set TCP_NODELAY: {e}");
-            }
-        });
         let purge = tokio::spawn(purge_sessions(Arc::clone(&self.state)));
         let expire = tokio::spawn(expire_tables(Arc::clone(&self.state)));
         let state = Arc::clone(&self.state);
-        // The peer address is the client address (or its proxy's).
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
+        conn::serve(
+            self.listener,
+            app,
+            self.state.tuning.header_timeout,
+            async move {
+                shutdown.await;
+                state.shutting_down.send_replace(true);
+            },
         )
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            state.shutting_down.send_replace(true);
-        })
-        .await?;
+        .await;
         purge.abort();
         expire.abort();
         tracing::info!("shutting down");

@@ -25,6 +25,9 @@ pub struct Metrics {
     pub games_created: AtomicU64,
     /// Games loaded from the database into an actor since start.
     pub games_loaded: AtomicU64,
+    /// Stored reviews put into words since start (the others were read
+    /// from the cache of rendered reviews).
+    pub review_renders: AtomicU64,
     moves_total: AtomicU64,
     buckets: Mutex<[(u64, u64); RATE_WINDOW_SECS as usize]>,
 }
@@ -39,6 +42,7 @@ impl Default for Metrics {
             engine_running: AtomicI64::new(0),
             games_created: AtomicU64::new(0),
             games_loaded: AtomicU64::new(0),
+            review_renders: AtomicU64::new(0),
             moves_total: AtomicU64::new(0),
             buckets: Mutex::new([(u64::MAX, 0); RATE_WINDOW_SECS as usize]),
         }
@@ -102,6 +106,12 @@ impl Metrics {
             "Games loaded from the database since start.",
             "counter",
             self.games_loaded.load(Ordering::Relaxed).to_string(),
+        );
+        gauge(
+            "plyyard_review_renders_total",
+            "Stored reviews rendered since start (not read from the cache).",
+            "counter",
+            self.review_renders.load(Ordering::Relaxed).to_string(),
         );
         gauge(
             "plyyard_moves_total",

@@ -233,6 +233,10 @@ pub struct Quotas {
     pub signups_per_hour: u32,
     /// Log-in attempts one address may make per minute; also the burst.
     pub logins_per_minute: u32,
+    /// Table look-ups by code that could reveal a private table (see
+    /// [`Limits::check_table_lookup`]) one address, and one account, may
+    /// make per minute; also the burst.
+    pub table_lookups_per_minute: u32,
     /// Failed log-ins in a row to one username before back-off starts.
     pub login_free_failures: u32,
     /// The first back-off delay; each further failure doubles it.
@@ -260,6 +264,7 @@ impl Default for Quotas {
             replies_per_minute: 30,
             signups_per_hour: 10,
             logins_per_minute: 20,
+            table_lookups_per_minute: 30,
             login_free_failures: 5,
             login_backoff_base: Duration::from_secs(1),
             login_backoff_max: Duration::from_secs(15 * 60),
@@ -404,6 +409,7 @@ pub struct Limits {
     reply: Keyed<LimitKey>,
     signup: Keyed<ClientIp>,
     login: Keyed<ClientIp>,
+    table_lookup: Keyed<LimitKey>,
     backoff: LoginBackoff,
     tables: Keyed<LimitKey>,
     imports: Keyed<LimitKey>,
@@ -427,6 +433,7 @@ impl Limits {
             tables: Keyed::new(per(q.tables_per_minute, Duration::from_secs(60))),
             imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
             progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
+            table_lookup: Keyed::new(per(q.table_lookups_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -523,6 +530,21 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         check_both(&self.progress, ip, account)
+    }
+
+    /// Counts one look-up of a table by its code that could reveal a
+    /// private table (an unknown code, or a private table the requester
+    /// does not sit at), against `ip` and, when logged in, `account` too:
+    /// neither many addresses nor many accounts make guessing faster.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its look-ups per minute.
+    pub fn check_table_lookup(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.table_lookup, ip, account)
     }
 
     /// Keys currently held by the game-creation limiter (after dropping
@@ -842,6 +864,32 @@ mod tests {
         }
         assert!(limits.check_login(a, "user9").is_err());
         limits.check_login(ip_key("192.0.2.2"), "user9").unwrap();
+    }
+
+    #[test]
+    fn table_lookups_are_limited_per_address_and_per_account() {
+        let limits = Limits::new(&Quotas {
+            table_lookups_per_minute: 3,
+            ..Quotas::default()
+        });
+        let a = ip_key("192.0.2.1");
+        let acct = AccountKey("p1".into());
+        for _ in 0..3 {
+            limits.check_table_lookup(a, None).unwrap();
+        }
+        let wait = limits.check_table_lookup(a, None).unwrap_err();
+        assert!(wait.secs() >= 1 && wait.secs() <= 20, "{wait:?}");
+        // The account's own quota, from other addresses.
+        for n in 2..5 {
+            limits
+                .check_table_lookup(ip_key(&format!("192.0.2.{n}")), Some(&acct))
+                .unwrap();
+        }
+        assert!(
+            limits
+                .check_table_lookup(ip_key("192.0.2.9"), Some(&acct))
+                .is_err()
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use axum::{Extension, Json, Router};
 use serde::{Deserialize, Serialize};
 
 use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, echo};
 use crate::http::{JsonBody, json_body};
 use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
@@ -360,7 +360,7 @@ async fn named(state: &Shared, name: &str) -> Result<Account, ApiError> {
     } else {
         None
     };
-    found.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no player {name:?}")))
+    found.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no player {}", echo(name))))
 }
 
 /// A public profile: the account and its ratings at every speed.

@@ -170,7 +170,7 @@ async fn session(
         Ok(Message::Text(t)) => Incoming::Text(t.as_str().to_owned()),
         Ok(Message::Binary(_)) => Incoming::Binary,
         Ok(Message::Close(_)) => Incoming::Close,
-        Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Other,
+        Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Control,
         Err(e) => {
             let too_large = e
                 .into_inner()

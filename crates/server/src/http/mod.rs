@@ -60,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(get(assets::web_asset));
     let guarded = routes
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(refuse_nul_in_uri))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             security::guard,
@@ -110,6 +111,51 @@ async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) 
     resp
 }
 
+/// The error for text holding a NUL character: PostgreSQL cannot store
+/// one, and no name, tag, code or key of ours has one.
+fn nul_refused(where_: &str) -> ApiError {
+    ApiError::bad_request(format!(
+        "NUL characters (U+0000) are not allowed in {where_}"
+    ))
+}
+
+/// Refuses (`400 bad_request`) a request whose path or query holds an
+/// escaped NUL character (`%00`), before any handler passes it on to the
+/// database.
+async fn refuse_nul_in_uri(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let has_nul = |s: &str| {
+        s.as_bytes()
+            .windows(3)
+            .any(|w| w.eq_ignore_ascii_case(b"%00"))
+    };
+    let uri = req.uri();
+    if has_nul(uri.path()) || uri.query().is_some_and(has_nul) {
+        return nul_refused("a URL").into_response();
+    }
+    next.run(req).await
+}
+
+/// Whether the JSON text `json` holds a string with a NUL character (the
+/// escape `\u0000`; a raw NUL is no valid JSON anyway).
+fn json_has_nul(json: &[u8]) -> bool {
+    let mut i = 0;
+    while i < json.len() {
+        match json[i] {
+            b'\\' => {
+                if json.get(i + 1) == Some(&b'u')
+                    && json.get(i + 2..i + 6) == Some(b"0000".as_slice())
+                {
+                    return true;
+                }
+                i += 2;
+            }
+            0 => return true,
+            _ => i += 1,
+        }
+    }
+    false
+}
+
 async fn api_not_found() -> ApiError {
     ApiError::new(ErrorCode::NotFound, "no such API endpoint")
 }
@@ -146,6 +192,9 @@ pub fn json_body<T: serde::de::DeserializeOwned>(
             ApiError::bad_request(e.body_text())
         }
     })?;
+    if json_has_nul(&bytes) {
+        return Err(nul_refused(&format!("a {what}")));
+    }
     serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("invalid {what}: {e}")))
 }
@@ -168,4 +217,23 @@ fn bounded_socket(ws: axum::extract::ws::WebSocketUpgrade) -> axum::extract::ws:
         .read_buffer_size(SOCKET_READ_BUFFER)
         .write_buffer_size(SOCKET_WRITE_BUFFER)
         .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_characters_are_found_in_json_text() {
+        assert!(json_has_nul(br#"{"a":"x\u0000y"}"#));
+        assert!(json_has_nul(b"{\"a\":\"\0\"}"));
+        assert!(
+            !json_has_nul(br#"{"a":"x\\u0000y"}"#),
+            "an escaped backslash"
+        );
+        assert!(json_has_nul(br#"{"a":"x\\\u0000y"}"#));
+        assert!(!json_has_nul(br#"{"a":"\u000"#));
+        assert!(!json_has_nul(br#"{"a":"\u0001 \n"}"#));
+        assert!(!json_has_nul(b"\\"));
+    }
 }

@@ -40,6 +40,7 @@ pub(super) fn routes() -> Router<AppState> {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct InspectRequest {
     fen: String,
 }
@@ -180,6 +181,7 @@ fn color_name(c: Color) -> &'static str {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ReplyRequest {
     fen: String,
     uci: String,

@@ -4,10 +4,11 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -197,19 +198,26 @@ async fn done_json(
     viewer: &PlayerId,
     l: &Loaded,
     stored: &review_store::StoredReview,
-    lang: &str,
+    lang: &'static str,
 ) -> Result<Value, ApiError> {
-    let analysis: Value = serde_json::from_str(&stored.analysis).map_err(ApiError::internal)?;
     let review = state
         .reviews
-        .reviewer()
-        .render(&analysis, &l.game, lang)
-        .map_err(ApiError::internal)?;
+        .rendered()
+        .get_or_render(&l.row.id, lang, stored, || {
+            state.metrics.review_renders.fetch_add(1, Ordering::Relaxed);
+            let analysis: Value =
+                serde_json::from_str(&stored.analysis).map_err(ApiError::internal)?;
+            state
+                .reviews
+                .reviewer()
+                .render(&analysis, &l.game, lang)
+                .map_err(ApiError::internal)
+        })?;
     Ok(json!({
         "status": "done",
         "lang": lang,
         "game": game_json(state, l, viewer).await?,
-        "review": review,
+        "review": &*review,
     }))
 }
 
@@ -341,6 +349,7 @@ async fn follow_progress(
 
 /// What the analysis board asks about: a FEN, or a position of a game.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct AnalysisRequest {
     fen: Option<String>,
     game: Option<String>,
@@ -467,16 +476,46 @@ async fn post_analysis(
     })
 }
 
+/// Whether a `GET` that starts work on the visitor's quota comes from the
+/// site's own pages. Browsers send no `Origin` on a same-origin `GET`
+/// (`fetch` or `EventSource`), but they do send `Sec-Fetch-Site`:
+/// `same-origin` (our pages) or `none` (typed in the address bar) pass,
+/// `same-site` and `cross-site` do not. An `Origin`, when sent (a
+/// cross-origin `EventSource` or `fetch`), must be the server's own.
+/// Clients that send neither header (programs, old browsers) pass.
+fn started_here(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+    let fetch_site = headers
+        .get("sec-fetch-site")
+        .map(|v| v.to_str().unwrap_or_default().to_ascii_lowercase());
+    if fetch_site
+        .as_deref()
+        .is_some_and(|s| s != "same-origin" && s != "none")
+    {
+        return false;
+    }
+    headers.get(header::ORIGIN).is_none_or(|o| {
+        o.to_str()
+            .is_ok_and(|o| crate::security::origin_matches(o, headers, public_origin))
+    })
+}
+
 /// Server-sent events of the analysis board: `lines` events with a
 /// [`Snapshot`] after each finished depth, the last with `done: true`; an
-/// `error` event with the error JSON if the engine is busy.
+/// `error` event with the error JSON if the engine is busy. Refused with
+/// `403 forbidden` when started from another site (see [`started_here`]).
 async fn analysis_stream(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
     Extension(ip): Extension<ClientIp>,
     account: Option<Extension<AccountKey>>,
+    headers: HeaderMap,
     q: Result<Query<AnalysisRequest>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    if !started_here(&headers, state.public_origin.as_deref()) {
+        return Err(ApiError::forbidden(
+            "cross-site analysis refused: start it from the site's own pages",
+        ));
+    }
     let Query(req) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let pos = position_of(&state, &req).await?;
     let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
@@ -504,6 +543,7 @@ async fn analysis_stream(
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ImportRequest {
     pgn: String,
 }

@@ -10,7 +10,7 @@ use axum::{Extension, Json, Router};
 use serde::Serialize;
 
 use super::{JsonBody, json_body, same_origin};
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{PlayerId, Session};
 use crate::live;
 use crate::security::{AccountKey, ClientIp};
@@ -38,7 +38,7 @@ fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
 }
 
 fn no_table(code: &str) -> ApiError {
-    ApiError::new(ErrorCode::NotFound, format!("no table {code:?}"))
+    ApiError::new(ErrorCode::NotFound, format!("no table {}", echo(code)))
 }
 
 /// The JSON of a stored table, with its host's name and rating.
@@ -90,6 +90,34 @@ async fn stored(state: &Shared, code: &str) -> Result<TableRow, ApiError> {
         .table(&code)
         .await?
         .ok_or_else(|| no_table(&code))
+}
+
+/// Who looks a table up by its code, for the guard against guessing.
+struct Seeker {
+    ip: ClientIp,
+    account: Option<AccountKey>,
+    player: PlayerId,
+}
+
+/// [`stored`] for a look-up by a code the client typed or guessed: an
+/// unknown code, or a private table the seeker does not sit at, counts
+/// against the seeker's look-ups per minute
+/// ([`crate::security::Limits::check_table_lookup`]), and once those are
+/// used up every such answer is `429` (a found table included, so that
+/// the answers tell nothing). Public tables are listed by the lobby
+/// anyway, and a table's players poll it: those are not counted.
+async fn sought(state: &Shared, code: &str, who: &Seeker) -> Result<TableRow, ApiError> {
+    let found = stored(state, code).await;
+    let reveals = match &found {
+        Ok(t) => !t.public && t.host != who.player.0 && t.guest.as_ref() != Some(&who.player.0),
+        Err(e) => e.code == ErrorCode::NotFound,
+    };
+    if reveals {
+        state
+            .limits
+            .check_table_lookup(who.ip, who.account.as_ref())?;
+    }
+    found
 }
 
 async fn open_table(
@@ -147,20 +175,34 @@ async fn open_table(
 
 async fn get_table(
     State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
+    Extension(ip): Extension<ClientIp>,
+    account: Option<Extension<AccountKey>>,
     Path(code): Path<String>,
 ) -> Result<Json<TableJson>, ApiError> {
-    let t = stored(&state, &code).await?;
+    let who = Seeker {
+        ip,
+        account: account.map(|Extension(a)| a),
+        player,
+    };
+    let t = sought(&state, &code, &who).await?;
     Ok(Json(table_json(&state, &t).await?))
 }
 
 async fn join_table(
     State(state): State<AppState>,
     Extension(session): Extension<Option<Session>>,
+    Extension(ip): Extension<ClientIp>,
     Path(code): Path<String>,
 ) -> Result<Json<TableJson>, ApiError> {
     let session = logged_in(session)?;
-    let t = stored(&state, &code).await?;
     let guest = PlayerId(session.account.player_id.clone());
+    let who = Seeker {
+        ip,
+        account: Some(AccountKey(guest.0.clone())),
+        player: guest.clone(),
+    };
+    let t = sought(&state, &code, &who).await?;
     if t.host == guest.0 {
         return Err(ApiError::new(ErrorCode::OwnTable, "this is your own table"));
     }
@@ -191,7 +233,12 @@ async fn cancel_table(
     let session = logged_in(session)?;
     let account = AccountKey(session.account.player_id.clone());
     state.limits.check_tables(ip, Some(&account))?;
-    let t = stored(&state, &code).await?;
+    let who = Seeker {
+        ip,
+        account: Some(account),
+        player: PlayerId(session.account.player_id.clone()),
+    };
+    let t = sought(&state, &code, &who).await?;
     if t.host != session.account.player_id {
         return Err(ApiError::forbidden("only the host may close a table"));
     }

@@ -150,6 +150,8 @@ pub(super) struct Actor {
     pub(super) row: GameRow,
     /// Who sits on each seat (White, Black), for display.
     pub(super) names: [SeatJson; 2],
+    /// An imported game's tags, for its PGN.
+    pub(super) imported_tags: Option<game::PgnTags>,
     /// The database holds a newer version than this actor (a write found
     /// another writer's change): the actor stops and the game reloads.
     stale: bool,
@@ -189,6 +191,7 @@ pub(super) fn spawn(
     row: GameRow,
     game: Game,
     names: [SeatJson; 2],
+    imported_tags: Option<game::PgnTags>,
 ) -> Handle {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let generation = shared.hub.next_generation();
@@ -201,6 +204,7 @@ pub(super) fn spawn(
         version: row.summary.version,
         row,
         names,
+        imported_tags,
         stale: false,
         game,
         feed: Feed::new(),

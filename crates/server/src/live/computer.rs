@@ -74,7 +74,7 @@ pub async fn create_computer_game(
     );
     let id = row.id.clone();
     let seats = seat_names(shared, &row).await?;
-    let handle = actor::spawn(shared, row, game, seats);
+    let handle = actor::spawn(shared, row, game, seats, None);
     // A fresh id cannot be in the hub yet; set it before anyone asks.
     let _ = shared.hub.slot(&id).set(handle);
     let viewer = Some(player.clone());

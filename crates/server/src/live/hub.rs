@@ -118,7 +118,14 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
     let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
     let seats = seat_names(shared, &row).await?;
-    Ok(actor::spawn(shared, row, game, seats))
+    let tags = if row.kind == crate::store::GameKind::Imported {
+        crate::review::store::imported(&shared.store, id)
+            .await?
+            .map(|i| i.pgn_tags())
+    } else {
+        None
+    };
+    Ok(actor::spawn(shared, row, game, seats, tags))
 }
 
 /// Sends `cmd` to game `id` if it is loaded, without waiting; a game not

@@ -71,7 +71,7 @@ fn dests(game: &Game) -> BTreeMap<String, Vec<String>> {
 /// How a seat is named in PGN.
 fn pgn_name(seat: &SeatJson) -> String {
     match (seat.kind, &seat.name, &seat.level) {
-        (SeatKind::User, Some(n), _) => n.clone(),
+        (SeatKind::User | SeatKind::Pgn, Some(n), _) => n.clone(),
         (SeatKind::Computer, _, Some(l)) => format!("Ply Yard computer ({l})"),
         (SeatKind::Computer, _, None) => "Ply Yard computer".to_owned(),
         (SeatKind::Deleted, _, _) => "Deleted player".to_owned(),
@@ -154,8 +154,11 @@ impl Actor {
         ]
     }
 
-    /// The game as PGN.
+    /// The game as PGN: an imported game with the tags its PGN gave.
     pub(super) fn pgn(&self) -> String {
+        if let Some(tags) = &self.imported_tags {
+            return game::to_pgn(&self.game, tags);
+        }
         let date = rfc3339(self.row.created_at);
         let table = self.row.table.as_ref();
         let event = match table {

@@ -13,6 +13,7 @@
 
 pub mod accuracy;
 pub mod analyse;
+pub mod cache;
 pub mod explain;
 pub mod label;
 pub mod service;

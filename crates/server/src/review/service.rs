@@ -226,6 +226,7 @@ pub struct Reviews {
     lane: Arc<Lane>,
     jobs: Mutex<Jobs>,
     max_jobs: usize,
+    rendered: super::cache::RenderCache,
 }
 
 impl std::fmt::Debug for Reviews {
@@ -245,7 +246,13 @@ impl Reviews {
             lane: Arc::new(Lane::new(REVIEW_WORKERS, REVIEW_QUEUE)),
             jobs: Mutex::new(Jobs::default()),
             max_jobs: REVIEW_WORKERS + REVIEW_QUEUE,
+            rendered: super::cache::RenderCache::default(),
         }
+    }
+
+    /// The stored reviews recently rendered, by game and language.
+    pub fn rendered(&self) -> &super::cache::RenderCache {
+        &self.rendered
     }
 
     /// The review library.

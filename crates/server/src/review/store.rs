@@ -4,9 +4,11 @@
 //!
 //! A review is written once, when its analysis is done, as JSON text; a
 //! second write of the same game keeps the first (reviews are immutable).
-//! An import stores every game of a PGN in one transaction: all or none.
+//! An import stores every game of a PGN in one transaction: all or none,
+//! with its tags (at most [`MAX_TAGS`], values cut at [`MAX_TAG_CHARS`]
+//! characters; migration `0007_imported_tags.sql`) for its PGN export.
 
-use game::pgn::ImportedGame;
+use game::pgn::{ImportedGame, PgnTags};
 use game::{Game, RuleSet, Variant};
 use sqlx::Row;
 
@@ -52,6 +54,39 @@ pub struct ImportedInfo {
     pub site: String,
     /// The date as written (`YYYY.MM.DD`, `??` for unknown parts).
     pub date: String,
+    /// The PGN's tags in file order (see [`MAX_TAGS`]); empty for games
+    /// imported before tags were kept.
+    pub tags: Vec<(String, String)>,
+}
+
+impl ImportedInfo {
+    /// The tags of the game's PGN export: those the PGN gave (the exporter
+    /// derives `Result` and the set-up tags from the game itself), or for
+    /// a game imported before tags were kept, its names, event, site and
+    /// date.
+    pub fn pgn_tags(&self) -> PgnTags {
+        let get = |name: &str| {
+            self.tags
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        PgnTags {
+            event: get("Event").unwrap_or_else(|| self.event.clone()),
+            site: get("Site").unwrap_or_else(|| self.site.clone()),
+            date: get("Date").unwrap_or_else(|| self.date.clone()),
+            round: get("Round").unwrap_or_else(|| "?".into()),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            time_control: get("TimeControl"),
+            extra: self
+                .tags
+                .iter()
+                .filter(|(k, _)| !game::pgn::DERIVED_TAGS.contains(&k.as_str()))
+                .cloned()
+                .collect(),
+        }
+    }
 }
 
 /// The stored review of `game_id`, if any.
@@ -109,11 +144,35 @@ fn info_of(g: &ImportedGame, owner: &str) -> ImportedInfo {
         event: tag("Event", "?"),
         site: tag("Site", "?"),
         date: tag("Date", "????.??.??"),
+        tags: kept_tags(&g.tags),
     }
 }
 
+/// Tags kept of an imported game at most (the first ones of the file).
+pub const MAX_TAGS: usize = 40;
+/// Longest tag name kept.
+const MAX_TAG_NAME: usize = 40;
 /// Tag values are kept to this many characters.
-const MAX_TAG_CHARS: usize = 100;
+pub const MAX_TAG_CHARS: usize = 100;
+
+/// The tags an import keeps: well-formed names (letters, digits, `_`) of
+/// at most [`MAX_TAG_NAME`] characters, each name once, at most
+/// [`MAX_TAGS`] of them, values cut at [`MAX_TAG_CHARS`] characters.
+fn kept_tags(tags: &[(String, String)]) -> Vec<(String, String)> {
+    let mut kept: Vec<(String, String)> = Vec::new();
+    for (k, v) in tags {
+        let well_formed = !k.is_empty()
+            && k.len() <= MAX_TAG_NAME
+            && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if well_formed && !kept.iter().any(|(n, _)| n == k) {
+            kept.push((k.clone(), clip(v)));
+            if kept.len() == MAX_TAGS {
+                break;
+            }
+        }
+    }
+    kept
+}
 
 fn clip(s: &str) -> String {
     s.chars().take(MAX_TAG_CHARS).collect()
@@ -169,9 +228,13 @@ pub async fn import(
             .await?;
         }
         let info = info_of(g, owner);
+        let tags = serde_json::to_string(&info.tags).map_err(|e| StoreError::Corrupt {
+            table: "imported_games",
+            detail: format!("tags: {e}"),
+        })?;
         sqlx::query(
             "INSERT INTO imported_games (game_id, owner, white_name, black_name, event, site, \
-             played_on, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+             played_on, created_at, tags) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(id)
         .bind(&info.owner)
@@ -181,6 +244,7 @@ pub async fn import(
         .bind(&info.site)
         .bind(&info.date)
         .bind(now)
+        .bind(tags)
         .execute(&mut *tx)
         .await?;
     }
@@ -194,7 +258,7 @@ pub async fn import(
 /// A database failure.
 pub async fn imported(store: &Store, game_id: &str) -> Result<Option<ImportedInfo>, StoreError> {
     let row = sqlx::query(
-        "SELECT owner, white_name, black_name, event, site, played_on FROM imported_games \
+        "SELECT owner, white_name, black_name, event, site, played_on, tags FROM imported_games \
          WHERE game_id = $1",
     )
     .bind(game_id)
@@ -208,6 +272,13 @@ pub async fn imported(store: &Store, game_id: &str) -> Result<Option<ImportedInf
             event: r.try_get(3)?,
             site: r.try_get(4)?,
             date: r.try_get(5)?,
+            tags: match r.try_get::<Option<String>, _>(6)? {
+                Some(json) => serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+                    table: "imported_games",
+                    detail: format!("tags of {game_id}: {e}"),
+                })?,
+                None => Vec::new(),
+            },
         })
     })
     .transpose()

@@ -12,50 +12,18 @@ use std::time::{Duration, Instant};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use tokio::sync::{broadcast, oneshot};
 
-use super::{Incoming, MAX_FRAME_BYTES, Outgoing, close};
+use super::{FloodGuard, Incoming, MAX_FRAME_BYTES, Outgoing, Verdict, close};
 use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 use crate::protocol::{ClientMsg, GameState, ServerMsg, parse_client};
 
-/// Messages a client may send per second (also the burst size).
-const RATE_PER_SEC: f64 = 20.0;
-/// Refused messages after which the socket is closed.
-const MAX_STRIKES: u32 = 20;
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
 /// connection, and a reset can destroy what we sent last (the errors that
 /// explain the close) before the client reads it.
 const CLOSE_DRAIN: Duration = Duration::from_secs(2);
-
-/// A token bucket: `RATE_PER_SEC` messages per second, bursts of as many.
-#[derive(Debug)]
-struct RateLimiter {
-    tokens: f64,
-    last: Instant,
-}
-
-impl RateLimiter {
-    fn new() -> RateLimiter {
-        RateLimiter {
-            tokens: RATE_PER_SEC,
-            last: Instant::now(),
-        }
-    }
-
-    fn allow(&mut self, now: Instant) -> bool {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * RATE_PER_SEC).min(RATE_PER_SEC);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 struct Session<'a, S> {
     shared: &'a Arc<Shared>,
@@ -268,8 +236,7 @@ where
             return Ok(());
         }
     };
-    let mut limiter = RateLimiter::new();
-    let mut strikes = 0u32;
+    let mut guard = FloodGuard::new();
     let mut stopping = session.shared.shutting_down.subscribe();
     if *stopping.borrow() {
         return Ok(());
@@ -284,7 +251,7 @@ where
                 }
             }
             frame = stream.next() => {
-                let text = match frame {
+                let frame = match frame {
                     None | Some(Incoming::Close) => return Ok(()),
                     Some(Incoming::Other) => continue,
                     Some(Incoming::TooLarge) => {
@@ -296,22 +263,32 @@ where
                         session.sink.send(Outgoing::Close(close::TOO_BIG, "frame too large".into())).await?;
                         return Ok(());
                     }
-                    Some(Incoming::Binary) => {
-                        session.send(&ServerMsg::error(None, ApiError::bad_request("binary frames are not supported"))).await?;
-                        continue;
-                    }
-                    Some(Incoming::Text(t)) => t,
+                    Some(f) => f,
                 };
-                if !limiter.allow(Instant::now()) {
-                    strikes += 1;
-                    if strikes > MAX_STRIKES {
+                match guard.check(Instant::now()) {
+                    Verdict::Allow => {}
+                    Verdict::Close => {
                         session.sink.send(Outgoing::Close(close::POLICY, "too many messages".into())).await?;
                         return Ok(());
                     }
-                    let (id, _) = parse_client(&text);
-                    session.send(&ServerMsg::error(id, ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"))).await?;
-                    continue;
+                    Verdict::Refuse => {
+                        // Only text gets an answer: a flood of binary or
+                        // control frames must not become a flood of replies.
+                        if let Incoming::Text(text) = &frame {
+                            let (id, _) = parse_client(text);
+                            session.send(&ServerMsg::error(id, ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"))).await?;
+                        }
+                        continue;
+                    }
                 }
+                let text = match frame {
+                    Incoming::Text(t) => t,
+                    Incoming::Binary => {
+                        session.send(&ServerMsg::error(None, ApiError::bad_request("binary frames are not supported"))).await?;
+                        continue;
+                    }
+                    _ => continue,
+                };
                 let (id, parsed) = parse_client(&text);
                 match parsed {
                     Err(e) => session.send(&ServerMsg::error(id, e)).await?,
@@ -481,13 +458,57 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn rate_limiter_allows_bursts_then_refills() {
-        let mut r = RateLimiter::new();
-        let t0 = Instant::now();
-        let allowed = (0..30).filter(|_| r.allow(t0)).count();
-        assert_eq!(allowed, RATE_PER_SEC as usize);
-        assert!(!r.allow(t0));
-        assert!(r.allow(t0 + Duration::from_millis(100)));
+    #[tokio::test]
+    async fn floods_of_any_frame_kind_end_in_a_policy_close() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir).await;
+        let player = crate::identity::new_player_id();
+        let req = NewComputerGame {
+            level: engine::Level::Beginner,
+            color: ColorChoice::White,
+            variant: game::Variant::Standard,
+            position: None,
+            rules: game::RuleSet::PlyYard,
+            fen: None,
+        };
+        let g = live::create_computer_game(&shared, &player, req)
+            .await
+            .unwrap();
+        for flood in [Incoming::Binary, Incoming::Control] {
+            let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();
+            let (client_tx, from_client) = mpsc::unbounded::<Incoming>();
+            let task = tokio::spawn(run_session(
+                Arc::clone(&shared),
+                g.id.clone(),
+                player.clone(),
+                None,
+                to_client,
+                from_client,
+            ));
+            assert_eq!(json_of(next(&mut client_rx).await)["t"], "full");
+            for _ in 0..10_000 {
+                client_tx.unbounded_send(flood.clone()).unwrap();
+            }
+            let mut replies = 0;
+            loop {
+                match next(&mut client_rx).await {
+                    Outgoing::Text(_) => replies += 1,
+                    Outgoing::Close(code, _) => {
+                        assert_eq!(code, close::POLICY, "{flood:?}");
+                        break;
+                    }
+                }
+            }
+            // One `bad_request` per binary frame within the limit (and a
+            // token or two refilled meanwhile); nothing for control frames.
+            let expected = if flood == Incoming::Binary {
+                super::super::FRAMES_PER_SEC as usize + 2
+            } else {
+                0
+            };
+            assert!(replies <= expected, "{flood:?}: {replies} replies");
+            drop(client_tx);
+            task.await.unwrap();
+        }
     }
 }

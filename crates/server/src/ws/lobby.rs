@@ -1,10 +1,13 @@
 //! The lobby's websocket: the list of open public tables at once, then
-//! every change as it happens (see [`crate::tables::lobby`]).
+//! every change as it happens (see [`crate::tables::lobby`]). The client
+//! has nothing to say on it; what it sends anyway goes through a
+//! [`FloodGuard`], and a flood closes the socket.
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::broadcast;
 
+use super::{FloodGuard, Verdict, close};
 use crate::AppState;
 use crate::tables::lobby::LobbyMsg;
 
@@ -21,6 +24,7 @@ pub async fn session(state: AppState, socket: WebSocket) {
         return;
     }
     let mut stopping = state.shutting_down.subscribe();
+    let mut guard = FloodGuard::new();
     loop {
         tokio::select! {
             change = changes.recv() => match change {
@@ -33,7 +37,20 @@ pub async fn session(state: AppState, socket: WebSocket) {
             },
             frame = stream.next() => match frame {
                 None | Some(Err(_) | Ok(Message::Close(_))) => return,
-                Some(Ok(_)) => {}
+                Some(Ok(_)) => {
+                    if guard.check(std::time::Instant::now()) == Verdict::Close {
+                        let frame = axum::extract::ws::CloseFrame {
+                            code: close::POLICY,
+                            reason: "too many messages".into(),
+                        };
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        // Read on for a while: dropping unread input resets
+                        // the connection, which can lose the close frame.
+                        let drain = async { while stream.next().await.is_some() {} };
+                        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), drain).await;
+                        return;
+                    }
+                }
             },
             _ = stopping.changed() => break,
         }

@@ -45,7 +45,7 @@ async fn flood(addr: SocketAddr, n: usize, end: Instant) -> BTreeMap<u16, u64> {
         i += 1;
         let new = long_password();
         let r = match &password {
-            Some(current) if i % 2 == 0 => {
+            Some(current) if i.is_multiple_of(2) => {
                 let body = json!({"current": current, "new": new});
                 c.post_json("/api/account/password", &body).await
             }
