@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use super::{JsonBody, json_body};
 use crate::error::ApiError;
+use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::live::{self, Cmd, color_name, rfc3339};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
@@ -51,9 +52,12 @@ async fn create_game(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let req: NewComputerGame = json_body(body, "game request")?;
-    let key = LimitKey::new(ip, account.as_ref().map(|Extension(a)| a));
-    state.limits.check_create_game(&key)?;
-    let game = live::create_computer_game(&state, &player, req).await?;
+    let account = account.as_ref().map(|Extension(a)| a);
+    state
+        .limits
+        .check_create_game(&LimitKey::new(ip, account))?;
+    let client = state.requester(&player, ip, account);
+    let game = live::create_computer_game(&state, &player, client, req).await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 
@@ -138,6 +142,7 @@ pub fn same_origin(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
 async fn game_socket(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
+    key: LimitKey,
     Path(id): Path<String>,
     q: Result<Query<SocketQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
@@ -152,13 +157,14 @@ async fn game_socket(
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
     live::handle(&state, &id).await?;
+    let client = state.requester(&player, key.ip, key.account.as_ref());
     Ok(ws
         .max_frame_size(MAX_FRAME_BYTES)
         .max_message_size(MAX_FRAME_BYTES)
         .read_buffer_size(SOCKET_READ_BUFFER)
         .write_buffer_size(SOCKET_WRITE_BUFFER)
         .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| session(state, id, player, q.v, socket)))
+        .on_upgrade(move |socket| session(state, id, player, client, q.v, socket)))
 }
 
 /// Runs a game session over an upgraded socket.
@@ -166,6 +172,7 @@ async fn session(
     state: Arc<Shared>,
     id: String,
     player: PlayerId,
+    client: Vec<Requester>,
     since: Option<u64>,
     socket: WebSocket,
 ) {
@@ -196,7 +203,16 @@ async fn session(
             }
         }
     });
-    run_session(state, id, player, since, Box::pin(sink), Box::pin(stream)).await;
+    run_session(
+        state,
+        id,
+        player,
+        client,
+        since,
+        Box::pin(sink),
+        Box::pin(stream),
+    )
+    .await;
 }
 
 #[cfg(test)]

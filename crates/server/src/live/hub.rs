@@ -118,7 +118,7 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
     let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
     let seats = seat_names(shared, &row).await?;
-    Ok(actor::spawn(shared, row, game, seats))
+    Ok(actor::spawn(shared, row, game, seats, None))
 }
 
 /// Sends `cmd` to game `id` if it is loaded, without waiting; a game not
