@@ -4,8 +4,10 @@
 //! running and waiting.
 //!
 //! A request names its client by one or more keys ([`Requester`]s): the
-//! first picks the client's queue, which takes its turn in the round; every
-//! key is charged, so one address with several accounts, or one account on
+//! first picks the client's queue, and a free worker goes to the waiting
+//! client served longest ago (a client new to the queue first, so it waits
+//! for no more than the searches already running); every key is charged,
+//! so one address with several accounts, or one account on
 //! several addresses, never gets more than one key's share. A client may
 //! hold at most `per_client_running` workers at once (so one client never
 //! holds them all while others wait) and have at most `per_client_waiting`
@@ -125,8 +127,13 @@ struct State<K: Hash + Eq + Clone> {
     queued: HashMap<K, usize>,
     /// Each client's waiting requests, by its first key.
     queues: HashMap<K, VecDeque<Waiter<K>>>,
-    /// The clients with waiting requests, in the order of their turns.
+    /// The clients with waiting requests, in the order they came.
     ring: VecDeque<K>,
+    /// When each client with work running or waiting was last given a
+    /// worker (a count of grants); the next worker goes to the waiting
+    /// client served longest ago, a client new to the queue first.
+    served: HashMap<K, u64>,
+    grants: u64,
     next_id: u64,
 }
 
@@ -169,6 +176,7 @@ impl<K: Hash + Eq + Clone> Drop for Permit<K> {
             for k in self.keys.iter() {
                 decrement(&mut s.busy, k);
             }
+            s.forget_if_idle(&self.keys[0]);
             self.fair.dispatch(&mut s)
         };
         send(grants);
@@ -230,7 +238,22 @@ impl<K: Hash + Eq + Clone> State<K> {
         if self.queues.get(first).is_some_and(VecDeque::is_empty) {
             self.queues.remove(first);
             self.ring.retain(|c| c != first);
+            self.forget_if_idle(first);
         }
+    }
+
+    /// Forgets when `client` was served once it has nothing running or
+    /// waiting.
+    fn forget_if_idle(&mut self, client: &K) {
+        if !self.busy.contains_key(client) && !self.queues.contains_key(client) {
+            self.served.remove(client);
+        }
+    }
+
+    /// Counts one grant to `client`.
+    fn mark_served(&mut self, client: &K) {
+        self.grants += 1;
+        self.served.insert(client.clone(), self.grants);
     }
 
     fn may_run(&self, keys: &[K], cap: usize) -> bool {
@@ -255,6 +278,8 @@ impl<K: Hash + Eq + Clone> Fair<K> {
                 queued: HashMap::new(),
                 queues: HashMap::new(),
                 ring: VecDeque::new(),
+                served: HashMap::new(),
+                grants: 0,
                 next_id: 0,
             }),
         }
@@ -307,6 +332,7 @@ impl<K: Hash + Eq + Clone> Fair<K> {
                 for k in keys.iter() {
                     *s.busy.entry(k.clone()).or_default() += 1;
                 }
+                s.mark_served(&first);
                 return Ok(Permit {
                     fair: Arc::clone(self),
                     keys,
@@ -350,27 +376,28 @@ impl<K: Hash + Eq + Clone> Fair<K> {
         permit.map_err(|_| Busy)
     }
 
-    /// Grants free workers to the waiting clients in turn: each client in
-    /// the ring whose first waiter may run (every key under its share)
-    /// gets one worker and goes to the back of the ring.
+    /// Grants free workers to the waiting clients in turn: each worker
+    /// goes to the client served longest ago (one never served first, then
+    /// in the order they came) among those whose first waiter may run
+    /// (every key under its share).
     fn dispatch(self: &Arc<Self>, s: &mut State<K>) -> Vec<Grant<K>> {
         let mut grants = Vec::new();
-        let mut passed = 0;
-        while s.running < self.shares.workers && passed < s.ring.len() {
-            let Some(client) = s.ring.pop_front() else {
+        while s.running < self.shares.workers {
+            let next = s
+                .ring
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| {
+                    s.queues
+                        .get(*c)
+                        .and_then(VecDeque::front)
+                        .is_some_and(|w| s.may_run(&w.keys, self.shares.per_client_running))
+                })
+                .min_by_key(|(_, c)| s.served.get(*c).copied().unwrap_or(0))
+                .map(|(at, _)| at);
+            let Some(client) = next.and_then(|at| s.ring.remove(at)) else {
                 break;
             };
-            let ready = s
-                .queues
-                .get(&client)
-                .and_then(VecDeque::front)
-                .is_some_and(|w| s.may_run(&w.keys, self.shares.per_client_running));
-            if !ready {
-                s.ring.push_back(client);
-                passed += 1;
-                continue;
-            }
-            passed = 0;
             let Some(w) = s.queues.get_mut(&client).and_then(VecDeque::pop_front) else {
                 continue;
             };
@@ -385,6 +412,7 @@ impl<K: Hash + Eq + Clone> Fair<K> {
                 *s.busy.entry(k.clone()).or_default() += 1;
             }
             s.running += 1;
+            s.mark_served(&client);
             grants.push((
                 w.grant,
                 Permit {
@@ -448,10 +476,27 @@ mod tests {
             order.push(label);
             drop(permit);
         }
-        // Client 1 queued five before the others came, yet they wait for
-        // one of its searches only.
-        assert_eq!(order, ["a", "b", "c", "a", "a", "a", "a"]);
+        // Client 1 queued five before the others came, yet they go first:
+        // client 1 was served last (its search had just run).
+        assert_eq!(order, ["b", "c", "a", "a", "a", "a", "a"]);
         assert_eq!((fair.running(), fair.waiting()), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_newcomer_goes_before_a_client_served_just_now() {
+        let fair = Arc::new(Fair::new(shares(1, 1, 100)));
+        let first = fair.acquire(&[1]).await.unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        queue(&fair, &[1], "a", &tx).await;
+        drop(first);
+        let (label, served) = rx.recv().await.unwrap();
+        assert_eq!(label, "a");
+        // Client 1 queued again before client 2 came; client 2 goes first
+        // all the same, since client 1 was served last.
+        queue(&fair, &[1], "a", &tx).await;
+        queue(&fair, &[2], "b", &tx).await;
+        drop(served);
+        assert_eq!(rx.recv().await.unwrap().0, "b");
     }
 
     #[tokio::test]
@@ -482,8 +527,8 @@ mod tests {
             fair.acquire(&[3, 9]).await.is_err(),
             "and its one waiting from another address"
         );
-        let other = fair.acquire(&[2]).await.unwrap();
-        assert_eq!(fair.running(), 2, "address 2 alone is not held back");
+        let other = fair.acquire(&[4]).await.unwrap();
+        assert_eq!(fair.running(), 2, "another address is not held back");
         drop(held);
         assert_eq!(rx.recv().await.unwrap().0, "account elsewhere");
         drop(other);

@@ -12,8 +12,8 @@
 //!
 //! After `--warmup` seconds, the probe (`--probe-from`, another address)
 //! plays Beginner games for `--seconds` (a move 200 ms after each reply)
-//! and, in parallel, asks for a 200 ms analysis every 2 s and reviews the
-//! imported game again and again. It measures its move → reply latency,
+//! and, in parallel, asks for a 200 ms analysis every 2 s and reviews a
+//! freshly imported short game (a 7-ply mate) again and again. It measures its move → reply latency,
 //! the time until each analysis answered, and each review's start delay
 //! (from the request to a status other than `queued`).
 //!
@@ -32,6 +32,10 @@ use serde_json::{Value, json};
 use testkit::{Client, ClientError, recv_json, send_json};
 
 use super::{PASSWORD, Result, ms, percentile, random_move};
+
+/// The game the probe reviews, again and again: short, so that each
+/// review ends soon and the next one's start is measured.
+const PROBE_PGN: &str = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
 
 /// The start position, for analyses and replies.
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -417,7 +421,7 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
     let analyses = tokio::spawn(probe_analyses(probe.clone(), Arc::clone(&probe_stop)));
     let reviews = tokio::spawn(probe_reviews(
         probe,
-        Arc::clone(&pgn),
+        Arc::new(PROBE_PGN.to_owned()),
         Arc::clone(&probe_stop),
     ));
     let t0 = Instant::now();
