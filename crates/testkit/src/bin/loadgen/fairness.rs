@@ -275,7 +275,12 @@ async fn review_once(c: &Client, pgn: &str, stop: &AtomicBool) -> Result<Review>
         }
         match status {
             "done" => break,
-            "queued" | "running" => tokio::time::sleep(Duration::from_millis(100)).await,
+            // `none` can come between the review being stored and its job
+            // ending (the server reads the two one after the other): ask
+            // again.
+            "queued" | "running" | "none" => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
             _ => return Err(ClientError::Unexpected(format!("review: {v}"))),
         }
     }
