@@ -1,19 +1,30 @@
 //! The computer player: engine searches on a bounded pool of blocking
-//! threads.
+//! threads, shared fairly between clients.
 //!
-//! A semaphore caps the searches running at once (the rest wait in a queue
-//! counted by the metrics); each search gets its level's time budget and a
-//! stop flag, so a game that takes its move back cancels its search.
-//! Engines (with their hash tables) are reused between searches.
+//! A [`Fair`] semaphore caps the searches running at once and serves the
+//! waiting ones round-robin by client (address, and account when logged
+//! in: both are charged), so one client's many games never push another
+//! client's reply back by more than one search per worker. One client runs
+//! at most half the workers (rounded up) at once and has at most
+//! [`CLIENT_QUEUE`] searches waiting; more are refused with [`Busy`] (a live
+//! game keeps its computer move and asks again later, `/api/positions/reply`
+//! answers `429`). Each search gets its level's time budget and a stop
+//! flag, so a game that takes its move back cancels its search. Engines
+//! (with their hash tables) are reused between searches.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use game::shakmaty::{Chess, Move};
-use tokio::sync::Semaphore;
 
+use crate::fair::{Busy, Fair, Permit, Requester, Shares};
 use crate::metrics::Metrics;
+
+/// Searches one client (each of its keys) may have waiting for a worker.
+pub const CLIENT_QUEUE: usize = 4;
+/// Searches waiting in all; more are refused.
+pub const QUEUE: usize = 1024;
 
 /// The computer's reply never comes sooner than this after the player's
 /// move (every level below Expert, which uses its whole budget anyway), so
@@ -36,7 +47,7 @@ pub struct ThinkRequest {
 
 /// A bounded pool of engine workers.
 pub struct EnginePool {
-    permits: Semaphore,
+    fair: Arc<Fair<Requester>>,
     idle: Mutex<Vec<engine::Engine>>,
     hash_mb: usize,
     think_factor: f64,
@@ -46,16 +57,17 @@ pub struct EnginePool {
 impl std::fmt::Debug for EnginePool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnginePool")
-            .field("available", &self.permits.available_permits())
+            .field("fair", &self.fair)
             .field("hash_mb", &self.hash_mb)
             .finish()
     }
 }
 
 impl EnginePool {
-    /// A pool running at most `workers` searches at once, each engine with a
-    /// hash table of `hash_mb` MiB and each level's time budget multiplied
-    /// by `think_factor`.
+    /// A pool running at most `workers` searches at once (half of them,
+    /// rounded up, for one client), each engine with a hash table of
+    /// `hash_mb` MiB and each level's time budget multiplied by
+    /// `think_factor`.
     pub fn new(
         workers: usize,
         hash_mb: usize,
@@ -63,7 +75,7 @@ impl EnginePool {
         metrics: Arc<Metrics>,
     ) -> EnginePool {
         EnginePool {
-            permits: Semaphore::new(workers.max(1)),
+            fair: Arc::new(Fair::new(Shares::half(workers, CLIENT_QUEUE, QUEUE))),
             idle: Mutex::new(Vec::new()),
             hash_mb,
             think_factor: if think_factor.is_finite() && think_factor > 0.0 {
@@ -75,31 +87,45 @@ impl EnginePool {
         }
     }
 
-    /// Searches for the computer's move and holds it until [`MIN_REPLY`]
-    /// has passed. Returns `None` if `stop` was set (the search was
-    /// cancelled) or the position has no legal move.
-    pub async fn think(self: &Arc<Self>, req: ThinkRequest, stop: Arc<AtomicBool>) -> Option<Move> {
+    /// Searches for the computer's move for the client of `client` (see
+    /// [`Fair::acquire`]) and holds it until [`MIN_REPLY`] has passed.
+    /// `Ok(None)` if `stop` was set (the search was cancelled) or the
+    /// position has no legal move.
+    ///
+    /// # Errors
+    /// [`Busy`] when the client has [`CLIENT_QUEUE`] searches waiting
+    /// already (or [`QUEUE`] are waiting in all).
+    pub async fn think(
+        self: &Arc<Self>,
+        client: &[Requester],
+        req: ThinkRequest,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Option<Move>, Busy> {
         let started = Instant::now();
         let paced = req.level != engine::Level::Expert;
-        let best = self.search(req, Arc::clone(&stop)).await?;
+        let Some(best) = self.search(client, req, Arc::clone(&stop)).await? else {
+            return Ok(None);
+        };
         if paced {
             tokio::time::sleep_until((started + MIN_REPLY.mul_f64(self.think_factor)).into()).await;
         }
-        (!stop.load(Ordering::Relaxed)).then_some(best)
+        Ok((!stop.load(Ordering::Relaxed)).then_some(best))
     }
 
     /// The engine's full-strength best line in `pos` within `limits` (taken
-    /// as given, not scaled by the think factor), queued for a worker like
-    /// the computer's moves. `None` if the position has no legal move.
+    /// as given, not scaled by the think factor), queued for a worker in
+    /// the turn of the client of `client` like the computer's moves.
+    /// `Ok(None)` if the position has no legal move.
+    ///
+    /// # Errors
+    /// [`Busy`] as for [`EnginePool::think`].
     pub async fn analyse(
         self: &Arc<Self>,
+        client: &[Requester],
         pos: Chess,
         limits: engine::Limits,
-    ) -> Option<engine::SearchResult> {
-        self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
-        let permit = self.permits.acquire().await;
-        self.metrics.engine_queue.fetch_sub(1, Ordering::Relaxed);
-        let _permit = permit.ok()?;
+    ) -> Result<Option<engine::SearchResult>, Busy> {
+        let _permit = self.acquire(client).await?;
         self.metrics.engine_running.fetch_add(1, Ordering::Relaxed);
         let pool = Arc::clone(self);
         let result = tokio::task::spawn_blocking(move || {
@@ -111,10 +137,24 @@ impl EnginePool {
         })
         .await;
         self.metrics.engine_running.fetch_sub(1, Ordering::Relaxed);
-        result
+        Ok(result
             .inspect_err(|e| tracing::error!("engine analysis failed: {e}"))
             .ok()
-            .flatten()
+            .flatten())
+    }
+
+    /// A worker for `client`, counted as queued by the metrics meanwhile.
+    async fn acquire(&self, client: &[Requester]) -> Result<Permit<Requester>, Busy> {
+        self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
+        let permit = self.fair.acquire(client).await;
+        self.metrics.engine_queue.fetch_sub(1, Ordering::Relaxed);
+        permit
+    }
+
+    /// How the pool shares its workers, and how many searches run and
+    /// wait now.
+    pub fn load(&self) -> (Shares, usize, usize) {
+        (self.fair.shares(), self.fair.running(), self.fair.waiting())
     }
 
     fn take_engine(&self) -> engine::Engine {
@@ -132,25 +172,27 @@ impl EnginePool {
             .push(engine);
     }
 
-    async fn search(self: &Arc<Self>, req: ThinkRequest, stop: Arc<AtomicBool>) -> Option<Move> {
-        self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
-        let permit = self.permits.acquire().await;
-        self.metrics.engine_queue.fetch_sub(1, Ordering::Relaxed);
-        let _permit = permit.ok()?;
+    async fn search(
+        self: &Arc<Self>,
+        client: &[Requester],
+        req: ThinkRequest,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Option<Move>, Busy> {
+        let _permit = self.acquire(client).await?;
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return Ok(None);
         }
         self.metrics.engine_running.fetch_add(1, Ordering::Relaxed);
         let pool = Arc::clone(self);
         let result = tokio::task::spawn_blocking(move || pool.search_blocking(&req, &stop)).await;
         self.metrics.engine_running.fetch_sub(1, Ordering::Relaxed);
-        match result {
+        Ok(match result {
             Ok(mv) => mv,
             Err(e) => {
                 tracing::error!("engine search failed: {e}");
                 None
             }
-        }
+        })
     }
 
     fn search_blocking(&self, req: &ThinkRequest, stop: &AtomicBool) -> Option<Move> {
@@ -165,5 +207,56 @@ impl EnginePool {
             return None;
         }
         found.map(|r| r.best_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::IpAddr;
+
+    fn client(n: u8) -> Vec<Requester> {
+        vec![Requester::Ip(IpAddr::from([192, 0, 2, n]))]
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_clients_pile_of_searches_does_not_hold_up_another_client() {
+        let pool = Arc::new(EnginePool::new(2, 1, 1.0, Arc::new(Metrics::default())));
+        let limits = engine::Limits {
+            movetime: Some(Duration::from_millis(150)),
+            ..engine::Limits::default()
+        };
+        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut pile = Vec::new();
+        for _ in 0..30 {
+            let (pool, limits, done) = (Arc::clone(&pool), limits.clone(), Arc::clone(&done));
+            pile.push(tokio::spawn(async move {
+                let found = pool.analyse(&client(1), Chess::default(), limits).await;
+                if matches!(found, Ok(Some(_))) {
+                    done.fetch_add(1, Ordering::SeqCst);
+                }
+                found.map(|f| f.is_some())
+            }));
+        }
+        while pool.load().2 < CLIENT_QUEUE {
+            tokio::task::yield_now().await;
+        }
+        let other = pool
+            .analyse(&client(2), Chess::default(), limits.clone())
+            .await;
+        let before = done.load(Ordering::SeqCst);
+        assert!(matches!(other, Ok(Some(_))));
+        // Client 1 runs on one worker at most; client 2 took the other at
+        // once, so at most the search running beside it ended first.
+        assert!(before <= 1, "{before} of client 1's searches went first");
+        let mut refused = 0;
+        for p in pile {
+            match p.await.unwrap() {
+                Ok(found) => assert!(found),
+                Err(Busy) => refused += 1,
+            }
+        }
+        assert_eq!(refused, 30 - 1 - CLIENT_QUEUE, "the rest were refused");
+        assert_eq!(pool.load().1, 0);
     }
 }

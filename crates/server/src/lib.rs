@@ -10,6 +10,7 @@ pub mod conn;
 pub mod engine_pool;
 pub mod error;
 pub mod exercises;
+pub mod fair;
 pub mod http;
 pub mod i18n;
 pub mod identity;
@@ -81,12 +82,14 @@ pub struct Tuning {
     pub hash_queue: usize,
     /// Nodes the engine searches per position of a game review.
     pub review_nodes: u64,
-    /// Engines (threads) one review searches with; reviews run one at a
-    /// time beside the live games' engines.
+    /// Engines (threads) the reviews search with, beside the live games'
+    /// engines; the reviews under way take turns on them position by
+    /// position, one client after another.
     pub review_threads: usize,
-    /// Whether anonymous players' reviews and analyses also count by their
-    /// address (one review at a time per address); off only for load tests
-    /// from one machine.
+    /// Whether engine work (the computer's moves, engine replies, reviews,
+    /// analyses) counts by the client address besides the account or
+    /// anonymous player: shares of the engines and one review at a time
+    /// per address. Off only for load tests from one machine.
     pub reviews_by_address: bool,
     /// Analysis-board searches one player may start per minute (0: no
     /// limit).
@@ -192,10 +195,10 @@ impl Shared {
             limits: Limits::new(&tuning.quotas),
             hasher: auth::Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby: tables::lobby::Lobby::default(),
-            reviews: Arc::new(review::service::Reviews::new(review::service::library(
-                tuning.review_nodes,
+            reviews: Arc::new(review::service::Reviews::new(
+                review::service::library(tuning.review_nodes),
                 tuning.review_threads,
-            ))),
+            )),
             analyses: Arc::new(review::service::Analyses::new(tuning.analyses_per_minute)),
             trust_proxy: false,
             public_origin: None,
@@ -203,6 +206,26 @@ impl Shared {
             tuning,
             shutting_down: tokio::sync::watch::Sender::new(false),
         }
+    }
+}
+
+impl Shared {
+    /// The keys of a request's client (see [`fair::Requester::keys`]):
+    /// its address and, when logged in, its account; without
+    /// [`Tuning::reviews_by_address`], the account or the anonymous
+    /// player alone.
+    pub fn requester(
+        &self,
+        player: &identity::PlayerId,
+        ip: security::ClientIp,
+        account: Option<&security::AccountKey>,
+    ) -> Vec<fair::Requester> {
+        fair::Requester::keys(
+            account.map(|a| a.0.as_str()),
+            &player.0,
+            ip.0,
+            self.tuning.reviews_by_address,
+        )
     }
 }
 

@@ -21,6 +21,9 @@ pub struct Metrics {
     pub engine_queue: AtomicI64,
     /// Engine searches running.
     pub engine_running: AtomicI64,
+    /// Engine searches refused since start because their client had as
+    /// many waiting as it may (a live game asks again later).
+    pub engine_refused: AtomicU64,
     /// Games created since start.
     pub games_created: AtomicU64,
     /// Games loaded from the database into an actor since start.
@@ -40,6 +43,7 @@ impl Default for Metrics {
             sockets_open: AtomicI64::new(0),
             engine_queue: AtomicI64::new(0),
             engine_running: AtomicI64::new(0),
+            engine_refused: AtomicU64::new(0),
             games_created: AtomicU64::new(0),
             games_loaded: AtomicU64::new(0),
             review_renders: AtomicU64::new(0),
@@ -136,6 +140,12 @@ impl Metrics {
             "Engine searches running.",
             "gauge",
             load(&self.engine_running),
+        );
+        gauge(
+            "plyyard_engine_refused_total",
+            "Engine searches refused because their client had as many waiting as it may.",
+            "counter",
+            self.engine_refused.load(Ordering::Relaxed).to_string(),
         );
         gauge(
             "plyyard_sockets_open",

@@ -21,9 +21,11 @@
 //!
 //! # Rate limits
 //! [`Limits`] holds the quotas of [`Quotas`] (from [`crate::Tuning`]):
-//! generic cell rate limiters from `governor`, keyed by [`LimitKey`] (the
-//! client address for anonymous requests, the account for logged-in
-//! ones), plus an exponential back-off of failed log-ins per username. A
+//! generic cell rate limiters from `governor`, counting each request of a
+//! [`LimitKey`] against its client address **and**, when logged in, its
+//! account (so several accounts on one address share the address's quota,
+//! and one account on several addresses shares the account's), plus an
+//! exponential back-off of failed log-ins per username. A
 //! refusal is a [`RetryAfter`], which becomes `429 rate_limited` with a
 //! `Retry-After` header.
 //!
@@ -172,27 +174,56 @@ fn is_internal(ip: IpAddr) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AccountKey(pub String);
 
-/// Who a rate limit counts against.
+/// Who a rate limit counts against: the client address, and the account
+/// when logged in. A request is charged to both.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum LimitKey {
-    /// An anonymous client, by address.
-    Ip(ClientIp),
-    /// A logged-in account, wherever it connects from.
-    Account(AccountKey),
+pub struct LimitKey {
+    /// The client address.
+    pub ip: ClientIp,
+    /// The logged-in account, if any.
+    pub account: Option<AccountKey>,
 }
 
 impl LimitKey {
-    /// The account when logged in, else the client address.
+    /// The key of a request from `ip`, logged in to `account` or not.
     pub fn new(ip: ClientIp, account: Option<&AccountKey>) -> LimitKey {
-        match account {
-            Some(a) => LimitKey::Account(a.clone()),
-            None => LimitKey::Ip(ip),
+        LimitKey {
+            ip,
+            account: account.cloned(),
         }
     }
 }
 
+/// A handler's `LimitKey` argument: the [`ClientIp`] that [`guard`] found
+/// and the [`AccountKey`] of the session, if any.
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LimitKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<LimitKey, ApiError> {
+        let ip = parts
+            .extensions
+            .get::<ClientIp>()
+            .copied()
+            .ok_or_else(|| ApiError::internal("a request without a client address"))?;
+        Ok(LimitKey {
+            ip,
+            account: parts.extensions.get::<AccountKey>().cloned(),
+        })
+    }
+}
+
+/// One count of a limiter: an address or an account.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Subject {
+    Ip(ClientIp),
+    Account(AccountKey),
+}
+
 /// A refusal by a rate limit: how long to wait before trying again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RetryAfter(pub Duration);
 
 impl RetryAfter {
@@ -305,6 +336,24 @@ impl<K: Hash + Eq + Clone> Keyed<K> {
             .map_err(|not_until| RetryAfter(not_until.wait_time_from(limiter.clock().now())))
     }
 
+    /// Counts one request of `key` against its address and its account:
+    /// refused when either has used up its quota (the longer wait).
+    fn check_both(&self, key: &LimitKey) -> Result<(), RetryAfter>
+    where
+        K: From<Subject>,
+    {
+        let by_ip = self.check(&K::from(Subject::Ip(key.ip)));
+        let by_account = match &key.account {
+            Some(a) => self.check(&K::from(Subject::Account(a.clone()))),
+            None => Ok(()),
+        };
+        match (by_ip, by_account) {
+            (Err(a), Err(b)) => Err(a.max(b)),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
     fn len(&self) -> usize {
         self.limiter.as_ref().map_or(0, |l| {
             l.retain_recent();
@@ -405,15 +454,15 @@ impl LoginBackoff {
 /// [`ApiError`] with `Retry-After`). A log-in counts as failed until it
 /// reports success with [`Limits::login_succeeded`].
 pub struct Limits {
-    create_game: Keyed<LimitKey>,
-    reply: Keyed<LimitKey>,
+    create_game: Keyed<Subject>,
+    reply: Keyed<Subject>,
     signup: Keyed<ClientIp>,
     login: Keyed<ClientIp>,
-    table_lookup: Keyed<LimitKey>,
+    table_lookup: Keyed<Subject>,
     backoff: LoginBackoff,
-    tables: Keyed<LimitKey>,
-    imports: Keyed<LimitKey>,
-    progress: Keyed<LimitKey>,
+    tables: Keyed<Subject>,
+    imports: Keyed<Subject>,
+    progress: Keyed<Subject>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -445,20 +494,24 @@ impl Limits {
         }
     }
 
-    /// Counts one game creation by `key` (see [`LimitKey::new`]).
+    /// Counts one game creation by `key`: against its address and its
+    /// account.
     ///
     /// # Errors
-    /// [`RetryAfter`] when `key` has used up its games per minute.
+    /// [`RetryAfter`] when the address or the account has used up its
+    /// games per minute.
     pub fn check_create_game(&self, key: &LimitKey) -> Result<(), RetryAfter> {
-        self.create_game.check(key)
+        self.create_game.check_both(key)
     }
 
-    /// Counts one engine reply asked for by `key` (see [`LimitKey::new`]).
+    /// Counts one engine reply asked for by `key`: against its address and
+    /// its account.
     ///
     /// # Errors
-    /// [`RetryAfter`] when `key` has used up its replies per minute.
+    /// [`RetryAfter`] when the address or the account has used up its
+    /// replies per minute.
     pub fn check_reply(&self, key: &LimitKey) -> Result<(), RetryAfter> {
-        self.reply.check(key)
+        self.reply.check_both(key)
     }
 
     /// Counts one sign-up attempt from `ip`. Call it before hashing the
@@ -554,17 +607,13 @@ impl Limits {
     }
 }
 
-/// Counts one request against the client's address, then its account.
+/// Counts one request against the client's address and its account.
 fn check_both(
-    keyed: &Keyed<LimitKey>,
+    keyed: &Keyed<Subject>,
     ip: ClientIp,
     account: Option<&AccountKey>,
 ) -> Result<(), RetryAfter> {
-    keyed.check(&LimitKey::Ip(ip))?;
-    match account {
-        Some(a) => keyed.check(&LimitKey::Account(a.clone())),
-        None => Ok(()),
-    }
+    keyed.check_both(&LimitKey::new(ip, account))
 }
 
 /// The origin of a URL (`https://chess.example`): lower-case scheme and
@@ -822,9 +871,6 @@ mod tests {
         });
         let a = LimitKey::new(ip_key("192.0.2.1"), None);
         let b = LimitKey::new(ip_key("192.0.2.2"), None);
-        let acct = AccountKey("p1".into());
-        let logged_in = LimitKey::new(ip_key("192.0.2.1"), Some(&acct));
-        assert_eq!(logged_in, LimitKey::Account(acct.clone()));
         for _ in 0..3 {
             limits.check_create_game(&a).unwrap();
         }
@@ -834,8 +880,59 @@ mod tests {
             "{wait:?}"
         );
         limits.check_create_game(&b).unwrap();
-        limits.check_create_game(&logged_in).unwrap();
-        assert_eq!(limits.tracked_creators(), 3);
+        assert_eq!(limits.tracked_creators(), 2);
+    }
+
+    #[test]
+    fn logged_in_clients_are_charged_to_both_address_and_account() {
+        let limits = Limits::new(&Quotas {
+            games_per_minute: 3,
+            replies_per_minute: 3,
+            ..Quotas::default()
+        });
+        let home = ip_key("192.0.2.1");
+        let accounts: Vec<AccountKey> = (0..3).map(|n| AccountKey(format!("acct{n}"))).collect();
+        // Three accounts on one address share the address's quota.
+        for a in &accounts {
+            limits
+                .check_create_game(&LimitKey::new(home, Some(a)))
+                .unwrap();
+        }
+        for a in &accounts {
+            assert!(
+                limits
+                    .check_create_game(&LimitKey::new(home, Some(a)))
+                    .is_err()
+            );
+        }
+        assert!(
+            limits
+                .check_create_game(&LimitKey::new(home, None))
+                .is_err()
+        );
+        // One account on many addresses shares the account's quota.
+        let roamer = AccountKey("roamer".into());
+        for n in 10..13 {
+            limits
+                .check_reply(&LimitKey::new(
+                    ip_key(&format!("192.0.2.{n}")),
+                    Some(&roamer),
+                ))
+                .unwrap();
+        }
+        assert!(
+            limits
+                .check_reply(&LimitKey::new(ip_key("192.0.2.20"), Some(&roamer)))
+                .is_err()
+        );
+        limits
+            .check_reply(&LimitKey::new(ip_key("192.0.2.20"), None))
+            .unwrap();
+    }
+
+    #[test]
+    fn creation_limits_can_be_off() {
+        let a = LimitKey::new(ip_key("192.0.2.1"), None);
 
         let off = Limits::new(&Quotas {
             games_per_minute: 0,

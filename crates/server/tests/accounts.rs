@@ -313,6 +313,56 @@ async fn cookieless_game_bursts_are_limited_by_address(db: TestDb) {
     srv.stop().await;
 }
 
+/// Switching accounts does not dodge the address's game limit: three
+/// accounts logged in from one address share its quota (they had one each
+/// before), and so does a cookieless client there.
+async fn accounts_on_one_address_share_its_game_limit(db: TestDb) {
+    let mut tuning = testkit::tuning(0.25);
+    tuning.quotas.games_per_minute = 4;
+    let srv = TestServer::start_with(db.url(), tuning).await;
+    let clients: Vec<Client> = (0..3).map(|_| srv.client()).collect();
+    for (n, c) in clients.iter().enumerate() {
+        assert_eq!(signup(c, &format!("share{n}"), PASSWORD).await.status, 201);
+    }
+    let mut created = 0;
+    let mut refused = 0;
+    for round in 0..4 {
+        for c in &clients {
+            let r = c
+                .post_json(
+                    "/api/computer-games",
+                    &json!({"level": "beginner", "color": "white"}),
+                )
+                .await
+                .unwrap();
+            match r.status {
+                201 => created += 1,
+                429 => {
+                    refused += 1;
+                    assert!(r.header("retry-after").is_some());
+                    assert_eq!(error(&r)["code"], "rate_limited");
+                }
+                other => panic!("round {round}: {other}: {}", r.text()),
+            }
+        }
+    }
+    assert_eq!(
+        created, 4,
+        "three accounts on one address got {created} games"
+    );
+    assert_eq!(refused, 8);
+    let anonymous = srv
+        .client()
+        .post_json(
+            "/api/computer-games",
+            &json!({"level": "beginner", "color": "white"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status, 429, "{}", anonymous.text());
+    srv.stop().await;
+}
+
 async fn anonymous_games_follow_the_player_to_the_account(db: TestDb) {
     let srv = start(&db).await;
     let c = srv.client();
@@ -607,6 +657,7 @@ testkit::both_backends!(
     failed_log_ins_back_off,
     racing_wrong_passwords_are_backed_off,
     cookieless_game_bursts_are_limited_by_address,
+    accounts_on_one_address_share_its_game_limit,
     anonymous_games_follow_the_player_to_the_account,
     log_ins_during_other_writes_never_fail,
     passwords_are_scored_after_the_limits,

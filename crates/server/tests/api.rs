@@ -845,7 +845,50 @@ async fn the_web_app_and_service_endpoints_are_served(db: TestDb) {
     srv.stop().await;
 }
 
+/// One address's many computer games share its part of the engine pool:
+/// another client's reply does not wait for them, and none of their
+/// moves is lost (those refused by the pool's queue come a little later).
+async fn one_clients_pile_of_searches_neither_delays_others_nor_gets_lost(db: TestDb) {
+    let srv = TestServer::start(db.url(), 0.25).await;
+    let from = |last: u8| {
+        Client::connecting_from(srv.addr, Some(std::net::IpAddr::from([127, 0, 0, last])))
+    };
+    let busy = from(2);
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        let g = new_game(&busy, json!({"level":"expert","color":"white"})).await;
+        let id = g["id"].as_str().unwrap().to_owned();
+        let ws = socket(&busy, &id, Some(0)).await;
+        games.push((id, ws));
+    }
+    for (n, (_, ws)) in games.iter_mut().enumerate() {
+        let ack = command(ws, json!({"t":"move","id":n,"uci":"e2e4"})).await;
+        assert_eq!(ack["t"], "ack", "{ack}");
+    }
+    let other = from(3);
+    let g = new_game(&other, json!({"level":"beginner","color":"white"})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut ws = socket(&other, &id, Some(0)).await;
+    command(&mut ws, json!({"t":"move","id":1,"uci":"d2d4"})).await;
+    until_ply(&mut ws, 2).await;
+    let mut answered = 0;
+    for (id, _) in &games {
+        answered += u64::from(state(&busy, id).await["ply"] == 2);
+    }
+    // Each Expert search takes 500 ms, one at a time for the busy client.
+    assert!(
+        answered <= 2,
+        "{answered} of the busy client's replies went first"
+    );
+    for (_, ws) in &mut games {
+        until_ply(ws, 2).await;
+    }
+    assert!(metric(&busy, "plyyard_engine_refused_total").await > 0);
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    one_clients_pile_of_searches_neither_delays_others_nor_gets_lost,
     play_a_game_against_the_computer,
     out_of_turn_and_undo_while_thinking,
     undo_takes_back_the_move_and_the_reply,

@@ -384,9 +384,106 @@ async fn the_analysis_board_gives_three_lines(db: TestDb) {
     srv.stop().await;
 }
 
+/// A client of the test server from its own loopback address.
+fn client_from(srv: &TestServer, last: u8) -> Client {
+    Client::connecting_from(srv.addr, Some(std::net::IpAddr::from([127, 0, 0, last])))
+}
+
+/// The status of `id`'s review as `c` sees it.
+async fn review_status(c: &Client, id: &str) -> String {
+    let v: Value = c.get_value(&format!("/api/games/{id}/review")).await;
+    v["status"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Reviews of different clients take turns position by position: a short
+/// review asked for while a long one of another address runs is done long
+/// before it (it used to wait for the whole long review).
+async fn another_clients_review_goes_between_the_positions_of_a_long_one(db: TestDb) {
+    let srv = start(&db).await;
+    let busy = client_from(&srv, 2);
+    let r = import(&busy, &long_pgn()).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let long_id = r.json::<Value>().unwrap()["games"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(ask_review(&busy, &long_id).await.status, 202);
+    let t0 = Instant::now();
+    while review_status(&busy, &long_id).await == "queued" {
+        assert!(t0.elapsed() < WAIT, "the long review never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    let other = client_from(&srv, 3);
+    let r = import(
+        &other,
+        "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+",
+    )
+    .await;
+    let short = r.json::<Value>().unwrap()["games"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(ask_review(&other, &short).await.status, 202);
+    let done = review_done(&other, &short).await;
+    assert_eq!(done["review"]["moves"].as_array().unwrap().len(), 7);
+    let long = busy
+        .get_value(&format!("/api/games/{long_id}/review"))
+        .await;
+    assert_eq!(long["status"], "running", "{long}");
+    let progress = long["done"].as_u64().unwrap();
+    assert!(
+        progress < 70,
+        "the short review waited for {progress} positions"
+    );
+    review_done(&busy, &long_id).await;
+    srv.stop().await;
+}
+
+/// One client's long analysis does not hold the analysis engine: once it
+/// has run its slice, another client's waiting analysis takes the engine,
+/// and the long one answers early with the lines it has.
+async fn a_long_analysis_yields_the_engine_to_another_client(db: TestDb) {
+    let srv = start(&db).await;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let busy = client_from(&srv, 2);
+    let t0 = Instant::now();
+    let long = tokio::spawn(async move {
+        busy.post_json(
+            "/api/analysis",
+            &json!({"fen": start, "movetime_ms": 10_000}),
+        )
+        .await
+        .unwrap()
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let other = client_from(&srv, 3);
+    let r = other
+        .post_json("/api/analysis", &json!({"fen": start, "movetime_ms": 200}))
+        .await
+        .unwrap();
+    let answered = t0.elapsed();
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json::<Value>().unwrap()["done"], true);
+    // The long search would have held the engine for 10 s.
+    assert!(
+        answered < Duration::from_secs(9),
+        "the other client waited {answered:?}"
+    );
+    let long = long.await.unwrap();
+    assert_eq!(long.status, 200, "{}", long.text());
+    let v: Value = long.json().unwrap();
+    assert_eq!(v["done"], true);
+    assert_eq!(v["lines"].as_array().unwrap().len(), 3, "{v}");
+    srv.stop().await;
+}
+
 testkit::both_backends!(
     imports_are_limited_per_client,
     a_finished_game_is_reviewed_once_and_served_to_the_next_viewer,
+    another_clients_review_goes_between_the_positions_of_a_long_one,
+    a_long_analysis_yields_the_engine_to_another_client,
     unfinished_and_unknown_games_are_refused,
     one_review_per_player_at_a_time,
     imports_store_games_and_refuse_bad_pgn_word_for_word,

@@ -132,6 +132,8 @@ impl Response {
 #[derive(Clone)]
 pub struct Client {
     addr: SocketAddr,
+    /// The address connections come from, when not the system's choice.
+    local: Option<std::net::IpAddr>,
     http: reqwest::Client,
     jar: Arc<Jar>,
 }
@@ -152,6 +154,17 @@ impl Client {
     /// If the HTTP client cannot be built (it has no TLS or system
     /// configuration to fail on).
     pub fn new(addr: SocketAddr) -> Client {
+        Client::connecting_from(addr, None)
+    }
+
+    /// A client of the server at `addr` whose connections (HTTP and
+    /// websockets) come from the local address `local` (another loopback
+    /// address such as `127.0.0.2` makes another client address for the
+    /// server's limits), or from the system's choice when `None`.
+    ///
+    /// # Panics
+    /// As [`Client::new`].
+    pub fn connecting_from(addr: SocketAddr, local: Option<std::net::IpAddr>) -> Client {
         let jar = Arc::new(Jar::default());
         let http = reqwest::Client::builder()
             .cookie_provider(Arc::clone(&jar))
@@ -159,9 +172,15 @@ impl Client {
             .no_proxy()
             .tcp_nodelay(true)
             .timeout(HTTP_TIMEOUT)
+            .local_address(local)
             .build()
             .expect("an HTTP client without TLS builds");
-        Client { addr, http, jar }
+        Client {
+            addr,
+            local,
+            http,
+            jar,
+        }
     }
 
     /// The server's address.
@@ -375,7 +394,18 @@ impl Client {
         {
             h.insert(ORIGIN, v);
         }
-        let stream = TcpStream::connect(self.addr).await?;
+        let stream = match self.local {
+            Some(ip) => {
+                let socket = if ip.is_ipv4() {
+                    tokio::net::TcpSocket::new_v4()?
+                } else {
+                    tokio::net::TcpSocket::new_v6()?
+                };
+                socket.bind(SocketAddr::new(ip, 0))?;
+                socket.connect(self.addr).await?
+            }
+            None => TcpStream::connect(self.addr).await?,
+        };
         stream.set_nodelay(true)?;
         let (ws, _) = tokio_tungstenite::client_async(req, stream)
             .await

@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use super::{JsonBody, json_body};
 use crate::error::ApiError;
+use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::live::{self, Cmd, color_name, rfc3339};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
@@ -44,9 +45,12 @@ async fn create_game(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let req: NewComputerGame = json_body(body, "game request")?;
-    let key = LimitKey::new(ip, account.as_ref().map(|Extension(a)| a));
-    state.limits.check_create_game(&key)?;
-    let game = live::create_computer_game(&state, &player, req).await?;
+    let account = account.as_ref().map(|Extension(a)| a);
+    state
+        .limits
+        .check_create_game(&LimitKey::new(ip, account))?;
+    let client = state.requester(&player, ip, account);
+    let game = live::create_computer_game(&state, &player, client, req).await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 
@@ -131,6 +135,7 @@ pub fn same_origin(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
 async fn game_socket(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
+    key: LimitKey,
     Path(id): Path<String>,
     q: Result<Query<SocketQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
@@ -145,7 +150,9 @@ async fn game_socket(
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
     live::handle(&state, &id).await?;
-    Ok(super::bounded_socket(ws).on_upgrade(move |socket| session(state, id, player, q.v, socket)))
+    let client = state.requester(&player, key.ip, key.account.as_ref());
+    Ok(super::bounded_socket(ws)
+        .on_upgrade(move |socket| session(state, id, player, client, q.v, socket)))
 }
 
 /// Runs a game session over an upgraded socket.
@@ -153,6 +160,7 @@ async fn session(
     state: Arc<Shared>,
     id: String,
     player: PlayerId,
+    client: Vec<Requester>,
     since: Option<u64>,
     socket: WebSocket,
 ) {
@@ -183,7 +191,16 @@ async fn session(
             }
         }
     });
-    run_session(state, id, player, since, Box::pin(sink), Box::pin(stream)).await;
+    run_session(
+        state,
+        id,
+        player,
+        client,
+        since,
+        Box::pin(sink),
+        Box::pin(stream),
+    )
+    .await;
 }
 
 #[cfg(test)]

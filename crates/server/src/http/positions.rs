@@ -2,7 +2,8 @@
 //! (the checks, captures and threats of a FEN, from [`engine::tactics`],
 //! and its legal moves) and
 //! `POST /api/positions/reply` (the engine's strongest answer to a
-//! candidate move, on the engine pool, limited per client). Shapes in
+//! candidate move, on the engine pool in the client's turn, limited per
+//! address and per account). Shapes in
 //! `docs/protocol.md` ("Positions").
 
 use std::time::Duration;
@@ -21,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use super::{JsonBody, json_body};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
+use crate::fair::Busy;
+use crate::identity::PlayerId;
 use crate::security::{AccountKey, ClientIp, LimitKey};
 
 /// Longest FEN accepted (a real one is under 100 bytes).
@@ -213,13 +216,15 @@ enum ScoreJson {
 
 async fn reply(
     State(state): State<AppState>,
+    Extension(player): Extension<PlayerId>,
     Extension(ip): Extension<ClientIp>,
     account: Option<Extension<AccountKey>>,
     body: JsonBody,
 ) -> Result<Json<ReplyJson>, ApiError> {
     let req: ReplyRequest = json_body(body, "reply request")?;
-    let key = LimitKey::new(ip, account.as_ref().map(|Extension(a)| a));
-    state.limits.check_reply(&key)?;
+    let account = account.as_ref().map(|Extension(a)| a);
+    state.limits.check_reply(&LimitKey::new(ip, account))?;
+    let client = state.requester(&player, ip, account);
     let mut game = load(&req.fen).map_err(ApiError::bad_request)?;
     if req.uci.len() > MAX_UCI_BYTES {
         return Err(ApiError::bad_request(format!(
@@ -244,8 +249,14 @@ async fn reply(
     };
     let found = state
         .engines
-        .analyse(pos.clone(), limits)
+        .analyse(&client, pos.clone(), limits)
         .await
+        .map_err(|Busy| {
+            ApiError::rate_limited(
+                "the engine is still busy with your earlier requests; try again in a second",
+                1,
+            )
+        })?
         .ok_or_else(|| ApiError::internal("no engine reply in a position with moves"))?;
     Ok(Json(ReplyJson {
         uci: Some(game.uci_of(found.best_move)),

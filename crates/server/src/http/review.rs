@@ -63,8 +63,7 @@ fn requester(
     ip: ClientIp,
     account: Option<&AccountKey>,
 ) -> Vec<Requester> {
-    let by_address = state.tuning.reviews_by_address;
-    Requester::keys(account.map(|a| a.0.as_str()), &player.0, ip.0, by_address)
+    state.requester(player, ip, account)
 }
 
 /// How a player of a reviewed game is shown.

@@ -18,6 +18,7 @@ use super::replay::{move_row, summary_of};
 use super::table::TableLive;
 use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
+use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::protocol::{EventKind, GameState, MoveJson, SeatJson};
 use crate::store::{GameRow, StoreError, now_ms};
@@ -52,6 +53,10 @@ pub enum Cmd {
         draw_offer: bool,
         /// The client's measured lag (table games).
         lag: Duration,
+        /// The keys of the client that sent it (its address and account):
+        /// the computer's reply is searched in that client's share of the
+        /// engine pool.
+        client: Vec<Requester>,
         /// The new version, once committed.
         reply: oneshot::Sender<Result<u64, ApiError>>,
     },
@@ -139,7 +144,15 @@ pub enum Cmd {
         /// Its move, `None` if cancelled or failed.
         best: Option<Move>,
     },
-    /// Start the computer's search again (internal, after a failed commit).
+    /// The engine pool refused search `token` (its client had as many
+    /// searches waiting as it may): the game keeps its turn and asks again
+    /// after a while (internal).
+    EngineBusy {
+        /// Which search.
+        token: u64,
+    },
+    /// Start the computer's search again (internal, after a failed commit
+    /// or a refused search).
     Retry,
 }
 
@@ -161,6 +174,10 @@ pub(super) struct Actor {
     pub(super) mailbox: mpsc::Sender<Cmd>,
     pub(super) thinking: Option<Thinking>,
     pub(super) next_token: u64,
+    /// The keys of the client whose move the computer answers (see
+    /// [`Cmd::Move`]); for a game loaded from storage, its human player's
+    /// id until a move comes.
+    pub(super) client: Vec<Requester>,
     /// Clocks, deadlines and seats of a table game.
     pub(super) table: Option<TableLive>,
     generation: u64,
@@ -192,6 +209,7 @@ pub(super) fn spawn(
     game: Game,
     names: [SeatJson; 2],
     imported_tags: Option<game::PgnTags>,
+    client: Option<Vec<Requester>>,
 ) -> Handle {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let generation = shared.hub.next_generation();
@@ -199,6 +217,10 @@ pub(super) fn spawn(
         .table
         .as_ref()
         .map(|t| TableLive::load(t, &game, &shared.tuning));
+    let client = client.unwrap_or_else(|| {
+        let human = row.white_player.as_ref().or(row.black_player.as_ref());
+        vec![Requester::Player(human.cloned().unwrap_or_default())]
+    });
     let actor = Actor {
         shared: Arc::clone(shared),
         version: row.summary.version,
@@ -211,6 +233,7 @@ pub(super) fn spawn(
         mailbox: tx.clone(),
         thinking: None,
         next_token: 0,
+        client,
         table,
         generation,
         last_active: Instant::now(),
@@ -282,11 +305,15 @@ impl Actor {
                 uci,
                 draw_offer,
                 lag,
+                client,
                 reply,
             } => {
                 let done = if self.table.is_some() {
                     self.table_move(&player, &uci, draw_offer, lag).await
                 } else {
+                    if !client.is_empty() {
+                        self.client = client;
+                    }
                     self.player_move(&player, &uci).await
                 };
                 let _ = reply.send(done);
@@ -327,6 +354,7 @@ impl Actor {
                 let _ = reply.send(());
             }
             Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
+            Cmd::EngineBusy { token } => self.engine_busy(token),
             Cmd::Retry => self.think_if_needed(),
         }
     }

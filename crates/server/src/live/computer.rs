@@ -20,20 +20,27 @@ use super::view::color_name;
 use crate::Shared;
 use crate::engine_pool::ThinkRequest;
 use crate::error::ApiError;
+use crate::fair::{Busy, Requester};
 use crate::identity::PlayerId;
 use crate::protocol::{ColorChoice, GameState, NewComputerGame};
 use crate::store::{GameKind, GameRow, now_ms};
 
 /// Pause before the computer retries after a failed commit of its move.
 const RETRY_DELAY: Duration = Duration::from_secs(1);
+/// Pause before the computer asks the engine pool again after its client's
+/// queue was full.
+const BUSY_RETRY: Duration = Duration::from_millis(250);
 
-/// Creates a game against the computer for `player` and returns its state.
+/// Creates a game against the computer for `player`, whose requests come
+/// from the client of `client` (its keys in the engine pool, see
+/// [`Requester::keys`]), and returns its state.
 ///
 /// # Errors
 /// `bad_request` for an impossible set-up; `internal` for storage failures.
 pub async fn create_computer_game(
     shared: &Arc<Shared>,
     player: &PlayerId,
+    client: Vec<Requester>,
     req: NewComputerGame,
 ) -> Result<GameState, ApiError> {
     let game = starting_game(&req)?;
@@ -74,7 +81,7 @@ pub async fn create_computer_game(
     );
     let id = row.id.clone();
     let seats = seat_names(shared, &row).await?;
-    let handle = actor::spawn(shared, row, game, seats, None);
+    let handle = actor::spawn(shared, row, game, seats, None, Some(client));
     // A fresh id cannot be in the hub yet; set it before anyone asks.
     let _ = shared.hub.slot(&id).set(handle);
     let viewer = Some(player.clone());
@@ -160,11 +167,34 @@ impl Actor {
         let pool = Arc::clone(&self.shared.engines);
         let mailbox = self.mailbox.clone();
         let flag = Arc::clone(&stop);
+        let client = self.client.clone();
         tokio::spawn(async move {
-            let best = pool.think(req, flag).await;
-            let _ = mailbox.send(Cmd::EngineDone { token, best }).await;
+            let done = match pool.think(&client, req, flag).await {
+                Ok(best) => Cmd::EngineDone { token, best },
+                Err(Busy) => Cmd::EngineBusy { token },
+            };
+            let _ = mailbox.send(done).await;
         });
         self.thinking = Some(Thinking { token, stop });
+    }
+
+    /// The engine pool refused search `token`: the computer keeps its turn
+    /// and asks again after [`BUSY_RETRY`] (unless the search was cancelled
+    /// meanwhile), so the move comes late but never goes missing.
+    pub(super) fn engine_busy(&mut self, token: u64) {
+        if self.thinking.as_ref().is_none_or(|t| t.token != token) {
+            return;
+        }
+        self.thinking = None;
+        self.shared
+            .metrics
+            .engine_refused
+            .fetch_add(1, Ordering::Relaxed);
+        let mailbox = self.mailbox.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(BUSY_RETRY).await;
+            let _ = mailbox.send(Cmd::Retry).await;
+        });
     }
 
     /// Stops the search in flight, if any.

@@ -125,7 +125,7 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     } else {
         None
     };
-    Ok(actor::spawn(shared, row, game, seats, tags))
+    Ok(actor::spawn(shared, row, game, seats, tags, None))
 }
 
 /// Sends `cmd` to game `id` if it is loaded, without waiting; a game not

@@ -1,44 +1,56 @@
 //! Running reviews and analyses on engines of their own, so that they never
-//! hold up live games: [`Lane`] (a few engines behind a semaphore, with a
-//! bounded wait), [`Reviews`] (the queue of game reviews: one running per
-//! lane permit, a bounded queue, one review per player at a time, progress
-//! watched by any number of viewers, the result stored when done) and
-//! [`Analyses`] (the analysis board: the engine's best lines of one
-//! position, deepening, within a time cap, one at a time per player and a
-//! rate limit).
+//! hold up live games: [`Lane`] (a few engines shared fairly between
+//! clients, see [`crate::fair`]), [`Reviews`] (the game reviews: one per
+//! client at a time, at most [`REVIEW_JOBS`] under way, their positions
+//! searched one by one in their clients' turns, so that every review under
+//! way advances and a new client's review starts within one position per
+//! client; progress watched by any number of viewers, the result stored
+//! when done) and [`Analyses`] (the analysis board: the engine's best lines
+//! of one position, deepening, within a time cap, one at a time per player,
+//! a rate limit, served in turn by client, and cut short after
+//! [`ANALYSIS_SLICE`] when another client waits).
 //!
 //! The analysis itself is the review library's ([`Reviewer`]); the service
 //! only runs it and keeps what it returns.
 
 use std::collections::{BTreeMap, HashMap};
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use game::Game;
 use game::shakmaty::{Chess, Move};
 use governor::clock::Clock as _;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Serialize;
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
+use super::PositionEval;
 use super::store::{self as review_store, StoredReview};
 use crate::error::ApiError;
+pub use crate::fair::{Busy, Requester};
+use crate::fair::{Fair, Shares};
 use crate::security::RetryAfter;
 use crate::store::{Store, now_ms};
 
-/// Reviews analysing at once (each on one core).
-pub const REVIEW_WORKERS: usize = 1;
-/// Reviews waiting beyond those; more are refused.
-pub const REVIEW_QUEUE: usize = 8;
+/// Reviews under way (running or waiting for their next position's turn)
+/// at once; more are refused.
+pub const REVIEW_JOBS: usize = 32;
 /// Analysis-board searches running at once.
 pub const ANALYSIS_WORKERS: usize = 1;
-/// Analysis-board searches waiting for a worker; more are refused.
-pub const ANALYSIS_QUEUE: usize = 4;
+/// Analysis-board searches waiting for a worker in all (one per client);
+/// more are refused.
+pub const ANALYSIS_QUEUE: usize = 32;
 /// The longest an analysis-board search may run.
 pub const ANALYSIS_MAX_TIME: Duration = Duration::from_secs(10);
+/// Analysis-board searches one client (each of its keys) may have waiting;
+/// more are refused.
+pub const ANALYSIS_CLIENT_QUEUE: usize = 4;
+/// An analysis-board search that has run this long is cut short (it
+/// answers with the lines found so far) when another client's search
+/// waits for the engine.
+pub const ANALYSIS_SLICE: Duration = Duration::from_secs(2);
 /// Analysis-board searches one player may start per minute (and burst).
 pub const ANALYSES_PER_MINUTE: u32 = 30;
 /// Lines shown on the analysis board.
@@ -48,23 +60,26 @@ const LANE_HASH_MB: usize = 16;
 
 /// What the service needs of the review library.
 pub trait Reviewer: Send + Sync + 'static {
-    /// The format number of what [`Reviewer::analyse`] returns; stored with
-    /// it.
+    /// The format number of what [`Reviewer::assemble`] returns; stored
+    /// with it.
     fn format(&self) -> u32;
 
-    /// Analyses every move of `game` on `engine`, reporting `(positions
-    /// done, positions in all)` to `progress`; stops early (with an error)
-    /// when `stop` is set. Returns the language-neutral analysis.
-    ///
-    /// # Errors
-    /// A game the library cannot analyse, or a stop.
-    fn analyse(
+    /// The engine's verdict on the position of `game` after `ply` moves
+    /// (`0..=game.ply()`), searched on `engine`; `None` when `stop` was set.
+    fn analyse_position(
         &self,
         engine: &mut engine::Engine,
         game: &Game,
-        progress: &(dyn Fn(u32, u32) + Sync),
+        ply: usize,
         stop: &AtomicBool,
-    ) -> Result<serde_json::Value, String>;
+    ) -> Option<PositionEval>;
+
+    /// The language-neutral analysis of `game` from the verdicts on all its
+    /// positions (`evals[i]` after `i` moves).
+    ///
+    /// # Errors
+    /// A game or verdicts the library cannot assemble.
+    fn assemble(&self, game: &Game, evals: &[PositionEval]) -> Result<serde_json::Value, String>;
 
     /// The stored `analysis` of `game` as the page shows it to a viewer
     /// reading `lang`: labels, lines and explanations in words.
@@ -79,85 +94,44 @@ pub trait Reviewer: Send + Sync + 'static {
     ) -> Result<serde_json::Value, String>;
 }
 
-/// Who asks for a review or an analysis: one at a time each.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Requester {
-    /// A logged-in account.
-    Account(String),
-    /// An anonymous player id.
-    Player(String),
-    /// A client address (anonymous players count by their address too, so
-    /// that a fresh cookie gives no second review).
-    Ip(IpAddr),
-}
-
-impl Requester {
-    /// The keys of a request: the account when logged in, else the
-    /// anonymous player id and (when `by_address`) the address.
-    pub fn keys(
-        account: Option<&str>,
-        player: &str,
-        ip: IpAddr,
-        by_address: bool,
-    ) -> Vec<Requester> {
-        match account {
-            Some(a) => vec![Requester::Account(a.to_owned())],
-            None if by_address => vec![Requester::Player(player.to_owned()), Requester::Ip(ip)],
-            None => vec![Requester::Player(player.to_owned())],
-        }
-    }
-}
-
-/// A few engines behind a semaphore: at most `workers` searches at once,
-/// at most `queue` more waiting.
+/// A few engines shared fairly between clients ([`Fair`]): at most
+/// `workers` searches at once, the waiting ones served round-robin by
+/// client, and a bounded wait.
 pub struct Lane {
-    permits: Semaphore,
-    waiting: AtomicUsize,
-    queue: usize,
+    fair: Arc<Fair<Requester>>,
     idle: Mutex<Vec<engine::Engine>>,
 }
 
 impl std::fmt::Debug for Lane {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lane")
-            .field("available", &self.permits.available_permits())
-            .field("waiting", &self.waiting.load(Ordering::Relaxed))
+            .field("fair", &self.fair)
             .finish_non_exhaustive()
     }
 }
 
-/// A [`Lane`] refused the work: its queue is full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Busy;
-
 impl Lane {
-    /// A lane of `workers` engines and a queue of `queue`.
-    pub fn new(workers: usize, queue: usize) -> Lane {
+    /// A lane sharing its engines by `shares`.
+    pub fn new(shares: Shares) -> Lane {
         Lane {
-            permits: Semaphore::new(workers.max(1)),
-            waiting: AtomicUsize::new(0),
-            queue,
+            fair: Arc::new(Fair::new(shares)),
             idle: Mutex::new(Vec::new()),
         }
     }
 
-    /// Runs `work` on an engine of the lane, on a blocking thread, once a
-    /// worker is free.
+    /// Runs `work` for the client of `who` (see [`Fair::acquire`]) on an
+    /// engine of the lane, on a blocking thread, once a worker is free and
+    /// the client's turn has come.
     ///
     /// # Errors
-    /// [`Busy`] when `queue` others are waiting already.
+    /// [`Busy`] when the client (or the lane) has as much waiting as it
+    /// may.
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
+        who: &[Requester],
         work: impl FnOnce(&mut engine::Engine) -> T + Send + 'static,
     ) -> Result<T, Busy> {
-        let waiting = self.waiting.fetch_add(1, Ordering::AcqRel);
-        let permit = if waiting >= self.queue + self.permits.available_permits() {
-            None
-        } else {
-            self.permits.acquire().await.ok()
-        };
-        self.waiting.fetch_sub(1, Ordering::AcqRel);
-        let _permit = permit.ok_or(Busy)?;
+        let _permit = self.fair.acquire(who).await?;
         let lane = Arc::clone(self);
         tokio::task::spawn_blocking(move || {
             let mut engine = lane
@@ -173,6 +147,11 @@ impl Lane {
             tracing::error!("engine work failed: {e}");
             Busy
         })
+    }
+
+    /// Requests waiting for a worker now.
+    pub fn waiting(&self) -> usize {
+        self.fair.waiting()
     }
 
     fn lock_idle(&self) -> MutexGuard<'_, Vec<engine::Engine>> {
@@ -220,10 +199,11 @@ struct Jobs {
     by_owner: HashMap<Requester, String>,
 }
 
-/// The review queue.
+/// The reviews under way.
 pub struct Reviews {
     reviewer: Arc<dyn Reviewer>,
     lane: Arc<Lane>,
+    workers: usize,
     jobs: Mutex<Jobs>,
     max_jobs: usize,
     rendered: super::cache::RenderCache,
@@ -238,14 +218,23 @@ impl std::fmt::Debug for Reviews {
 }
 
 impl Reviews {
-    /// A queue running `reviewer` with [`REVIEW_WORKERS`] and
-    /// [`REVIEW_QUEUE`].
-    pub fn new(reviewer: Arc<dyn Reviewer>) -> Reviews {
+    /// Reviews running `reviewer` on `workers` engines (at least one), at
+    /// most [`REVIEW_JOBS`] under way. One review searches up to `workers`
+    /// of its positions at once; each search waits for its client's turn,
+    /// so reviews of different clients take turns position by position.
+    pub fn new(reviewer: Arc<dyn Reviewer>, workers: usize) -> Reviews {
+        let workers = workers.max(1);
         Reviews {
             reviewer,
-            lane: Arc::new(Lane::new(REVIEW_WORKERS, REVIEW_QUEUE)),
+            lane: Arc::new(Lane::new(Shares {
+                workers,
+                per_client_running: workers,
+                per_client_waiting: workers,
+                max_waiting: workers * REVIEW_JOBS,
+            })),
+            workers,
             jobs: Mutex::new(Jobs::default()),
-            max_jobs: REVIEW_WORKERS + REVIEW_QUEUE,
+            max_jobs: REVIEW_JOBS,
             rendered: super::cache::RenderCache::default(),
         }
     }
@@ -294,11 +283,12 @@ impl Reviews {
         }
         if jobs.by_game.len() >= self.max_jobs {
             return Err(ApiError::rate_limited(
-                "too many reviews are waiting; try again in a minute",
+                "too many reviews are under way; try again in a minute",
                 60,
             ));
         }
         let (tx, rx) = watch::channel(Progress::Queued);
+        let keys = owners.clone();
         for o in &owners {
             jobs.by_owner.insert(o.clone(), id.to_owned());
         }
@@ -310,18 +300,17 @@ impl Reviews {
             },
         );
         drop(jobs);
-        tokio::spawn(Arc::clone(self).run(store.clone(), id.to_owned(), game, tx));
+        let job = (store.clone(), id.to_owned(), game, keys);
+        tokio::spawn(Arc::clone(self).run(job, tx));
         Ok(rx)
     }
 
     async fn run(
         self: Arc<Self>,
-        store: Store,
-        id: String,
-        game: Game,
+        (store, id, game, keys): (Store, String, Game, Vec<Requester>),
         tx: watch::Sender<Progress>,
     ) {
-        let outcome = self.analyse(&game, tx.clone()).await;
+        let outcome = self.analyse(game, &keys, &tx).await;
         let last = match outcome {
             Ok(analysis) => {
                 let stored = StoredReview {
@@ -351,21 +340,77 @@ impl Reviews {
         tx.send_replace(last);
     }
 
-    async fn analyse(&self, game: &Game, tx: watch::Sender<Progress>) -> Result<String, String> {
-        let reviewer = Arc::clone(&self.reviewer);
-        let game = game.clone();
-        let work = move |engine: &mut engine::Engine| {
-            let stop = AtomicBool::new(false);
-            let report = |done, total| {
-                tx.send_replace(Progress::Running { done, total });
-            };
-            reviewer.analyse(engine, &game, &report, &stop)
+    /// Searches every position of `game` in the turns of the client of
+    /// `keys`, up to [`Reviews::new`]'s `workers` at once, reporting
+    /// progress on `tx` (`running` with 0 done as soon as the first search
+    /// starts), then assembles the analysis.
+    async fn analyse(
+        &self,
+        game: Game,
+        keys: &[Requester],
+        tx: &watch::Sender<Progress>,
+    ) -> Result<String, String> {
+        let game = Arc::new(game);
+        let total = game.ply() + 1;
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let stop = Arc::new(AtomicBool::new(false));
+        let evals: Mutex<Vec<Option<PositionEval>>> = Mutex::new(vec![None; total]);
+        let (next, done, stop, evals, game) = (&next, &done, &stop, &evals, &game);
+        let runner = || async move {
+            loop {
+                let ply = next.fetch_add(1, Ordering::Relaxed);
+                if ply >= total || stop.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                let (reviewer, game, flag, sender) = (
+                    Arc::clone(&self.reviewer),
+                    Arc::clone(game),
+                    Arc::clone(stop),
+                    tx.clone(),
+                );
+                let found = self
+                    .lane
+                    .run(keys, move |engine| {
+                        sender.send_if_modified(|p| {
+                            let first = *p == Progress::Queued;
+                            if first {
+                                *p = Progress::Running {
+                                    done: 0,
+                                    total: count(total),
+                                };
+                            }
+                            first
+                        });
+                        reviewer.analyse_position(engine, &game, ply, &flag)
+                    })
+                    .await;
+                let Ok(Some(eval)) = found else {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err("the review could not run".to_owned());
+                };
+                evals.lock().unwrap_or_else(|e| e.into_inner())[ply] = Some(eval);
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                tx.send_replace(Progress::Running {
+                    done: count(d),
+                    total: count(total),
+                });
+            }
         };
-        let value = self
-            .lane
-            .run(work)
+        let runners = (0..self.workers.min(total)).map(|_| runner());
+        for outcome in futures_util::future::join_all(runners).await {
+            outcome?;
+        }
+        let evals: Option<Vec<PositionEval>> =
+            std::mem::take(&mut *evals.lock().unwrap_or_else(|e| e.into_inner()))
+                .into_iter()
+                .collect();
+        let evals = evals.ok_or_else(|| "the review could not run".to_owned())?;
+        let (reviewer, game) = (Arc::clone(&self.reviewer), Arc::clone(game));
+        let value = tokio::task::spawn_blocking(move || reviewer.assemble(&game, &evals))
             .await
-            .map_err(|Busy| "the review could not run".to_owned())??;
+            .map_err(|e| e.to_string())??;
         serde_json::to_string(&value).map_err(|e| e.to_string())
     }
 }
@@ -465,16 +510,24 @@ impl Analyses {
             Quota::with_period(Duration::from_secs(60) / n.get()).map(|q| q.allow_burst(n))
         });
         Analyses {
-            lane: Arc::new(Lane::new(ANALYSIS_WORKERS, ANALYSIS_QUEUE)),
+            lane: Arc::new(Lane::new(Shares {
+                workers: ANALYSIS_WORKERS,
+                per_client_running: 1,
+                per_client_waiting: ANALYSIS_CLIENT_QUEUE,
+                max_waiting: ANALYSIS_QUEUE,
+            })),
             limiter: quota.map(RateLimiter::keyed),
             current: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Starts analysing `pos` for `who` for at most `time` (capped at
-    /// [`ANALYSIS_MAX_TIME`]), stopping `who`'s previous analysis; the
-    /// snapshots come on the receiver, the last with `done`. Dropping the
-    /// receiver stops the search.
+    /// Starts analysing `pos` for `who` (keys as [`Requester::keys`]: the
+    /// last one is the player or account) for at most `time` (capped at
+    /// [`ANALYSIS_MAX_TIME`]), stopping that player's previous analysis;
+    /// the snapshots come on the receiver, the last with `done`. Dropping
+    /// the receiver stops the search. The search waits for its client's
+    /// turn on the engine, and once it has run [`ANALYSIS_SLICE`] it stops
+    /// (with the lines found so far) as soon as another search waits.
     ///
     /// # Errors
     /// `rate_limited` when `who` has used up its searches per minute.
@@ -496,20 +549,33 @@ impl Analyses {
             if current.len() > 10_000 {
                 current.retain(|_, s| !s.load(Ordering::Relaxed));
             }
-            for k in who {
-                if let Some(old) = current.insert(k.clone(), Arc::clone(&stop)) {
-                    old.store(true, Ordering::Relaxed);
-                }
+            // Others at the same address keep theirs: the address's
+            // share of the engine is what bounds them.
+            if let Some(k) = who.last()
+                && let Some(old) = current.insert(k.clone(), Arc::clone(&stop))
+            {
+                old.store(true, Ordering::Relaxed);
             }
         }
         let (tx, rx) = mpsc::channel(16);
         let lane = Arc::clone(&self.lane);
         let time = time.min(ANALYSIS_MAX_TIME);
+        let who = who.to_vec();
         tokio::spawn(async move {
             let sender = tx.clone();
             let flag = Arc::clone(&stop);
+            let started = Arc::new(std::sync::OnceLock::<Instant>::new());
+            let mark = Arc::clone(&started);
+            tokio::spawn(yield_after_slice(
+                Arc::clone(&lane),
+                Arc::clone(&stop),
+                started,
+            ));
             let done = lane
-                .run(move |engine| search_lines(engine, &pos, time, &flag, &sender))
+                .run(&who, move |engine| {
+                    let _ = mark.set(Instant::now());
+                    search_lines(engine, &pos, time, &flag, &sender);
+                })
                 .await;
             stop.store(true, Ordering::Relaxed);
             if let Err(Busy) = done {
@@ -517,6 +583,24 @@ impl Analyses {
             }
         });
         Ok(rx)
+    }
+}
+
+/// Sets `stop` once the search has run [`ANALYSIS_SLICE`] (since
+/// `started` was set) while another search waits on `lane`; ends when
+/// `stop` is set by anyone.
+async fn yield_after_slice(
+    lane: Arc<Lane>,
+    stop: Arc<AtomicBool>,
+    started: Arc<std::sync::OnceLock<Instant>>,
+) {
+    const CHECK: Duration = Duration::from_millis(100);
+    while !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(CHECK).await;
+        let ran = started.get().map_or(Duration::ZERO, Instant::elapsed);
+        if ran >= ANALYSIS_SLICE && lane.waiting() > 0 {
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -603,17 +687,15 @@ fn search_lines(
 }
 
 /// The review library (`super::analyse`, `super::text`) searching each
-/// position for `nodes` nodes, on `threads` engines at once per review.
-pub fn library(nodes: u64, threads: usize) -> Arc<dyn Reviewer> {
+/// position for `nodes` nodes.
+pub fn library(nodes: u64) -> Arc<dyn Reviewer> {
     Arc::new(Library {
         budget: super::Budget::Nodes(nodes),
-        threads: threads.max(1),
     })
 }
 
 struct Library {
     budget: super::Budget,
-    threads: usize,
 }
 
 impl Reviewer for Library {
@@ -621,30 +703,30 @@ impl Reviewer for Library {
         super::analyse::FORMAT
     }
 
-    fn analyse(
+    fn analyse_position(
         &self,
         engine: &mut engine::Engine,
         game: &Game,
-        progress: &(dyn Fn(u32, u32) + Sync),
+        ply: usize,
         stop: &AtomicBool,
-    ) -> Result<serde_json::Value, String> {
-        let on_progress = |done: usize, total: usize| {
-            progress(
-                u32::try_from(done).unwrap_or(u32::MAX),
-                u32::try_from(total).unwrap_or(u32::MAX),
-            );
-        };
-        // Each position is searched from a cleared engine: the extra ones
-        // need no warm table.
-        let mut engines: Vec<engine::Engine> =
-            std::iter::once(std::mem::replace(engine, engine::Engine::new(1)))
-                .chain((1..self.threads).map(|_| engine::Engine::new(LANE_HASH_MB)))
-                .collect();
-        let review = super::review_game(game, self.budget, &mut engines, stop, &on_progress);
-        if let Some(first) = engines.into_iter().next() {
-            *engine = first;
+    ) -> Option<PositionEval> {
+        let moves = game.moves();
+        let moves = moves.get(..ply)?;
+        super::analyse_position(engine, game.initial_position(), moves, self.budget, stop)
+    }
+
+    fn assemble(&self, game: &Game, evals: &[PositionEval]) -> Result<serde_json::Value, String> {
+        let moves = game.moves();
+        if evals.len() != moves.len() + 1 {
+            return Err("one verdict per position is needed".to_owned());
         }
-        let review = review.ok_or_else(|| "the review was stopped".to_owned())?;
+        let review = super::analyse::assemble(
+            game.initial_position(),
+            &moves,
+            game.castling_mode(),
+            evals,
+            self.budget,
+        );
         serde_json::to_value(review).map_err(|e| e.to_string())
     }
 
@@ -703,37 +785,58 @@ fn line_fens(game: &Game, ply: u32, line: &[String]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn ip(n: u8) -> Requester {
+        Requester::Ip(std::net::IpAddr::from([192, 0, 2, n]))
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_lane_runs_its_workers_queues_a_few_and_refuses_the_rest() {
-        let lane = Arc::new(Lane::new(1, 1));
+    async fn a_lane_runs_its_workers_queues_a_few_per_client_and_refuses_the_rest() {
+        let lane = Arc::new(Lane::new(Shares {
+            workers: 1,
+            per_client_running: 1,
+            per_client_waiting: 1,
+            max_waiting: 8,
+        }));
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let running = tokio::spawn({
             let lane = Arc::clone(&lane);
-            async move { lane.run(move |_| wait.recv().is_ok()).await }
+            async move { lane.run(&[ip(1)], move |_| wait.recv().is_ok()).await }
         });
-        while lane.permits.available_permits() > 0 {
+        while lane.fair.running() == 0 {
             tokio::task::yield_now().await;
         }
         let queued = tokio::spawn({
             let lane = Arc::clone(&lane);
-            async move { lane.run(|_| 7).await }
+            async move { lane.run(&[ip(1)], |_| 7).await }
         });
-        while lane.waiting.load(Ordering::Acquire) == 0 {
+        while lane.waiting() == 0 {
             tokio::task::yield_now().await;
         }
-        assert_eq!(lane.run(|_| 8).await, Err(Busy), "the queue is full");
+        assert_eq!(
+            lane.run(&[ip(1)], |_| 8).await,
+            Err(Busy),
+            "the client's queue is full"
+        );
+        let other = tokio::spawn({
+            let lane = Arc::clone(&lane);
+            async move { lane.run(&[ip(2)], |_| 10).await }
+        });
+        while lane.waiting() < 2 {
+            tokio::task::yield_now().await;
+        }
         release.send(()).unwrap();
         assert_eq!(running.await.unwrap(), Ok(true));
         assert_eq!(queued.await.unwrap(), Ok(7));
-        assert_eq!(lane.run(|_| 9).await, Ok(9), "free again");
+        assert_eq!(other.await.unwrap(), Ok(10));
+        assert_eq!(lane.run(&[ip(1)], |_| 9).await, Ok(9), "free again");
     }
 
     #[test]
-    fn anonymous_players_count_by_id_and_address_accounts_by_account() {
-        let ip: IpAddr = "192.0.2.7".parse().unwrap();
+    fn requests_count_by_address_and_player_or_account() {
+        let ip: std::net::IpAddr = "192.0.2.7".parse().unwrap();
         assert_eq!(
             Requester::keys(None, "p1", ip, true),
-            vec![Requester::Player("p1".into()), Requester::Ip(ip)]
+            vec![Requester::Ip(ip), Requester::Player("p1".into())]
         );
         assert_eq!(
             Requester::keys(None, "p1", ip, false),
@@ -741,7 +844,7 @@ mod tests {
         );
         assert_eq!(
             Requester::keys(Some("acc"), "p1", ip, true),
-            vec![Requester::Account("acc".into())]
+            vec![Requester::Ip(ip), Requester::Account("acc".into())]
         );
     }
 

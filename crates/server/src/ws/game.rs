@@ -15,6 +15,7 @@ use tokio::sync::{broadcast, oneshot};
 use super::{FloodGuard, Incoming, MAX_FRAME_BYTES, Outgoing, Verdict, close};
 use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
+use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 use crate::protocol::{ClientMsg, GameState, ServerMsg, parse_client};
@@ -29,6 +30,7 @@ struct Session<'a, S> {
     shared: &'a Arc<Shared>,
     game_id: &'a str,
     player: &'a PlayerId,
+    client: &'a [Requester],
     sink: S,
     seats: Seats,
     sent_v: u64,
@@ -108,7 +110,7 @@ where
     }
 
     async fn command(&mut self, msg: ClientMsg) -> Result<Option<u64>, ApiError> {
-        let Some(make) = command_for(self.player, msg) else {
+        let Some(make) = command_for(self.player, self.client, msg) else {
             return Ok(None);
         };
         let v = live::request(self.shared, self.game_id, &*make).await??;
@@ -118,7 +120,7 @@ where
 
 /// Builds the actor command (awaiting a version) a client message asks for;
 /// `None` for messages the session answers itself.
-fn command_for(player: &PlayerId, msg: ClientMsg) -> Option<Box<CommandFor>> {
+fn command_for(player: &PlayerId, client: &[Requester], msg: ClientMsg) -> Option<Box<CommandFor>> {
     let p = player.clone();
     let make: Box<CommandFor> = match msg {
         ClientMsg::Move {
@@ -127,11 +129,13 @@ fn command_for(player: &PlayerId, msg: ClientMsg) -> Option<Box<CommandFor>> {
             lag_ms,
         } => {
             let lag = Duration::from_millis(lag_ms.unwrap_or(0));
+            let client = client.to_vec();
             Box::new(move |reply| Cmd::Move {
                 player: p.clone(),
                 uci: uci.clone(),
                 draw_offer,
                 lag,
+                client: client.clone(),
                 reply,
             })
         }
@@ -174,12 +178,14 @@ fn command_for(player: &PlayerId, msg: ClientMsg) -> Option<Box<CommandFor>> {
 /// Makes a command from the channel its answer comes back on.
 type CommandFor = dyn Fn(oneshot::Sender<Result<u64, ApiError>>) -> Cmd + Send + Sync;
 
-/// Runs a session until either side closes. `since` is the version the
-/// client already has (`?v=`).
+/// Runs a session of `player`, from the client of `client` (its keys, see
+/// [`Requester::keys`]), until either side closes. `since` is the version
+/// the client already has (`?v=`).
 pub async fn run_session<S, R, E>(
     shared: Arc<Shared>,
     game_id: String,
     player: PlayerId,
+    client: Vec<Requester>,
     since: Option<u64>,
     sink: S,
     mut stream: R,
@@ -192,6 +198,7 @@ pub async fn run_session<S, R, E>(
         shared: &shared,
         game_id: &game_id,
         player: &player,
+        client: &client,
         sink,
         seats: Seats::empty(),
         sent_v: 0,
@@ -369,11 +376,13 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn a_session_over_channels() {
-        let dir = tempfile::tempdir().unwrap();
-        let shared = shared(&dir).await;
-        let player = crate::identity::new_player_id();
+    /// A new Beginner computer game of `player` (White), its searches
+    /// charged to `client`.
+    async fn beginner_game(
+        shared: &Arc<Shared>,
+        player: &PlayerId,
+        client: &[Requester],
+    ) -> GameState {
         let req = NewComputerGame {
             level: engine::Level::Beginner,
             color: ColorChoice::White,
@@ -382,15 +391,25 @@ mod tests {
             rules: game::RuleSet::PlyYard,
             fen: None,
         };
-        let g = live::create_computer_game(&shared, &player, req)
+        live::create_computer_game(shared, player, client.to_vec(), req)
             .await
-            .unwrap();
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_session_over_channels() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir).await;
+        let player = crate::identity::new_player_id();
+        let client = vec![Requester::Player(player.0.clone())];
+        let g = beginner_game(&shared, &player, &client).await;
         let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();
         let (client_tx, from_client) = mpsc::unbounded::<Incoming>();
         let task = tokio::spawn(run_session(
             Arc::clone(&shared),
             g.id.clone(),
             player,
+            client,
             None,
             to_client,
             from_client,
@@ -446,6 +465,7 @@ mod tests {
             shared,
             "nosuchgm".into(),
             crate::identity::new_player_id(),
+            Vec::new(),
             None,
             to_client,
             from_client,
@@ -463,17 +483,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let shared = shared(&dir).await;
         let player = crate::identity::new_player_id();
-        let req = NewComputerGame {
-            level: engine::Level::Beginner,
-            color: ColorChoice::White,
-            variant: game::Variant::Standard,
-            position: None,
-            rules: game::RuleSet::PlyYard,
-            fen: None,
-        };
-        let g = live::create_computer_game(&shared, &player, req)
-            .await
-            .unwrap();
+        let client = vec![Requester::Player(player.0.clone())];
+        let g = beginner_game(&shared, &player, &client).await;
         for flood in [Incoming::Binary, Incoming::Control] {
             let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();
             let (client_tx, from_client) = mpsc::unbounded::<Incoming>();
@@ -481,6 +492,7 @@ mod tests {
                 Arc::clone(&shared),
                 g.id.clone(),
                 player.clone(),
+                client.clone(),
                 None,
                 to_client,
                 from_client,

@@ -14,12 +14,18 @@
 //! - `password-flood`: sign-ups and password changes with 256-character
 //!   passwords from many clients against the default limits, while
 //!   `/healthz` and a socket ping are timed (see [`flood`]).
+//! - `fairness`: one client address saturates its games, replies,
+//!   analyses and reviews while another client's Beginner reply latency
+//!   and analysis and review start delays are measured (see [`fairness`]);
+//!   the server's rate limits stay on for this one.
 //!
 //! Every loop is bounded by the counts given and by `--timeout` (for
 //! `tables`, the timeout bounds the setup and the window is added to it).
 //! The server's rate limits must be off for these loads (`plyyard serve
 //! --rate-limits off`); a `429` stops the tool with that advice.
 
+#[path = "loadgen/fairness.rs"]
+mod fairness;
 #[path = "loadgen/flood.rs"]
 mod flood;
 #[path = "loadgen/tables.rs"]
@@ -158,6 +164,35 @@ enum Mode {
         #[arg(long, default_value_t = 20)]
         seconds: u64,
     },
+    /// One address saturates everything its limits allow; another client's
+    /// Beginner replies, analyses and reviews are timed meanwhile. Run it
+    /// against a server with its default limits.
+    Fairness {
+        /// A PGN file whose first game every review imports.
+        #[arg(long)]
+        pgn: std::path::PathBuf,
+        /// The busy client's local (loopback) address.
+        #[arg(long, default_value = "127.0.0.2")]
+        busy_from: std::net::IpAddr,
+        /// The probe's local (loopback) address.
+        #[arg(long, default_value = "127.0.0.3")]
+        probe_from: std::net::IpAddr,
+        /// Expert games the busy client keeps going.
+        #[arg(long, default_value_t = 30)]
+        games: usize,
+        /// `/api/positions/reply` requests the busy client keeps in flight.
+        #[arg(long, default_value_t = 4)]
+        replies: usize,
+        /// Accounts the busy client signs up, each analysing and reviewing.
+        #[arg(long, default_value_t = 5)]
+        accounts: usize,
+        /// Seconds of load before the probe starts.
+        #[arg(long, default_value_t = 10)]
+        warmup: u64,
+        /// Seconds the probe measures.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+    },
     /// Table games between accounts, both players on sockets, moving after
     /// a think time: persisted moves/s and move → ack latency.
     Tables {
@@ -202,6 +237,9 @@ fn main() -> std::process::ExitCode {
     }
     let window = match &cli.mode {
         Mode::Tables { seconds, .. } | Mode::PasswordFlood { seconds, .. } => *seconds,
+        Mode::Fairness {
+            warmup, seconds, ..
+        } => warmup + seconds,
         _ => 0,
     };
     let limit = Duration::from_secs(cli.timeout.saturating_add(window));
@@ -273,6 +311,30 @@ fn main() -> std::process::ExitCode {
                 }
                 Mode::PasswordFlood { clients, seconds } => {
                     flood::run(cli.addr, flood::Options { clients, seconds }).await
+                }
+                Mode::Fairness {
+                    pgn,
+                    busy_from,
+                    probe_from,
+                    games,
+                    replies,
+                    accounts,
+                    warmup,
+                    seconds,
+                } => {
+                    let pgn = std::fs::read_to_string(&pgn)
+                        .map_err(|e| ClientError::Unexpected(format!("{}: {e}", pgn.display())))?;
+                    let o = fairness::Options {
+                        busy_from,
+                        probe_from,
+                        games,
+                        replies,
+                        accounts,
+                        pgn,
+                        warmup,
+                        seconds,
+                    };
+                    fairness::run(cli.addr, o).await
                 }
                 Mode::Tables {
                     games,
