@@ -1,8 +1,9 @@
 //! Static exchange evaluation: does a capture sequence on one square win at
 //! least a given amount of material, with both sides always recapturing with
-//! their least valuable piece?
+//! their least valuable piece? A piece pinned to its king takes part only
+//! along its pin line, or once its pinner has left the board.
 
-use shakmaty::{Bitboard, Chess, Move, Position, Role, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
 /// Exchange value of each role (index `role as usize - 1`).
 pub const VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20000];
@@ -47,14 +48,26 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     }
     let bishops = board.bishops_and_queens();
     let rooks = board.rooks_and_queens();
-    let mut attackers = board.attacks_to(to, shakmaty::Color::White, occupied)
-        | board.attacks_to(to, shakmaty::Color::Black, occupied);
+    let mut attackers =
+        board.attacks_to(to, Color::White, occupied) | board.attacks_to(to, Color::Black, occupied);
+    let pins = (
+        Pins::of(board, Color::White, to),
+        Pins::of(board, Color::Black, to),
+    );
     let mut stm = pos.turn();
     let mut res = 1;
     loop {
         stm = !stm;
         attackers &= occupied;
-        let ours = attackers & board.by_color(stm);
+        let mut ours = attackers & board.by_color(stm);
+        let pin = if stm == Color::White {
+            &pins.0
+        } else {
+            &pins.1
+        };
+        if (pin.pinners & occupied).any() {
+            ours &= !pin.stuck;
+        }
         if ours.is_empty() {
             break;
         }
@@ -90,6 +103,48 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     res != 0
 }
 
+/// The pieces of one colour pinned to their king that cannot capture on
+/// the exchange square, and the enemy sliders that pin them.
+struct Pins {
+    /// Pinned pieces off the line from their king through the square.
+    stuck: Bitboard,
+    /// Every pinning slider (the exchange square's piece excluded: it is
+    /// the first to be taken).
+    pinners: Bitboard,
+}
+
+impl Pins {
+    /// The pins of `color`'s pieces, for an exchange on `to`.
+    fn of(board: &Board, color: Color, to: Square) -> Pins {
+        let mut pins = Pins {
+            stuck: Bitboard::EMPTY,
+            pinners: Bitboard::EMPTY,
+        };
+        let Some(king) = board.king_of(color) else {
+            return pins;
+        };
+        let them = board.by_color(!color);
+        let snipers = ((attacks::bishop_attacks(king, Bitboard::EMPTY)
+            & board.bishops_and_queens())
+            | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()))
+            & them
+            & !Bitboard::from_square(to);
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & board.occupied();
+            if blockers.more_than_one() || !(blockers & board.by_color(color)).any() {
+                continue;
+            }
+            pins.pinners |= Bitboard::from_square(sniper);
+            if let Some(pinned) = blockers.first()
+                && !attacks::aligned(king, pinned, to)
+            {
+                pins.stuck |= blockers;
+            }
+        }
+        pins
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +177,25 @@ mod tests {
         assert!(!check(fen, "f3e5", 0));
         assert!(check(fen, "f3e5", -220));
         assert!(!check(fen, "f3e5", -219));
+    }
+
+    #[test]
+    fn pinned_defender_does_not_recapture() {
+        // The knight on e7 defends d5, but the rook on e1 pins it.
+        assert!(!check("4k3/4n3/8/3p4/8/8/8/3R2K1 w - - 0 1", "d1d5", 0));
+        assert!(check("4k3/4n3/8/3p4/8/8/8/3RR1K1 w - - 0 1", "d1d5", 100));
+        // Issue 44: after 2.Qe2?? the queen is pinned by the bishop on b5,
+        // so 2...Qd1+ loses nothing (and mates).
+        let fen = "r2qkb1r/1pp2ppp/p7/1b2p3/P3P3/2P5/4QPPP/R1B2KNR b kq - 2 2";
+        assert!(check(fen, "d8d1", 0));
+    }
+
+    #[test]
+    fn pinned_piece_still_captures_along_its_line() {
+        // The rook on e6 is pinned by the rook on e1 but may take on e5.
+        let fen = "4k3/8/4r3/8/8/2Q5/8/K3R3 w - - 0 1";
+        assert!(!check(fen, "c3e5", 0));
+        assert!(check(fen, "c3e5", -450));
     }
 
     #[test]

@@ -49,12 +49,18 @@ pub const INF: i32 = MATE + 1;
 const ASPIRATION_DELTA: i32 = 18;
 const RFP_MAX_DEPTH: i32 = 8;
 const RFP_MARGIN: i32 = 75;
+/// From this depth on, reverse futility first checks that the opponent
+/// has no mate in one (a test too costly for the shallowest nodes).
+const RFP_THREAT_MIN_DEPTH: i32 = 3;
 const NMP_MIN_DEPTH: i32 = 3;
 const FUTILITY_MAX_DEPTH: i32 = 8;
 const FUTILITY_BASE: i32 = 90;
 const FUTILITY_PER_DEPTH: i32 = 90;
 const SEE_QUIET_MARGIN: i32 = 55;
 const SEE_CAPTURE_MARGIN: i32 = 90;
+/// Material a check may lose by exchange per ply of remaining depth (not
+/// of reduced depth) and still be searched.
+const SEE_CHECK_MARGIN: i32 = 200;
 const LMP_MAX_DEPTH: i32 = 8;
 const SE_MIN_DEPTH: i32 = 7;
 const SE_TT_DEPTH_SLACK: i32 = 3;

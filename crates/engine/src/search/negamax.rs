@@ -16,8 +16,8 @@ use super::ordering::pick_best;
 use super::{
     CONT_PRUNE_MAX_DEPTH, CONT_PRUNE_PER_DEPTH, COUNTER_ORDER, FUTILITY_BASE, FUTILITY_MAX_DEPTH,
     FUTILITY_PER_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, NMP_MIN_DEPTH, RFP_MARGIN,
-    RFP_MAX_DEPTH, SE_MARGIN_PER_DEPTH, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN,
-    SEE_QUIET_MARGIN,
+    RFP_MAX_DEPTH, RFP_THREAT_MIN_DEPTH, SE_MARGIN_PER_DEPTH, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK,
+    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_QUIET_MARGIN,
 };
 use super::{
     INF, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE, Worker, key_of, score_from_tt, score_to_tt,
@@ -116,6 +116,33 @@ enum Pruned {
     Move,
     /// Skip it and every later quiet move that does not give check.
     LaterQuiets,
+}
+
+/// Whether check `m` leaves the opponent at most one legal reply. Such a
+/// check is searched whatever material the exchange on its square seems
+/// to lose: it is mate, or a sacrifice that forces the reply (15...Nxd7
+/// 16.Qb8+ Nxb8 17.Rd8#), and its subtree is narrow.
+fn forcing_check(pos: &Chess, m: Move) -> bool {
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    child.legal_moves().len() <= 1
+}
+
+/// Whether the opponent, were it to move in `pos`, would have a mate in
+/// one. The static evaluation does not see such a threat, so reverse
+/// futility must not stand on it (1.Qh6!! gxh6?? 2.Nxh6#, or any reply
+/// but Qf6 is met by 2.Qxg7#).
+fn mate_threat(pos: &Chess) -> bool {
+    let Ok(them) = pos.clone().swap_turn() else {
+        return false;
+    };
+    them.legal_moves().iter().any(|&m| {
+        gives_check(&them, m) && {
+            let mut child = them.clone();
+            child.play_unchecked(m);
+            child.legal_moves().is_empty()
+        }
+    })
 }
 
 fn has_non_pawn(pos: &Chess) -> bool {
@@ -324,6 +351,7 @@ impl Worker<'_> {
         if depth <= RFP_MAX_DEPTH
             && eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
             && eval.abs() < MATE_BOUND
+            && !(depth >= RFP_THREAT_MIN_DEPTH && mate_threat(pos))
         {
             return Some(eval);
         }
@@ -517,6 +545,10 @@ impl Worker<'_> {
     /// Move pruning, once a move has scored above a mated score: late
     /// quiet moves (move count), quiet moves with a bad continuation
     /// history, futile quiet moves, and moves losing too much material.
+    /// A check is pruned only for losing more material than
+    /// [`SEE_CHECK_MARGIN`] per ply of full depth, and never when it leaves
+    /// the opponent at most one reply ([`forcing_check`]): a mate, or a
+    /// sacrifice that forces the way to one, is not dropped for its cost.
     #[inline]
     fn prune_move(
         &self,
@@ -527,24 +559,24 @@ impl Worker<'_> {
         lmp_limit: i32,
     ) -> Pruned {
         let (pos, depth, in_check) = (node.pos, node.depth, node.in_check);
+        if c.gives_check {
+            let losing = depth <= FUTILITY_MAX_DEPTH
+                && !see_ge(pos, c.m, -SEE_CHECK_MARGIN * depth)
+                && !forcing_check(pos, c.m);
+            return if losing { Pruned::Move } else { Pruned::No };
+        }
         if !c.quiet {
             let losing = depth <= FUTILITY_MAX_DEPTH
                 && c.order < 0
                 && !see_ge(pos, c.m, -SEE_CAPTURE_MARGIN * depth);
             return if losing { Pruned::Move } else { Pruned::No };
         }
-        if !node.pv_node
-            && !in_check
-            && !c.gives_check
-            && depth <= LMP_MAX_DEPTH
-            && searched as i32 >= lmp_limit
-        {
+        if !node.pv_node && !in_check && depth <= LMP_MAX_DEPTH && searched as i32 >= lmp_limit {
             return Pruned::LaterQuiets;
         }
         let lmr_depth = (depth - 1 - c.reduction).max(0);
         let pruned = (lmr_depth <= CONT_PRUNE_MAX_DEPTH && c.cont < CONT_PRUNE_PER_DEPTH * depth)
             || (!in_check
-                && !c.gives_check
                 && lmr_depth <= FUTILITY_MAX_DEPTH
                 && node.evals.eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
             || (lmr_depth <= FUTILITY_MAX_DEPTH
@@ -659,5 +691,41 @@ impl Worker<'_> {
             let diff = best - evals.raw;
             self.update_correction(node.pos.turn(), evals.pawns, diff, node.depth);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::pos;
+    use shakmaty::uci::UciMove;
+
+    fn mv(p: &Chess, uci: &str) -> Move {
+        uci.parse::<UciMove>()
+            .expect("uci")
+            .to_move(p)
+            .expect("legal")
+    }
+
+    #[test]
+    fn a_check_with_one_reply_is_forcing() {
+        // The Opera Game after 15...Nxd7: 16.Qb8+ leaves only Nxb8, and
+        // 17.Rd8 is mate; 16.Qb5 is no check with a single reply.
+        let p = pos("4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16");
+        assert!(forcing_check(&p, mv(&p, "b3b8")));
+        let after = pos("1n2kb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2KR4 w k - 0 17");
+        assert!(forcing_check(&after, mv(&after, "d1d8")));
+        let quiet = pos("4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16");
+        assert!(!forcing_check(&quiet, mv(&quiet, "b3b5")));
+    }
+
+    #[test]
+    fn a_mate_in_one_against_the_side_to_move_is_a_threat() {
+        // WAC.203 after 1.Qh6: Black to move, White threatens 2.Qxg7#.
+        let p = pos("r4rk1/5ppp/p3q1n1/2p2N2/4n3/P3P2Q/1B3PPP/1R3RK1 b - - 1 1");
+        assert!(!mate_threat(&p));
+        let p = pos("r4rk1/5ppp/p3q1nQ/2p2N2/4n3/P3P3/1B3PPP/1R3RK1 b - - 1 1");
+        assert!(mate_threat(&p));
+        assert!(!mate_threat(&Chess::default()));
     }
 }
