@@ -55,6 +55,16 @@ fn error(r: &testkit::Response) -> Value {
     r.json::<Value>().unwrap()["error"].clone()
 }
 
+/// `POST /api/computer-games` for a Beginner game as White, whatever the answer.
+async fn post_game(c: &Client) -> testkit::Response {
+    c.post_json(
+        "/api/computer-games",
+        &json!({"level": "beginner", "color": "white"}),
+    )
+    .await
+    .unwrap()
+}
+
 async fn new_game(c: &Client) -> String {
     let game = c
         .new_game(&json!({"level": "beginner", "color": "white"}))
@@ -290,14 +300,7 @@ async fn cookieless_game_bursts_are_limited_by_address(db: TestDb) {
     let mut created = 0;
     let mut refused = None;
     for _ in 0..300 {
-        let r = srv
-            .client()
-            .post_json(
-                "/api/computer-games",
-                &json!({"level": "beginner", "color": "white"}),
-            )
-            .await
-            .unwrap();
+        let r = post_game(&srv.client()).await;
         match r.status {
             201 => created += 1,
             429 => {
@@ -328,13 +331,7 @@ async fn accounts_on_one_address_share_its_game_limit(db: TestDb) {
     let mut refused = 0;
     for round in 0..4 {
         for c in &clients {
-            let r = c
-                .post_json(
-                    "/api/computer-games",
-                    &json!({"level": "beginner", "color": "white"}),
-                )
-                .await
-                .unwrap();
+            let r = post_game(c).await;
             match r.status {
                 201 => created += 1,
                 429 => {
