@@ -18,6 +18,18 @@ import chess
 import chess.engine
 
 
+def normalise_epd(line):
+    """An EPD line as python-chess reads it, tolerating the Bratko-Kopec
+    file's spelling: "- ; bm Qd1 + ; id BK.01<NUL>"."""
+    line = line.replace("\x00", "").strip()
+    line = re.sub(r'\bid ([^";]+?)\s*(;|$)', r'id "\1"\2', line)
+    fields = line.split(None, 4)
+    if len(fields) == 5:
+        rest = re.sub(r"\s+\+", "+", fields[4].lstrip().lstrip(";").lstrip())
+        line = " ".join(fields[:4] + [rest])
+    return line
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", required=True, help="engine command line")
@@ -41,15 +53,8 @@ def main():
     if args.limit:
         lines = lines[: args.limit]
     for line in lines:
-        # Tolerate the Bratko-Kopec file's spelling: "- ; bm Qd1 + ; id BK.01<NUL>".
-        line = line.replace("\x00", "")
-        line = re.sub(r'\bid ([^";]+?)\s*(;|$)', r'id "\1"\2', line)
-        fields = line.split(None, 4)
-        if len(fields) == 5:
-            rest = re.sub(r"\s+\+", "+", fields[4].lstrip().lstrip(";").lstrip())
-            line = " ".join(fields[:4] + [rest])
         try:
-            board, ops = chess.Board.from_epd(line)
+            board, ops = chess.Board.from_epd(normalise_epd(line))
         except ValueError as e:
             print(f"skip unreadable line: {e}", file=sys.stderr)
             continue

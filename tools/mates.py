@@ -43,7 +43,6 @@ never rests on the judge alone.
 import argparse
 import json
 import random
-import re
 import shlex
 import sys
 import time
@@ -51,6 +50,8 @@ from pathlib import Path
 
 import chess
 import chess.engine
+
+from epd import normalise_epd
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "crates" / "engine" / "tests" / "data"
@@ -72,15 +73,9 @@ def read_epd(path):
     """(board, ops) of each readable line of an EPD file."""
     out = []
     for line in path.read_text(errors="replace").splitlines():
-        line = line.replace("\x00", "").strip()
+        line = normalise_epd(line)
         if not line:
             continue
-        # The Bratko-Kopec file's spelling: "- ; bm Qd1 + ; id BK.01".
-        line = re.sub(r'\bid ([^";]+?)\s*(;|$)', r'id "\1"\2', line)
-        fields = line.split(None, 4)
-        if len(fields) == 5:
-            rest = re.sub(r"\s+\+", "+", fields[4].lstrip().lstrip(";").lstrip())
-            line = " ".join(fields[:4] + [rest])
         try:
             out.append(chess.Board.from_epd(line))
         except ValueError as e:

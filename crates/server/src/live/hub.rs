@@ -10,7 +10,7 @@ use tokio::sync::{OnceCell, mpsc, oneshot};
 
 use super::actor::{self, Cmd};
 use super::replay::{rebuild, valid_game_id};
-use super::seat::seat_names;
+use super::seat::{imported_seats, seat_names};
 use crate::Shared;
 use crate::error::ApiError;
 
@@ -117,13 +117,12 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     };
     shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
     let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
-    let seats = seat_names(shared, &row).await?;
-    let tags = if row.kind == crate::store::GameKind::Imported {
-        crate::review::store::imported(&shared.store, id)
-            .await?
-            .map(|i| i.pgn_tags())
+    // An imported game's names and tags come from one read of its PGN's.
+    let (seats, tags) = if row.kind == crate::store::GameKind::Imported {
+        let info = crate::review::store::imported(&shared.store, id).await?;
+        (imported_seats(info.as_ref()), info.map(|i| i.pgn_tags()))
     } else {
-        None
+        (seat_names(shared, &row).await?, None)
     };
     Ok(actor::spawn(shared, row, game, seats, tags, None))
 }

@@ -11,6 +11,7 @@ use crate::Shared;
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::SeatJson;
+use crate::review::store::ImportedInfo;
 use crate::store::{GameKind, GameRow, StoreError};
 
 /// Who sits on one side of a game.
@@ -97,6 +98,12 @@ pub async fn seat_name(shared: &Shared, seat: &Seat) -> Result<SeatJson, StoreEr
     }
 }
 
+/// The seats of an imported game, by the names its PGN gave ("?" without).
+pub(super) fn imported_seats(info: Option<&ImportedInfo>) -> [SeatJson; 2] {
+    let name = |n: Option<&String>| SeatJson::pgn(n.map_or("?", String::as_str));
+    [name(info.map(|i| &i.white)), name(info.map(|i| &i.black))]
+}
+
 /// How both seats of a stored game are shown (White, Black): an imported
 /// game's by the names its PGN gave.
 pub(super) async fn seat_names(
@@ -105,11 +112,7 @@ pub(super) async fn seat_names(
 ) -> Result<[SeatJson; 2], StoreError> {
     if row.kind == GameKind::Imported {
         let info = crate::review::store::imported(&shared.store, &row.id).await?;
-        let name = |n: Option<&String>| SeatJson::pgn(n.map_or("?", String::as_str));
-        return Ok([
-            name(info.as_ref().map(|i| &i.white)),
-            name(info.as_ref().map(|i| &i.black)),
-        ]);
+        return Ok(imported_seats(info.as_ref()));
     }
     let seats = Seats::of(row);
     Ok([

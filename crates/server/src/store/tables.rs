@@ -122,16 +122,7 @@ impl Store {
                 .fetch_optional(&mut *tx)
                 .await?;
         }
-        let open: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM tables WHERE host_player = $1 AND status = 'open' \
-             AND expires_at > $2",
-        )
-        .bind(&t.host)
-        .bind(t.created_at)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        if u64::try_from(open).unwrap_or(0) >= max_open {
+        if count_open(&mut tx, &t.host, t.created_at).await? >= max_open {
             return Ok(false);
         }
         let done = sqlx::query(
@@ -205,16 +196,8 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn open_tables_of(&self, host: &str, now: i64) -> Result<u64, StoreError> {
-        let n: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM tables WHERE host_player = $1 AND status = 'open' \
-             AND expires_at > $2",
-        )
-        .bind(host)
-        .bind(now)
-        .fetch_one(&self.pool)
-        .await?
-        .try_get(0)?;
-        Ok(u64::try_from(n).unwrap_or(0))
+        let mut conn = self.pool.acquire().await?;
+        count_open(&mut conn, host, now).await
     }
 
     /// Seats `guest` at the open, unexpired table `code` and records its
@@ -371,4 +354,22 @@ impl Store {
         tx.commit().await?;
         Ok(codes)
     }
+}
+
+/// How many open tables `host` has that are unexpired at `now`.
+async fn count_open(
+    conn: &mut sqlx::AnyConnection,
+    host: &str,
+    now: i64,
+) -> Result<u64, StoreError> {
+    let n: i64 = sqlx::query(
+        "SELECT COUNT(*) FROM tables WHERE host_player = $1 AND status = 'open' \
+         AND expires_at > $2",
+    )
+    .bind(host)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?
+    .try_get(0)?;
+    Ok(u64::try_from(n).unwrap_or(0))
 }
