@@ -8,7 +8,6 @@
 pub mod auth;
 pub mod conn;
 pub mod engine_pool;
-pub mod error;
 pub mod exercises;
 pub mod fair;
 pub mod http;
@@ -17,13 +16,14 @@ pub mod identity;
 pub mod learn;
 pub mod live;
 pub mod metrics;
-pub mod protocol;
 pub mod rating;
 pub mod review;
 pub mod security;
 pub mod store;
 pub mod tables;
 pub mod ws;
+
+pub use wire::{error, protocol};
 
 use std::future::Future;
 use std::net::SocketAddr;

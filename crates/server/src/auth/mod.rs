@@ -2,11 +2,11 @@
 //! public profile of a player (`docs/protocol.md`, "Accounts").
 //!
 //! [`rules`] says which names and passwords are accepted, [`hasher`] hashes
-//! passwords with Argon2id on a bounded pool, [`routes`] serves the HTTP API.
+//! passwords with Argon2id on a bounded pool; `http::accounts` serves the
+//! HTTP API.
 //! Sessions and cookies are [`crate::identity`]'s.
 
 pub mod hasher;
-pub mod routes;
 pub mod rules;
 
 pub use hasher::Hasher;

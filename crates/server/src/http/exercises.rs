@@ -7,7 +7,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::{JsonBody, json_body};
+use super::body::{JsonBody, json_body};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::exercises::drills::{self, Drill, DrillError, DrillMove};

@@ -13,13 +13,13 @@ use axum::{Extension, Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 
-use super::{JsonBody, json_body};
+use super::body::{JsonBody, json_body};
 use crate::error::ApiError;
 use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::live::{self, Cmd, color_name, rfc3339};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
-use crate::security::{self, AccountKey, ClientIp, LimitKey};
+use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
 use crate::store::GameRow;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
@@ -121,17 +121,6 @@ struct SocketQuery {
     v: Option<u64>,
 }
 
-/// Whether the `Origin` of a websocket request is the server's own (see
-/// [`security::origin_matches`]; `public_origin` is the origin of
-/// `--public-url`). Requests without `Origin` (non-browser clients) pass:
-/// browsers always send it on websockets.
-pub fn same_origin(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
-    headers.get(header::ORIGIN).is_none_or(|o| {
-        o.to_str()
-            .is_ok_and(|o| security::origin_matches(o, headers, public_origin))
-    })
-}
-
 async fn game_socket(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
@@ -151,7 +140,7 @@ async fn game_socket(
     // Refuse unknown games before upgrading, so the client gets a 404.
     live::handle(&state, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
-    Ok(super::bounded_socket(ws)
+    Ok(super::socket::bounded_socket(ws)
         .on_upgrade(move |socket| session(state, id, player, client, q.v, socket)))
 }
 
@@ -201,54 +190,4 @@ async fn session(
         Box::pin(stream),
     )
     .await;
-}
-
-#[cfg(test)]
-mod tests {
-    use axum::http::HeaderValue;
-
-    use super::*;
-
-    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
-        if let Some(o) = origin {
-            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
-        }
-        h
-    }
-
-    fn same_origin_h(h: &HeaderMap) -> bool {
-        same_origin(h, None)
-    }
-
-    #[test]
-    fn origin_must_match_host() {
-        let h = headers(Some("https://chess.example"), "127.0.0.1:8080");
-        assert!(same_origin(&h, Some("https://chess.example/")));
-        assert!(!same_origin(&h, Some("http://chess.example")));
-        assert!(!same_origin(&h, None));
-        assert!(same_origin_h(&headers(None, "127.0.0.1:8080")));
-        assert!(same_origin_h(&headers(
-            Some("http://127.0.0.1:8080"),
-            "127.0.0.1:8080"
-        )));
-        assert!(same_origin_h(&headers(
-            Some("https://Chess.Example"),
-            "chess.example"
-        )));
-        assert!(!same_origin_h(&headers(
-            Some("http://evil.example"),
-            "127.0.0.1:8080"
-        )));
-        assert!(!same_origin_h(&headers(
-            Some("http://127.0.0.1:9999"),
-            "127.0.0.1:8080"
-        )));
-        assert!(!same_origin_h(&headers(Some("null"), "127.0.0.1:8080")));
-        assert!(!same_origin_h(&headers(
-            Some("file://127.0.0.1:8080"),
-            "127.0.0.1:8080"
-        )));
-    }
 }

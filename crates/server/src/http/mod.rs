@@ -3,19 +3,20 @@
 //! JSON bodies into clear errors.
 //!
 //! The routes live by what they serve: `games` (computer games, game state,
-//! PGN, the game websocket), `tables` (tables and the lobby), `assets`
-//! (the embedded web app), and
-//! [`crate::auth::routes`] (accounts).
+//! PGN, the game websocket), `tables` (tables and the lobby), `accounts`
+//! (accounts and profiles), `positions`, `exercises`, `review`, and
+//! `assets` (the embedded web app). `body` decodes request bodies,
+//! `socket` bounds every websocket.
 
+mod accounts;
 mod assets;
+mod body;
 mod exercises;
 mod games;
 mod positions;
 mod review;
+mod socket;
 mod tables;
-
-pub use games::same_origin;
-pub use tables::{open_tables, table_json};
 
 use std::time::Instant;
 
@@ -32,8 +33,6 @@ use crate::error::{ApiError, ErrorCode};
 use crate::identity::identify;
 use crate::security;
 
-/// Largest accepted request body.
-const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Responses smaller than this are sent uncompressed.
 const COMPRESS_MIN_BYTES: u16 = 256;
 
@@ -46,7 +45,7 @@ pub fn router(state: AppState) -> Router {
         .merge(positions::routes())
         .merge(exercises::routes())
         .merge(review::routes())
-        .merge(crate::auth::routes::router())
+        .merge(accounts::router())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -59,7 +58,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .fallback(get(assets::web_asset));
     let guarded = routes
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(body::MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(refuse_nul_in_uri))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -111,14 +110,6 @@ async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) 
     resp
 }
 
-/// The error for text holding a NUL character: PostgreSQL cannot store
-/// one, and no name, tag, code or key of ours has one.
-fn nul_refused(where_: &str) -> ApiError {
-    ApiError::bad_request(format!(
-        "NUL characters (U+0000) are not allowed in {where_}"
-    ))
-}
-
 /// Refuses (`400 bad_request`) a request whose path or query holds an
 /// escaped NUL character (`%00`), before any handler passes it on to the
 /// database.
@@ -130,32 +121,13 @@ async fn refuse_nul_in_uri(req: axum::extract::Request, next: axum::middleware::
     };
     let uri = req.uri();
     if has_nul(uri.path()) || uri.query().is_some_and(has_nul) {
-        return nul_refused("a URL").into_response();
+        return body::nul_refused("a URL").into_response();
     }
     next.run(req).await
 }
 
 /// Whether the JSON text `json` holds a string with a NUL character (the
 /// escape `\u0000`; a raw NUL is no valid JSON anyway).
-fn json_has_nul(json: &[u8]) -> bool {
-    let mut i = 0;
-    while i < json.len() {
-        match json[i] {
-            b'\\' => {
-                if json.get(i + 1) == Some(&b'u')
-                    && json.get(i + 2..i + 6) == Some(b"0000".as_slice())
-                {
-                    return true;
-                }
-                i += 2;
-            }
-            0 => return true,
-            _ => i += 1,
-        }
-    }
-    false
-}
-
 async fn api_not_found() -> ApiError {
     ApiError::new(ErrorCode::NotFound, "no such API endpoint")
 }
@@ -168,72 +140,4 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         )],
         state.metrics.render(),
     )
-}
-
-/// A request body as handlers take it, for [`json_body`].
-pub type JsonBody = Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>;
-
-/// Decodes a JSON request body, mapping every failure to a clear error
-/// naming `what` was expected.
-///
-/// # Errors
-/// `too_large` or `bad_request`.
-pub fn json_body<T: serde::de::DeserializeOwned>(
-    body: JsonBody,
-    what: &str,
-) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                ErrorCode::TooLarge,
-                format!("request bodies are limited to {MAX_BODY_BYTES} bytes"),
-            )
-        } else {
-            ApiError::bad_request(e.body_text())
-        }
-    })?;
-    if json_has_nul(&bytes) {
-        return Err(nul_refused(&format!("a {what}")));
-    }
-    serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request(format!("invalid {what}: {e}")))
-}
-
-/// Read buffer per websocket: messages are small, so a small buffer keeps
-/// many idle sockets cheap (tungstenite's default is 128 KiB).
-const SOCKET_READ_BUFFER: usize = 8 * 1024;
-/// Bytes gathered before a websocket write (each message is flushed anyway).
-const SOCKET_WRITE_BUFFER: usize = 0;
-/// Outgoing bytes queued for a slow client before its socket is dropped.
-const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
-
-/// A websocket upgrade with the limits of every socket we serve (game and
-/// lobby alike): frames and messages of at most
-/// [`crate::ws::MAX_FRAME_BYTES`], small buffers, and a bounded queue
-/// for a slow reader.
-fn bounded_socket(ws: axum::extract::ws::WebSocketUpgrade) -> axum::extract::ws::WebSocketUpgrade {
-    ws.max_frame_size(crate::ws::MAX_FRAME_BYTES)
-        .max_message_size(crate::ws::MAX_FRAME_BYTES)
-        .read_buffer_size(SOCKET_READ_BUFFER)
-        .write_buffer_size(SOCKET_WRITE_BUFFER)
-        .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nul_characters_are_found_in_json_text() {
-        assert!(json_has_nul(br#"{"a":"x\u0000y"}"#));
-        assert!(json_has_nul(b"{\"a\":\"\0\"}"));
-        assert!(
-            !json_has_nul(br#"{"a":"x\\u0000y"}"#),
-            "an escaped backslash"
-        );
-        assert!(json_has_nul(br#"{"a":"x\\\u0000y"}"#));
-        assert!(!json_has_nul(br#"{"a":"\u000"#));
-        assert!(!json_has_nul(br#"{"a":"\u0001 \n"}"#));
-        assert!(!json_has_nul(b"\\"));
-    }
 }

@@ -19,7 +19,7 @@ use game::shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 use game::{Game, RuleSet, notation};
 use serde::{Deserialize, Serialize};
 
-use super::{JsonBody, json_body};
+use super::body::{JsonBody, json_body};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::fair::Busy;

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
-use super::{JsonBody, json_body};
+use super::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::live::{Seats, seat_name};

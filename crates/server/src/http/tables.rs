@@ -7,20 +7,17 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use serde::Serialize;
 
-use super::{JsonBody, json_body, same_origin};
+use super::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{PlayerId, Session};
 use crate::live;
+use crate::security::same_origin;
 use crate::security::{AccountKey, ClientIp};
 use crate::store::{TableRow, TableStatus, now_ms};
 use crate::tables::lobby::LobbyMsg;
-use crate::tables::{self, HostJson, MAX_OPEN, NewTable, OPEN_FOR, TableJson, normalize_code};
+use crate::tables::{self, MAX_OPEN, NewTable, OPEN_FOR, TableJson, listing, normalize_code};
 use crate::{AppState, Shared};
-
-/// Tables listed by the lobby at most.
-const LOBBY_SIZE: u32 = 100;
 
 /// The table routes, to be put under the identity middleware.
 pub(super) fn routes() -> Router<AppState> {
@@ -39,48 +36,6 @@ fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
 
 fn no_table(code: &str) -> ApiError {
     ApiError::new(ErrorCode::NotFound, format!("no table {}", echo(code)))
-}
-
-/// The JSON of a stored table, with its host's name and rating.
-///
-/// # Errors
-/// A database failure.
-pub async fn table_json(state: &Shared, t: &TableRow) -> Result<TableJson, ApiError> {
-    let mut one = tables_json(state, std::slice::from_ref(t)).await?;
-    Ok(one.remove(0))
-}
-
-/// [`table_json`] of several tables, their hosts' names and ratings read
-/// in one query each.
-async fn tables_json(state: &Shared, tables: &[TableRow]) -> Result<Vec<TableJson>, ApiError> {
-    let mut hosts: Vec<&str> = tables.iter().map(|t| t.host.as_str()).collect();
-    hosts.sort_unstable();
-    hosts.dedup();
-    let names = state.store.seat_infos(&hosts).await?;
-    let ratings = state.store.ratings_of(&hosts).await?;
-    let now = now_ms();
-    tables
-        .iter()
-        .map(|t| {
-            let name = match names.get(&t.host) {
-                Some(crate::store::SeatInfo::User(n)) => n.clone(),
-                _ => String::from("?"),
-            };
-            let speed = game::TimeControl::table(t.minutes, t.increment_s)
-                .map_err(|e| ApiError::internal(format!("table {}: {e}", t.code)))?
-                .speed();
-            let r = ratings
-                .get(&(t.host.clone(), speed))
-                .copied()
-                .unwrap_or_default();
-            let host = HostJson {
-                name,
-                rating: crate::rating::display(r.at(now).rating),
-                provisional: r.provisional(),
-            };
-            Ok(TableJson::new(t, host))
-        })
-        .collect()
 }
 
 async fn stored(state: &Shared, code: &str) -> Result<TableRow, ApiError> {
@@ -163,7 +118,7 @@ async fn open_table(
             Err(e) => return Err(e.into()),
         }
     }
-    let json = table_json(&state, &row).await?;
+    let json = listing::table_json(&state.store, &row).await?;
     if row.public {
         state.lobby.publish(&LobbyMsg::Add {
             table: Box::new(json.clone()),
@@ -186,7 +141,7 @@ async fn get_table(
         player,
     };
     let t = sought(&state, &code, &who).await?;
-    Ok(Json(table_json(&state, &t).await?))
+    Ok(Json(listing::table_json(&state.store, &t).await?))
 }
 
 async fn join_table(
@@ -221,7 +176,7 @@ async fn join_table(
         code: t.code.clone(),
     });
     let t = stored(&state, &t.code).await?;
-    Ok(Json(table_json(&state, &t).await?))
+    Ok(Json(listing::table_json(&state.store, &t).await?))
 }
 
 async fn cancel_table(
@@ -252,23 +207,9 @@ async fn cancel_table(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Serialize)]
-struct LobbyJson {
-    tables: Vec<TableJson>,
-}
-
-/// The lobby's list: the open public tables, newest first.
-///
-/// # Errors
-/// A database failure.
-pub async fn open_tables(state: &Shared) -> Result<Vec<TableJson>, ApiError> {
-    let tables = state.store.lobby(now_ms(), LOBBY_SIZE).await?;
-    tables_json(state, &tables).await
-}
-
-async fn lobby(State(state): State<AppState>) -> Result<Json<LobbyJson>, ApiError> {
-    Ok(Json(LobbyJson {
-        tables: open_tables(&state).await?,
+async fn lobby(State(state): State<AppState>) -> Result<Json<listing::LobbyJson>, ApiError> {
+    Ok(Json(listing::LobbyJson {
+        tables: listing::open_tables(&state.store).await?,
     }))
 }
 
@@ -283,8 +224,6 @@ async fn lobby_socket(
     if !same_origin(&headers, state.public_origin.as_deref()) {
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
-    Ok(
-        super::bounded_socket(ws)
-            .on_upgrade(move |socket| crate::ws::lobby::session(state, socket)),
-    )
+    Ok(super::socket::bounded_socket(ws)
+        .on_upgrade(move |socket| crate::ws::lobby::session(state, socket)))
 }

@@ -715,3 +715,24 @@ fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+impl From<StoreError> for wire::ApiError {
+    fn from(e: StoreError) -> wire::ApiError {
+        wire::ApiError::internal(e)
+    }
+}
+
+impl From<SeatInfo> for wire::protocol::SeatJson {
+    fn from(s: SeatInfo) -> wire::protocol::SeatJson {
+        let (kind, name) = match s {
+            SeatInfo::Anonymous => (wire::protocol::SeatKind::Anonymous, None),
+            SeatInfo::User(n) => (wire::protocol::SeatKind::User, Some(n)),
+            SeatInfo::Deleted => (wire::protocol::SeatKind::Deleted, None),
+        };
+        wire::protocol::SeatJson {
+            kind,
+            name,
+            level: None,
+        }
+    }
+}

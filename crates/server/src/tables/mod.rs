@@ -5,6 +5,7 @@
 //! [`crate::live`]); this module owns only what happens before and around
 //! them: codes, seats, expiry and the lobby.
 
+pub mod listing;
 pub mod lobby;
 
 use std::time::Duration;

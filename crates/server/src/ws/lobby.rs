@@ -16,7 +16,7 @@ use crate::tables::lobby::LobbyMsg;
 pub async fn session(state: AppState, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let mut changes = state.lobby.subscribe();
-    let first = match crate::http::open_tables(&state).await {
+    let first = match crate::tables::listing::open_tables(&state.store).await {
         Ok(tables) => LobbyMsg::Lobby { tables }.to_text(),
         Err(_) => return,
     };

@@ -1,172 +1,22 @@
-//! The server's defences against abuse from the web: who the client is
-//! (its address, behind a trusted proxy or not), rate limits keyed by
-//! address or account, the same-origin rule for state-changing requests,
-//! and the security headers of every response.
-//!
-//! # Client address
-//! The client of a request is the TCP peer address. Only with
-//! `--trust-proxy` ([`crate::Config::trust_proxy`]) does `X-Forwarded-For`
-//! count: the peer is then taken to be a reverse proxy, and so is every
-//! address on a loopback, private (RFC 1918, IPv6 unique-local) or
-//! link-local network. The client is the **right-most** entry of
-//! `X-Forwarded-For` (all its headers joined in order) that is not such an
-//! internal address; when every entry is internal (a deployment on a
-//! private network), it is the right-most entry, which the nearest proxy
-//! wrote itself. An entry that is not an IP address (`unknown`, garbage)
-//! stops the walk: the right-most entry read is used, or the peer if none.
-//! Entries written left of the first untrusted one are never read, since a
-//! client can write anything there. IPv4-mapped IPv6 addresses count as
-//! IPv4, and IPv6 clients are keyed by their /64 network, since one host
-//! usually holds a whole /64.
-//!
-//! # Rate limits
-//! [`Limits`] holds the quotas of [`Quotas`] (from [`crate::Tuning`]):
-//! generic cell rate limiters from `governor`, counting each request of a
-//! [`LimitKey`] against its client address **and**, when logged in, its
-//! account (so several accounts on one address share the address's quota,
-//! and one account on several addresses shares the account's), plus an
-//! exponential back-off of failed log-ins per username. A
-//! refusal is a [`RetryAfter`], which becomes `429 rate_limited` with a
-//! `Retry-After` header.
-//!
-//! # Cross-site requests
-//! [`guard`] runs before every route: a request whose method is not `GET`,
-//! `HEAD` or `OPTIONS` must carry `Sec-Fetch-Site: same-origin` or an
-//! `Origin` equal to the server's own origin (the origin of `--public-url`
-//! when set, else `http(s)://` + the `Host` header); anything else is
-//! `403 forbidden` before any handler runs. Requests without either header
-//! are refused too.
-//!
-//! # Headers
-//! [`with_headers`] adds the Content-Security-Policy [`CSP`],
-//! `X-Content-Type-Options: nosniff`, `Referrer-Policy` and
-//! `X-Frame-Options: DENY` to every response.
+//! Rate limits keyed by address and account, and the log-in back-off
+//! (see the [`super`] documentation, "Rate limits").
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, RandomState};
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Uri, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::AppState;
+use super::client_ip::ClientIp;
 use crate::error::ApiError;
-
-/// The Content-Security-Policy of every response: only the site's own
-/// scripts, styles, connections and images (plus `data:` images, which the
-/// board's stylesheet uses), no framing, no `<base>`, forms to the site.
-/// The one hashed style attribute is `color-scheme:light only`, which
-/// chessground puts on its arrow layers.
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-hashes' \
-     'sha256-SyXRxMCl6H7Kgy9uTmu1UZqVBsRmMBF4sHRiTO3FQc0='; \
-     img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
-     base-uri 'none'; form-action 'self'";
-
-/// The `Referrer-Policy` of every response.
-pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
 
 /// Checks between two purges of idle limiter state.
 const PURGE_EVERY: u64 = 4096;
-
-/// The client address of a request, as [`guard`] found it (see the module
-/// documentation): an IPv4 address, or an IPv6 address with its last 64
-/// bits zeroed. Present in the extensions of every request that went
-/// through [`guard`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ClientIp(pub IpAddr);
-
-impl ClientIp {
-    /// The client key of `ip`: IPv4-mapped IPv6 becomes IPv4, other IPv6
-    /// addresses are cut to their /64 network.
-    ///
-    /// # Examples
-    /// ```
-    /// use server::security::ClientIp;
-    /// let a = ClientIp::of("2001:db8:1:2:aaaa::1".parse().unwrap());
-    /// let b = ClientIp::of("2001:db8:1:2:bbbb::2".parse().unwrap());
-    /// assert_eq!(a, b);
-    /// assert_eq!(a.0.to_string(), "2001:db8:1:2::");
-    /// assert_eq!(ClientIp::of("::ffff:10.1.2.3".parse().unwrap()).0.to_string(), "10.1.2.3");
-    /// ```
-    pub fn of(ip: IpAddr) -> ClientIp {
-        match ip {
-            IpAddr::V4(_) => ClientIp(ip),
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => ClientIp(IpAddr::V4(v4)),
-                None => {
-                    let bits = u128::from(v6) & !((1u128 << 64) - 1);
-                    ClientIp(IpAddr::V6(Ipv6Addr::from(bits)))
-                }
-            },
-        }
-    }
-
-    /// The client of a request from `peer` with `headers`; with
-    /// `trust_proxy`, `X-Forwarded-For` is read by the rule of the module
-    /// documentation.
-    pub fn from_request(peer: IpAddr, headers: &HeaderMap, trust_proxy: bool) -> ClientIp {
-        if !trust_proxy {
-            return ClientIp::of(peer);
-        }
-        let entries: Vec<&str> = headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .map(str::trim)
-            .collect();
-        let mut rightmost = None;
-        for entry in entries.iter().rev() {
-            let Some(ip) = parse_forwarded_ip(entry) else {
-                break;
-            };
-            if !is_internal(ip) {
-                return ClientIp::of(ip);
-            }
-            rightmost.get_or_insert(ip);
-        }
-        ClientIp::of(rightmost.unwrap_or(peer))
-    }
-}
-
-impl std::fmt::Display for ClientIp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            IpAddr::V4(v4) => v4.fmt(f),
-            IpAddr::V6(v6) => write!(f, "{v6}/64"),
-        }
-    }
-}
-
-/// An `X-Forwarded-For` entry: a bare address, `a.b.c.d:port` or
-/// `[v6]:port`.
-fn parse_forwarded_ip(entry: &str) -> Option<IpAddr> {
-    if let Ok(ip) = entry.parse::<IpAddr>() {
-        return Some(ip);
-    }
-    entry.parse::<SocketAddr>().ok().map(|s| s.ip())
-}
-
-/// Whether `ip` is on a network where only the deployer's own proxies live.
-fn is_internal(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => v4.is_loopback() || v4.is_private() || v4.is_link_local(),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => is_internal(IpAddr::V4(v4)),
-            None => v6.is_loopback() || v6.is_unique_local() || v6.is_unicast_link_local(),
-        },
-    }
-}
 
 /// The logged-in account of a request, for rate limits: the identity
 /// middleware puts one in the request's extensions when the request
@@ -194,7 +44,7 @@ impl LimitKey {
     }
 }
 
-/// A handler's `LimitKey` argument: the [`ClientIp`] that [`guard`] found
+/// A handler's `LimitKey` argument: the [`ClientIp`] that [`guard`](super::guard) found
 /// and the [`AccountKey`] of the session, if any.
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LimitKey {
     type Rejection = ApiError;
@@ -616,236 +466,16 @@ fn check_both(
     keyed.check_both(&LimitKey::new(ip, account))
 }
 
-/// The origin of a URL (`https://chess.example`): lower-case scheme and
-/// host, the port only when it is not the scheme's default; `None` unless
-/// the URL is absolute `http` or `https`.
-///
-/// # Examples
-/// ```
-/// use server::security::origin_of;
-/// assert_eq!(origin_of("https://Chess.Example:443/play").as_deref(), Some("https://chess.example"));
-/// assert_eq!(origin_of("http://127.0.0.1:8080").as_deref(), Some("http://127.0.0.1:8080"));
-/// assert_eq!(origin_of("null"), None);
-/// assert_eq!(origin_of("ftp://x"), None);
-/// ```
-pub fn origin_of(url: &str) -> Option<String> {
-    let uri: Uri = url.trim().parse().ok()?;
-    let scheme = uri.scheme_str()?.to_ascii_lowercase();
-    let default_port = match scheme.as_str() {
-        "http" => 80,
-        "https" => 443,
-        _ => return None,
-    };
-    let authority = uri.authority()?;
-    if authority.as_str().contains('@') {
-        return None;
-    }
-    let host = authority.host().to_ascii_lowercase();
-    if host.is_empty() {
-        return None;
-    }
-    Some(match authority.port_u16() {
-        Some(p) if p != default_port => format!("{scheme}://{host}:{p}"),
-        _ => format!("{scheme}://{host}"),
-    })
-}
-
-/// Whether the `Origin` value `origin` is the server's own: the origin of
-/// `public_origin` when set, else `http://` or `https://` followed by the
-/// request's `Host` header.
-pub fn origin_matches(origin: &str, headers: &HeaderMap, public_origin: Option<&str>) -> bool {
-    let Some(origin) = origin_of(origin) else {
-        return false;
-    };
-    if let Some(public) = public_origin {
-        return origin_of(public).is_some_and(|p| p == origin);
-    }
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return false;
-    };
-    let scheme = origin.split("://").next().unwrap_or_default();
-    origin_of(&format!("{scheme}://{host}")).is_some_and(|own| own == origin)
-}
-
-/// Whether a request with `method` and `headers` may change state: safe
-/// methods always; others only with `Sec-Fetch-Site: same-origin` or an
-/// `Origin` of the server's own (see [`origin_matches`]).
-pub fn same_origin_request(
-    method: &Method,
-    headers: &HeaderMap,
-    public_origin: Option<&str>,
-) -> bool {
-    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
-        return true;
-    }
-    let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
-    if fetch_site.is_some_and(|s| s.eq_ignore_ascii_case("same-origin")) {
-        return true;
-    }
-    headers
-        .get(header::ORIGIN)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|o| origin_matches(o, headers, public_origin))
-}
-
-/// Middleware on the whole router: refuses cross-site state changes with
-/// `403 forbidden`, and puts the request's [`ClientIp`] in its extensions.
-/// Without a [`ConnectInfo`] (a router driven directly, not through
-/// [`crate::Server`]), the client is the unspecified address.
-pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    if !same_origin_request(req.method(), req.headers(), state.public_origin.as_deref()) {
-        return ApiError::forbidden(
-            "cross-site request refused: state-changing requests need a same-origin Origin header",
-        )
-        .into_response();
-    }
-    let peer = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-    let ip = ClientIp::from_request(peer, req.headers(), state.trust_proxy);
-    req.extensions_mut().insert(ip);
-    next.run(req).await
-}
-
-/// `router` with the security headers added to every response
-/// (`tower-http` [`SetResponseHeaderLayer`]s; each set only when the
-/// handler did not set it).
-pub fn with_headers<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
-    let headers: [(HeaderName, &'static str); 4] = [
-        (header::CONTENT_SECURITY_POLICY, CSP),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, REFERRER_POLICY),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ];
-    headers.into_iter().fold(router, |r, (name, value)| {
-        r.layer(SetResponseHeaderLayer::if_not_present(
-            name,
-            HeaderValue::from_static(value),
-        ))
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use std::net::IpAddr;
+
+    use axum::http::header;
+
     use super::*;
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
-    }
-
-    fn client(peer: &str, xff: &[&str], trust: bool) -> String {
-        let mut h = HeaderMap::new();
-        for v in xff {
-            h.append("x-forwarded-for", HeaderValue::from_str(v).unwrap());
-        }
-        ClientIp::from_request(ip(peer), &h, trust).0.to_string()
-    }
-
-    #[test]
-    fn forwarded_for_counts_only_behind_a_trusted_proxy() {
-        assert_eq!(
-            client("198.51.100.1", &["203.0.113.5"], false),
-            "198.51.100.1"
-        );
-        assert_eq!(client("127.0.0.1", &["203.0.113.5"], true), "203.0.113.5");
-        // No header: the peer.
-        assert_eq!(client("127.0.0.1", &[], true), "127.0.0.1");
-        // The right-most entry that is not internal; what the client wrote
-        // on the left is never read.
-        assert_eq!(
-            client("10.0.0.1", &["1.1.1.1, 203.0.113.5, 10.0.0.7"], true),
-            "203.0.113.5"
-        );
-        assert_eq!(
-            client("10.0.0.1", &["1.1.1.1", "203.0.113.5, 192.168.1.2"], true),
-            "203.0.113.5"
-        );
-        // All internal: the right-most, written by the nearest proxy.
-        assert_eq!(
-            client("127.0.0.1", &["192.168.1.5, 10.0.0.2"], true),
-            "10.0.0.2"
-        );
-        // Garbage stops the walk at the last trusted address.
-        assert_eq!(
-            client("127.0.0.1", &["203.0.113.5, unknown"], true),
-            "127.0.0.1"
-        );
-        assert_eq!(
-            client("127.0.0.1", &["203.0.113.5, nonsense, 10.1.1.1"], true),
-            "10.1.1.1"
-        );
-        // Ports and IPv6 forms.
-        assert_eq!(
-            client("127.0.0.1", &["203.0.113.5:4711"], true),
-            "203.0.113.5"
-        );
-        assert_eq!(
-            client("127.0.0.1", &["[2001:db8::1]:443"], true),
-            "2001:db8::"
-        );
-        assert_eq!(
-            client(
-                "::1",
-                &["2001:db8:aa:bb:cc:dd:ee:ff, fd00::1, fe80::1"],
-                true
-            ),
-            "2001:db8:aa:bb::"
-        );
-        assert_eq!(client("::ffff:127.0.0.1", &[], false), "127.0.0.1");
-    }
-
-    #[test]
-    fn origins_compare_by_scheme_host_and_port() {
-        assert_eq!(
-            origin_of("HTTP://Example.COM:80/").as_deref(),
-            Some("http://example.com")
-        );
-        assert_eq!(
-            origin_of("https://example.com:8443").as_deref(),
-            Some("https://example.com:8443")
-        );
-        assert_eq!(
-            origin_of("https://[::1]:443").as_deref(),
-            Some("https://[::1]")
-        );
-        assert_eq!(origin_of("https://user@example.com"), None);
-        assert_eq!(origin_of("example.com"), None);
-        assert_eq!(origin_of(""), None);
-
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, HeaderValue::from_static("chess.example"));
-        assert!(origin_matches("https://chess.example", &h, None));
-        assert!(origin_matches("http://chess.example:80", &h, None));
-        assert!(!origin_matches("https://chess.example.evil", &h, None));
-        assert!(!origin_matches(
-            "https://chess.example",
-            &h,
-            Some("https://other.example")
-        ));
-        assert!(origin_matches(
-            "https://other.example",
-            &h,
-            Some("https://other.example/x")
-        ));
-
-        let post = Method::POST;
-        assert!(!same_origin_request(&post, &h, None));
-        assert!(same_origin_request(&Method::GET, &h, None));
-        assert!(same_origin_request(&Method::HEAD, &h, None));
-        assert!(!same_origin_request(&Method::DELETE, &h, None));
-        h.insert("sec-fetch-site", HeaderValue::from_static("same-site"));
-        assert!(!same_origin_request(&post, &h, None));
-        h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
-        assert!(same_origin_request(&post, &h, None));
-        h.remove("sec-fetch-site");
-        h.insert(
-            header::ORIGIN,
-            HeaderValue::from_static("https://chess.example"),
-        );
-        assert!(same_origin_request(&post, &h, None));
-        h.remove(header::HOST);
-        assert!(!same_origin_request(&post, &h, None));
     }
 
     #[test]

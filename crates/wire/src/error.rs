@@ -6,12 +6,8 @@
 
 use std::borrow::Cow;
 
-use axum::Json;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use http::StatusCode;
 use serde::Serialize;
-
-use crate::store::StoreError;
 
 /// Characters of client input (a path, a name, a field) an error message
 /// quotes at most.
@@ -34,7 +30,7 @@ fn bounded(s: &str, max: usize) -> Cow<'_, str> {
 ///
 /// # Examples
 /// ```
-/// use server::error::echo;
+/// use wire::error::echo;
 /// assert_eq!(echo("abc"), "\"abc\"");
 /// let long = "x".repeat(60_000);
 /// assert_eq!(echo(&long).chars().count(), 100 + 3);
@@ -241,12 +237,6 @@ impl ApiError {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> ApiError {
-        ApiError::internal(e)
-    }
-}
-
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     error: ErrorFields<'a>,
@@ -262,8 +252,11 @@ struct ErrorFields<'a> {
     suggestions: &'a [String],
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The JSON body of this error as the API sends it:
+    /// `{"error":{"code","message","reason"?,"suggestions"?}}`, the message
+    /// cut at [`MAX_MESSAGE_CHARS`].
+    pub fn body(&self) -> serde_json::Value {
         let body = ErrorBody {
             error: ErrorFields {
                 code: self.code,
@@ -272,10 +265,17 @@ impl IntoResponse for ApiError {
                 suggestions: &self.suggestions,
             },
         };
-        let mut resp = (self.code.status(), Json(body)).into_response();
+        serde_json::to_value(body).unwrap_or_default()
+    }
+}
+
+#[cfg(feature = "axum")]
+impl axum::response::IntoResponse for ApiError {
+    fn into_response(self) -> axum::response::Response {
+        let mut resp = (self.code.status(), axum::Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             resp.headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+                .insert(http::header::RETRY_AFTER, secs.max(1).into());
         }
         resp
     }

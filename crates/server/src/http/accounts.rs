@@ -16,9 +16,9 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
+use super::body::{JsonBody, json_body};
+use crate::auth::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use crate::error::{ApiError, ErrorCode, echo};
-use crate::http::{JsonBody, json_body};
 use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
     session_cookie,

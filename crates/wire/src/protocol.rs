@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ErrorCode};
-use crate::store::SeatInfo;
 
 /// A move as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,21 +212,6 @@ impl SeatJson {
     }
 }
 
-impl From<SeatInfo> for SeatJson {
-    fn from(s: SeatInfo) -> SeatJson {
-        let (kind, name) = match s {
-            SeatInfo::Anonymous => (SeatKind::Anonymous, None),
-            SeatInfo::User(n) => (SeatKind::User, Some(n)),
-            SeatInfo::Deleted => (SeatKind::Deleted, None),
-        };
-        SeatJson {
-            kind,
-            name,
-            level: None,
-        }
-    }
-}
-
 /// A game in a player's list (`/api/users/{name}/games`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameListItem {
@@ -389,7 +373,7 @@ const MAX_UCI_LEN: usize = 8;
 /// # Examples
 ///
 /// ```
-/// use server::protocol::{ClientMsg, parse_client};
+/// use wire::protocol::{ClientMsg, parse_client};
 /// let (id, msg) = parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#);
 /// assert_eq!(id, Some(5));
 /// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into(), draw_offer: false, lag_ms: None }));

@@ -1,0 +1,53 @@
+//! The server's defences against abuse from the web: who the client is
+//! (its address, behind a trusted proxy or not), rate limits keyed by
+//! address or account, the same-origin rule for state-changing requests,
+//! and the security headers of every response.
+//!
+//! # Client address
+//! The client of a request is the TCP peer address. Only with
+//! `--trust-proxy` ([`crate::Config::trust_proxy`]) does `X-Forwarded-For`
+//! count: the peer is then taken to be a reverse proxy, and so is every
+//! address on a loopback, private (RFC 1918, IPv6 unique-local) or
+//! link-local network. The client is the **right-most** entry of
+//! `X-Forwarded-For` (all its headers joined in order) that is not such an
+//! internal address; when every entry is internal (a deployment on a
+//! private network), it is the right-most entry, which the nearest proxy
+//! wrote itself. An entry that is not an IP address (`unknown`, garbage)
+//! stops the walk: the right-most entry read is used, or the peer if none.
+//! Entries written left of the first untrusted one are never read, since a
+//! client can write anything there. IPv4-mapped IPv6 addresses count as
+//! IPv4, and IPv6 clients are keyed by their /64 network, since one host
+//! usually holds a whole /64.
+//!
+//! # Rate limits
+//! [`Limits`] holds the quotas of [`Quotas`] (from [`crate::Tuning`]):
+//! generic cell rate limiters from `governor`, counting each request of a
+//! [`LimitKey`] against its client address **and**, when logged in, its
+//! account (so several accounts on one address share the address's quota,
+//! and one account on several addresses shares the account's), plus an
+//! exponential back-off of failed log-ins per username. A
+//! refusal is a [`RetryAfter`], which becomes `429 rate_limited` with a
+//! `Retry-After` header.
+//!
+//! # Cross-site requests
+//! [`guard`] runs before every route: a request whose method is not `GET`,
+//! `HEAD` or `OPTIONS` must carry `Sec-Fetch-Site: same-origin` or an
+//! `Origin` equal to the server's own origin (the origin of `--public-url`
+//! when set, else `http(s)://` + the `Host` header); anything else is
+//! `403 forbidden` before any handler runs. Requests without either header
+//! are refused too.
+//!
+//! # Headers
+//! [`with_headers`] adds the Content-Security-Policy [`CSP`],
+//! `X-Content-Type-Options: nosniff`, `Referrer-Policy` and
+//! `X-Frame-Options: DENY` to every response.
+
+mod client_ip;
+mod headers;
+mod limits;
+mod origin;
+
+pub use client_ip::ClientIp;
+pub use headers::{CSP, REFERRER_POLICY, with_headers};
+pub use limits::{AccountKey, LimitKey, Limits, Quotas, RetryAfter};
+pub use origin::{guard, origin_matches, origin_of, same_origin, same_origin_request};
