@@ -1,0 +1,16 @@
+//! The server's integration tests, one binary: each module drives a real
+//! server (`testkit::TestServer`) over HTTP and websockets, on SQLite and,
+//! with `PLYYARD_TEST_PG`, on PostgreSQL. One binary links once.
+
+mod accounts;
+mod exercises;
+mod games;
+mod guards;
+mod learn;
+mod positions;
+mod ratings;
+mod review;
+mod review_games;
+mod security;
+mod tables;
+mod two_servers;
