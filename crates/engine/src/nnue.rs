@@ -54,7 +54,7 @@ pub const MAGIC: &[u8; 8] = b"PLYNNUE3";
 /// (one bucket).
 pub const MAGIC_V2: &[u8; 8] = b"PLYNNUE2";
 /// The network Expert plays with unless told otherwise: a correction on
-/// the classical evaluation; how it was trained is in docs/strength.md.
+/// the classical evaluation; how it was trained is in docs/lab/nnue.md.
 const DEFAULT_NETWORK: &[u8] = include_bytes!("../nets/default.nnue");
 
 /// The built-in network, parsed once.
