@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use shakmaty::{ByColor, Color};
 
 use crate::error::{ApiError, ErrorCode};
 
@@ -138,13 +139,28 @@ pub struct AwayJson {
     pub black: bool,
 }
 
-/// A value for each side.
+/// A value for each side, as the wire writes it (`{"white":…,"black":…}`);
+/// inside the server, per-side data is a [`ByColor`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sides<T> {
     /// White's.
     pub white: T,
     /// Black's.
     pub black: T,
+}
+
+impl<T> From<ByColor<T>> for Sides<T> {
+    fn from(b: ByColor<T>) -> Sides<T> {
+        Sides {
+            white: b.white,
+            black: b.black,
+        }
+    }
+}
+
+/// Name of a colour on the wire: `white` or `black`.
+pub fn color_name(c: Color) -> &'static str {
+    c.fold_wb("white", "black")
 }
 
 /// A rating as shown.

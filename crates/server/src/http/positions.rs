@@ -15,7 +15,7 @@ use axum::routing::post;
 use axum::{Extension, Json, Router};
 use engine::tactics::{self, ThreatKind};
 use game::shakmaty::fen::Fen;
-use game::shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use game::shakmaty::{Chess, EnPassantMode, Move, Position};
 use game::{Game, RuleSet, notation};
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +24,7 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::fair::Busy;
 use crate::identity::PlayerId;
+use crate::protocol::color_name;
 use crate::security::{AccountKey, ClientIp, LimitKey};
 
 /// Longest FEN accepted (a real one is under 100 bytes).
@@ -173,13 +174,6 @@ fn status(pos: &Chess) -> &'static str {
         "insufficient_material"
     } else {
         "ongoing"
-    }
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
     }
 }
 
