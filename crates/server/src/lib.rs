@@ -373,18 +373,6 @@ async fn expire_tables(state: AppState) {
     }
 }
 
-/// A database URL without its password, for logs.
-pub(crate) fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(s), Some(at)) if at > s => {
-            let creds = &url[s + 3..at];
-            let user = creds.split(':').next().unwrap_or_default();
-            format!("{}{user}:***{}", &url[..s + 3], &url[at..])
-        }
-        _ => url.to_owned(),
-    }
-}
-
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.
 pub async fn shutdown_signal() {
     let ctrl_c = async {

@@ -3,7 +3,8 @@
 
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use crate::db::Store;
+use crate::error::StoreError;
 
 impl Store {
     /// The keys player `player_id` has done, sorted.

@@ -1,20 +1,5 @@
-//! Durable storage: players, games, moves, accounts and sessions in SQL, on
-//! SQLite (embedded, the default) or PostgreSQL (shared by several servers).
-//!
-//! This module owns every SQL statement of the server. The schema lives in
-//! `migrations/` (embedded in the binary and applied at start), written in
-//! SQL that both databases accept; statements use numbered placeholders
-//! (`$1`), which both read the same way, and run through sqlx's `Any`
-//! driver, so the backend is chosen by the URL alone. Every write that
-//! changes a game happens in one transaction that checks the version it
-//! expects and stores the next: a move is either stored with its new
-//! version or not at all, and two servers can never both write one game.
-
-mod accounts;
-mod learn;
-mod ratings;
-mod tables;
-mod writer;
+//! Games and their moves: the rows of `games` and `moves`, reading them,
+//! and the writes that are not the live-game writer's.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -22,58 +7,6 @@ use std::time::Duration;
 use game::{GameResult, Reason, RuleSet, Variant};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor as _, Row};
-
-pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
-pub use ratings::{RatedGame, RatingChange};
-pub use tables::{TableRow, TableStatus};
-
-/// A failure of the storage layer.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The database URL could not be understood.
-    #[error("invalid database URL {url:?}: {source}")]
-    Url {
-        /// The refused URL.
-        url: String,
-        /// What the driver said.
-        source: sqlx::Error,
-    },
-    /// A query or connection failed.
-    #[error("database error: {0}")]
-    Db(#[from] sqlx::Error),
-    /// Applying the embedded migrations failed.
-    #[error("database migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    /// A stored row holds a value the server does not understand.
-    #[error("corrupt row in {table}: {detail}")]
-    Corrupt {
-        /// Table of the row.
-        table: &'static str,
-        /// What is wrong.
-        detail: String,
-    },
-    /// The game is not at the version the write expected: another writer
-    /// (another server, or a stale actor) changed it first. Nothing was written.
-    #[error("game {game} is no longer at version {expected}")]
-    Conflict {
-        /// The game.
-        game: String,
-        /// The version the write expected.
-        expected: u64,
-    },
-    /// A unique name is taken (an account name, in any case).
-    #[error("{0} is taken")]
-    Taken(String),
-}
-
-/// Which database a [`Store`] talks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// An embedded SQLite file.
-    Sqlite,
-    /// A PostgreSQL server.
-    Postgres,
-}
 
 /// What kind of game a row holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -213,198 +146,7 @@ pub struct MoveRow {
     pub draw_offer: bool,
 }
 
-/// The storage handle; cheap to clone.
-#[derive(Debug, Clone)]
-pub struct Store {
-    pool: AnyPool,
-    backend: Backend,
-    writer: writer::Writer,
-}
-
-/// Unix time in milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-/// Settings applied to every new SQLite connection: WAL with
-/// `synchronous=FULL` (a committed transaction survives a killed process
-/// and a power cut), foreign keys, and a wait instead of `SQLITE_BUSY`.
-const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;";
-
-/// [`Store::begin_write`] on `pool`.
-async fn begin_write(
-    pool: &AnyPool,
-    backend: Backend,
-) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-    match backend {
-        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
-        Backend::Postgres => pool.begin().await,
-    }
-}
-
-/// The backend and connection URL for a `--db` value: `sqlite://FILE`, a
-/// plain file path (SQLite), or `postgres://…` / `postgresql://…`. A SQLite
-/// file is created when missing.
-///
-/// # Errors
-/// Any other scheme.
-///
-/// # Examples
-/// ```
-/// use server::store::{Backend, resolve_url};
-/// assert_eq!(resolve_url("games.db").unwrap().0, Backend::Sqlite);
-/// assert_eq!(resolve_url("postgres://db/plyyard").unwrap().0, Backend::Postgres);
-/// assert!(resolve_url("mysql://db/plyyard").is_err());
-/// ```
-pub fn resolve_url(url: &str) -> Result<(Backend, String), String> {
-    let Some((scheme, rest)) = url.split_once(':') else {
-        return Ok((Backend::Sqlite, format!("sqlite://{url}?mode=rwc")));
-    };
-    match scheme {
-        "sqlite" => {
-            let with_mode = if rest.contains("mode=") {
-                url.to_owned()
-            } else if rest.contains('?') {
-                format!("{url}&mode=rwc")
-            } else {
-                format!("{url}?mode=rwc")
-            };
-            Ok((Backend::Sqlite, with_mode))
-        }
-        "postgres" | "postgresql" => Ok((Backend::Postgres, url.to_owned())),
-        _ if !rest.starts_with("//") => Ok((Backend::Sqlite, format!("sqlite://{url}?mode=rwc"))),
-        other => Err(format!(
-            "unsupported database {other:?}: use sqlite://FILE or postgres://USER@HOST/DB"
-        )),
-    }
-}
-
 impl Store {
-    /// Opens the database at `url` (see [`resolve_url`]) and applies the
-    /// embedded migrations.
-    ///
-    /// # Errors
-    /// A bad URL, an unreachable or unwritable database, or a failed migration.
-    pub async fn open(url: &str) -> Result<Store, StoreError> {
-        sqlx::any::install_default_drivers();
-        let refuse = |source| StoreError::Url {
-            url: crate::redact_url(url),
-            source,
-        };
-        let (backend, url) =
-            resolve_url(url).map_err(|m| refuse(sqlx::Error::Configuration(m.into())))?;
-        let options = AnyConnectOptions::from_str(&url).map_err(refuse)?;
-        let pool = match backend {
-            Backend::Sqlite => {
-                AnyPoolOptions::new()
-                    .max_connections(4)
-                    .after_connect(|conn, _| {
-                        Box::pin(async move {
-                            conn.execute(SQLITE_PRAGMAS).await?;
-                            Ok(())
-                        })
-                    })
-                    .connect_with(options)
-                    .await?
-            }
-            Backend::Postgres => {
-                AnyPoolOptions::new()
-                    .max_connections(16)
-                    .acquire_timeout(Duration::from_secs(10))
-                    .connect_with(options)
-                    .await?
-            }
-        };
-        sqlx::migrate!("./migrations").run(&pool).await?;
-        let writer = writer::Writer::start(pool.clone(), backend);
-        Ok(Store {
-            pool,
-            backend,
-            writer,
-        })
-    }
-
-    /// The connection pool, for the SQL of modules that own their tables
-    /// (`review::store`).
-    pub(crate) fn pool(&self) -> &AnyPool {
-        &self.pool
-    }
-
-    /// Begins a write transaction: on SQLite it takes the write lock at
-    /// once (`BEGIN IMMEDIATE`, waiting out the busy timeout), so that a
-    /// transaction that reads before it writes can never fail for another
-    /// writer's commit in between ("database is locked").
-    ///
-    /// # Errors
-    /// A database failure.
-    pub(crate) async fn begin_write(
-        &self,
-    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-        begin_write(&self.pool, self.backend).await
-    }
-
-    /// Which database this is.
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// Closes every connection (checkpointing SQLite's WAL).
-    pub async fn close(&self) {
-        self.pool.close().await;
-    }
-
-    /// Reads a value from the `settings` table.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.get::<String, _>(0)))
-    }
-
-    /// Stores `value` under `key` unless the key already has a value; returns
-    /// the value in force afterwards (so concurrent starts agree).
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn setting_or_insert(&self, key: &str, value: &str) -> Result<String, StoreError> {
-        sqlx::query(
-            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
-        )
-        .bind(key)
-        .bind(value)
-        .execute(&self.pool)
-        .await?;
-        self.setting(key).await?.ok_or(StoreError::Corrupt {
-            table: "settings",
-            detail: format!("{key} vanished after insert"),
-        })
-    }
-
-    /// Records that an anonymous player exists (first use) or was seen again.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn touch_player(&self, id: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
-        )
-        .bind(id)
-        .bind(now)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     /// Inserts a new game with no moves.
     ///
     /// # Errors
@@ -575,27 +317,6 @@ const GAME_COLUMNS: &str = "id, kind, white_player, black_player, level, rules, 
      initial_fen, status, result, reason, plies, version, created_at, updated_at, table_code, \
      CAST(rated AS INTEGER), initial_ms, increment_ms";
 
-impl Store {
-    /// The rows of `select` (a `SELECT … FROM table` with a `player_id`
-    /// column) for the players in `players`, in one query.
-    async fn rows_of_players(
-        &self,
-        select: &str,
-        players: &[&str],
-    ) -> Result<Vec<AnyRow>, StoreError> {
-        if players.is_empty() {
-            return Ok(Vec::new());
-        }
-        let list: Vec<String> = (1..=players.len()).map(|i| format!("${i}")).collect();
-        let sql = format!("{select} WHERE player_id IN ({})", list.join(", "));
-        let mut query = sqlx::query(&sql);
-        for p in players {
-            query = query.bind(*p);
-        }
-        Ok(query.fetch_all(&self.pool).await?)
-    }
-}
-
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
@@ -620,50 +341,8 @@ fn table_game_from_row(r: &AnyRow) -> Result<Option<TableGame>, StoreError> {
     }))
 }
 
-fn version_to_db(v: u64) -> i64 {
+pub(crate) fn version_to_db(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
-}
-
-async fn update_summary(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    game_id: &str,
-    expected: u64,
-    s: &GameSummary,
-) -> Result<(), StoreError> {
-    let done = sqlx::query(
-        "UPDATE games SET status = $1, result = $2, reason = $3, plies = $4, version = $5, \
-         updated_at = $6 WHERE id = $7 AND version = $8",
-    )
-    .bind(s.status.as_str())
-    .bind(s.result.as_str())
-    .bind(s.reason.map(Reason::as_str))
-    .bind(i64::from(s.plies))
-    .bind(version_to_db(s.version))
-    .bind(s.updated_at)
-    .bind(game_id)
-    .bind(version_to_db(expected))
-    .execute(&mut **tx)
-    .await?;
-    if done.rows_affected() != 1 {
-        return Err(StoreError::Conflict {
-            game: game_id.to_owned(),
-            expected,
-        });
-    }
-    Ok(())
-}
-
-/// A `BOOLEAN` column selected as `CAST(… AS INTEGER)`: the `Any` driver
-/// reads SQLite's booleans only as integers.
-fn get_bool(r: &AnyRow, i: usize) -> Result<bool, StoreError> {
-    Ok(r.try_get::<i64, _>(i)? != 0)
-}
-
-fn parsed<T: FromStr>(table: &'static str, what: &str, s: &str) -> Result<T, StoreError> {
-    s.parse().map_err(|_| StoreError::Corrupt {
-        table,
-        detail: format!("bad {what} {s:?}"),
-    })
 }
 
 fn move_from_row(r: &AnyRow) -> Result<MoveRow, StoreError> {
@@ -711,28 +390,4 @@ fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
         created_at: r.try_get(14)?,
         table: table_game_from_row(r)?,
     })
-}
-
-#[cfg(test)]
-pub(crate) mod tests;
-
-impl From<StoreError> for wire::ApiError {
-    fn from(e: StoreError) -> wire::ApiError {
-        wire::ApiError::internal(e)
-    }
-}
-
-impl From<SeatInfo> for wire::protocol::SeatJson {
-    fn from(s: SeatInfo) -> wire::protocol::SeatJson {
-        let (kind, name) = match s {
-            SeatInfo::Anonymous => (wire::protocol::SeatKind::Anonymous, None),
-            SeatInfo::User(n) => (wire::protocol::SeatKind::User, Some(n)),
-            SeatInfo::Deleted => (wire::protocol::SeatKind::Deleted, None),
-        };
-        wire::protocol::SeatJson {
-            kind,
-            name,
-            level: None,
-        }
-    }
 }

@@ -47,7 +47,7 @@ pub(crate) async fn stores() -> Vec<(Option<tempfile::TempDir>, Store)> {
         Ok(admin) => {
             sqlx::any::install_default_drivers();
             let name =
-                format!("plyyard_unit_{}", crate::identity::new_player_id().0).to_lowercase();
+                format!("plyyard_unit_{:016x}", rand::random::<u64>());
             let pool = AnyPool::connect(&admin).await.unwrap();
             sqlx::query(&format!("CREATE DATABASE {name}"))
                 .execute(&pool)

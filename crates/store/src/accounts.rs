@@ -9,7 +9,8 @@ use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError};
+use crate::db::Store;
+use crate::error::StoreError;
 
 /// A live (not deleted) account, as the rest of the server sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -433,7 +434,7 @@ async fn start_session(
         return Ok(Vec::new());
     };
     let to = login.session.player_id;
-    super::learn::move_learn_progress(conn, from, to).await?;
+    crate::learn::move_learn_progress(conn, from, to).await?;
     move_games(conn, from, to).await
 }
 
@@ -462,4 +463,19 @@ async fn move_games(
         .await?;
     }
     Ok(ongoing)
+}
+
+impl From<SeatInfo> for wire::protocol::SeatJson {
+    fn from(s: SeatInfo) -> wire::protocol::SeatJson {
+        let (kind, name) = match s {
+            SeatInfo::Anonymous => (wire::protocol::SeatKind::Anonymous, None),
+            SeatInfo::User(n) => (wire::protocol::SeatKind::User, Some(n)),
+            SeatInfo::Deleted => (wire::protocol::SeatKind::Deleted, None),
+        };
+        wire::protocol::SeatJson {
+            kind,
+            name,
+            level: None,
+        }
+    }
 }

@@ -13,7 +13,8 @@ use game::GameResult;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError, parsed};
+use crate::db::{Store, parsed};
+use crate::error::StoreError;
 use crate::rating::{self, Glicko2, Outcome, PlayerRating, Speed};
 
 /// What one rated game did to one of its players.

@@ -9,7 +9,10 @@ use game::{RuleSet, Variant};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{GameRow, Store, StoreError, insert_game_in, parsed};
+use crate::backend::Backend;
+use crate::db::{Store, parsed};
+use crate::error::StoreError;
+use crate::games::{GameRow, insert_game_in};
 
 /// Where a table stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,7 +119,7 @@ impl Store {
     /// [`StoreError::Taken`] if the code is taken; a database failure.
     pub async fn insert_table(&self, t: &TableRow, max_open: u64) -> Result<bool, StoreError> {
         let mut tx = self.begin_write().await?;
-        if self.backend() == super::Backend::Postgres {
+        if self.backend() == Backend::Postgres {
             sqlx::query("SELECT id FROM players WHERE id = $1 FOR UPDATE")
                 .bind(&t.host)
                 .fetch_optional(&mut *tx)

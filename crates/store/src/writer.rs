@@ -10,7 +10,9 @@
 use sqlx::{Acquire as _, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Backend, GameSummary, MoveRow, StoreError, update_summary};
+use crate::backend::{Backend, begin_write};
+use crate::error::StoreError;
+use crate::games::{GameSummary, MoveRow, version_to_db};
 
 /// Writes waiting for the writer before callers wait.
 const QUEUE: usize = 4096;
@@ -89,7 +91,7 @@ async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Write>) {
 async fn commit(pool: &AnyPool, backend: Backend, batch: &mut Vec<Write>) {
     let mut results = Vec::with_capacity(batch.len());
     let outcome = async {
-        let mut tx = super::begin_write(pool, backend).await?;
+        let mut tx = begin_write(pool, backend).await?;
         for w in batch.iter() {
             let mut sp = tx.begin().await?;
             let r = apply(&mut sp, w).await;
@@ -145,6 +147,35 @@ async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(
                 .await?;
         }
         Op::Summary => {}
+    }
+    Ok(())
+}
+
+async fn update_summary(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    expected: u64,
+    s: &GameSummary,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET status = $1, result = $2, reason = $3, plies = $4, version = $5, \
+         updated_at = $6 WHERE id = $7 AND version = $8",
+    )
+    .bind(s.status.as_str())
+    .bind(s.result.as_str())
+    .bind(s.reason.map(Reason::as_str))
+    .bind(i64::from(s.plies))
+    .bind(version_to_db(s.version))
+    .bind(s.updated_at)
+    .bind(game_id)
+    .bind(version_to_db(expected))
+    .execute(&mut **tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict {
+            game: game_id.to_owned(),
+            expected,
+        });
     }
     Ok(())
 }

@@ -1,0 +1,238 @@
+//! The storage handle: opening a database from its URL (applying the
+//! embedded migrations), its settings and players, and the helpers every
+//! table's code reads rows with.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use game::{GameResult, Reason, RuleSet, Variant};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor as _, Row};
+
+/// The storage handle; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    writer: writer::Writer,
+}
+
+/// Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Settings applied to every new SQLite connection: WAL with
+/// `synchronous=FULL` (a committed transaction survives a killed process
+/// and a power cut), foreign keys, and a wait instead of `SQLITE_BUSY`.
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;";
+
+/// The backend and connection URL for a `--db` value: `sqlite://FILE`, a
+/// plain file path (SQLite), or `postgres://…` / `postgresql://…`. A SQLite
+/// file is created when missing.
+///
+/// # Errors
+/// Any other scheme.
+///
+/// # Examples
+/// ```
+/// use server::store::{Backend, resolve_url};
+/// assert_eq!(resolve_url("games.db").unwrap().0, Backend::Sqlite);
+/// assert_eq!(resolve_url("postgres://db/plyyard").unwrap().0, Backend::Postgres);
+/// assert!(resolve_url("mysql://db/plyyard").is_err());
+/// ```
+pub fn resolve_url(url: &str) -> Result<(Backend, String), String> {
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return Ok((Backend::Sqlite, format!("sqlite://{url}?mode=rwc")));
+    };
+    match scheme {
+        "sqlite" => {
+            let with_mode = if rest.contains("mode=") {
+                url.to_owned()
+            } else if rest.contains('?') {
+                format!("{url}&mode=rwc")
+            } else {
+                format!("{url}?mode=rwc")
+            };
+            Ok((Backend::Sqlite, with_mode))
+        }
+        "postgres" | "postgresql" => Ok((Backend::Postgres, url.to_owned())),
+        _ if !rest.starts_with("//") => Ok((Backend::Sqlite, format!("sqlite://{url}?mode=rwc"))),
+        other => Err(format!(
+            "unsupported database {other:?}: use sqlite://FILE or postgres://USER@HOST/DB"
+        )),
+    }
+}
+
+impl Store {
+    /// Opens the database at `url` (see [`resolve_url`]) and applies the
+    /// embedded migrations.
+    ///
+    /// # Errors
+    /// A bad URL, an unreachable or unwritable database, or a failed migration.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let refuse = |source| StoreError::Url {
+            url: redact_url(url),
+            source,
+        };
+        let (backend, url) =
+            resolve_url(url).map_err(|m| refuse(sqlx::Error::Configuration(m.into())))?;
+        let options = AnyConnectOptions::from_str(&url).map_err(refuse)?;
+        let pool = match backend {
+            Backend::Sqlite => {
+                AnyPoolOptions::new()
+                    .max_connections(4)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute(SQLITE_PRAGMAS).await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await?
+            }
+            Backend::Postgres => {
+                AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_with(options)
+                    .await?
+            }
+        };
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        let writer = writer::Writer::start(pool.clone(), backend);
+        Ok(Store {
+            pool,
+            backend,
+            writer,
+        })
+    }
+
+    /// The connection pool, for the SQL of modules that own their tables
+    /// (`review::store`).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Begins a write transaction: on SQLite it takes the write lock at
+    /// once (`BEGIN IMMEDIATE`, waiting out the busy timeout), so that a
+    /// transaction that reads before it writes can never fail for another
+    /// writer's commit in between ("database is locked").
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(crate) async fn begin_write(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        begin_write(&self.pool, self.backend).await
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes every connection (checkpointing SQLite's WAL).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Reads a value from the `settings` table.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.get::<String, _>(0)))
+    }
+
+    /// Stores `value` under `key` unless the key already has a value; returns
+    /// the value in force afterwards (so concurrent starts agree).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn setting_or_insert(&self, key: &str, value: &str) -> Result<String, StoreError> {
+        sqlx::query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        self.setting(key).await?.ok_or(StoreError::Corrupt {
+            table: "settings",
+            detail: format!("{key} vanished after insert"),
+        })
+    }
+
+    /// Records that an anonymous player exists (first use) or was seen again.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn touch_player(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
+        )
+        .bind(id)
+        .bind(now)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The rows of `select` (a `SELECT … FROM table` with a `player_id`
+    /// column) for the players in `players`, in one query.
+    pub(crate) async fn rows_of_players(
+        &self,
+        select: &str,
+        players: &[&str],
+    ) -> Result<Vec<AnyRow>, StoreError> {
+        if players.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list: Vec<String> = (1..=players.len()).map(|i| format!("${i}")).collect();
+        let sql = format!("{select} WHERE player_id IN ({})", list.join(", "));
+        let mut query = sqlx::query(&sql);
+        for p in players {
+            query = query.bind(*p);
+        }
+        Ok(query.fetch_all(&self.pool).await?)
+    }
+}
+
+/// A `BOOLEAN` column selected as `CAST(… AS INTEGER)`: the `Any` driver
+/// reads SQLite's booleans only as integers.
+pub(crate) fn get_bool(r: &AnyRow, i: usize) -> Result<bool, StoreError> {
+    Ok(r.try_get::<i64, _>(i)? != 0)
+}
+
+pub(crate) fn parsed<T: FromStr>(table: &'static str, what: &str, s: &str) -> Result<T, StoreError> {
+    s.parse().map_err(|_| StoreError::Corrupt {
+        table,
+        detail: format!("bad {what} {s:?}"),
+    })
+}
+
+/// A database URL without its password, for logs.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            let user = creds.split(':').next().unwrap_or_default();
+            format!("{}{user}:***{}", &url[..s + 3], &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}

@@ -1,0 +1,32 @@
+//! Durable storage: players, games, moves, accounts and sessions in SQL, on
+//! SQLite (embedded, the default) or PostgreSQL (shared by several servers).
+//!
+//! This crate owns every SQL statement of the server. The schema lives in
+//! `migrations/` (embedded in the binary and applied at start), written in
+//! SQL that both databases accept; statements use numbered placeholders
+//! (`$1`), which both read the same way, and run through sqlx's `Any`
+//! driver, so the backend is chosen by the URL alone. Every write that
+//! changes a game happens in one transaction that checks the version it
+//! expects and stores the next: a move is either stored with its new
+//! version or not at all, and two servers can never both write one game.
+
+mod accounts;
+mod backend;
+mod db;
+mod error;
+mod games;
+mod learn;
+mod ratings;
+mod tables;
+mod writer;
+
+pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
+pub use backend::Backend;
+pub use db::{Store, now_ms, redact_url, resolve_url};
+pub use error::StoreError;
+pub use games::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
+pub use ratings::{RatedGame, RatingChange};
+pub use tables::{TableRow, TableStatus};
+
+#[cfg(test)]
+mod tests;
