@@ -39,7 +39,6 @@ fn main() {
         }
     }
 
-    copy_translations(&web.join("i18n"), &out.with_file_name("i18n"));
     // Watched even while missing: cargo then reruns this script until it appears.
     let learn = manifest.join("../../content/learn");
     println!("cargo:rerun-if-changed={}", learn.display());
@@ -93,22 +92,6 @@ fn main() {
             "`npm run build` did not produce {}",
             out.join("index.html").display()
         ));
-    }
-}
-
-/// Copies the translation tables (`web/i18n/*.json`, shared with the web
-/// app) to `$OUT_DIR/i18n` for the server's own use.
-fn copy_translations(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).expect("create OUT_DIR/i18n");
-    let Ok(entries) = std::fs::read_dir(from) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "json") {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy a translation table");
-        }
     }
 }
 

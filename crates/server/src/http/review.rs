@@ -229,7 +229,7 @@ fn lang_of(q: &LangQuery, headers: &HeaderMap) -> &'static str {
     q.lang
         .as_deref()
         .and_then(|l| {
-            crate::i18n::languages()
+            plyyard_i18n::languages()
                 .into_iter()
                 .find(|x| x.eq_ignore_ascii_case(l))
         })

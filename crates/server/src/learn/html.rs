@@ -15,7 +15,7 @@ const APP_ROOT: &str = "<div id=\"app\"></div>";
 
 /// A whole document in `lang` titled `title` with `content` under `<main>`.
 pub fn document(lang: &str, title: &str, content: &str) -> String {
-    let page = crate::i18n::localize_page(INDEX_HTML, lang);
+    let page = plyyard_i18n::localize_page(INDEX_HTML, lang);
     let full_title = format!("{} · {}", title, text(lang, "site.name"));
     let body = format!(
         "<div id=\"app\">{}<main id=\"main\" tabindex=\"-1\"><div class=\"page\" data-server-rendered>{content}</div></main></div>",

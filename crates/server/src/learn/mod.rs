@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 use include_dir::{Dir, include_dir};
 use serde::Deserialize;
 
-use crate::i18n::DEFAULT_LANG;
+use plyyard_i18n::DEFAULT_LANG;
 
 static CONTENT: Dir<'static> = include_dir!("$OUT_DIR/learn");
 
@@ -57,8 +57,8 @@ pub fn escape(s: &str) -> String {
 
 /// The text of `key` in `lang`, else in English, else the key itself.
 fn text(lang: &str, key: &'static str) -> &'static str {
-    crate::i18n::text(lang, key)
-        .or_else(|| crate::i18n::text(DEFAULT_LANG, key))
+    plyyard_i18n::text(lang, key)
+        .or_else(|| plyyard_i18n::text(DEFAULT_LANG, key))
         .unwrap_or(key)
 }
 
@@ -187,7 +187,7 @@ impl Library {
         let mut lib = Library::default();
         lib.entries = lib.read_entries(src.pages_json.as_deref());
         let slugs: Vec<String> = lib.entries.iter().map(|e| e.slug.clone()).collect();
-        let langs = crate::i18n::languages();
+        let langs = plyyard_i18n::languages();
         lib.problems
             .extend(src.stray.iter().map(|f| format!("unexpected file `{f}`")));
         for ((lang, slug), text) in &src.files {
@@ -295,7 +295,7 @@ impl Library {
     /// `None` for an unknown slug.
     pub fn article(&self, lang: &str, slug: &str) -> Option<&Article> {
         let key = |l: &str| {
-            let l = crate::i18n::languages().into_iter().find(|x| *x == l)?;
+            let l = plyyard_i18n::languages().into_iter().find(|x| *x == l)?;
             self.articles.get(&(l, slug.to_owned()))
         };
         self.entries

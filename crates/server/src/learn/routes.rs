@@ -81,7 +81,7 @@ pub(super) fn prepare() {
 fn documents(lib: &Library) -> Documents {
     let mut pages = HashMap::new();
     let mut missing = HashMap::new();
-    for lang in crate::i18n::languages() {
+    for lang in plyyard_i18n::languages() {
         let title = super::text(lang, "learn.title");
         let doc = html::document(lang, title, &html::index(lib, lang));
         pages.insert((lang, String::new()), Document::new(doc));
@@ -254,7 +254,7 @@ mod tests {
     fn documents_exist_for_every_page_and_language() {
         let lib = super::super::tests::fixture();
         let docs = documents(&lib);
-        for lang in crate::i18n::languages() {
+        for lang in plyyard_i18n::languages() {
             for slug in ["", "board", "castling", "worked-example"] {
                 let doc = &docs.pages[&(lang, slug.to_owned())].bytes;
                 let doc = std::str::from_utf8(doc).unwrap();

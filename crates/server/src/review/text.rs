@@ -13,7 +13,7 @@ use shakmaty::Position;
 use super::analyse::{MoveReview, Review};
 use super::explain::{Explanation, Pattern, Piece};
 use super::label::{Eval, Label, Side};
-use crate::i18n;
+use plyyard_i18n as i18n;
 
 /// Every `explain.*` key the text layer may use.
 pub fn template_keys() -> Vec<String> {

@@ -22,7 +22,7 @@ const LANGS: [&str; 4] = ["en", "fr", "ru", "ro"];
 #[test]
 fn every_page_is_complete_and_correct_in_every_language() {
     let src = Sources::read(&repo().join("content/learn")).expect("content/learn is readable");
-    let langs: BTreeSet<&str> = server::i18n::languages().into_iter().collect();
+    let langs: BTreeSet<&str> = plyyard_i18n::languages().into_iter().collect();
     assert_eq!(langs, LANGS.into_iter().collect(), "the site's languages");
     let lib = Library::build(&src);
     assert!(!lib.entries().is_empty(), "pages.json lists no page");
