@@ -16,7 +16,6 @@ pub mod identity;
 pub mod learn;
 pub mod live;
 pub mod metrics;
-pub mod rating;
 pub mod review;
 pub mod security;
 pub mod store;
@@ -24,6 +23,11 @@ pub mod tables;
 pub mod ws;
 
 pub use wire::{error, protocol};
+
+/// The ratings (`plyyard-rating`) under their old name, for `live/` only
+/// until the live games move into a crate of their own; everything else
+/// names `plyyard_rating`.
+pub use plyyard_rating as rating;
 
 use std::future::Future;
 use std::net::SocketAddr;

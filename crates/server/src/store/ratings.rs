@@ -14,7 +14,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{Store, StoreError, parsed};
-use crate::rating::{self, Glicko2, Outcome, PlayerRating, Speed};
+use plyyard_rating::{self as rating, Glicko2, Outcome, PlayerRating, Speed};
 
 /// What one rated game did to one of its players.
 #[derive(Debug, Clone, PartialEq)]

@@ -44,7 +44,7 @@ async fn tables_json(store: &Store, tables: &[TableRow]) -> Result<Vec<TableJson
                 .unwrap_or_default();
             let host = HostJson {
                 name,
-                rating: crate::rating::display(r.at(now).rating),
+                rating: plyyard_rating::display(r.at(now).rating),
                 provisional: r.provisional(),
             };
             Ok(TableJson::new(t, host))
