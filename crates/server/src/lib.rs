@@ -8,7 +8,6 @@
 pub mod auth;
 pub mod conn;
 pub mod engine_pool;
-pub mod exercises;
 pub mod fair;
 pub mod http;
 pub mod i18n;

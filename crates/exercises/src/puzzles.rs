@@ -15,7 +15,7 @@ use game::{Game, RuleSet};
 use serde::{Deserialize, Serialize};
 
 /// The shipped puzzles, as `plyyard puzzles` wrote them.
-const SHIPPED: &str = include_str!("../../../../content/puzzles.json");
+const SHIPPED: &str = include_str!("../../../content/puzzles.json");
 
 /// Depth of the engine search that must agree with a puzzle.
 pub const ENGINE_DEPTH: u32 = 6;
