@@ -117,7 +117,7 @@ impl Default for Tuning {
             quotas: Quotas::default(),
             hash_workers: std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
             hash_queue: 64,
-            review_nodes: review::DEFAULT_NODES,
+            review_nodes: plyyard_review::DEFAULT_NODES,
             review_threads: 1,
             reviews_by_address: true,
             analyses_per_minute: review::service::ANALYSES_PER_MINUTE,
