@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn the_fixture_page_renders_cleanly() {
-        let src = include_str!("../../tests/data/learn/en/board.md");
+        let src = include_str!("../tests/data/learn/en/board.md");
         let (page, problems) = render_en(src);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(page.title.as_deref(), Some("The board & the set-up"));
