@@ -8,8 +8,8 @@ rules:
 
 - the rules core and the engine know no async runtime, web framework or
   database;
-- the pure domain crates (review, learn, exercises) and the wire types know
-  no runtime, framework or database (the wire types reach axum only
+- the pure domain crates (review, learn, exercises, rating, i18n) and the
+  wire types know no runtime, framework or database (the wire types reach axum only
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
 - nothing but the binary and the test kit depends on the server crate
@@ -35,6 +35,8 @@ RULES: dict[str, set[str]] = {
     "plyyard-review": RUNTIME,
     "plyyard-learn": RUNTIME,
     "plyyard-exercises": RUNTIME,
+    "plyyard-rating": RUNTIME,
+    "plyyard-i18n": RUNTIME,
     "plyyard-store": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-live": {"axum", "hyper", "tower-http", "plyyard-server"},
 }

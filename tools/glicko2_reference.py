@@ -3,7 +3,7 @@
 
 Written from the formulas of Glickman's "Example of the Glicko-2 system"
 (steps 1 to 8), in plain Python with no rating library, so that the Rust
-tests (crates/server/src/rating.rs, crates/server/tests/ratings.rs) compare
+tests (crates/rating/src/lib.rs, crates/server/tests/ratings.rs) compare
 the skillratings crate against numbers computed another way.
 
 Usage: python3 tools/glicko2_reference.py

@@ -6,10 +6,6 @@
 //! change. Setting `PLYYARD_SKIP_WEB=1` embeds a one-page placeholder instead
 //! (for working on the server without Node); a normal build fails with a
 //! clear message if Node or npm is missing.
-//!
-//! The Learn pages' content (`content/learn`: `pages.json` and one Markdown
-//! file per page and language) is copied to `$OUT_DIR/learn` for the same
-//! kind of embedding.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,12 +34,6 @@ fn main() {
             println!("cargo:rerun-if-changed={}", p.display());
         }
     }
-
-    copy_translations(&web.join("i18n"), &out.with_file_name("i18n"));
-    // Watched even while missing: cargo then reruns this script until it appears.
-    let learn = manifest.join("../../content/learn");
-    println!("cargo:rerun-if-changed={}", learn.display());
-    copy_tree(&learn, &out.with_file_name("learn"));
 
     if std::env::var_os("PLYYARD_SKIP_WEB").is_some_and(|v| v != "0") {
         println!(
@@ -93,40 +83,6 @@ fn main() {
             "`npm run build` did not produce {}",
             out.join("index.html").display()
         ));
-    }
-}
-
-/// Copies the translation tables (`web/i18n/*.json`, shared with the web
-/// app) to `$OUT_DIR/i18n` for the server's own use.
-fn copy_translations(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).expect("create OUT_DIR/i18n");
-    let Ok(entries) = std::fs::read_dir(from) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "json") {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy a translation table");
-        }
-    }
-}
-
-/// Copies the folder `from` (when it exists) to `to`, replacing what was
-/// there; `to` always exists afterwards.
-fn copy_tree(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).expect("create a folder in OUT_DIR");
-    let Ok(entries) = std::fs::read_dir(from) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_tree(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy a content file");
-        }
     }
 }
 

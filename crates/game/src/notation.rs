@@ -1,5 +1,5 @@
 //! Move notation: SAN, long algebraic, UCI, localised piece letters and
-//! figurines, in both directions.
+//! figurines, in both directions, and the pieces' English names.
 //!
 //! SAN itself comes from shakmaty; this module only swaps piece letters
 //! (English ⇄ French, Russian, Romanian, figurines) and writes the long
@@ -232,6 +232,26 @@ pub fn delocalize_san(san: &str, lang: Lang) -> Option<String> {
         rest = &rest[c.len_utf8()..];
     }
     Some(out)
+}
+
+/// A role's English name in lower case (`pawn` … `king`), as the API and
+/// the Learn boards spell it.
+///
+/// # Examples
+///
+/// ```
+/// use game::shakmaty::Role;
+/// assert_eq!(game::notation::role_name(Role::Knight), "knight");
+/// ```
+pub const fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
 }
 
 /// The UCI text of `m`; with [`CastlingMode::Chess960`] castling is written

@@ -19,7 +19,7 @@ use engine::level::Rng;
 use engine::{Engine, Level, Limits};
 use game::shakmaty::fen::Epd;
 use game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen};
-use server::exercises::puzzles::{self, Puzzle};
+use plyyard_exercises::puzzles::{self, Puzzle};
 
 /// Random plies before the engines take over.
 const RANDOM_PLIES: u32 = 4;

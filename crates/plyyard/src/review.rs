@@ -12,7 +12,7 @@ use std::time::Instant;
 use clap::Args;
 use game::RuleSet;
 use game::pgn::PgnImporter;
-use server::review::{self, Budget};
+use plyyard_review::{self as review, Budget};
 
 /// Languages of the explanations.
 const LANGS: [&str; 4] = ["en", "fr", "ru", "ro"];

@@ -43,7 +43,7 @@ pub struct ServeArgs {
     #[arg(long, env = "PLYYARD_THINK_TIME_FACTOR", default_value_t = 1.0)]
     pub think_time_factor: f64,
     /// Nodes the engine searches per position of a game review.
-    #[arg(long, env = "PLYYARD_REVIEW_NODES", default_value_t = server::review::DEFAULT_NODES)]
+    #[arg(long, env = "PLYYARD_REVIEW_NODES", default_value_t = plyyard_review::DEFAULT_NODES)]
     pub review_nodes: u64,
     /// Engines (threads) one game review uses; reviews run one at a time,
     /// beside the computer players' engines.
@@ -150,7 +150,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         think_time_factor: args.think_time_factor,
         review_nodes: args
             .review_nodes
-            .clamp(1, server::review::analyse::MAX_NODES),
+            .clamp(1, plyyard_review::analyse::MAX_NODES),
         review_threads: args.review_threads.clamp(1, 8),
         quotas: server::security::Quotas {
             games_per_minute: args.limit_games_per_minute,

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256, Sha512};
 
 use crate::AppState;
 use crate::security::AccountKey;
-use crate::store::{Account, now_ms};
+use plyyard_store::{Account, now_ms};
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "plyyard_session";

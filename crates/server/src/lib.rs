@@ -8,7 +8,6 @@
 pub mod auth;
 pub mod conn;
 pub mod engine_pool;
-pub mod exercises;
 pub mod fair;
 pub mod http;
 pub mod i18n;
@@ -16,14 +15,20 @@ pub mod identity;
 pub mod learn;
 pub mod live;
 pub mod metrics;
-pub mod rating;
 pub mod review;
 pub mod security;
-pub mod store;
 pub mod tables;
 pub mod ws;
 
 pub use wire::{error, protocol};
+
+/// The ratings (`plyyard-rating`) under their old name, for `live/` only
+/// until the live games move into a crate of their own; everything else
+/// names `plyyard_rating`.
+pub use plyyard_rating as rating;
+/// Storage (`plyyard-store`) under its old path, for `live/` only until
+/// the live games move into a crate of their own.
+pub use plyyard_store as store;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -37,7 +42,7 @@ use crate::identity::CookieSigner;
 use crate::live::Hub;
 use crate::metrics::Metrics;
 use crate::security::{Limits, Quotas};
-use crate::store::Store;
+use plyyard_store::Store;
 
 /// Settings key of the generated cookie secret.
 const SECRET_KEY: &str = "cookie_secret";
@@ -114,7 +119,7 @@ impl Default for Tuning {
             quotas: Quotas::default(),
             hash_workers: std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
             hash_queue: 64,
-            review_nodes: review::DEFAULT_NODES,
+            review_nodes: plyyard_review::DEFAULT_NODES,
             review_threads: 1,
             reviews_by_address: true,
             analyses_per_minute: review::service::ANALYSES_PER_MINUTE,
@@ -282,7 +287,7 @@ impl Server {
                     source,
                 })?;
         let store = Store::open(&config.db).await?;
-        tracing::info!("database {}", redact_url(&config.db));
+        tracing::info!("database {}", store::redact_url(&config.db));
         let secret = match config.secret {
             Some(s) if !s.is_empty() => s,
             _ => {
@@ -424,18 +429,4 @@ pub fn run(config: Config) -> Result<(), StartError> {
     // Searches in flight end within their time budget; do not wait longer.
     rt.shutdown_timeout(Duration::from_secs(5));
     result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn passwords_stay_out_of_logs() {
-        assert_eq!(redact_url("sqlite://plyyard.db"), "sqlite://plyyard.db");
-        assert_eq!(
-            redact_url("postgres://app:s3cret@db.local/plyyard"),
-            "postgres://app:***@db.local/plyyard"
-        );
-    }
 }

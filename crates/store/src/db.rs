@@ -5,16 +5,19 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use game::{GameResult, Reason, RuleSet, Variant};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor as _, Row};
+
+use crate::backend::{Backend, begin_write};
+use crate::error::StoreError;
+use crate::writer;
 
 /// The storage handle; cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Store {
-    pool: AnyPool,
+    pub(crate) pool: AnyPool,
     backend: Backend,
-    writer: writer::Writer,
+    pub(crate) writer: writer::Writer,
 }
 
 /// Unix time in milliseconds.
@@ -40,7 +43,7 @@ const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FU
 ///
 /// # Examples
 /// ```
-/// use server::store::{Backend, resolve_url};
+/// use plyyard_store::{Backend, resolve_url};
 /// assert_eq!(resolve_url("games.db").unwrap().0, Backend::Sqlite);
 /// assert_eq!(resolve_url("postgres://db/plyyard").unwrap().0, Backend::Postgres);
 /// assert!(resolve_url("mysql://db/plyyard").is_err());
@@ -115,7 +118,7 @@ impl Store {
 
     /// The connection pool, for the SQL of modules that own their tables
     /// (`review::store`).
-    pub(crate) fn pool(&self) -> &AnyPool {
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
@@ -126,9 +129,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub(crate) async fn begin_write(
-        &self,
-    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+    pub async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
         begin_write(&self.pool, self.backend).await
     }
 
@@ -218,7 +219,11 @@ pub(crate) fn get_bool(r: &AnyRow, i: usize) -> Result<bool, StoreError> {
     Ok(r.try_get::<i64, _>(i)? != 0)
 }
 
-pub(crate) fn parsed<T: FromStr>(table: &'static str, what: &str, s: &str) -> Result<T, StoreError> {
+pub(crate) fn parsed<T: FromStr>(
+    table: &'static str,
+    what: &str,
+    s: &str,
+) -> Result<T, StoreError> {
     s.parse().map_err(|_| StoreError::Corrupt {
         table,
         detail: format!("bad {what} {s:?}"),
@@ -234,5 +239,19 @@ pub fn redact_url(url: &str) -> String {
             format!("{}{user}:***{}", &url[..s + 3], &url[at..])
         }
         _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_logs() {
+        assert_eq!(redact_url("sqlite://plyyard.db"), "sqlite://plyyard.db");
+        assert_eq!(
+            redact_url("postgres://app:s3cret@db.local/plyyard"),
+            "postgres://app:***@db.local/plyyard"
+        );
     }
 }

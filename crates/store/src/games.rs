@@ -1,150 +1,16 @@
-//! Games and their moves: the rows of `games` and `moves`, reading them,
-//! and the writes that are not the live-game writer's.
+//! Games and their moves: reading them, and the writes that are not the
+//! live-game writer's.
 
-use std::str::FromStr;
 use std::time::Duration;
 
-use game::{GameResult, Reason, RuleSet, Variant};
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Executor as _, Row};
+use game::Reason;
+use sqlx::Row;
+use sqlx::any::AnyRow;
 
-/// What kind of game a row holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// A person against the engine.
-    Computer,
-    /// Two people at a table, with clocks.
-    Table,
-    /// A game played elsewhere, imported from PGN (see `review::store`).
-    Imported,
-}
-
-impl GameKind {
-    /// The stored and wire name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GameKind::Computer => "computer",
-            GameKind::Table => "table",
-            GameKind::Imported => "imported",
-        }
-    }
-}
-
-impl FromStr for GameKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<GameKind, String> {
-        match s {
-            "computer" => Ok(GameKind::Computer),
-            "table" => Ok(GameKind::Table),
-            "imported" => Ok(GameKind::Imported),
-            other => Err(format!("unknown game kind {other:?}")),
-        }
-    }
-}
-
-/// Whether a game is still being played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameStatus {
-    /// Moves may still be played.
-    Ongoing,
-    /// The game has a result.
-    Ended,
-}
-
-impl GameStatus {
-    /// The stored and wire name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Ongoing => "ongoing",
-            GameStatus::Ended => "ended",
-        }
-    }
-}
-
-impl FromStr for GameStatus {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<GameStatus, String> {
-        match s {
-            "ongoing" => Ok(GameStatus::Ongoing),
-            "ended" => Ok(GameStatus::Ended),
-            other => Err(format!("unknown game status {other:?}")),
-        }
-    }
-}
-
-/// A game as stored in the `games` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRow {
-    /// Public game id.
-    pub id: String,
-    /// What kind of game.
-    pub kind: GameKind,
-    /// Player id of White (`None` for the computer).
-    pub white_player: Option<String>,
-    /// Player id of Black (`None` for the computer).
-    pub black_player: Option<String>,
-    /// Computer level, for computer games.
-    pub level: Option<engine::Level>,
-    /// Rule set.
-    pub rules: RuleSet,
-    /// Variant.
-    pub variant: Variant,
-    /// Chess960 position number.
-    pub position: Option<u32>,
-    /// FEN of the starting position.
-    pub initial_fen: String,
-    /// Summary fields, kept in step with the moves.
-    pub summary: GameSummary,
-    /// Creation time, Unix milliseconds.
-    pub created_at: i64,
-    /// For table games: the table, whether rated, the time control.
-    pub table: Option<TableGame>,
-}
-
-/// What a table game stores beside a computer game's fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableGame {
-    /// The table's code.
-    pub code: String,
-    /// Whether the game counts for ratings.
-    pub rated: bool,
-    /// Its time control.
-    pub control: game::TimeControl,
-}
-
-/// The fields of a game that change as it is played.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameSummary {
-    /// Ongoing or ended.
-    pub status: GameStatus,
-    /// PGN result (`*` while the game goes on).
-    pub result: GameResult,
-    /// Why the game ended.
-    pub reason: Option<Reason>,
-    /// Number of plies played.
-    pub plies: u32,
-    /// Event version: grows by one with every change.
-    pub version: u64,
-    /// Time of the change, Unix milliseconds.
-    pub updated_at: i64,
-}
-
-/// One stored move.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveRow {
-    /// 1-based ply number.
-    pub ply: u32,
-    /// The move in UCI.
-    pub uci: String,
-    /// The move in English SAN.
-    pub san: String,
-    /// Clock of the mover after the move, if clocks run.
-    pub clock_ms: Option<i64>,
-    /// Whether a draw offer was made with the move.
-    pub draw_offer: bool,
-}
+use crate::db::{Store, get_bool, parsed};
+use crate::error::StoreError;
+use crate::rows::{GameRow, GameSummary, MoveRow, TableGame, version_to_db};
+use crate::writer;
 
 impl Store {
     /// Inserts a new game with no moves.
@@ -277,7 +143,7 @@ impl Store {
 
 /// Inserts a new game with no moves, through `e` (the pool or a
 /// transaction).
-pub(crate) async fn insert_game_in<'e, E>(e: E, g: &GameRow) -> Result<(), StoreError>
+pub async fn insert_game_in<'e, E>(e: E, g: &GameRow) -> Result<(), StoreError>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
@@ -339,10 +205,6 @@ fn table_game_from_row(r: &AnyRow) -> Result<Option<TableGame>, StoreError> {
         rated: r.try_get::<i64, _>(17)? != 0,
         control,
     }))
-}
-
-pub(crate) fn version_to_db(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
 }
 
 fn move_from_row(r: &AnyRow) -> Result<MoveRow, StoreError> {

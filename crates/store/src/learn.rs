@@ -1,5 +1,5 @@
 //! Learn progress rows (`learn_progress`): the keys a player has done.
-//! The keys' rules are in `exercises::progress`.
+//! The keys' rules are in `plyyard_exercises::progress`.
 
 use sqlx::Row;
 

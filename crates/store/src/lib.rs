@@ -17,6 +17,7 @@ mod error;
 mod games;
 mod learn;
 mod ratings;
+mod rows;
 mod tables;
 mod writer;
 
@@ -24,9 +25,12 @@ pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo}
 pub use backend::Backend;
 pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
-pub use games::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
+pub use games::insert_game_in;
 pub use ratings::{RatedGame, RatingChange};
+pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use tables::{TableRow, TableStatus};
 
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 //! both and records both changes; the primary key of `rating_changes`
 //! (game, player) makes a game impossible to rate twice, so applying a
 //! result again is a no-op that hands back what the first one stored.
-//! The computation itself is in [`crate::rating`].
+//! The computation itself is in `plyyard_rating`.
 
 use std::collections::HashMap;
 
@@ -13,9 +13,10 @@ use game::GameResult;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use plyyard_rating::{self as rating, Glicko2, Outcome, PlayerRating, Speed};
+
 use crate::db::{Store, parsed};
 use crate::error::StoreError;
-use crate::rating::{self, Glicko2, Outcome, PlayerRating, Speed};
 
 /// What one rated game did to one of its players.
 #[derive(Debug, Clone, PartialEq)]

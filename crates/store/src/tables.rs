@@ -12,7 +12,8 @@ use sqlx::any::AnyRow;
 use crate::backend::Backend;
 use crate::db::{Store, parsed};
 use crate::error::StoreError;
-use crate::games::{GameRow, insert_game_in};
+use crate::games::insert_game_in;
+use crate::rows::GameRow;
 
 /// Where a table stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,7 +1,11 @@
 //! Storage tests, each run on SQLite and, when `PLYYARD_TEST_PG` names a
 //! PostgreSQL server (an admin URL), on a fresh database there too.
 
+use game::{GameResult, Reason, RuleSet, Variant};
+use sqlx::AnyPool;
+
 use super::*;
+use crate::testing::stores;
 
 fn sample(id: &str, player: &str, at: i64) -> GameRow {
     GameRow {
@@ -35,36 +39,6 @@ fn mv(ply: u32, uci: &str, san: &str) -> MoveRow {
         clock_ms: Some(1000),
         draw_offer: ply == 2,
     }
-}
-
-/// A fresh store on each available backend (the temp dir keeps SQLite's
-/// file): SQLite, and PostgreSQL when `PLYYARD_TEST_PG` names a server.
-pub(crate) async fn stores() -> Vec<(Option<tempfile::TempDir>, Store)> {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("t.db").display());
-    let mut out = vec![(Some(dir), Store::open(&url).await.unwrap())];
-    match std::env::var("PLYYARD_TEST_PG") {
-        Ok(admin) => {
-            sqlx::any::install_default_drivers();
-            let name =
-                format!("plyyard_unit_{:016x}", rand::random::<u64>());
-            let pool = AnyPool::connect(&admin).await.unwrap();
-            sqlx::query(&format!("CREATE DATABASE {name}"))
-                .execute(&pool)
-                .await
-                .unwrap();
-            pool.close().await;
-            let (base, _) = admin.rsplit_once('/').unwrap();
-            let store = Store::open(&format!("{base}/{name}")).await.unwrap();
-            assert_eq!(store.backend(), Backend::Postgres);
-            out.push((None, store));
-        }
-        Err(_) if std::env::var("PLYYARD_REQUIRE_PG").is_ok_and(|v| v == "1") => {
-            panic!("PLYYARD_REQUIRE_PG=1 but PLYYARD_TEST_PG is not set")
-        }
-        Err(_) => eprintln!("skipped PostgreSQL: PLYYARD_TEST_PG not set"),
-    }
-    out
 }
 
 #[tokio::test]

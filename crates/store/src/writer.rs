@@ -10,9 +10,11 @@
 use sqlx::{Acquire as _, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
+use game::Reason;
+
 use crate::backend::{Backend, begin_write};
 use crate::error::StoreError;
-use crate::games::{GameSummary, MoveRow, version_to_db};
+use crate::rows::{GameSummary, MoveRow, version_to_db};
 
 /// Writes waiting for the writer before callers wait.
 const QUEUE: usize = 4096;

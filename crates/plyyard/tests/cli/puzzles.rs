@@ -21,13 +21,13 @@ fn the_same_seed_gives_the_same_puzzles() {
     let first = generate("5", "2");
     assert_eq!(first, generate("5", "2"));
     assert_ne!(first, generate("6", "2"), "another seed, other games");
-    let list: Vec<server::exercises::puzzles::Puzzle> =
+    let list: Vec<plyyard_exercises::puzzles::Puzzle> =
         serde_json::from_slice(&first).expect("a JSON list of puzzles");
     let kinds: Vec<u8> = list.iter().map(|p| p.mate_in).collect();
     assert_eq!(kinds, [1, 1, 2, 2]);
     let mut engine = engine::Engine::new(16);
     for p in &list {
-        server::exercises::puzzles::verify(p, &mut engine).unwrap();
+        plyyard_exercises::puzzles::verify(p, &mut engine).unwrap();
     }
 }
 

@@ -14,6 +14,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
+use plyyard_rating::RatingsJson;
 use serde::{Deserialize, Serialize};
 
 use super::body::{JsonBody, json_body};
@@ -25,10 +26,9 @@ use crate::identity::{
 };
 use crate::live::{self, Cmd, rfc3339, seat_name};
 use crate::protocol::{GameListItem, SeatJson};
-use crate::rating::RatingsJson;
 use crate::security::ClientIp;
-use crate::store::{Account, GameRow, LogIn, NewAccount, NewSession, StoreError, now_ms};
 use crate::{AppState, Shared};
+use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, StoreError, now_ms};
 
 /// Games per profile page.
 pub const PAGE_SIZE: u32 = 20;

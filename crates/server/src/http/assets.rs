@@ -93,10 +93,10 @@ static ASSETS: LazyLock<Assets> = LazyLock::new(|| {
         .get_file("index.html")
         .map(|index| {
             let html = String::from_utf8_lossy(index.contents());
-            crate::i18n::languages()
+            plyyard_i18n::languages()
                 .into_iter()
                 .map(|lang| {
-                    let page = crate::i18n::localize_page(&html, lang);
+                    let page = plyyard_i18n::localize_page(&html, lang);
                     (lang, Asset::new(Bytes::from(page)))
                 })
                 .collect()

@@ -1,21 +1,21 @@
 //! Exercise routes: mate drills (`/api/drills`), puzzles
 //! (`/api/puzzles`), and Learn progress (`/api/learn/progress`).
-//! The judging itself is in [`crate::exercises`].
+//! The judging itself is in [`plyyard_exercises`].
 
 use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
+use plyyard_exercises::drills::{self, Drill, DrillError, DrillMove};
+use plyyard_exercises::progress::{self, MAX_KEYS_PER_PLAYER};
+use plyyard_exercises::puzzles::{self, Hint, LineError, Puzzle, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::body::{JsonBody, json_body};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
-use crate::exercises::drills::{self, Drill, DrillError, DrillMove};
-use crate::exercises::progress::{self, MAX_KEYS_PER_PLAYER};
-use crate::exercises::puzzles::{self, Hint, LineError, Puzzle, Verdict};
 use crate::identity::{NewVisitor, PlayerId};
 use crate::security::{AccountKey, ClientIp};
-use crate::store::now_ms;
+use plyyard_store::now_ms;
 
 /// Longest move text accepted (UCI is at most 5 characters).
 const MAX_UCI: usize = 8;

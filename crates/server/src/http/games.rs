@@ -20,9 +20,9 @@ use crate::identity::PlayerId;
 use crate::live::{self, Cmd, color_name, rfc3339};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
-use crate::store::GameRow;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
+use plyyard_store::GameRow;
 
 /// Games listed by `/api/my-games`.
 const MY_GAMES_LIMIT: u32 = 50;

@@ -27,8 +27,8 @@ use crate::live::{Seats, seat_name};
 use crate::review::service::{Busy, Progress, Requester, Snapshot};
 use crate::review::store::{self as review_store, replay};
 use crate::security::{AccountKey, ClientIp};
-use crate::store::{GameKind, GameRow, GameStatus, MoveRow, now_ms};
 use crate::{AppState, Shared};
+use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, now_ms};
 
 /// Largest PGN accepted by `POST /api/import` (the request body).
 pub const MAX_IMPORT_BYTES: usize = 256 * 1024;
@@ -229,7 +229,7 @@ fn lang_of(q: &LangQuery, headers: &HeaderMap) -> &'static str {
     q.lang
         .as_deref()
         .and_then(|l| {
-            crate::i18n::languages()
+            plyyard_i18n::languages()
                 .into_iter()
                 .find(|x| x.eq_ignore_ascii_case(l))
         })

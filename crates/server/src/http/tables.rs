@@ -14,10 +14,10 @@ use crate::identity::{PlayerId, Session};
 use crate::live;
 use crate::security::same_origin;
 use crate::security::{AccountKey, ClientIp};
-use crate::store::{TableRow, TableStatus, now_ms};
 use crate::tables::lobby::LobbyMsg;
 use crate::tables::{self, MAX_OPEN, NewTable, OPEN_FOR, TableJson, listing, normalize_code};
 use crate::{AppState, Shared};
+use plyyard_store::{TableRow, TableStatus, now_ms};
 
 /// The table routes, to be put under the identity middleware.
 pub(super) fn routes() -> Router<AppState> {
@@ -114,7 +114,9 @@ async fn open_table(
                     format!("at most {MAX_OPEN} open tables at once"),
                 ));
             }
-            Err(crate::store::StoreError::Taken(_)) if attempt < 5 => row.code = tables::new_code(),
+            Err(plyyard_store::StoreError::Taken(_)) if attempt < 5 => {
+                row.code = tables::new_code()
+            }
             Err(e) => return Err(e.into()),
         }
     }

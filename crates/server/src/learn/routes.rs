@@ -12,9 +12,9 @@ use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use plyyard_learn::{Library, html, library};
 use serde_json::{Value, json};
 
-use super::{Library, html, library};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 
@@ -65,6 +65,9 @@ impl Document {
     }
 }
 
+/// The built web app's page, the template of every Learn document.
+const INDEX_HTML: &str = include_str!(concat!(env!("OUT_DIR"), "/web/index.html"));
+
 /// Every document, by language and slug (`""` for the index).
 struct Documents {
     pages: HashMap<(&'static str, String), Document>,
@@ -81,23 +84,28 @@ pub(super) fn prepare() {
 fn documents(lib: &Library) -> Documents {
     let mut pages = HashMap::new();
     let mut missing = HashMap::new();
-    for lang in crate::i18n::languages() {
-        let title = super::text(lang, "learn.title");
-        let doc = html::document(lang, title, &html::index(lib, lang));
+    for lang in plyyard_i18n::languages() {
+        let title = plyyard_learn::text(lang, "learn.title");
+        let doc = html::document(INDEX_HTML, lang, title, &html::index(lib, lang));
         pages.insert((lang, String::new()), Document::new(doc));
         for e in lib.entries() {
             if let (Some(a), Some(content)) = (
                 lib.article(lang, &e.slug),
                 html::article(lib, lang, &e.slug),
             ) {
-                let doc = html::document(lang, &a.title, &content);
+                let doc = html::document(INDEX_HTML, lang, &a.title, &content);
                 pages.insert((lang, e.slug.clone()), Document::new(doc));
             }
         }
-        let title = super::text(lang, "learn.not_found_title");
+        let title = plyyard_learn::text(lang, "learn.not_found_title");
         missing.insert(
             lang,
-            Document::new(html::document(lang, title, &html::not_found(lang))),
+            Document::new(html::document(
+                INDEX_HTML,
+                lang,
+                title,
+                &html::not_found(lang),
+            )),
         );
     }
     Documents { pages, missing }
@@ -166,7 +174,7 @@ pub fn index_json(lib: &Library, lang: &str) -> Value {
 /// `GET /api/learn/{slug}`'s body, or `None` for an unknown page.
 pub fn article_json(lib: &Library, lang: &str, slug: &str) -> Option<Value> {
     let a = lib.article(lang, slug)?;
-    let link = |e: Option<&super::Entry>| {
+    let link = |e: Option<&plyyard_learn::Entry>| {
         e.and_then(|e| {
             let t = lib.article(lang, &e.slug)?;
             Some(json!({"slug": e.slug, "title": t.title}))
@@ -215,9 +223,29 @@ fn clip(s: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The Learn crate's test content.
+    fn fixture() -> Library {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../learn/tests/data/learn");
+        Library::build(&plyyard_learn::Sources::read(&dir).unwrap())
+    }
+
+    #[test]
+    fn the_built_page_is_the_template_of_documents() {
+        let doc = html::document(INDEX_HTML, "fr", "Le <roque>", "<p>x</p>");
+        assert!(doc.contains("<p>x</p>"), "{doc}");
+        assert!(doc.contains("data-testid=\"learn-link\""), "{doc}");
+        assert!(doc.contains("Le &lt;roque&gt; · "), "{doc}");
+        assert!(!doc.contains("<noscript>"), "{doc}");
+        if INDEX_HTML.contains("<html lang=\"en\">") {
+            assert!(doc.contains("<html lang=\"fr\">"), "{doc}");
+        }
+        assert!(!doc.contains("style="), "{doc}");
+    }
+
     #[test]
     fn json_follows_the_contract() {
-        let lib = super::super::tests::fixture();
+        let lib = fixture();
         let index = index_json(&lib, "fr");
         assert_eq!(index["lang"], "fr");
         assert_eq!(index["sections"][0]["section"], "rules");
@@ -252,9 +280,9 @@ mod tests {
 
     #[test]
     fn documents_exist_for_every_page_and_language() {
-        let lib = super::super::tests::fixture();
+        let lib = fixture();
         let docs = documents(&lib);
-        for lang in crate::i18n::languages() {
+        for lang in plyyard_i18n::languages() {
             for slug in ["", "board", "castling", "worked-example"] {
                 let doc = &docs.pages[&(lang, slug.to_owned())].bytes;
                 let doc = std::str::from_utf8(doc).unwrap();

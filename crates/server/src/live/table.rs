@@ -949,7 +949,7 @@ mod flag_tests {
     /// waits for its end and returns its result and reason.
     async fn flagged(fen: &str, moves: [&str; 2], white_ms: i64) -> Vec<(String, Option<String>)> {
         let mut out = Vec::new();
-        for (_dir, store) in crate::store::tests::stores().await {
+        for (_dir, store) in plyyard_store::testing::stores().await {
             out.push(flagged_on(store, fen, moves, white_ms).await);
         }
         out

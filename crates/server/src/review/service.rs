@@ -23,16 +23,16 @@ use game::Game;
 use game::shakmaty::{Chess, Move};
 use governor::clock::Clock as _;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use plyyard_review::PositionEval;
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
-use super::PositionEval;
 use super::store::{self as review_store, StoredReview};
 use crate::error::ApiError;
 pub use crate::fair::{Busy, Requester};
 use crate::fair::{Fair, Shares};
 use crate::security::RetryAfter;
-use crate::store::{Store, now_ms};
+use plyyard_store::{Store, now_ms};
 
 /// Reviews under way (running or waiting for their next position's turn)
 /// at once; more are refused.
@@ -686,21 +686,21 @@ fn search_lines(
     let _ = tx.blocking_send(Ok(last));
 }
 
-/// The review library (`super::analyse`, `super::text`) searching each
-/// position for `nodes` nodes.
+/// The review library (`plyyard_review`'s `analyse` and `text`) searching
+/// each position for `nodes` nodes.
 pub fn library(nodes: u64) -> Arc<dyn Reviewer> {
     Arc::new(Library {
-        budget: super::Budget::Nodes(nodes),
+        budget: plyyard_review::Budget::Nodes(nodes),
     })
 }
 
 struct Library {
-    budget: super::Budget,
+    budget: plyyard_review::Budget,
 }
 
 impl Reviewer for Library {
     fn format(&self) -> u32 {
-        super::analyse::FORMAT
+        plyyard_review::analyse::FORMAT
     }
 
     fn analyse_position(
@@ -712,7 +712,7 @@ impl Reviewer for Library {
     ) -> Option<PositionEval> {
         let moves = game.moves();
         let moves = moves.get(..ply)?;
-        super::analyse_position(engine, game.initial_position(), moves, self.budget, stop)
+        plyyard_review::analyse_position(engine, game.initial_position(), moves, self.budget, stop)
     }
 
     fn assemble(&self, game: &Game, evals: &[PositionEval]) -> Result<serde_json::Value, String> {
@@ -720,7 +720,7 @@ impl Reviewer for Library {
         if evals.len() != moves.len() + 1 {
             return Err("one verdict per position is needed".to_owned());
         }
-        let review = super::analyse::assemble(
+        let review = plyyard_review::analyse::assemble(
             game.initial_position(),
             &moves,
             game.castling_mode(),
@@ -736,7 +736,7 @@ impl Reviewer for Library {
         game: &Game,
         lang: &str,
     ) -> Result<serde_json::Value, String> {
-        let review: super::Review =
+        let review: plyyard_review::Review =
             serde_json::from_value(analysis.clone()).map_err(|e| e.to_string())?;
         let mut out = serde_json::to_value(&review).map_err(|e| e.to_string())?;
         let moves = out["moves"]
@@ -746,11 +746,14 @@ impl Reviewer for Library {
             let texts: Vec<String> = m
                 .explanations
                 .iter()
-                .map(|e| super::text::explanation(e, lang, m.side))
+                .map(|e| plyyard_review::text::explanation(e, lang, m.side))
                 .collect();
             json["texts"] = texts.into();
             json["symbol"] = m.label.map(|l| l.symbol()).into();
-            json["label_name"] = m.label.map(|l| super::text::label_name(l, lang)).into();
+            json["label_name"] = m
+                .label
+                .map(|l| plyyard_review::text::label_name(l, lang))
+                .into();
             json["best"]["fens"] = line_fens(game, m.ply, &m.best.uci).into();
         }
         Ok(out)

@@ -13,7 +13,7 @@ use game::{Game, RuleSet, Variant};
 use sqlx::Row;
 
 use crate::live::summary_of;
-use crate::store::{GameKind, GameRow, MoveRow, Store, StoreError, insert_game_in};
+use plyyard_store::{GameKind, GameRow, MoveRow, Store, StoreError, insert_game_in};
 
 /// Length of game ids (as the live games' ids).
 const GAME_ID_LEN: usize = 8;

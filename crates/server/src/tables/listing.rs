@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::{HostJson, TableJson};
 use crate::error::ApiError;
-use crate::store::{SeatInfo, Store, TableRow, now_ms};
+use plyyard_store::{SeatInfo, Store, TableRow, now_ms};
 
 /// Tables listed in the lobby.
 const LOBBY_SIZE: u32 = 100;
@@ -44,7 +44,7 @@ async fn tables_json(store: &Store, tables: &[TableRow]) -> Result<Vec<TableJson
                 .unwrap_or_default();
             let host = HostJson {
                 name,
-                rating: crate::rating::display(r.at(now).rating),
+                rating: plyyard_rating::display(r.at(now).rating),
                 provisional: r.provisional(),
             };
             Ok(TableJson::new(t, host))

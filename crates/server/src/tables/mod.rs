@@ -15,7 +15,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::store::{TableRow, TableStatus};
+use plyyard_store::{TableRow, TableStatus};
 
 /// Characters of a table code: no 0/O, no 1/I/L, so a code read aloud or
 /// copied by hand comes out right.

@@ -347,8 +347,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use crate::protocol::{ColorChoice, NewComputerGame};
-    use crate::store::Store;
     use crate::{Shared, Tuning};
+    use plyyard_store::Store;
 
     async fn shared(dir: &tempfile::TempDir) -> Arc<Shared> {
         let url = format!("sqlite://{}", dir.path().join("s.db").display());

@@ -177,7 +177,7 @@ async fn puzzles_are_listed_without_solutions_and_judged(db: TestDb) {
     let list = list.as_array().unwrap();
     assert!(list.len() >= 50, "{}", list.len());
     assert!(list.iter().all(|p| p.get("solution").is_none()));
-    let shipped = server::exercises::puzzles::shipped();
+    let shipped = plyyard_exercises::puzzles::shipped();
     for (mate_in, p) in [
         (1, &shipped[0]),
         (2, shipped.iter().find(|p| p.mate_in == 2).unwrap()),

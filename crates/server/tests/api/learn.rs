@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use plyyard_learn::{Library, Sources};
 use serde_json::Value;
-use server::learn::{Library, Sources};
 use testkit::{Backend, Client, TestServer, run_on};
 
 fn repo() -> PathBuf {
@@ -22,7 +22,7 @@ const LANGS: [&str; 4] = ["en", "fr", "ru", "ro"];
 #[test]
 fn every_page_is_complete_and_correct_in_every_language() {
     let src = Sources::read(&repo().join("content/learn")).expect("content/learn is readable");
-    let langs: BTreeSet<&str> = server::i18n::languages().into_iter().collect();
+    let langs: BTreeSet<&str> = plyyard_i18n::languages().into_iter().collect();
     assert_eq!(langs, LANGS.into_iter().collect(), "the site's languages");
     let lib = Library::build(&src);
     assert!(!lib.entries().is_empty(), "pages.json lists no page");
@@ -85,8 +85,11 @@ fn every_string_is_in_every_language() {
         assert!(empty.is_empty(), "{lang}.json: empty {empty:?}");
     }
     // The keys the server's Learn pages use are in the tables.
-    let dir = repo().join("crates/server/src/learn");
-    for f in std::fs::read_dir(&dir).unwrap() {
+    let dirs = ["crates/learn/src", "crates/server/src/learn"];
+    for f in dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(repo().join(d)).unwrap())
+    {
         let src = std::fs::read_to_string(f.unwrap().path()).unwrap();
         for key in src
             .split('"')

@@ -10,7 +10,6 @@ mod learn;
 mod positions;
 mod ratings;
 mod review;
-mod review_games;
 mod security;
 mod tables;
 mod two_servers;

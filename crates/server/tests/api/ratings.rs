@@ -6,11 +6,11 @@
 //!
 //! Expected numbers come from `python3 tools/glicko2_reference.py`, our own
 //! implementation of Glickman's steps (τ 0.75, one game per rating period),
-//! written independently of the `skillratings` crate the server uses.
+//! written independently of the `skillratings` crate `plyyard-rating` uses.
 
 use game::{GameResult, RuleSet, Variant};
+use plyyard_rating::{self as rating, Glicko2, Outcome, PlayerRating, Speed};
 use serde_json::{Value, json};
-use server::rating::{self, Glicko2, Outcome, PlayerRating, Speed};
 use server::store::{GameKind, GameRow, GameStatus, GameSummary, RatedGame, Store};
 use testkit::{TestDb, TestServer};
 

@@ -10,12 +10,12 @@ use std::sync::LazyLock;
 use std::sync::atomic::AtomicBool;
 
 use game::notation;
-use game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role, fen::Fen};
+use game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen};
 use game::{Game, RuleSet};
 use serde::{Deserialize, Serialize};
 
 /// The shipped puzzles, as `plyyard puzzles` wrote them.
-const SHIPPED: &str = include_str!("../../../../content/puzzles.json");
+const SHIPPED: &str = include_str!("../../../content/puzzles.json");
 
 /// Depth of the engine search that must agree with a puzzle.
 pub const ENGINE_DEPTH: u32 = 6;
@@ -347,23 +347,11 @@ pub fn hint(p: &Puzzle, moves: &[String], level: u8) -> Result<Hint, LineError> 
     .ok_or_else(|| LineError::Shape("no solution from here".into()))?;
     Ok(Hint {
         level,
-        role: role_name(next.role()),
+        role: notation::role_name(next.role()),
         square: (level == 2)
             .then(|| next.from().map(|s| s.to_string()))
             .flatten(),
     })
-}
-
-/// A role's English name, as the API and the Learn boards spell it.
-pub(crate) fn role_name(r: Role) -> &'static str {
-    match r {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
 }
 
 #[cfg(test)]

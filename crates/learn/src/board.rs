@@ -6,10 +6,10 @@
 
 use std::fmt::Write as _;
 
+use game::notation::role_name;
 use shakmaty::{Board, Color, Role, Square};
 
-use super::escape;
-use crate::exercises::puzzles::role_name;
+use crate::words::escape;
 
 /// Longest FEN accepted in a board block.
 const MAX_FEN_LEN: usize = 120;

@@ -6,7 +6,8 @@
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag};
 
-use super::{board, escape};
+use crate::board;
+use crate::words::{escape, text};
 
 /// The exercises the web app knows how to mount.
 pub const EXERCISES: &[&str] = &[
@@ -149,9 +150,9 @@ impl Renderer<'_, '_> {
     /// A board or exercise block, or the block as code when it is faulty.
     fn block(&mut self, kind: &str, body: &str) -> String {
         let result = if kind == "board" {
-            board::parse(body).map(|d| d.to_html(super::text(self.cx.lang, "learn.board_label")))
+            board::parse(body).map(|d| d.to_html(text(self.cx.lang, "learn.board_label")))
         } else {
-            exercise(body, super::text(self.cx.lang, "learn.exercise_nojs"))
+            exercise(body, text(self.cx.lang, "learn.exercise_nojs"))
         };
         result.unwrap_or_else(|e| {
             self.problems.push(format!("{kind} block: {e}"));
@@ -314,7 +315,7 @@ mod tests {
 
     #[test]
     fn the_fixture_page_renders_cleanly() {
-        let src = include_str!("../../tests/data/learn/en/board.md");
+        let src = include_str!("../tests/data/learn/en/board.md");
         let (page, problems) = render_en(src);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(page.title.as_deref(), Some("The board & the set-up"));

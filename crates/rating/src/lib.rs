@@ -1,10 +1,11 @@
-//! Ratings: Glicko-2 per player and per speed (blitz, rapid, classical),
-//! computed with the `skillratings` crate.
+//! Ply Yard's ratings: Glicko-2 per player and per speed (blitz, rapid,
+//! classical), computed with the `skillratings` crate.
 //!
-//! This module is pure: no clock, no database. It owns the constants of the
+//! This crate is pure: no clock, no database. It owns the constants of the
 //! rating system, the update after one game, the widening of the deviation
 //! while a player does not play, display rounding, the provisional rule, and
-//! the JSON shape of a rating. Storage is in `store/ratings.rs`.
+//! the JSON shape of a rating. Storage is in the server's
+//! `store/ratings.rs`.
 //!
 //! Following lichess's practice, **one game is one rating period**: after
 //! each rated game both players are updated at once, each from the rating
@@ -93,7 +94,7 @@ impl Glicko2 {
     ///
     /// # Examples
     /// ```
-    /// use server::rating::Glicko2;
+    /// use plyyard_rating::Glicko2;
     /// let settled = Glicko2 { rating: 1600.0, deviation: 60.0, volatility: 0.06 };
     /// let year = 365 * 86_400_000;
     /// assert_eq!(settled.after_inactivity(year).deviation.round(), 110.0);
@@ -132,7 +133,7 @@ impl Outcome {
     /// # Examples
     /// ```
     /// use game::GameResult;
-    /// use server::rating::Outcome;
+    /// use plyyard_rating::Outcome;
     /// assert_eq!(Outcome::from_result(GameResult::Draw), Some(Outcome::Draw));
     /// assert_eq!(Outcome::from_result(GameResult::Aborted), None);
     /// ```
@@ -177,7 +178,7 @@ pub fn config() -> Glicko2Config {
 ///
 /// # Examples
 /// ```
-/// use server::rating::{DEFAULT, Outcome, update};
+/// use plyyard_rating::{DEFAULT, Outcome, update};
 /// let (white, black) = update(DEFAULT, DEFAULT, Outcome::WhiteWins);
 /// assert_eq!((white.rating.round(), black.rating.round()), (1662.0, 1338.0));
 /// assert!(white.deviation < DEFAULT.deviation);

@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 use engine::Engine;
 use game::pgn::PgnImporter;
 use game::{Game, RuleSet};
-use server::review::label::judge;
-use server::review::{
+use plyyard_review::label::judge;
+use plyyard_review::{
     Budget, Eval, Explanation, Label, MateChange, Pattern, Piece, Review, Side, review_game,
     review_game_on, text,
 };

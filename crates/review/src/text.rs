@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 use game::notation::{self, Lang};
 use game::pgn::{PgnTags, to_pgn};
 use game::{Game, GameResult};
+use plyyard_i18n as i18n;
 use shakmaty::Position;
 
 use super::analyse::{MoveReview, Review};
 use super::explain::{Explanation, Pattern, Piece};
 use super::label::{Eval, Label, Side};
-use crate::i18n;
 
 /// Every `explain.*` key the text layer may use.
 pub fn template_keys() -> Vec<String> {
