@@ -17,7 +17,7 @@ import { currentLetters, has, type Key, t, tp } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
 import { legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from '../notation.js';
 import type { Ctx, Page } from '../page.js';
-import { resultText } from '../result.js';
+import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
 import { gameView } from './view.js';
@@ -550,7 +550,7 @@ export class GameCtrl implements Page {
       if (g.check && g.status === 'ongoing') parts.push(t('announce.check'));
       if (opponent && g.draw_offer === opponent && g.status === 'ongoing') parts.push(t('announce.drawOffered'));
       if (g.status !== 'ongoing') {
-        const r = resultText(g.result, g.you, g.reason);
+        const r = outcomeText(g, g.you);
         parts.push([r.headline, r.reason].filter(Boolean).join(', ') + '.');
         play('end');
       } else {
@@ -560,7 +560,7 @@ export class GameCtrl implements Page {
     } else if (event.kind === 'undo') {
       this.announce(t('announce.undo'));
     } else if (event.kind === 'end' || (event.kind === 'clock' && g.status !== 'ongoing' && previous?.status === 'ongoing')) {
-      const r = resultText(g.result, g.you, g.reason);
+      const r = outcomeText(g, g.you);
       this.announce([r.headline, r.reason].filter(Boolean).join(', ') + '.');
       play('end');
     } else if (event.kind === 'away' && opponent && g.away && g.away[opponent] !== previous?.away?.[opponent]) {

@@ -66,6 +66,7 @@ export class ReviewCtrl implements Page {
   private fail(e: unknown): void {
     if (e instanceof ApiError) {
       if (e.code === 'not_over') this.error = t('review.notOver');
+      else if (e.code === 'aborted') this.error = t('review.aborted');
       else if (e.code === 'rate_limited') this.error = t('review.busy');
       else if (e.status === 404) this.error = t('review.notFound');
       else if (e.code === 'network') this.error = t('error.network');
