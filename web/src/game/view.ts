@@ -17,7 +17,8 @@ import { isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { ratingLabel, signed } from '../tables.js';
-import { canAbort, type GameCtrl, isTableGame, opposite } from './ctrl.js';
+import type { GameCtrl } from './ctrl.js';
+import { canAbort, isTableGame, opposite } from './model.js';
 
 /** The whole game page (a loading or error notice until the game is known). */
 export function gameView(ctrl: GameCtrl): VNode {
