@@ -1,27 +1,39 @@
-//! The app shell: routing from the URL to a page controller, client-side
-//! navigation (links inside the app, history), the account shown in the
-//! header, the language switch, and `redraw()`, which renders the whole view
-//! from the state and patches the DOM. Leaving a page calls its `destroy()`
-//! and removes its DOM, whose destroy hooks dispose the board.
+//! The app shell: routing from the URL to a page (its controller composed
+//! with its view), client-side navigation (links inside the app, history),
+//! the account shown in the header, the language switch, and `redraw()`,
+//! which renders the whole view from the state and patches the DOM. Leaving
+//! a page calls its `destroy()` and removes its DOM, whose destroy hooks
+//! dispose the board.
 import { h, type VNode } from 'snabbdom';
 import { AccountCtrl } from './account/ctrl.js';
+import { accountView } from './account/view.js';
 import { AnalysisCtrl } from './analysis/ctrl.js';
 import { sourceOf } from './analysis/source.js';
+import { analysisView } from './analysis/view.js';
 import { type Account, logout } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
+import { authView } from './auth/view.js';
 import { GameCtrl } from './game/ctrl.js';
+import { gameView } from './game/view.js';
 import { headerView } from './header.js';
 import { HomeCtrl } from './home/ctrl.js';
+import { homeView } from './home/view.js';
 import { ImportCtrl } from './import/ctrl.js';
+import { importView } from './import/view.js';
 import { type Lang, lang, setLang } from './i18n.js';
-import { LearnCtrl } from './learn/page.js';
-import type { Ctx, Page } from './page.js';
+import { LearnCtrl } from './learn/ctrl.js';
+import { learnView } from './learn/view.js';
 import { MultiplayerCtrl } from './multiplayer/ctrl.js';
+import { multiplayerView } from './multiplayer/view.js';
+import { compose, type Ctx, type Page } from './page.js';
 import { ProfileCtrl } from './profile/ctrl.js';
+import { profileView } from './profile/view.js';
 import { ReviewCtrl } from './review/ctrl.js';
+import { reviewView } from './review/view.js';
 import { route } from './route.js';
-import { TableCtrl } from './table/ctrl.js';
 import { patch } from './snab.js';
+import { TableCtrl } from './table/ctrl.js';
+import { tableView } from './table/view.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
 function ownLink(e: MouseEvent): HTMLAnchorElement | null {
@@ -78,28 +90,28 @@ export class App {
     this.pageNo++;
     switch (r.page) {
       case 'game':
-        return new GameCtrl(this.ctx, r.id);
+        return compose(new GameCtrl(this.ctx, r.id), gameView);
       case 'signup':
       case 'login':
-        return new AuthCtrl(this.ctx, r.page);
+        return compose(new AuthCtrl(this.ctx, r.page), authView);
       case 'account':
-        return new AccountCtrl(this.ctx);
+        return compose(new AccountCtrl(this.ctx), accountView);
       case 'multiplayer':
-        return new MultiplayerCtrl(this.ctx);
+        return compose(new MultiplayerCtrl(this.ctx), multiplayerView);
       case 'table':
-        return new TableCtrl(this.ctx, r.code);
+        return compose(new TableCtrl(this.ctx, r.code), tableView);
       case 'profile':
-        return new ProfileCtrl(this.ctx, r.username, r.n);
+        return compose(new ProfileCtrl(this.ctx, r.username, r.n), profileView);
       case 'review':
-        return new ReviewCtrl(this.ctx, r.id);
+        return compose(new ReviewCtrl(this.ctx, r.id), reviewView);
       case 'analysis':
-        return new AnalysisCtrl(this.ctx, sourceOf(location.pathname, location.search));
+        return compose(new AnalysisCtrl(this.ctx, sourceOf(location.pathname, location.search)), analysisView);
       case 'import':
-        return new ImportCtrl(this.ctx);
+        return compose(new ImportCtrl(this.ctx), importView);
       case 'learn':
-        return new LearnCtrl(this.ctx, r.slug);
+        return compose(new LearnCtrl(this.ctx, r.slug), learnView);
       default:
-        return new HomeCtrl(this.ctx);
+        return compose(new HomeCtrl(this.ctx), homeView);
     }
   }
 

@@ -107,6 +107,8 @@ pub enum ErrorCode {
     NotAway,
     /// The game is not over (a rematch comes after it).
     NotOver,
+    /// The game was aborted: it has no review.
+    Aborted,
     /// The player already has the most open tables allowed.
     TooManyTables,
     /// One cannot sit at one's own table.
@@ -151,6 +153,7 @@ impl ErrorCode {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             ErrorCode::NotOver
+            | ErrorCode::Aborted
             | ErrorCode::TooManyTables
             | ErrorCode::OwnTable
             | ErrorCode::TableTaken => StatusCode::CONFLICT,

@@ -1,13 +1,11 @@
 //! The account page's controller: change password, delete the account.
-import type { VNode } from 'snabbdom';
 import { ApiError, changePassword, deleteAccount } from '../api.js';
 import { accountErrorText } from './errors.js';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
-import { accountView } from './view.js';
+import type { Controller, Ctx } from '../page.js';
 
 /** State of the account page. */
-export class AccountCtrl implements Page {
+export class AccountCtrl implements Controller {
   current = '';
   next = '';
   passwordError: string | null = null;
@@ -18,10 +16,6 @@ export class AccountCtrl implements Page {
   private alive = true;
 
   constructor(readonly ctx: Ctx) {}
-
-  view(): VNode {
-    return accountView(this);
-  }
 
   title(): string {
     return `${t('account.title')} · ${t('site.name')}`;

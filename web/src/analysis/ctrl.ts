@@ -6,15 +6,13 @@
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Key } from '@lichess-org/chessground/types';
-import type { VNode } from 'snabbdom';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
+import type { Controller, Ctx } from '../page.js';
 import { squaresOf } from '../review/data.js';
 import { type Line, type Snapshot, START_FEN, type Source, turnOf, uciOf } from './source.js';
-import { analysisView } from './view.js';
 
 /** The analysis board. */
-export class AnalysisCtrl implements Page {
+export class AnalysisCtrl implements Controller {
   /** The FEN being analysed (known once the game's position is loaded). */
   fen: string | null = null;
   /** The FEN in the input box. */
@@ -177,10 +175,6 @@ export class AnalysisCtrl implements Page {
           return { orig: o as Key, dest: d as Key, brush: brushes[i] ?? 'paleGrey' };
         }),
     );
-  }
-
-  view(): VNode {
-    return analysisView(this);
   }
 
   title(): string {

@@ -1,17 +1,15 @@
 //! The sign-up and log-in pages' controller (one form, two modes).
-import type { VNode } from 'snabbdom';
 import { login, signup } from '../api.js';
 import { accountErrorText } from '../account/errors.js';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
+import type { Controller, Ctx } from '../page.js';
 import { nextPath } from '../route.js';
-import { authView } from './view.js';
 
 /** Which form the page shows. */
 export type AuthMode = 'signup' | 'login';
 
 /** State of the sign-up or log-in page. */
-export class AuthCtrl implements Page {
+export class AuthCtrl implements Controller {
   username = '';
   password = '';
   error: string | null = null;
@@ -24,10 +22,6 @@ export class AuthCtrl implements Page {
     readonly ctx: Ctx,
     readonly mode: AuthMode,
   ) {}
-
-  view(): VNode {
-    return authView(this);
-  }
 
   title(): string {
     return `${t(this.mode === 'signup' ? 'auth.signup.title' : 'auth.login.title')} · ${t('site.name')}`;

@@ -9,47 +9,26 @@
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Key as SquareKey } from '@lichess-org/chessground/types';
-import type { VNode } from 'snabbdom';
 import { ApiError, type ClaimReason, type Color, type GameState, getGame, socketUrl } from '../api.js';
 import { formatClock, isLow, type ReceivedClock, remaining } from '../clock.js';
+import { errorText } from '../errors.js';
 import { boardConfig, canMove, colorOfPly, isPromotion } from '../ground.js';
-import { currentLetters, has, type Key, t, tp } from '../i18n.js';
+import { currentLetters, type Key, t, tp } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
 import { legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from '../notation.js';
-import type { Ctx, Page } from '../page.js';
-import { resultText } from '../result.js';
+import type { Controller, Ctx } from '../page.js';
+import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
-import { gameView } from './view.js';
+import { isTableGame, opposite } from './model.js';
 
 const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
-
-/** The message for a server error code. */
-export function errorText(code: string): string {
-  const key = `error.${code}`;
-  return has(key) ? t(key) : t(code === 'disconnected' ? 'error.network' : 'error.generic');
-}
 
 /** Delay before an announcement is spoken, after clearing the live region (so repeats are read). */
 const ANNOUNCE_DELAY_MS = 30;
 
 /** How often running clocks are looked at (the view is redrawn only when a shown time changes). */
 const CLOCK_TICK_MS = 100;
-
-/** Is `g` a game at a table (two people, clocks)? */
-export function isTableGame(g: GameState | null): boolean {
-  return g?.kind === 'table';
-}
-
-/** The other colour. */
-export function opposite(c: Color): Color {
-  return c === 'white' ? 'black' : 'white';
-}
-
-/** May the seated viewer abort `g` now (a table game before both sides have moved)? */
-export function canAbort(g: GameState): boolean {
-  return isTableGame(g) && g.you !== null && g.status === 'ongoing' && g.moves.length < 2;
-}
 
 /** What the game page's owner may ask of it. */
 export interface GameOptions {
@@ -58,7 +37,7 @@ export interface GameOptions {
 }
 
 /** State and actions of the game page. */
-export class GameCtrl implements Page {
+export class GameCtrl implements Controller {
   game: GameState | null = null;
   /** Loading failed: 'missing' (no such game) or 'network'. */
   loadError: 'missing' | 'network' | null = null;
@@ -148,10 +127,6 @@ export class GameCtrl implements Page {
       f();
     }, ms);
     this.timers.add(id);
-  }
-
-  view(): VNode {
-    return gameView(this);
   }
 
   title(): string {
@@ -550,7 +525,7 @@ export class GameCtrl implements Page {
       if (g.check && g.status === 'ongoing') parts.push(t('announce.check'));
       if (opponent && g.draw_offer === opponent && g.status === 'ongoing') parts.push(t('announce.drawOffered'));
       if (g.status !== 'ongoing') {
-        const r = resultText(g.result, g.you, g.reason);
+        const r = outcomeText(g, g.you);
         parts.push([r.headline, r.reason].filter(Boolean).join(', ') + '.');
         play('end');
       } else {
@@ -560,7 +535,7 @@ export class GameCtrl implements Page {
     } else if (event.kind === 'undo') {
       this.announce(t('announce.undo'));
     } else if (event.kind === 'end' || (event.kind === 'clock' && g.status !== 'ongoing' && previous?.status === 'ongoing')) {
-      const r = resultText(g.result, g.you, g.reason);
+      const r = outcomeText(g, g.you);
       this.announce([r.headline, r.reason].filter(Boolean).join(', ') + '.');
       play('end');
     } else if (event.kind === 'away' && opponent && g.away && g.away[opponent] !== previous?.away?.[opponent]) {

@@ -13,11 +13,12 @@ import { currentLetters, type Key, t } from '../i18n.js';
 import { icon, type IconName } from '../icons.js';
 import { newGameView } from '../newgame/view.js';
 import { describePosition, legalMoves, localiseSan, PROMOTION_ROLES, sanOf } from '../notation.js';
-import { resultText } from '../result.js';
+import { isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { ratingLabel, signed } from '../tables.js';
-import { canAbort, type GameCtrl, isTableGame, opposite } from './ctrl.js';
+import type { GameCtrl } from './ctrl.js';
+import { canAbort, isTableGame, opposite } from './model.js';
 
 /** The whole game page (a loading or error notice until the game is known). */
 export function gameView(ctrl: GameCtrl): VNode {
@@ -156,7 +157,7 @@ function promotion(ctrl: GameCtrl, g: GameState): VNode | null {
 
 function banner(g: GameState): VNode | null {
   if (g.status === 'ongoing') return null;
-  const r = resultText(g.result, g.you, g.reason);
+  const r = outcomeText(g, g.you);
   return h(`div.result-banner.${r.tone}`, { attrs: { 'data-testid': 'result' } }, [
     h('strong', { attrs: { 'data-testid': 'result-headline' } }, r.headline),
     r.reason ? h('span', { attrs: { 'data-testid': 'result-reason' } }, r.reason) : null,
@@ -168,7 +169,7 @@ function status(ctrl: GameCtrl, g: GameState): VNode {
   const state = !ongoing ? 'over' : g.you === null ? 'spectator' : canMove(g, ctrl.pending) ? 'your-turn' : 'waiting';
   let text: string;
   if (!ongoing) {
-    const r = resultText(g.result, g.you, g.reason);
+    const r = outcomeText(g, g.you);
     text = [r.headline, r.reason].filter(Boolean).join(' · ');
   } else if (g.you === null) text = t('game.spectator');
   else if (g.thinking || g.turn !== g.you) text = g.thinking ? t('game.turn.computer') : t(isTableGame(g) ? 'table.turn.opponent' : 'game.turn.waiting');
@@ -444,7 +445,7 @@ function tableControls(ctrl: GameCtrl, g: GameState): VNode {
 
 /** The link to a finished game's review. */
 function reviewLink(g: GameState): VNode | null {
-  if (g.status === 'ongoing' && g.kind !== 'imported') return null;
+  if (!isReviewable(g)) return null;
   return h('a.control', { attrs: { href: `/game/${encodeURIComponent(g.id)}/review`, 'data-testid': 'review-link' } }, [icon('enter'), h('span.label', t('review.link'))]);
 }
 

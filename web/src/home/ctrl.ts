@@ -1,13 +1,11 @@
 //! The home page's controller: the New game form and this player's recent games.
-import type { VNode } from 'snabbdom';
 import { type GameSummary, myGames } from '../api.js';
 import { t } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
-import type { Ctx, Page } from '../page.js';
-import { homeView } from './view.js';
+import type { Controller, Ctx } from '../page.js';
 
 /** State of the home page. */
-export class HomeCtrl implements Page {
+export class HomeCtrl implements Controller {
   readonly newGame: NewGameCtrl;
   /** The recent games; null while loading. */
   games: GameSummary[] | null = null;
@@ -26,10 +24,6 @@ export class HomeCtrl implements Page {
       .finally(() => {
         if (this.alive) ctx.redraw();
       });
-  }
-
-  view(): VNode {
-    return homeView(this);
   }
 
   title(): string {

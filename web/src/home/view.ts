@@ -3,7 +3,7 @@ import { h, type VNode } from 'snabbdom';
 import type { GameSummary } from '../api.js';
 import { type Key, lang, t, tp } from '../i18n.js';
 import { newGameView } from '../newgame/view.js';
-import { resultText } from '../result.js';
+import { outcomeText } from '../result.js';
 import type { HomeCtrl } from './ctrl.js';
 
 /** A date and time in the current language, or '' if `iso` is not a date. */
@@ -13,7 +13,7 @@ export function dateTime(iso: string): string {
 }
 
 function recentItem(g: GameSummary): VNode {
-  const outcome = g.status === 'ongoing' ? t('status.ongoing') : resultText(g.result, g.you).headline;
+  const outcome = outcomeText(g, g.you).headline;
   const moves = Math.ceil(g.plies / 2);
   return h('li', [
     h('a.recent-item', { attrs: { href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'recent-game', 'data-id': g.id } }, [

@@ -1,11 +1,9 @@
 //! The import page's controller (`/import`): a PGN pasted or read from a
 //! file, sent to the server, which answers the stored games or the
 //! importer's error word for word; one game opens its review at once.
-import type { VNode } from 'snabbdom';
 import { ApiError, call } from '../api.js';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
-import { importView } from './view.js';
+import type { Controller, Ctx } from '../page.js';
 
 /** Largest PGN sent (the server's limit). */
 export const MAX_PGN_BYTES = 256 * 1024;
@@ -20,7 +18,7 @@ export interface ImportedGame {
 }
 
 /** The import page. */
-export class ImportCtrl implements Page {
+export class ImportCtrl implements Controller {
   pgn = '';
   error: string | null = null;
   sending = false;
@@ -62,10 +60,6 @@ export class ImportCtrl implements Page {
     }
     this.sending = false;
     this.ctx.redraw();
-  }
-
-  view(): VNode {
-    return importView(this);
   }
 
   title(): string {

@@ -10,7 +10,7 @@ import { h, type VNode } from 'snabbdom';
 import { t } from '../i18n.js';
 import { diagramConfig } from './diagram.js';
 import { mountExercise } from './exercises/index.js';
-import type { LearnCtrl, LearnLink } from './page.js';
+import type { LearnCtrl, LearnLink } from './ctrl.js';
 
 /** Upgrades the diagrams and exercises under `root`; answers the function that removes what it mounted. */
 export function enhance(root: HTMLElement): () => void {
@@ -102,8 +102,9 @@ function missingView(): VNode {
   ]);
 }
 
-/** The Learn page. */
+/** The Learn page (after a language switch, the controller fetches it again in the new language). */
 export function learnView(ctrl: LearnCtrl): VNode {
+  ctrl.followLang();
   let body: VNode | null;
   if (ctrl.server !== null) {
     // The server's rendering of this very page, in this language: shown as it came.

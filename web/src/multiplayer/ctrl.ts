@@ -1,16 +1,14 @@
 //! The Multiplayer page's controller: the open-a-table form (remembered
 //! choices), the live lobby (GET /api/lobby, then the lobby socket) and
 //! sitting down at a table from the lobby or by its code.
-import type { VNode } from 'snabbdom';
 import { ApiError, getLobby, joinTable, lobbySocketUrl, openTable, type Table } from '../api.js';
-import { errorText } from '../game/ctrl.js';
+import { tableErrorText } from '../errors.js';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
+import type { Controller, Ctx } from '../page.js';
 import { lobbyReduce, normalizeCode, sameName, type TableSettings, tableRequest, type TimeControl } from '../tables.js';
 
 export type { TableSettings };
 import { LobbySocket } from './socket.js';
-import { multiplayerView } from './view.js';
 
 const STORAGE_KEY = 'plyyard.table';
 
@@ -34,13 +32,8 @@ export function loadTableSettings(): TableSettings {
   }
 }
 
-/** The message for an error of the tables API. */
-export function tableErrorText(e: unknown): string {
-  return errorText(e instanceof ApiError ? e.code : 'generic');
-}
-
 /** State of the Multiplayer page. */
-export class MultiplayerCtrl implements Page {
+export class MultiplayerCtrl implements Controller {
   settings: TableSettings = loadTableSettings();
   formError: string | null = null;
   submitting = false;
@@ -84,10 +77,6 @@ export class MultiplayerCtrl implements Page {
         this.redraw();
       },
     );
-  }
-
-  view(): VNode {
-    return multiplayerView(this);
   }
 
   title(): string {

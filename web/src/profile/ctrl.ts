@@ -1,13 +1,11 @@
 //! The profile page's controller (`/@/{username}?page=N`): the player and
 //! one page of their games, newest first.
-import type { VNode } from 'snabbdom';
 import { type Account, ApiError, type GamePage, getUser, userGames } from '../api.js';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
-import { profileView } from './view.js';
+import type { Controller, Ctx } from '../page.js';
 
 /** State of a profile page. */
-export class ProfileCtrl implements Page {
+export class ProfileCtrl implements Controller {
   user: Account | null = null;
   games: GamePage | null = null;
   /** Loading failed: 'missing' (no such player) or 'network'. */
@@ -30,10 +28,6 @@ export class ProfileCtrl implements Page {
       .finally(() => {
         if (this.alive) ctx.redraw();
       });
-  }
-
-  view(): VNode {
-    return profileView(this);
   }
 
   title(): string {

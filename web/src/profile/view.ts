@@ -5,7 +5,7 @@ import { h, type VNode } from 'snabbdom';
 import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
 import { dateTime } from '../home/view.js';
 import { type Key, lang, t, tp } from '../i18n.js';
-import { resultText } from '../result.js';
+import { isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { ratingLabel } from '../tables.js';
 import type { ProfileCtrl } from './ctrl.js';
@@ -16,7 +16,7 @@ function seatView(seat: Seat): VNode {
 }
 
 function gameItem(g: GameListItem): VNode {
-  const outcome = g.status === 'ongoing' ? { headline: t('status.ongoing'), reason: null } : resultText(g.result, null, g.reason);
+  const outcome = outcomeText(g, null);
   const players = t('profile.players', { white: '\u0001', black: '\u0002' });
   const white = players.indexOf('\u0001');
   const black = players.indexOf('\u0002');
@@ -33,7 +33,7 @@ function gameItem(g: GameListItem): VNode {
     h('span.profile-links', [
       h('a.button', { attrs: { href, 'data-testid': 'profile-game-link' } }, t('profile.open')),
       h('a.button', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'profile-game-pgn' } }, t('profile.pgn')),
-      g.status === 'ended' ? h('a.button', { attrs: { href: `${href}/review`, 'data-testid': 'profile-game-review' } }, t('review.link')) : null,
+      isReviewable(g) ? h('a.button', { attrs: { href: `${href}/review`, 'data-testid': 'profile-game-review' } }, t('review.link')) : null,
     ]),
   ]);
 }

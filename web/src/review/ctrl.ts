@@ -6,10 +6,9 @@ import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Config } from '@lichess-org/chessground/config';
 import type { Key } from '@lichess-org/chessground/types';
-import type { VNode } from 'snabbdom';
 import { ApiError } from '../api.js';
 import { t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
+import type { Controller, Ctx } from '../page.js';
 import {
   type Arrow,
   getReview,
@@ -21,12 +20,11 @@ import {
   squaresOf,
   startReview,
 } from './data.js';
-import { reviewView } from './view.js';
 
 type Done = Extract<ReviewAnswer, { status: 'done' }>;
 
 /** The review page. */
-export class ReviewCtrl implements Page {
+export class ReviewCtrl implements Controller {
   /** The finished review, once known. */
   data: Done | null = null;
   /** Positions analysed so far and in all, while the review runs. */
@@ -66,6 +64,7 @@ export class ReviewCtrl implements Page {
   private fail(e: unknown): void {
     if (e instanceof ApiError) {
       if (e.code === 'not_over') this.error = t('review.notOver');
+      else if (e.code === 'aborted') this.error = t('review.aborted');
       else if (e.code === 'rate_limited') this.error = t('review.busy');
       else if (e.status === 404) this.error = t('review.notFound');
       else if (e.code === 'network') this.error = t('error.network');
@@ -226,10 +225,6 @@ export class ReviewCtrl implements Page {
     const c = this.config();
     this.ground.set(c);
     this.ground.setAutoShapes(c.drawable?.autoShapes ?? []);
-  }
-
-  view(): VNode {
-    return reviewView(this);
   }
 
   title(): string {

@@ -2,20 +2,18 @@
 //! poll every 2 s while it is open), the host's waiting room (code, link,
 //! copy, cancel), a visitor's "sit down", then the table's game through the
 //! game page's controller, moving on to the next game after a rematch.
-import type { VNode } from 'snabbdom';
 import { ApiError, cancelTable, getTable, joinTable, type Table } from '../api.js';
+import { tableErrorText } from '../errors.js';
 import { GameCtrl } from '../game/ctrl.js';
 import { t } from '../i18n.js';
-import { tableErrorText } from '../multiplayer/ctrl.js';
-import type { Ctx, Page } from '../page.js';
+import type { Controller, Ctx } from '../page.js';
 import { normalizeCode, sameName } from '../tables.js';
-import { tableView } from './view.js';
 
 /** How often an open table is looked at. */
 export const POLL_MS = 2000;
 
 /** State of the table page. */
-export class TableCtrl implements Page {
+export class TableCtrl implements Controller {
   /** The code in canonical form (or as given, when it cannot be a code). */
   readonly code: string;
   table: Table | null = null;
@@ -42,10 +40,6 @@ export class TableCtrl implements Page {
     }
     if (location.pathname !== `/t/${canonical}`) history.replaceState(null, '', `/t/${canonical}${location.search}`);
     this.load();
-  }
-
-  view(): VNode {
-    return tableView(this);
   }
 
   title(): string {

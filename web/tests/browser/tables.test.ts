@@ -244,3 +244,53 @@ test('the Multiplayer page: anonymous visitors are asked to log in; time control
   await done(host.context, host.page);
   await done(anon.context, anon.page);
 });
+
+test('an aborted game reads "Aborted" on the banner, the home list and the profile, and offers no review', { skip }, async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const aName = await signUp(a.page, 'Quitter');
+  await signUp(b.page, 'Caller');
+  await a.page.goto('/multiplayer');
+  await a.page.getByTestId('table-private').check();
+  await a.page.getByTestId('open-table-submit').click();
+  await a.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await a.page.getByTestId('table-code').textContent()) ?? '').trim();
+  await b.page.goto('/multiplayer');
+  await b.page.getByTestId('join-code').fill(code);
+  await b.page.getByTestId('join-submit').click();
+  await a.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  await b.page.getByTestId('board').waitFor();
+
+  // No move yet: the host calls the game off.
+  await a.page.getByTestId('abort').waitFor();
+  await a.page.getByTestId('abort').click();
+  for (const p of [a.page, b.page]) {
+    await p.getByTestId('result-headline').filter({ hasText: /^Aborted$/ }).waitFor({ timeout: 15_000 });
+    assert.equal(await p.getByTestId('result-reason').count(), 0);
+    assert.equal(await p.getByTestId('review-link').count(), 0);
+    assert.doesNotMatch((await p.getByTestId('status').textContent()) ?? '', /In progress/);
+  }
+  const id = (await a.page.evaluate(async (c) => (await (await fetch(`/api/tables/${c}`)).json()) as { game_id?: string }, code)).game_id;
+  assert.ok(id, 'the table names its game');
+
+  // The home list.
+  await a.page.goto('/');
+  const item = a.page.locator(`[data-testid="recent-game"][data-id="${id}"]`);
+  await item.waitFor();
+  assert.match((await item.locator('.recent-outcome').textContent()) ?? '', /Aborted/);
+  assert.doesNotMatch((await item.textContent()) ?? '', /In progress/);
+
+  // The profile: "Aborted", a link to the game and its PGN, no review.
+  await a.page.goto(`/@/${aName}`);
+  const game = a.page.locator(`[data-testid="profile-game"][data-id="${id}"]`);
+  await game.waitFor();
+  assert.equal((await game.getByTestId('profile-result').textContent())?.trim(), 'Aborted');
+  assert.equal(await game.getByTestId('profile-game-link').count(), 1);
+  assert.equal(await game.getByTestId('profile-game-review').count(), 0);
+
+  // Asked for by its address, the review page says why there is none.
+  await a.page.goto(`/game/${id}/review`);
+  await a.page.getByTestId('review-error').filter({ hasText: 'aborted' }).waitFor();
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});

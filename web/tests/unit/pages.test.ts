@@ -1,10 +1,11 @@
-//! Routing, the profile's page parameter, seat names and the wording of
-//! account errors: the pure parts of the pages.
+//! Routing, the profile's page parameter, seat names, game outcomes and the
+//! wording of account errors: the pure parts of the pages.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/api.js';
 import { accountErrorText } from '../../src/account/errors.js';
 import { useLang } from '../../src/i18n.js';
+import { isAborted, isReviewable, outcomeText, resultText } from '../../src/result.js';
 import { pageParam, route } from '../../src/route.js';
 import { seatName } from '../../src/seat.js';
 
@@ -53,5 +54,29 @@ test('account errors are worded from their code, reason and Retry-After', async 
   assert.equal(accountErrorText(err(429, 'rate_limited', {}, 25)), 'Слишком много попыток. Повторите через 25 секунд.');
   await useLang('ro');
   assert.equal(accountErrorText(err(409, 'username_taken')), 'Acest nume de utilizator este deja folosit.');
+  await useLang('en');
+});
+
+test('an aborted game reads "Aborted" and has no review; others keep their wording', async () => {
+  await useLang('en');
+  const aborted = { status: 'ended', result: '*', reason: 'aborted' };
+  assert.ok(isAborted(aborted));
+  assert.deepEqual(outcomeText(aborted, 'white'), { headline: 'Aborted', reason: null, tone: 'neutral' });
+  assert.equal(outcomeText({ ...aborted, reason: null }, null).headline, 'Aborted');
+  assert.equal(resultText('*', null, 'aborted').headline, 'Aborted');
+  assert.equal(isReviewable({ ...aborted, kind: 'table' }), false);
+  const ongoing = { status: 'ongoing', result: '*', reason: null };
+  assert.ok(!isAborted(ongoing));
+  assert.equal(outcomeText(ongoing, 'white').headline, 'In progress');
+  assert.equal(isReviewable({ ...ongoing, kind: 'computer' }), false);
+  assert.equal(isReviewable({ ...ongoing, kind: 'imported' }), true);
+  const won = { status: 'ended', result: '1-0', reason: 'checkmate' };
+  assert.deepEqual(outcomeText(won, 'white'), { headline: 'You won!', reason: 'by checkmate', tone: 'win' });
+  assert.equal(isReviewable({ ...won, kind: 'table' }), true);
+  for (const l of ['fr', 'ru', 'ro'] as const) {
+    await useLang(l);
+    const h = outcomeText(aborted, null).headline;
+    assert.ok(h && h !== 'Aborted' && !h.startsWith('result.'), `${l}: ${h}`);
+  }
   await useLang('en');
 });

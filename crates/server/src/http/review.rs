@@ -15,7 +15,7 @@ use axum::{Extension, Json, Router};
 use futures_util::{Stream, stream};
 use game::pgn::PgnImporter;
 use game::shakmaty::{Chess, Position as _};
-use game::{Game, RuleSet};
+use game::{Game, GameResult, RuleSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
@@ -104,15 +104,23 @@ async fn load(state: &Shared, id: &str) -> Result<Loaded, ApiError> {
     Ok(Loaded { row, game })
 }
 
-/// Whether a game may be reviewed: a finished game, or any imported one.
+/// Whether a game may be reviewed: a finished game, or any imported one;
+/// never an aborted game (`*` once ended: called off before both sides had
+/// moved, nothing to review).
 fn reviewable(row: &GameRow) -> Result<(), ApiError> {
-    if row.summary.status == GameStatus::Ended || row.kind == GameKind::Imported {
-        Ok(())
-    } else {
-        Err(ApiError::new(
+    if row.kind == GameKind::Imported {
+        return Ok(());
+    }
+    match row.summary.status {
+        GameStatus::Ended if row.summary.result == GameResult::Aborted => Err(ApiError::new(
+            ErrorCode::Aborted,
+            "the game was aborted: it has no review",
+        )),
+        GameStatus::Ended => Ok(()),
+        GameStatus::Ongoing => Err(ApiError::new(
             ErrorCode::NotOver,
             "the game is not over: a review comes after it",
-        ))
+        )),
     }
 }
 

@@ -137,6 +137,72 @@ async fn unfinished_and_unknown_games_are_refused(db: TestDb) {
     srv.stop().await;
 }
 
+/// A table game called off before anyone moved: it ends `*`, and a review
+/// of it is refused with `aborted` (there is nothing to review).
+async fn an_aborted_game_has_no_review(db: TestDb) {
+    let srv = start(&db).await;
+    let mut players = Vec::new();
+    for name in ["abortw", "abortb"] {
+        let c = srv.client();
+        let r = c
+            .post_json(
+                "/api/account/signup",
+                &json!({"username": name, "password": "Knight-f3 takes e5!"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{}", r.text());
+        players.push(c);
+    }
+    let (host, guest) = (&players[0], &players[1]);
+    let r = host
+        .post_json(
+            "/api/tables",
+            &json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let code = r.json::<Value>().unwrap()["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = guest
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let id = r.json::<Value>().unwrap()["game_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut ws = host.game_socket(&id, None).await.unwrap();
+    send_json(&mut ws, &json!({"t":"abort","id":1}))
+        .await
+        .unwrap();
+    let ended = recv_until(&mut ws, WAIT, |m| {
+        m["t"] == "event" && m["game"]["status"] == "ended"
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        (
+            ended["game"]["result"].clone(),
+            ended["game"]["reason"].clone()
+        ),
+        (json!("*"), json!("aborted"))
+    );
+    for c in [host, guest, &srv.client()] {
+        let r = ask_review(c, &id).await;
+        assert_eq!(r.status, 409, "{}", r.text());
+        let v: Value = r.json().unwrap();
+        assert_eq!(v["error"]["code"], "aborted", "{v}");
+    }
+    let path = format!("/api/games/{id}/review");
+    assert_eq!(host.get_value(&path).await, json!({"status":"none"}));
+    srv.stop().await;
+}
+
 /// A long game (80 plies of legal moves picked by a fixed rule), so that
 /// its review is still under way when asked again.
 fn long_pgn() -> String {
@@ -485,6 +551,7 @@ testkit::both_backends!(
     another_clients_review_goes_between_the_positions_of_a_long_one,
     a_long_analysis_yields_the_engine_to_another_client,
     unfinished_and_unknown_games_are_refused,
+    an_aborted_game_has_no_review,
     one_review_per_player_at_a_time,
     imports_store_games_and_refuse_bad_pgn_word_for_word,
     the_analysis_board_gives_three_lines,

@@ -6,8 +6,9 @@
 //! lost piece or the 50-move rule end the drill as a failure.
 import { h, type VNode } from 'snabbdom';
 import { type Key, t } from '../../i18n.js';
-import { type Drill, drillMove, drills, inspect, type LegalMove } from './api.js';
-import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
+import { type Drill, drillMove, drills, type LegalMove } from './api.js';
+import { turnOf } from './board.js';
+import { PlayBoard, type Shown } from './play.js';
 import { isDone, markDone } from './progress.js';
 import { button, Exercise, feedbackView, san } from './widget.js';
 
@@ -24,23 +25,24 @@ const FAILURES: Record<string, Key> = {
 /** The drill being played. */
 interface Run {
   drill: Drill;
-  fen: string;
-  moves: LegalMove[] | null;
   count: number;
   over: boolean;
-  lastMove: string | null;
 }
 
 /** The mate drills. */
 export class MateDrills extends Exercise {
   private list: Drill[] | null = null;
   private run: Run | null = null;
-  private promotion: LegalMove[] | null = null;
-  private readonly board: ExerciseBoard;
+  private readonly board: PlayBoard;
 
   constructor(root: HTMLElement) {
     super(root, 'ex:mate-drills');
-    this.board = new ExerciseBoard({ fen: '8/8/8/8/8/8/8/8 w - - 0 1', orientation: 'white', moves: null }, (from, to) => this.onBoardMove(from, to));
+    this.board = new PlayBoard('8/8/8/8/8/8/8/8 w - - 0 1', 'white', {
+      play: (m) => void this.play(m),
+      redraw: () => this.redraw(),
+      fail: (e) => this.fail(e),
+      alive: () => this.alive,
+    });
     this.say('info', t('ex.drill.start'));
     this.redraw();
     void this.loadList();
@@ -62,72 +64,46 @@ export class MateDrills extends Exercise {
   }
 
   private choose(d: Drill): void {
-    this.run = { drill: d, fen: d.fen, moves: null, count: 0, over: false, lastMove: null };
-    this.promotion = null;
+    this.run = { drill: d, count: 0, over: false };
+    this.board.promotion = null;
+    this.board.orientation = turnOf(d.fen);
     this.say('info', t('ex.drill.go', { fewest: d.fewest }));
     this.redraw();
-    void this.loadMoves();
+    void this.goTo({ fen: d.fen });
   }
 
-  private show(run: Run): void {
-    this.board.show({ fen: run.fen, orientation: turnOf(run.drill.fen), moves: run.over ? null : run.moves, lastMove: run.lastMove });
-  }
-
-  private async loadMoves(): Promise<void> {
-    const run = this.run;
-    if (!run) return;
-    this.show(run);
-    try {
-      const r = await inspect(run.fen);
-      if (!this.alive || this.run !== run) return;
-      if (!r.valid) return this.fail(r.error);
-      if (!r.moves) return this.fail(t('ex.error.noMoves'));
-      run.moves = r.moves;
-      this.show(run);
-      this.redraw();
-    } catch (e) {
-      this.fail(e);
-    }
-  }
-
-  private onBoardMove(from: string, to: string): void {
-    const choices = movesBetween(this.run?.moves ?? [], from, to);
-    if (choices.length > 1) {
-      this.promotion = choices;
-      this.redraw();
-    } else if (choices.length === 1) void this.play(choices[0]!);
+  /** Shows `p` and offers its moves. */
+  private async goTo(p: Shown): Promise<void> {
+    if (await this.board.goTo(p)) this.redraw();
   }
 
   private async play(m: LegalMove): Promise<void> {
     const run = this.run;
     if (!run || run.over) return;
-    this.promotion = null;
-    run.moves = null;
+    const at = { fen: this.board.fen, lastMove: this.board.lastMove };
+    this.board.pending(m);
     this.busy = true;
-    this.board.show({ fen: m.fen, orientation: turnOf(run.drill.fen), moves: null, lastMove: m.uci });
     this.redraw();
     try {
-      const r = await drillMove(run.fen, m.uci);
+      const r = await drillMove(at.fen, m.uci);
       if (!this.alive || this.run !== run) return;
       this.busy = false;
       run.count++;
-      run.fen = r.fen;
-      run.lastMove = r.reply?.uci ?? m.uci;
-      if (r.status === 'checkmate') return this.won(run);
-      if (r.failed || r.status !== 'ongoing') return this.lost(run, r.status);
+      const next = { fen: r.fen, lastMove: r.reply?.uci ?? m.uci };
+      if (r.status === 'checkmate') return this.won(run, next);
+      if (r.failed || r.status !== 'ongoing') return this.lost(run, next, r.status);
       this.say('info', t('ex.drill.reply', { move: san(r.san), reply: san(r.reply?.san ?? '') }));
       this.redraw();
-      void this.loadMoves();
+      void this.goTo(next);
     } catch (e) {
-      run.moves = null;
       this.fail(e);
-      void this.loadMoves();
+      void this.goTo(at);
     }
   }
 
-  private won(run: Run): void {
+  private won(run: Run, at: Shown): void {
     run.over = true;
-    this.show(run);
+    this.board.end(at);
     const key = run.count <= run.drill.fewest ? 'ex.drill.perfect' : 'ex.drill.mated';
     this.say('ok', t(key, { moves: run.count, fewest: run.drill.fewest }));
     void markDone(`drill:${run.drill.id}`);
@@ -135,9 +111,9 @@ export class MateDrills extends Exercise {
     this.redraw();
   }
 
-  private lost(run: Run, status: string): void {
+  private lost(run: Run, at: Shown, status: string): void {
     run.over = true;
-    this.show(run);
+    this.board.end(at);
     this.say('bad', t(FAILURES[status] ?? 'ex.drill.noMate'), t('ex.drill.again'));
     this.redraw();
   }
@@ -145,12 +121,7 @@ export class MateDrills extends Exercise {
   protected render(): VNode {
     const run = this.run;
     return h('div.ex-body', [
-      h('div.ex-board-col', [
-        h('div.ex-board-holder', [
-          this.board.vnode(t('ex.board')),
-          this.promotion && run ? promotionView(turnOf(run.fen), this.promotion, (m) => (m ? void this.play(m) : ((this.promotion = null), this.show(run), this.redraw()))) : null,
-        ]),
-      ]),
+      h('div.ex-board-col', [this.board.vnode()]),
       h('div.ex-side', [
         this.chooser(),
         h('p.ex-counter', { attrs: { 'data-testid': 'drill-moves', 'data-count': String(run?.count ?? 0) } }, t('ex.drill.moves', { moves: run?.count ?? 0 })),

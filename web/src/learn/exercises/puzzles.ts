@@ -6,8 +6,9 @@
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import { h, type VNode } from 'snabbdom';
 import { t } from '../../i18n.js';
-import { checkPuzzle, type Hint, inspect, type LegalMove, type Puzzle, puzzleHint, puzzles } from './api.js';
-import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
+import { checkPuzzle, type Hint, type LegalMove, type Puzzle, puzzleHint, puzzles } from './api.js';
+import { turnOf } from './board.js';
+import { PlayBoard, type Shown } from './play.js';
 import { firstOpen, isDone, markDone } from './progress.js';
 import { button, Exercise, feedbackView, roleText, san } from './widget.js';
 
@@ -16,9 +17,6 @@ interface Attempt {
   puzzle: Puzzle;
   /** Moves so far from the puzzle's position (the reader's and the replies). */
   line: string[];
-  fen: string;
-  moves: LegalMove[] | null;
-  lastMove: string | null;
   over: boolean;
   hint: Hint | null;
 }
@@ -28,12 +26,16 @@ export class Puzzles extends Exercise {
   private list: Puzzle[] | null = null;
   private index = 0;
   private attempt: Attempt | null = null;
-  private promotion: LegalMove[] | null = null;
-  private readonly board: ExerciseBoard;
+  private readonly board: PlayBoard;
 
   constructor(root: HTMLElement) {
     super(root, 'ex:puzzles');
-    this.board = new ExerciseBoard({ fen: '8/8/8/8/8/8/8/8 w - - 0 1', orientation: 'white', moves: null }, (from, to) => this.onBoardMove(from, to));
+    this.board = new PlayBoard('8/8/8/8/8/8/8/8 w - - 0 1', 'white', {
+      play: (m) => void this.play(m),
+      redraw: () => this.redraw(),
+      fail: (e) => this.fail(e),
+      alive: () => this.alive,
+    });
     this.redraw();
     void this.loadList();
   }
@@ -57,51 +59,27 @@ export class Puzzles extends Exercise {
   private open(index: number): void {
     const puzzle = this.list![index]!;
     this.index = index;
-    this.attempt = { puzzle, line: [], fen: puzzle.fen, moves: null, lastMove: null, over: false, hint: null };
-    this.promotion = null;
+    this.attempt = { puzzle, line: [], over: false, hint: null };
+    this.board.promotion = null;
+    this.board.orientation = turnOf(puzzle.fen);
     this.say('info', t(puzzle.mate_in === 1 ? 'ex.puzzle.goal1' : 'ex.puzzle.goal2', { color: t(`color.${turnOf(puzzle.fen)}`) }));
     this.redraw();
-    void this.loadMoves();
+    void this.goTo({ fen: puzzle.fen });
   }
 
-  private show(a: Attempt, shapes: DrawShape[] = []): void {
-    this.board.show({ fen: a.fen, orientation: turnOf(a.puzzle.fen), moves: a.over ? null : a.moves, lastMove: a.lastMove, shapes });
-  }
-
-  private async loadMoves(): Promise<void> {
-    const a = this.attempt;
-    if (!a) return;
-    this.show(a);
-    try {
-      const r = await inspect(a.fen);
-      if (!this.alive || this.attempt !== a) return;
-      if (!r.valid) return this.fail(r.error);
-      if (!r.moves) return this.fail(t('ex.error.noMoves'));
-      a.moves = r.moves;
-      this.show(a);
-      this.redraw();
-    } catch (e) {
-      this.fail(e);
-    }
-  }
-
-  private onBoardMove(from: string, to: string): void {
-    const choices = movesBetween(this.attempt?.moves ?? [], from, to);
-    if (choices.length > 1) {
-      this.promotion = choices;
-      this.redraw();
-    } else if (choices.length === 1) void this.play(choices[0]!);
+  /** Shows `p` and offers its moves. */
+  private async goTo(p: Shown): Promise<void> {
+    if (await this.board.goTo(p)) this.redraw();
   }
 
   private async play(m: LegalMove): Promise<void> {
     const a = this.attempt;
     if (!a || a.over) return;
-    const before = a.moves ?? [];
-    this.promotion = null;
-    a.moves = null;
+    const before = this.board.moves ?? [];
+    const at = { fen: this.board.fen, lastMove: this.board.lastMove };
+    this.board.pending(m);
     a.hint = null;
     this.busy = true;
-    this.board.show({ fen: m.fen, orientation: turnOf(a.puzzle.fen), moves: null, lastMove: m.uci });
     this.redraw();
     try {
       const r = await checkPuzzle(a.puzzle.id, [...a.line, m.uci]);
@@ -111,14 +89,12 @@ export class Puzzles extends Exercise {
       a.line.push(m.uci);
       if (r.done) return this.solved(a, m);
       a.line.push(r.reply!);
-      a.fen = r.fen;
-      a.lastMove = r.reply;
       this.say('ok', t('ex.puzzle.right', { move: san(r.san), reply: san(r.reply_san ?? '') }));
       this.redraw();
-      void this.loadMoves();
+      void this.goTo({ fen: r.fen, lastMove: r.reply });
     } catch (e) {
       this.fail(e);
-      void this.loadMoves();
+      void this.goTo(at);
     }
   }
 
@@ -126,17 +102,14 @@ export class Puzzles extends Exercise {
     a.over = true;
     const next = solution[a.line.length];
     const named = before.find((x) => x.uci === next);
-    a.moves = before;
-    this.show(a, next ? [{ orig: next.slice(0, 2) as DrawShape['orig'], dest: next.slice(2, 4) as DrawShape['orig'], brush: 'green' }] : []);
+    this.board.end(null, next ? [{ orig: next.slice(0, 2) as DrawShape['orig'], dest: next.slice(2, 4) as DrawShape['orig'], brush: 'green' }] : []);
     this.say('bad', t('ex.puzzle.wrong', { move: san(m.san) }), named ? t('ex.puzzle.solution', { move: san(named.san) }) : t('ex.puzzle.again'));
     this.redraw();
   }
 
   private solved(a: Attempt, m: LegalMove): void {
     a.over = true;
-    a.fen = m.fen;
-    a.lastMove = m.uci;
-    this.show(a);
+    this.board.end({ fen: m.fen, lastMove: m.uci });
     this.say('ok', t('ex.puzzle.solved', { move: san(m.san) }));
     void markDone(`puzzle:${a.puzzle.id}`);
     void markDone(this.progressKey);
@@ -164,12 +137,7 @@ export class Puzzles extends Exercise {
     const a = this.attempt;
     const total = this.list?.length ?? 0;
     return h('div.ex-body', [
-      h('div.ex-board-col', [
-        h('div.ex-board-holder', [
-          this.board.vnode(t('ex.board')),
-          this.promotion && a ? promotionView(turnOf(a.fen), this.promotion, (m) => (m ? void this.play(m) : ((this.promotion = null), this.show(a), this.redraw()))) : null,
-        ]),
-      ]),
+      h('div.ex-board-col', [this.board.vnode()]),
       h('div.ex-side', [
         a
           ? h('p.ex-progress', { attrs: { 'data-testid': 'puzzle-info', 'data-id': a.puzzle.id } }, [

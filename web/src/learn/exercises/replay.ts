@@ -3,23 +3,19 @@
 //! be the game's move (compared by SAN with the line in the content block);
 //! the exercise ends at the last move, where the server confirms the mate.
 import { h, type VNode } from 'snabbdom';
-import type { Color } from '../../api.js';
 import { t } from '../../i18n.js';
-import { inspect, type LegalMove } from './api.js';
-import { ExerciseBoard, movesBetween, promotionView, turnOf } from './board.js';
+import type { LegalMove } from './api.js';
+import { turnOf } from './board.js';
 import { sameMove } from './line.js';
+import { PlayBoard } from './play.js';
 import { markDone } from './progress.js';
 import { button, Exercise, feedbackView, san } from './widget.js';
 
 /** The replay exercise. */
 export class Replay extends Exercise {
-  private fen: string;
-  private moves: LegalMove[] | null = null;
   private played: LegalMove[] = [];
   private finished = false;
-  private promotion: LegalMove[] | null = null;
-  private readonly board: ExerciseBoard;
-  private readonly orientation: Color;
+  private readonly board: PlayBoard;
 
   constructor(
     root: HTMLElement,
@@ -27,9 +23,12 @@ export class Replay extends Exercise {
     private readonly line: readonly string[],
   ) {
     super(root, 'ex:replay');
-    this.fen = startFen;
-    this.orientation = turnOf(startFen);
-    this.board = new ExerciseBoard({ fen: startFen, orientation: this.orientation, moves: null }, (from, to) => this.onBoardMove(from, to));
+    this.board = new PlayBoard(startFen, turnOf(startFen), {
+      play: (m) => this.play(m),
+      redraw: () => this.redraw(),
+      fail: (e) => this.fail(e),
+      alive: () => this.alive,
+    });
     this.say('info', t('ex.replay.start'));
     this.redraw();
     void this.load(startFen, null);
@@ -39,40 +38,20 @@ export class Replay extends Exercise {
     return t('ex.replay.title');
   }
 
-  /** Shows `fen` and asks the server for its legal moves. */
+  /** Shows `fen` and asks the server for its legal moves (none offered after the line's last move). */
   private async load(fen: string, last: LegalMove | null): Promise<void> {
-    this.fen = fen;
-    this.moves = null;
-    this.board.show({ fen, orientation: this.orientation, moves: null, lastMove: last?.uci });
-    try {
-      const r = await inspect(fen);
-      if (!this.alive || this.fen !== fen) return;
-      if (!r.valid) return this.fail(r.error);
-      if (!r.moves) return this.fail(t('ex.error.noMoves'));
-      const over = this.played.length === this.line.length;
-      this.moves = over ? null : r.moves;
-      this.board.show({ fen, orientation: this.orientation, moves: this.moves, lastMove: last?.uci, check: /[+#]$/.test(last?.san ?? '') });
-      if (over) return this.finish(r.status);
-      this.redraw();
-    } catch (e) {
-      this.fail(e);
-    }
-  }
-
-  private onBoardMove(from: string, to: string): void {
-    const choices = movesBetween(this.moves ?? [], from, to);
-    if (choices.length > 1) {
-      this.promotion = choices;
-      this.redraw();
-    } else if (choices.length === 1) this.play(choices[0]!);
+    const over = this.played.length === this.line.length;
+    const r = await this.board.goTo({ fen, lastMove: last?.uci, check: /[+#]$/.test(last?.san ?? '') }, over);
+    if (!r) return;
+    if (over) return this.finish(r.status);
+    this.redraw();
   }
 
   private play(m: LegalMove): void {
-    this.promotion = null;
     const expected = this.line[this.played.length];
     if (expected === undefined || !sameMove(m.san, expected)) {
       this.say('bad', t('ex.replay.wrong', { move: san(m.san) }));
-      this.board.show({ fen: this.fen, orientation: this.orientation, moves: this.moves, lastMove: this.played.at(-1)?.uci });
+      this.board.show();
       this.redraw();
       return;
     }
@@ -92,7 +71,7 @@ export class Replay extends Exercise {
   private restart(): void {
     this.played = [];
     this.finished = false;
-    this.promotion = null;
+    this.board.promotion = null;
     this.say('info', t('ex.replay.start'));
     this.redraw();
     void this.load(this.startFen, null);
@@ -108,9 +87,7 @@ export class Replay extends Exercise {
   protected render(): VNode {
     const n = this.played.length;
     return h('div.ex-body', [
-      h('div.ex-board-col', [
-        h('div.ex-board-holder', [this.board.vnode(t('ex.board')), this.promotion ? promotionView(turnOf(this.fen), this.promotion, (m) => (m ? this.play(m) : this.cancelPromotion())) : null]),
-      ]),
+      h('div.ex-board-col', [this.board.vnode()]),
       h('div.ex-side', [
         h('p.ex-progress', { attrs: { 'data-testid': 'replay-progress' } }, t('ex.replay.progress', { done: n, total: this.line.length })),
         h('ol.ex-line', { attrs: { 'data-testid': 'replay-moves' } }, movePairs(this.played)),
@@ -121,12 +98,6 @@ export class Replay extends Exercise {
         ]),
       ]),
     ]);
-  }
-
-  private cancelPromotion(): void {
-    this.promotion = null;
-    this.board.show({ fen: this.fen, orientation: this.orientation, moves: this.moves, lastMove: this.played.at(-1)?.uci });
-    this.redraw();
   }
 }
 

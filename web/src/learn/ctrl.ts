@@ -5,10 +5,8 @@
 //! opened within the app, or again after a language switch, come from
 //! /api/learn and /api/learn/{slug} (the server picks the language from the
 //! cookie the switch sets).
-import type { VNode } from 'snabbdom';
 import { type Lang, lang, t } from '../i18n.js';
-import type { Ctx, Page } from '../page.js';
-import { learnView } from './view.js';
+import type { Controller, Ctx } from '../page.js';
 
 /** A link to a page: its slug and title. */
 export interface LearnLink {
@@ -65,7 +63,7 @@ export function takeServerPage(doc: Document, slug: string | null): ServerPage |
 }
 
 /** State of a Learn page. */
-export class LearnCtrl implements Page {
+export class LearnCtrl implements Controller {
   index: LearnIndex | null = null;
   article: LearnArticle | null = null;
   /** The server's rendering, while it is the page shown. */
@@ -122,10 +120,9 @@ export class LearnCtrl implements Page {
     return this.index?.sections.find((s) => s.section === section)?.title ?? '';
   }
 
-  view(): VNode {
-    // A language switch redraws the app: fetch the page again in the new language.
+  /** A language switch redraws the app: fetches the page again in the new language (once the redraw is over). */
+  followLang(): void {
     if (this.lang !== lang()) queueMicrotask(() => this.alive && this.lang !== lang() && this.reload());
-    return learnView(this);
   }
 
   title(): string {
