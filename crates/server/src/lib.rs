@@ -188,7 +188,7 @@ impl Shared {
         ));
         Shared {
             store,
-            hub: Hub::default(),
+            hub: live::registry(),
             engines,
             metrics,
             signer: CookieSigner::new(secret),
