@@ -173,15 +173,35 @@ impl Actor {
             && self.last_active.elapsed() >= idle_after
     }
 
+    /// Does what `cmd` asks and answers it.
     async fn handle(&mut self, cmd: Cmd) {
-        let thinking = self.thinker.is_thinking();
         match cmd {
             Cmd::State { viewer, reply } => {
-                let _ = reply.send(self.live.state_for(viewer, thinking));
+                let _ = reply.send(self.live.state_for(viewer, self.thinker.is_thinking()));
             }
             Cmd::Subscribe { since, reply } => {
                 let _ = reply.send(self.subscribe(since));
             }
+            Cmd::Pgn { reply } => {
+                let _ = reply.send(self.live.pgn());
+            }
+            Cmd::Reseat { from, to, reply } => {
+                self.reseat(&from, &to).await;
+                let _ = reply.send(());
+            }
+            Cmd::Presence { player, here } => self.presence(&player, here).await,
+            Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
+            Cmd::EngineBusy { token } => self.engine_busy(token),
+            Cmd::Retry => self.think_if_needed(),
+            action => self.act(action).await,
+        }
+    }
+
+    /// A player's action: the rules decide, the actor commits, and the
+    /// answer is the new version or why not.
+    async fn act(&mut self, cmd: Cmd) {
+        let thinking = self.thinker.is_thinking();
+        let (done, reply) = match cmd {
             Cmd::Move {
                 player,
                 uci,
@@ -199,55 +219,42 @@ impl Actor {
                     let next = self.live.play(&player, &uci, thinking);
                     self.apply(next, Change::Move).await
                 };
-                let _ = reply.send(done);
-            }
-            Cmd::AcceptDraw { player, reply } => {
-                let next = self.live.accept_draw(&player, thinking);
-                let _ = reply.send(self.apply(next, Change::End).await);
-            }
-            Cmd::Abort { player, reply } => {
-                let next = self.live.abort(&player);
-                let _ = reply.send(self.apply(next, Change::End).await);
-            }
-            Cmd::ClaimAway { player, win, reply } => {
-                let next = self.live.claim_away(&player, win);
-                let _ = reply.send(self.apply(next, Change::End).await);
-            }
-            Cmd::Rematch { player, reply } => {
-                let _ = reply.send(self.rematch(&player).await);
-            }
-            Cmd::Presence { player, here } => self.presence(&player, here).await,
-            Cmd::Undo { player, reply } => {
-                let next = self.live.undo(&player);
-                let _ = reply.send(self.apply(next, Change::TakeBack).await);
-            }
-            Cmd::Resign { player, reply } => {
-                let next = self.live.resign(&player);
-                let _ = reply.send(self.apply(next, Change::End).await);
+                (done, reply)
             }
             Cmd::Claim {
                 player,
                 reason,
                 uci,
                 reply,
-            } => {
-                let r = match self.live.claim(&player, reason, uci.as_deref(), thinking) {
-                    Ok((next, change)) => self.commit(next, change).await,
-                    Err(e) => Err(e),
-                };
-                let _ = reply.send(r);
+            } => match self.live.claim(&player, reason, uci.as_deref(), thinking) {
+                Ok((next, change)) => (self.commit(next, change).await, reply),
+                Err(e) => (Err(e), reply),
+            },
+            Cmd::AcceptDraw { player, reply } => {
+                let next = self.live.accept_draw(&player, thinking);
+                (self.apply(next, Change::End).await, reply)
             }
-            Cmd::Pgn { reply } => {
-                let _ = reply.send(self.live.pgn());
+            Cmd::Abort { player, reply } => {
+                let next = self.live.abort(&player);
+                (self.apply(next, Change::End).await, reply)
             }
-            Cmd::Reseat { from, to, reply } => {
-                self.reseat(&from, &to).await;
-                let _ = reply.send(());
+            Cmd::ClaimAway { player, win, reply } => {
+                let next = self.live.claim_away(&player, win);
+                (self.apply(next, Change::End).await, reply)
             }
-            Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
-            Cmd::EngineBusy { token } => self.engine_busy(token),
-            Cmd::Retry => self.think_if_needed(),
-        }
+            Cmd::Undo { player, reply } => {
+                let next = self.live.undo(&player);
+                (self.apply(next, Change::TakeBack).await, reply)
+            }
+            Cmd::Resign { player, reply } => {
+                let next = self.live.resign(&player);
+                (self.apply(next, Change::End).await, reply)
+            }
+            Cmd::Rematch { player, reply } => (self.rematch(&player).await, reply),
+            // The other commands are answered by `handle`.
+            _ => return,
+        };
+        let _ = reply.send(done);
     }
 
     fn subscribe(&self, since: Option<u64>) -> Subscription {
