@@ -411,6 +411,7 @@ impl TableLive {
 
 #[cfg(test)]
 mod tests {
+    use game::shakmaty::Color;
     use game::{RuleSet, TimeControl};
 
     use super::*;
@@ -491,6 +492,60 @@ mod tests {
                 .remaining(game::shakmaty::Color::Black, Moment::ORIGIN),
             Duration::from_millis(160_250)
         );
+    }
+
+    /// The first two moves run on the first-move deadlines: White's
+    /// restarts the limit for Black, Black's starts White's clock; later
+    /// moves press the clock.
+    #[test]
+    fn the_first_two_presses_start_the_clock() {
+        let mut game = Game::new(RuleSet::Fide);
+        let mut t = live(&game);
+        let at = Moment::from_millis(4_000);
+        let p = t.press(&game, at, Duration::ZERO).unwrap();
+        assert_eq!(p.left_ms, 180_000);
+        assert_eq!(t.first_move_from, at);
+        assert_eq!(t.clock.running(), None);
+        game.play_uci("e2e4").unwrap();
+        t.press(&game, Moment::from_millis(6_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(t.clock.running(), Some(Color::White));
+        game.play_uci("e7e5").unwrap();
+        let p = t
+            .press(&game, Moment::from_millis(16_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(p.left_ms, 170_000 + 2_000, "10 s used, 2 s added");
+        assert_eq!(t.clock.running(), Some(Color::Black));
+        t.unpress(p.before);
+        assert_eq!(t.clock.running(), Some(Color::White));
+    }
+
+    /// A rematch is offered once, accepted by the other side, and asked
+    /// for in vain once the next game runs.
+    #[test]
+    fn a_rematch_is_offered_then_accepted() {
+        let mut t = live(&Game::new(RuleSet::Fide));
+        assert_eq!(t.rematch(Color::White), Rematch::Offered);
+        assert_eq!(t.rematch(Color::White), Rematch::Unchanged);
+        assert_eq!(t.rematch(Color::Black), Rematch::Accepted);
+        t.rematch_started("nextgame".into());
+        assert_eq!(t.rematch(Color::Black), Rematch::Unchanged);
+        assert_eq!(t.rematch(Color::White), Rematch::Unchanged);
+    }
+
+    /// A side is away from its last socket's close until it comes back;
+    /// only those changes tell the players.
+    #[test]
+    fn presence_changes_on_the_first_and_last_socket() {
+        let mut t = live(&Game::new(RuleSet::Fide));
+        let at = Moment::from_millis(1_000);
+        assert!(t.presence(Color::White, true, at));
+        assert!(!t.presence(Color::White, true, at));
+        assert!(!t.presence(Color::White, false, at));
+        assert_eq!(t.away_since.white, None);
+        assert!(t.presence(Color::White, false, at));
+        assert_eq!(t.away_since.white, Some(at));
+        assert_eq!(t.sockets, ByColor { white: 0, black: 0 });
     }
 }
 
