@@ -26,7 +26,7 @@ pub(super) const MAILBOX: usize = 64;
 
 /// A command to a game actor.
 #[derive(Debug)]
-pub enum Cmd {
+pub(crate) enum Cmd {
     /// The state as `viewer` sees it.
     State {
         /// The viewer.
@@ -156,7 +156,7 @@ pub enum Cmd {
 
 /// The address of a live game actor.
 #[derive(Debug, Clone)]
-pub struct Handle {
+pub(crate) struct Handle {
     /// The actor's mailbox.
     pub(super) tx: mpsc::Sender<Cmd>,
     /// Which actor of the game this is (a reloaded game gets a new one).

@@ -151,7 +151,7 @@ pub(super) fn start_new(shared: &Arc<Shared>, live: LiveGame, client: Vec<Reques
 ///
 /// # Errors
 /// `not_found` if there is no such game; `internal` if it cannot be loaded.
-pub async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
+pub(crate) async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     if !valid_game_id(id) {
         return Err(ApiError::no_game(id));
     }
@@ -183,7 +183,7 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
 
 /// Sends `cmd` to game `id` if it is loaded, without waiting; a game not
 /// in memory has nobody to tell.
-pub fn notify(shared: &Shared, id: &str, cmd: Cmd) {
+pub(crate) fn notify(shared: &Shared, id: &str, cmd: Cmd) {
     let handle = shared
         .hub
         .lock()
@@ -201,7 +201,7 @@ pub fn notify(shared: &Shared, id: &str, cmd: Cmd) {
 ///
 /// # Errors
 /// `not_found`, or `internal` if the actor failed.
-pub async fn request<T>(
+pub(crate) async fn request<T>(
     shared: &Arc<Shared>,
     id: &str,
     make: impl Fn(oneshot::Sender<T>) -> Cmd,

@@ -48,9 +48,11 @@ mod view;
 #[cfg(test)]
 mod flag_tests;
 
-pub use cmd::{Cmd, Handle, Subscription};
+pub(crate) use cmd::Cmd;
+pub use cmd::Subscription;
 pub use feed::{CatchUp, Event};
-pub use hub::{Hub, handle, notify, refresh_seats, request};
+pub use hub::{Hub, refresh_seats};
+pub(crate) use hub::{handle, notify, request};
 pub(crate) use replay::summary_of;
 pub use seat::{Seat, Seats, seat_name};
 pub use start::{create_computer_game, start_table_game};
