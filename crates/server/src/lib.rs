@@ -193,7 +193,7 @@ impl Shared {
         ));
         Shared {
             store,
-            hub: Hub::default(),
+            hub: live::registry(),
             engines,
             metrics,
             signer: CookieSigner::new(secret),

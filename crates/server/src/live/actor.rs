@@ -1,305 +1,207 @@
-//! The actor of one live game: its mailbox ([`Cmd`]), its loop, the
-//! changes players ask for (move, take-back, resignation, draw claim), and
-//! [`Actor::commit`], the one function through which every change is
-//! written, made current and published.
+//! The actor of one live game: its loop over the mailbox and the table's
+//! deadlines, and what each command does. The rules decide (the pure steps
+//! of [`LiveGame`], the table's, the computer's [`Thinker`]); the actor
+//! applies their decisions, does the waiting (storage, the engine pool, a
+//! rematch's start) and commits through [`Actor::commit`], the one
+//! function through which every change is written, made current and
+//! published.
+//!
+//! The actor names no registry: it returns how its run ended and the
+//! registry acts on it.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use game::shakmaty::Move;
-use game::{Game, MoveError, Reason};
-use tokio::sync::{mpsc, oneshot};
+use game::Game;
+use game::shakmaty::{ByColor, Move};
+use tokio::sync::mpsc;
 
-use super::computer::Thinking;
-use super::feed::{Event, Feed, Subscription};
-use super::hub::Handle;
+use super::cmd::{Cmd, Exit, Life, MAILBOX, Subscription};
+use super::computer::{BUSY_RETRY, RETRY_DELAY, Search, Thinker, computer_move};
+use super::feed::{Event, Feed};
+use super::game::{Change, LiveGame, TableMove};
 use super::replay::{move_row, summary_of};
-use super::table::TableLive;
+use super::seat::{Seat, seat_name};
+use super::start::start_rematch;
+use super::table::{RETRY_AFTER, Rematch};
 use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
-use crate::fair::Requester;
+use crate::fair::{Busy, Requester};
 use crate::identity::PlayerId;
-use crate::protocol::{EventKind, GameState, MoveJson, SeatJson};
-use crate::store::{GameRow, StoreError, now_ms};
+use crate::protocol::{EventKind, GameState, MoveJson, RatingJson};
+use crate::rating::Speed;
+use crate::store::{GameSummary, MoveRow, StoreError, now_ms};
 
-/// Commands waiting in a game's mailbox before senders wait.
-const MAILBOX: usize = 64;
-
-/// A command to a game actor.
-#[derive(Debug)]
-pub enum Cmd {
-    /// The state as `viewer` sees it.
-    State {
-        /// The viewer.
-        viewer: Option<PlayerId>,
-        /// Answer.
-        reply: oneshot::Sender<GameState>,
-    },
-    /// Subscribe to events, catching up from version `since`.
-    Subscribe {
-        /// The client's version, if it has one.
-        since: Option<u64>,
-        /// Answer.
-        reply: oneshot::Sender<Subscription>,
-    },
-    /// `player` plays `uci`.
-    Move {
-        /// Who asks.
-        player: PlayerId,
-        /// The move.
-        uci: String,
-        /// A draw offered with the move (table games).
-        draw_offer: bool,
-        /// The client's measured lag (table games).
-        lag: Duration,
-        /// The keys of the client that sent it (its address and account):
-        /// the computer's reply is searched in that client's share of the
-        /// engine pool.
-        client: Vec<Requester>,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// `player` accepts the opponent's draw offer (table games).
-    AcceptDraw {
-        /// Who asks.
-        player: PlayerId,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// `player` calls the game off before both sides moved (table games).
-    Abort {
-        /// Who asks.
-        player: PlayerId,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// `player` claims the win (or a draw) against an away opponent.
-    ClaimAway {
-        /// Who asks.
-        player: PlayerId,
-        /// The win, or a draw.
-        win: bool,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// `player` offers or accepts a rematch (table games).
-    Rematch {
-        /// Who asks.
-        player: PlayerId,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// A socket of `player` opened (`here`) or closed.
-    Presence {
-        /// Whose socket.
-        player: PlayerId,
-        /// Opened or closed.
-        here: bool,
-    },
-    /// `player` takes back their last move and the computer's reply.
-    Undo {
-        /// Who asks.
-        player: PlayerId,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// `player` resigns.
-    Resign {
-        /// Who asks.
-        player: PlayerId,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// `player` claims a draw, optionally announcing a move.
-    Claim {
-        /// Who asks.
-        player: PlayerId,
-        /// What is claimed.
-        reason: Reason,
-        /// The move announced with the claim.
-        uci: Option<String>,
-        /// The new version, once committed.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// The game as PGN.
-    Pgn {
-        /// Answer.
-        reply: oneshot::Sender<String>,
-    },
-    /// The seats of player `from` now belong to player `to` (an anonymous
-    /// player logged in: their games moved to the account).
-    Reseat {
-        /// The former player id.
-        from: PlayerId,
-        /// The new player id.
-        to: PlayerId,
-        /// Done.
-        reply: oneshot::Sender<()>,
-    },
-    /// A search finished (internal).
-    EngineDone {
-        /// Which search.
-        token: u64,
-        /// Its move, `None` if cancelled or failed.
-        best: Option<Move>,
-    },
-    /// The engine pool refused search `token` (its client had as many
-    /// searches waiting as it may): the game keeps its turn and asks again
-    /// after a while (internal).
-    EngineBusy {
-        /// Which search.
-        token: u64,
-    },
-    /// Start the computer's search again (internal, after a failed commit
-    /// or a refused search).
-    Retry,
-}
-
-/// A live game: the game, its stored row and version, its feed, and the
-/// computer's search in flight.
+/// A live game's actor: the game, its feed, and the computer's search in
+/// flight.
 pub(super) struct Actor {
-    pub(super) shared: Arc<Shared>,
-    pub(super) row: GameRow,
-    /// Who sits on each seat (White, Black), for display.
-    pub(super) names: [SeatJson; 2],
-    /// An imported game's tags, for its PGN.
-    pub(super) imported_tags: Option<game::PgnTags>,
-    /// The database holds a newer version than this actor (a write found
-    /// another writer's change): the actor stops and the game reloads.
-    stale: bool,
-    pub(super) game: Game,
-    pub(super) version: u64,
-    feed: Feed,
-    pub(super) mailbox: mpsc::Sender<Cmd>,
-    pub(super) thinking: Option<Thinking>,
-    pub(super) next_token: u64,
+    shared: Arc<Shared>,
+    live: LiveGame,
+    thinker: Thinker,
     /// The keys of the client whose move the computer answers (see
     /// [`Cmd::Move`]); for a game loaded from storage, its human player's
     /// id until a move comes.
-    pub(super) client: Vec<Requester>,
-    /// Clocks, deadlines and seats of a table game.
-    pub(super) table: Option<TableLive>,
-    generation: u64,
+    client: Vec<Requester>,
+    feed: Feed,
+    /// The actor's own mailbox, for answers of searches and retries.
+    mailbox: mpsc::Sender<Cmd>,
+    /// The database holds a newer version than this actor (a write found
+    /// another writer's change): the actor stops and the game reloads.
+    stale: bool,
+    /// Whether the first run started the search and loaded the ratings.
+    opened: bool,
     last_active: Instant,
 }
 
-/// What a commit writes, and the event it publishes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Change {
-    /// The last move of the next game is appended (a `move` event); the
-    /// computer then thinks if it is its turn.
-    Move,
-    /// Moves are taken back to the next game's ply (an `undo` event); a
-    /// search in flight is cancelled.
-    TakeBack,
-    /// The game ends without a move (an `end` event); a search in flight is
-    /// cancelled.
-    End,
-    /// Nothing changes on the board, but what players see does (someone
-    /// left or came back, a rematch offer): a new version with the event
-    /// of that kind.
-    Notice(EventKind),
+/// Why [`Actor::serve`] returned.
+enum Stop {
+    Idle,
+    Stale,
+    Closed,
 }
 
-/// Starts the actor of a loaded or new game and returns its address.
+/// An actor with its mailbox, as the registry runs it.
+struct Running {
+    actor: Actor,
+    rx: mpsc::Receiver<Cmd>,
+}
+
+/// Makes the actor of `live`, whose computer answers the client of
+/// `client` (by default, the game's human player): its mailbox and its
+/// life for the registry to run.
 pub(super) fn spawn(
     shared: &Arc<Shared>,
-    row: GameRow,
-    game: Game,
-    names: [SeatJson; 2],
-    imported_tags: Option<game::PgnTags>,
+    live: LiveGame,
     client: Option<Vec<Requester>>,
-) -> Handle {
+) -> (mpsc::Sender<Cmd>, Box<dyn Life>) {
     let (tx, rx) = mpsc::channel(MAILBOX);
-    let generation = shared.hub.next_generation();
-    let table = row
-        .table
-        .as_ref()
-        .map(|t| TableLive::load(t, &game, &shared.tuning));
     let client = client.unwrap_or_else(|| {
+        let row = &live.row;
         let human = row.white_player.as_ref().or(row.black_player.as_ref());
         vec![Requester::Player(human.cloned().unwrap_or_default())]
     });
+    shared.metrics.games_live.fetch_add(1, Ordering::Relaxed);
     let actor = Actor {
         shared: Arc::clone(shared),
-        version: row.summary.version,
-        row,
-        names,
-        imported_tags,
-        stale: false,
-        game,
+        live,
+        thinker: Thinker::default(),
+        client,
         feed: Feed::new(),
         mailbox: tx.clone(),
-        thinking: None,
-        next_token: 0,
-        client,
-        table,
-        generation,
+        stale: false,
+        opened: false,
         last_active: Instant::now(),
     };
-    tokio::spawn(actor.run(rx));
-    Handle { tx, generation }
+    (tx, Box::new(Running { actor, rx }))
+}
+
+impl Life for Running {
+    fn run(self: Box<Self>) -> Pin<Box<dyn Future<Output = Exit> + Send>> {
+        Box::pin(self.serve())
+    }
+
+    fn has_mail(&self) -> bool {
+        !self.rx.is_empty()
+    }
+}
+
+impl Running {
+    async fn serve(mut self: Box<Self>) -> Exit {
+        let Running { actor, rx } = &mut *self;
+        match actor.serve(rx).await {
+            Stop::Idle => Exit::Idle(self),
+            Stop::Stale => Exit::Stale,
+            Stop::Closed => Exit::Closed,
+        }
+    }
+}
+
+impl Drop for Actor {
+    fn drop(&mut self) {
+        self.shared
+            .metrics
+            .games_live
+            .fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Actor {
-    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
-        let metrics = Arc::clone(&self.shared.metrics);
-        metrics.games_live.fetch_add(1, Ordering::Relaxed);
-        self.think_if_needed();
-        self.load_ratings().await;
+    /// Serves commands and deadlines until the actor is stale, its senders
+    /// are gone, or it is idle.
+    async fn serve(&mut self, rx: &mut mpsc::Receiver<Cmd>) -> Stop {
+        if !self.opened {
+            self.opened = true;
+            self.think_if_needed();
+            self.load_ratings().await;
+        }
         let idle_after = self.shared.tuning.idle_unload;
         let check = (idle_after / 2).clamp(Duration::from_millis(50), Duration::from_secs(30));
         loop {
+            let deadline = self
+                .live
+                .table
+                .as_ref()
+                .and_then(|t| t.deadline(&self.live.game));
             tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => {
-                        self.last_active = Instant::now();
-                        self.handle(cmd).await;
-                        if self.stale {
-                            self.shared.hub.forget(&self.row.id, Some(self.generation));
-                            break;
-                        }
-                    }
-                    None => break,
-                },
-                () = sleep_until(self.table.as_ref().and_then(|t| t.deadline(&self.game))) => {
-                    self.on_deadline().await;
-                    if self.stale {
-                        self.shared.hub.forget(&self.row.id, Some(self.generation));
-                        break;
-                    }
+                cmd = rx.recv() => {
+                    let Some(cmd) = cmd else { return Stop::Closed };
+                    self.last_active = Instant::now();
+                    self.handle(cmd).await;
                 }
+                () = sleep_until(deadline) => self.on_deadline().await,
                 () = tokio::time::sleep(check) => {
-                    if self.idle(idle_after)
-                        && self.shared.hub.unload(&self.row.id, self.generation, || !rx.is_empty())
-                    {
-                        break;
+                    if self.idle(idle_after) {
+                        return Stop::Idle;
                     }
                 }
             }
+            if self.stale {
+                return Stop::Stale;
+            }
         }
-        metrics.games_live.fetch_sub(1, Ordering::Relaxed);
-        tracing::debug!(game = %self.row.id, "game unloaded");
     }
 
     /// Whether nobody watches, nothing runs (no search, no clock) and
     /// nothing came for a while.
     fn idle(&self, idle_after: Duration) -> bool {
-        self.thinking.is_none()
-            && (self.table.is_none() || self.game.is_over())
+        !self.thinker.is_thinking()
+            && (self.live.table.is_none() || self.live.game.is_over())
             && self.feed.subscribers() == 0
             && self.last_active.elapsed() >= idle_after
     }
 
+    /// Does what `cmd` asks and answers it.
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::State { viewer, reply } => {
-                let _ = reply.send(self.state_for(viewer));
+                let _ = reply.send(self.live.state_for(viewer, self.thinker.is_thinking()));
             }
             Cmd::Subscribe { since, reply } => {
                 let _ = reply.send(self.subscribe(since));
             }
+            Cmd::Pgn { reply } => {
+                let _ = reply.send(self.live.pgn());
+            }
+            Cmd::Reseat { from, to, reply } => {
+                self.reseat(&from, &to).await;
+                let _ = reply.send(());
+            }
+            Cmd::Presence { player, here } => self.presence(&player, here).await,
+            Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
+            Cmd::EngineBusy { token } => self.engine_busy(token),
+            Cmd::Retry => self.think_if_needed(),
+            action => self.act(action).await,
+        }
+    }
+
+    /// A player's action: the rules decide, the actor commits, and the
+    /// answer is the new version or why not.
+    async fn act(&mut self, cmd: Cmd) {
+        let thinking = self.thinker.is_thinking();
+        let (done, reply) = match cmd {
             Cmd::Move {
                 player,
                 uci,
@@ -308,146 +210,164 @@ impl Actor {
                 client,
                 reply,
             } => {
-                let done = if self.table.is_some() {
+                let done = if self.live.table.is_some() {
                     self.table_move(&player, &uci, draw_offer, lag).await
                 } else {
                     if !client.is_empty() {
                         self.client = client;
                     }
-                    self.player_move(&player, &uci).await
+                    let next = self.live.play(&player, &uci, thinking);
+                    self.apply(next, Change::Move).await
                 };
-                let _ = reply.send(done);
-            }
-            Cmd::AcceptDraw { player, reply } => {
-                let _ = reply.send(self.accept_draw(&player).await);
-            }
-            Cmd::Abort { player, reply } => {
-                let _ = reply.send(self.abort(&player).await);
-            }
-            Cmd::ClaimAway { player, win, reply } => {
-                let _ = reply.send(self.claim_away(&player, win).await);
-            }
-            Cmd::Rematch { player, reply } => {
-                let _ = reply.send(self.rematch(&player).await);
-            }
-            Cmd::Presence { player, here } => self.presence(&player, here).await,
-            Cmd::Undo { player, reply } => {
-                let _ = reply.send(self.undo(&player).await);
-            }
-            Cmd::Resign { player, reply } => {
-                let _ = reply.send(self.resign(&player).await);
+                (done, reply)
             }
             Cmd::Claim {
                 player,
                 reason,
                 uci,
                 reply,
-            } => {
-                let r = self.claim(&player, reason, uci.as_deref()).await;
-                let _ = reply.send(r);
+            } => match self.live.claim(&player, reason, uci.as_deref(), thinking) {
+                Ok((next, change)) => (self.commit(next, change).await, reply),
+                Err(e) => (Err(e), reply),
+            },
+            Cmd::AcceptDraw { player, reply } => {
+                let next = self.live.accept_draw(&player, thinking);
+                (self.apply(next, Change::End).await, reply)
             }
-            Cmd::Pgn { reply } => {
-                let _ = reply.send(self.pgn());
+            Cmd::Abort { player, reply } => {
+                let next = self.live.abort(&player);
+                (self.apply(next, Change::End).await, reply)
             }
-            Cmd::Reseat { from, to, reply } => {
-                self.reseat(&from, &to).await;
-                let _ = reply.send(());
+            Cmd::ClaimAway { player, win, reply } => {
+                let next = self.live.claim_away(&player, win);
+                (self.apply(next, Change::End).await, reply)
             }
-            Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
-            Cmd::EngineBusy { token } => self.engine_busy(token),
-            Cmd::Retry => self.think_if_needed(),
-        }
+            Cmd::Undo { player, reply } => {
+                let next = self.live.undo(&player);
+                (self.apply(next, Change::TakeBack).await, reply)
+            }
+            Cmd::Resign { player, reply } => {
+                let next = self.live.resign(&player);
+                (self.apply(next, Change::End).await, reply)
+            }
+            Cmd::Rematch { player, reply } => (self.rematch(&player).await, reply),
+            // The other commands are answered by `handle`.
+            _ => return,
+        };
+        let _ = reply.send(done);
     }
 
     fn subscribe(&self, since: Option<u64>) -> Subscription {
-        self.feed
-            .subscribe(since, self.version, self.seats(), || self.state())
-    }
-
-    /// Checks that `player` may act now: they play this game, it is not
-    /// over, and it is their turn with no search running.
-    pub(super) fn check_turn(&self, player: &PlayerId) -> Result<(), ApiError> {
-        let color = self.player_color(player)?;
-        if self.game.is_over() {
-            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        let thinking = self.thinker.is_thinking();
+        let (catch_up, events) = self
+            .feed
+            .subscribe(since, self.live.version, || self.live.state(thinking));
+        Subscription {
+            catch_up,
+            events,
+            seats: self.live.seats(),
         }
-        if self.game.turn() != color || self.thinking.is_some() {
-            return Err(ApiError::new(ErrorCode::NotYourTurn, "it is not your turn"));
-        }
-        Ok(())
     }
 
-    async fn player_move(&mut self, player: &PlayerId, uci: &str) -> Result<u64, ApiError> {
-        self.check_turn(player)?;
-        let mut next = self.game.clone();
-        next.play_uci(uci).map_err(move_error)?;
-        self.commit(next, Change::Move).await
+    /// Commits the next game a step gave, or returns its refusal.
+    async fn apply(
+        &mut self,
+        next: Result<Game, ApiError>,
+        change: Change,
+    ) -> Result<u64, ApiError> {
+        self.commit(next?, change).await
     }
 
-    /// Takes back moves until it is `player`'s turn again.
-    async fn undo(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
-        let color = self.player_color(player)?;
-        if self.table.is_some() {
-            return Err(ApiError::new(
-                ErrorCode::NothingToUndo,
-                "moves are not taken back at a table",
-            ));
-        }
-        let mut next = self.game.clone();
-        loop {
-            if next.take_back().is_none() {
-                return Err(
-                    if next.outcome().is_some_and(|o| !o.reason.is_from_board()) {
-                        ApiError::new(ErrorCode::GameOver, "the game is over")
-                    } else {
-                        ApiError::new(ErrorCode::NothingToUndo, "you have no move to take back")
-                    },
-                );
-            }
-            if next.turn() == color {
-                break;
-            }
-        }
-        self.commit(next, Change::TakeBack).await
-    }
-
-    async fn resign(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
-        let color = self.player_color(player)?;
-        let mut next = self.game.clone();
-        next.resign(color)
-            .map_err(|_| ApiError::new(ErrorCode::GameOver, "the game is over"))?;
-        self.commit(next, Change::End).await
-    }
-
-    /// Claims a draw, with the move announced with the claim if any.
-    async fn claim(
+    /// A move at a table: the clock pressed, then committed (the clock is
+    /// put back if the commit fails); a fallen flag ends the game instead.
+    async fn table_move(
         &mut self,
         player: &PlayerId,
-        reason: Reason,
-        uci: Option<&str>,
+        uci: &str,
+        draw_offer: bool,
+        lag: Duration,
     ) -> Result<u64, ApiError> {
-        self.check_turn(player)?;
-        let mut next = self.game.clone();
-        let claimed = match uci {
-            Some(u) => {
-                let mv = next.parse_uci(u).map_err(move_error)?;
-                next.claim_draw_with_move(mv, reason)
+        match self.live.table_move(player, uci, draw_offer, lag)? {
+            TableMove::Flagged(color) => {
+                let next = self.live.flag_fall(color)?;
+                self.commit(next, Change::End).await?;
+                Err(ApiError::new(ErrorCode::GameOver, "your time ran out"))
             }
-            None => next.claim_draw(reason),
-        };
-        claimed.map_err(|e| match e {
-            game::ActionError::GameOver { .. } => {
-                ApiError::new(ErrorCode::GameOver, "the game is over")
+            TableMove::Play(played) => {
+                let done = self.commit(played.next, Change::Move).await;
+                if done.is_err()
+                    && let Some(t) = self.live.table.as_mut()
+                {
+                    t.unpress(played.before);
+                }
+                done
             }
-            game::ActionError::Move(m) => move_error(m),
-            other => ApiError::new(ErrorCode::CannotClaim, other.to_string()),
-        })?;
-        let change = if uci.is_some() {
-            Change::Move
-        } else {
-            Change::End
+        }
+    }
+
+    /// Wakes at a deadline: a flag fall, a missed first move (the game is
+    /// aborted), or the claim against an away opponent opening. A write
+    /// that fails holds the deadlines back for a second.
+    async fn on_deadline(&mut self) {
+        let Some(t) = &self.live.table else { return };
+        let Some(due) = t.due(&self.live.game, t.now()) else {
+            tracing::error!(game = %self.live.row.id, "woken with nothing due");
+            self.hold_deadlines();
+            return;
         };
-        self.commit(next, change).await
+        let result = match self.live.on_due(due) {
+            Ok((next, change)) => self.commit(next, change).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            tracing::warn!(game = %self.live.row.id, "deadline: {}", e.message);
+            self.hold_deadlines();
+        }
+    }
+
+    /// Holds the table's deadlines back after a failed write.
+    fn hold_deadlines(&mut self) {
+        if let Some(t) = self.live.table.as_mut() {
+            t.hold(RETRY_AFTER);
+        }
+    }
+
+    /// A player's socket opened (`here`) or closed: the others are told if
+    /// that player came or went.
+    async fn presence(&mut self, player: &PlayerId, here: bool) {
+        let Some(change) = self.live.presence(player, here) else {
+            return;
+        };
+        if let Err(e) = self.commit(self.live.game.clone(), change).await {
+            tracing::warn!(game = %self.live.row.id, "presence: {}", e.message);
+        }
+    }
+
+    /// Offers a rematch, or accepts the opponent's: the next game at the
+    /// same table starts with the colours swapped.
+    async fn rematch(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        match self.live.rematch(player)? {
+            Rematch::Unchanged => return Ok(self.live.version),
+            Rematch::Accepted => {
+                let next = start_rematch(&self.shared, &self.live.row).await?;
+                if let Some(t) = self.live.table.as_mut() {
+                    t.rematch_started(next);
+                }
+            }
+            Rematch::Offered => {}
+        }
+        let notice = Change::Notice(EventKind::Rematch);
+        self.commit(self.live.game.clone(), notice).await
+    }
+
+    /// Gives `from`'s seats to `to`, showing `to`'s name on them.
+    async fn reseat(&mut self, from: &PlayerId, to: &PlayerId) {
+        for color in self.live.reseat(from, to) {
+            match seat_name(&self.shared, &Seat::Person(to.clone())).await {
+                Ok(name) => self.live.names[color] = name,
+                Err(e) => tracing::warn!(game = %self.live.row.id, "seat name: {e}"),
+            }
+        }
     }
 
     /// Commits `next` as the game's next version: writes `change` to the
@@ -455,35 +375,48 @@ impl Actor {
     /// current and publishes the event; returns the new version. A failed
     /// write leaves the game as it was.
     pub(super) async fn commit(&mut self, next: Game, change: Change) -> Result<u64, ApiError> {
-        let summary = summary_of(&next, self.version + 1, now_ms());
-        let (id, v) = (&self.row.id, self.version);
-        let store = &self.shared.store;
-        let mut mv = None;
-        let written = match change {
-            Change::Move => {
-                let played = next
-                    .history()
-                    .last()
-                    .cloned()
-                    .ok_or_else(|| ApiError::internal("no move"))?;
-                let row = move_row(next.ply(), &played);
-                mv = Some(MoveJson {
-                    uci: played.uci,
-                    san: played.san,
-                });
-                store.append_moves(id, v, &[row], &summary).await
-            }
-            Change::TakeBack => store.truncate_moves(id, v, summary.plies, &summary).await,
-            Change::End | Change::Notice(_) => store.update_game(id, v, &summary).await,
+        let summary = summary_of(&next, self.live.version + 1, now_ms());
+        let played = match change {
+            Change::Move => Some(last_move(&next)?),
+            _ => None,
         };
+        let row = played.as_ref().map(|(row, _)| row);
+        let written = self.write(change, row, &summary).await;
         written.map_err(|e| self.store_failed(e))?;
-        if change != Change::Move {
-            self.cancel_thinking();
+        self.make_current(next, change, summary).await;
+        Ok(self.publish(change, played.map(|(_, mv)| mv)))
+    }
+
+    /// Writes `change` (with the move `played`, for a move) and `summary`,
+    /// expecting the current version in the database.
+    async fn write(
+        &self,
+        change: Change,
+        played: Option<&MoveRow>,
+        summary: &GameSummary,
+    ) -> Result<(), StoreError> {
+        let (id, v) = (&self.live.row.id, self.live.version);
+        let store = &self.shared.store;
+        match change {
+            Change::Move => {
+                let rows = played.map_or(&[][..], std::slice::from_ref);
+                store.append_moves(id, v, rows, summary).await
+            }
+            Change::TakeBack => store.truncate_moves(id, v, summary.plies, summary).await,
+            Change::End | Change::Notice(_) => store.update_game(id, v, summary).await,
         }
-        let ended = !self.game.is_over() && next.is_over();
-        self.game = next;
-        self.version += 1;
-        self.row.summary = summary;
+    }
+
+    /// Makes the written `next` current, then does what follows a change:
+    /// a search cancelled or started, an ended table game rated.
+    async fn make_current(&mut self, next: Game, change: Change, summary: GameSummary) {
+        if change != Change::Move {
+            self.thinker.cancel();
+        }
+        let ended = !self.live.game.is_over() && next.is_over();
+        self.live.game = next;
+        self.live.version += 1;
+        self.live.row.summary = summary;
         if ended {
             self.table_game_ended().await;
         }
@@ -496,7 +429,6 @@ impl Actor {
             Change::End => self.log_end(),
             Change::TakeBack | Change::Notice(_) => {}
         }
-        Ok(self.publish(change, mv))
     }
 
     /// Publishes the current state as the event of `change`.
@@ -507,20 +439,21 @@ impl Actor {
             Change::End => EventKind::End,
             Change::Notice(kind) => kind,
         };
-        let game: GameState = self.state();
-        if let (Some(t), Some(shown)) = (self.table.as_mut(), &game.table) {
+        let game: GameState = self.live.state(self.thinker.is_thinking());
+        if let (Some(t), Some(shown)) = (self.live.table.as_mut(), &game.table) {
             t.shown(shown);
         }
-        self.feed.publish(Event::new(self.version, kind, mv, game));
-        self.version
+        self.feed
+            .publish(Event::new(self.live.version, kind, mv, game));
+        self.live.version
     }
 
     /// Maps a failed write to the client's error; a version conflict marks
     /// the actor stale so the game reloads from the database.
     fn store_failed(&mut self, e: StoreError) -> ApiError {
         if let StoreError::Conflict { .. } = e {
-            tracing::warn!(game = %self.row.id, "{e}; reloading the game");
-            self.cancel_thinking();
+            tracing::warn!(game = %self.live.row.id, "{e}; reloading the game");
+            self.thinker.cancel();
             self.stale = true;
             return ApiError::new(ErrorCode::Conflict, "the game changed meanwhile; reload it");
         }
@@ -528,10 +461,163 @@ impl Actor {
     }
 
     fn log_end(&self) {
-        if let Some(o) = self.game.outcome() {
-            tracing::info!(game = %self.row.id, result = o.result.as_str(), reason = %o.reason, plies = self.game.ply(), "game over");
+        let game = &self.live.game;
+        if let Some(o) = game.outcome() {
+            tracing::info!(game = %self.live.row.id, result = o.result.as_str(), reason = %o.reason, plies = game.ply(), "game over");
         }
     }
+
+    /// Loads the players' ratings at a table game's speed, for display.
+    async fn load_ratings(&mut self) {
+        let Some(t) = &self.live.table else { return };
+        let speed = t.speed();
+        let row = &self.live.row;
+        let (Some(white), Some(black)) = (&row.white_player, &row.black_player) else {
+            return;
+        };
+        let Some(white) = self.rating(white, speed).await else {
+            return;
+        };
+        let Some(black) = self.rating(black, speed).await else {
+            return;
+        };
+        if let Some(t) = self.live.table.as_mut() {
+            t.set_ratings(ByColor { white, black });
+        }
+    }
+
+    /// The rating of `player` at `speed` as shown, or `None` if it cannot
+    /// be read.
+    async fn rating(&self, player: &str, speed: Speed) -> Option<RatingJson> {
+        match self.shared.store.rating(player, speed).await {
+            Ok(r) => Some(RatingJson {
+                rating: crate::rating::display(r.at(now_ms()).rating),
+                provisional: r.provisional(),
+            }),
+            Err(e) => {
+                tracing::warn!(game = %self.live.row.id, "ratings: {e}");
+                None
+            }
+        }
+    }
+
+    /// After a table game ended: the clock stops and a rated game is rated.
+    async fn table_game_ended(&mut self) {
+        let Some(t) = self.live.table.as_mut() else {
+            return;
+        };
+        let now = t.now();
+        let Some(speed) = t.ended(now) else { return };
+        let row = &self.live.row;
+        let (Some(white), Some(black), Some(outcome)) = (
+            row.white_player.as_deref(),
+            row.black_player.as_deref(),
+            self.live.game.outcome(),
+        ) else {
+            return;
+        };
+        let rated = self
+            .shared
+            .store
+            .apply_rated_result(&row.id, white, black, speed, outcome.result, now_ms())
+            .await;
+        match rated {
+            Ok(Some(r)) => {
+                if let Some(t) = self.live.table.as_mut() {
+                    t.rated(ByColor {
+                        white: r.white.shown_change(),
+                        black: r.black.shown_change(),
+                    });
+                }
+            }
+            Ok(None) => {}
+            Err(e) => tracing::error!(game = %self.live.row.id, "cannot rate the game: {e}"),
+        }
+    }
+
+    /// Starts the computer's search on the engine pool if it is the
+    /// computer's turn; its answer comes back to the mailbox.
+    fn think_if_needed(&mut self) {
+        let Some(search) = self.thinker.request(&self.live) else {
+            return;
+        };
+        let pool = Arc::clone(&self.shared.engines);
+        let mailbox = self.mailbox.clone();
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let Search {
+                token,
+                request,
+                stop,
+            } = search;
+            let done = match pool.think(&client, request, stop).await {
+                Ok(best) => Cmd::EngineDone { token, best },
+                Err(Busy) => Cmd::EngineBusy { token },
+            };
+            let _ = mailbox.send(done).await;
+        });
+    }
+
+    /// The engine pool refused search `token`: the computer keeps its turn
+    /// and asks again after [`BUSY_RETRY`] (unless the search was cancelled
+    /// meanwhile), so the move comes late but never goes missing.
+    fn engine_busy(&mut self, token: u64) {
+        if !self.thinker.answered(token) {
+            return;
+        }
+        self.shared
+            .metrics
+            .engine_refused
+            .fetch_add(1, Ordering::Relaxed);
+        self.retry_after(BUSY_RETRY);
+    }
+
+    /// Plays the move of search `token` (or, if the search failed, a legal
+    /// move), unless the search was cancelled meanwhile.
+    async fn engine_done(&mut self, token: u64, best: Option<Move>) {
+        if !self.thinker.answered(token) {
+            return;
+        }
+        let game = &self.live.game;
+        if game.is_over() || Some(game.turn()) != self.live.computer().map(|(c, _)| c) {
+            return;
+        }
+        let Some(mv) = computer_move(&self.live, best) else {
+            return;
+        };
+        let mut next = self.live.game.clone();
+        if let Err(e) = next.play(mv) {
+            tracing::error!(game = %self.live.row.id, "computer move refused: {e}");
+            return;
+        }
+        if let Err(e) = self.commit(next, Change::Move).await {
+            tracing::error!(game = %self.live.row.id, "cannot store the computer's move: {e}");
+            self.retry_after(RETRY_DELAY);
+        }
+    }
+
+    /// Asks the actor to search again after `pause`.
+    fn retry_after(&self, pause: Duration) {
+        let mailbox = self.mailbox.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(pause).await;
+            let _ = mailbox.send(Cmd::Retry).await;
+        });
+    }
+}
+
+/// The row and the wire form of the last move of `next`.
+fn last_move(next: &Game) -> Result<(MoveRow, MoveJson), ApiError> {
+    let played = next
+        .history()
+        .last()
+        .ok_or_else(|| ApiError::internal("no move"))?;
+    let row = move_row(next.ply(), played);
+    let mv = MoveJson {
+        uci: played.uci.clone(),
+        san: played.san.clone(),
+    };
+    Ok((row, mv))
 }
 
 /// Sleeps until `at`, or for ever.
@@ -539,12 +625,5 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
-    }
-}
-
-pub(super) fn move_error(e: MoveError) -> ApiError {
-    match e {
-        MoveError::GameOver { .. } => ApiError::new(ErrorCode::GameOver, "the game is over"),
-        other => ApiError::new(ErrorCode::IllegalMove, other.to_string()),
     }
 }

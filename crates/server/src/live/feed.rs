@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
-use super::seat::Seats;
 use crate::protocol::{EventKind, GameState, MoveJson, ServerMsg};
 
 /// Events kept per game for clients that reconnect with a recent version.
@@ -56,17 +55,6 @@ pub enum CatchUp {
     Full(Arc<GameState>),
 }
 
-/// A socket's subscription to a game.
-#[derive(Debug)]
-pub struct Subscription {
-    /// What the client missed.
-    pub catch_up: CatchUp,
-    /// Events from now on.
-    pub events: broadcast::Receiver<Arc<Event>>,
-    /// Who plays the game.
-    pub seats: Seats,
-}
-
 /// The events of one game: the recent ones and their subscribers.
 pub(super) struct Feed {
     recent: VecDeque<Arc<Event>>,
@@ -93,16 +81,15 @@ impl Feed {
         let _ = self.sender.send(event);
     }
 
-    /// A subscription for a client at version `since` while the game is at
-    /// `version`; `full` gives the whole state when events cannot bridge
-    /// the gap.
+    /// Subscribes a client at version `since` while the game is at
+    /// `version`: what it missed, and the events from now on; `full` gives
+    /// the whole state when events cannot bridge the gap.
     pub(super) fn subscribe(
         &self,
         since: Option<u64>,
         version: u64,
-        seats: Seats,
         full: impl FnOnce() -> GameState,
-    ) -> Subscription {
+    ) -> (CatchUp, broadcast::Receiver<Arc<Event>>) {
         let events = self.sender.subscribe();
         let catch_up = match since {
             Some(v) if v == version => CatchUp::UpToDate,
@@ -111,11 +98,7 @@ impl Feed {
             }
             _ => CatchUp::Full(Arc::new(full())),
         };
-        Subscription {
-            catch_up,
-            events,
-            seats,
-        }
+        (catch_up, events)
     }
 
     /// Number of sockets subscribed.

@@ -1,6 +1,11 @@
-//! The registry of live games: each game is loaded at most once, found by
-//! id, and forgotten when its actor stops; commands reach an actor through
-//! [`request`], which reloads the game if the actor stopped in between.
+//! The registry of live games ([`Hub`]): each game is loaded at most once,
+//! found by id, and forgotten when its actor stops.
+//!
+//! The registry is handed the function that spawns actors and names no
+//! actor itself: it runs each actor's [`Life`] in a task of its own and,
+//! by how a run ended ([`Exit`]), forgets a stale actor or unloads an idle
+//! one. Commands reach an actor through [`request`], which reloads the game
+//! if the actor stopped in between, or [`notify`].
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,44 +13,52 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{OnceCell, mpsc, oneshot};
 
-use super::actor::{self, Cmd};
+use super::cmd::{Cmd, Exit, Handle, Life};
+use super::game::LiveGame;
 use super::replay::{rebuild, valid_game_id};
 use super::seat::{imported_seats, seat_names};
 use crate::Shared;
 use crate::error::ApiError;
+use crate::fair::Requester;
+use crate::identity::PlayerId;
+use crate::store::GameKind;
 
-/// The address of a live game actor.
-#[derive(Debug, Clone)]
-pub struct Handle {
-    pub(super) tx: mpsc::Sender<Cmd>,
-    pub(super) generation: u64,
-}
+/// Makes the actor of a live game whose computer answers the client of
+/// the given keys (by default, its human player): its mailbox and its life,
+/// which the registry runs.
+pub(super) type Spawn =
+    fn(&Arc<Shared>, LiveGame, Option<Vec<Requester>>) -> (mpsc::Sender<Cmd>, Box<dyn Life>);
 
 /// The registry of live games.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Hub {
     live: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
     generation: AtomicU64,
+    spawn: Spawn,
 }
 
 impl Hub {
+    /// An empty registry whose actors `spawn` makes.
+    pub(super) fn new(spawn: Spawn) -> Hub {
+        Hub {
+            live: Mutex::default(),
+            generation: AtomicU64::new(0),
+            spawn,
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<OnceCell<Handle>>>> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The slot of game `id`, empty until its actor is set.
-    pub(super) fn slot(&self, id: &str) -> Arc<OnceCell<Handle>> {
+    fn slot(&self, id: &str) -> Arc<OnceCell<Handle>> {
         Arc::clone(self.lock().entry(id.to_owned()).or_default())
-    }
-
-    /// A number telling this actor apart from earlier ones of the same game.
-    pub(super) fn next_generation(&self) -> u64 {
-        self.generation.fetch_add(1, Ordering::Relaxed)
     }
 
     /// Forgets game `id` if its slot is the actor of `generation` (or, with
     /// `None`, a slot whose loading failed).
-    pub(super) fn forget(&self, id: &str, generation: Option<u64>) {
+    fn forget(&self, id: &str, generation: Option<u64>) {
         let mut live = self.lock();
         if let Some(slot) = live.get(id) {
             let ours = match (slot.get(), generation) {
@@ -62,7 +75,7 @@ impl Hub {
     /// Forgets game `id`'s actor of `generation` unless `busy` says, under
     /// the registry's lock, that a command is waiting for it. Senders that
     /// still hold the handle then find it closed and load the game anew.
-    pub(super) fn unload(&self, id: &str, generation: u64, busy: impl FnOnce() -> bool) -> bool {
+    fn unload(&self, id: &str, generation: u64, busy: impl FnOnce() -> bool) -> bool {
         let mut live = self.lock();
         if busy() {
             return false;
@@ -76,7 +89,7 @@ impl Hub {
     }
 
     /// The handles of the games loaded now.
-    pub(super) fn handles(&self) -> Vec<Handle> {
+    fn handles(&self) -> Vec<Handle> {
         self.lock()
             .values()
             .filter_map(|slot| slot.get().cloned())
@@ -94,11 +107,51 @@ impl Hub {
     }
 }
 
+/// Starts the actor of `live` and the registry's task that runs it.
+fn start(shared: &Arc<Shared>, live: LiveGame, client: Option<Vec<Requester>>) -> Handle {
+    let id = live.row.id.clone();
+    let generation = shared.hub.generation.fetch_add(1, Ordering::Relaxed);
+    let (tx, life) = (shared.hub.spawn)(shared, live, client);
+    tokio::spawn(supervise(Arc::clone(shared), id, generation, life));
+    Handle { tx, generation }
+}
+
+/// Runs the actor of game `id` (`generation`) until it is done: a stale
+/// actor is forgotten, an idle one unloaded unless a command waits for it
+/// (then it runs on).
+async fn supervise(shared: Arc<Shared>, id: String, generation: u64, mut life: Box<dyn Life>) {
+    loop {
+        match life.run().await {
+            Exit::Idle(back) => {
+                if shared.hub.unload(&id, generation, || back.has_mail()) {
+                    break;
+                }
+                life = back;
+            }
+            Exit::Stale => {
+                shared.hub.forget(&id, Some(generation));
+                break;
+            }
+            Exit::Closed => break,
+        }
+    }
+    tracing::debug!(game = %id, "game unloaded");
+}
+
+/// Starts the actor of a game just created, whose computer answers the
+/// client of `client`, and registers it (its id is fresh: nobody can have
+/// asked for it yet).
+pub(super) fn start_new(shared: &Arc<Shared>, live: LiveGame, client: Vec<Requester>) {
+    let id = live.row.id.clone();
+    let handle = start(shared, live, Some(client));
+    let _ = shared.hub.slot(&id).set(handle);
+}
+
 /// The handle of game `id`, loading it from the database if needed.
 ///
 /// # Errors
 /// `not_found` if there is no such game; `internal` if it cannot be loaded.
-pub async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
+pub(crate) async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     if !valid_game_id(id) {
         return Err(ApiError::no_game(id));
     }
@@ -118,18 +171,19 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
     let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
     // An imported game's names and tags come from one read of its PGN's.
-    let (seats, tags) = if row.kind == crate::store::GameKind::Imported {
+    let (names, tags) = if row.kind == GameKind::Imported {
         let info = crate::review::store::imported(&shared.store, id).await?;
         (imported_seats(info.as_ref()), info.map(|i| i.pgn_tags()))
     } else {
         (seat_names(shared, &row).await?, None)
     };
-    Ok(actor::spawn(shared, row, game, seats, tags, None))
+    let live = LiveGame::new(row, game, names, tags, &shared.tuning);
+    Ok(start(shared, live, None))
 }
 
 /// Sends `cmd` to game `id` if it is loaded, without waiting; a game not
 /// in memory has nobody to tell.
-pub fn notify(shared: &Shared, id: &str, cmd: Cmd) {
+pub(crate) fn notify(shared: &Shared, id: &str, cmd: Cmd) {
     let handle = shared
         .hub
         .lock()
@@ -147,7 +201,7 @@ pub fn notify(shared: &Shared, id: &str, cmd: Cmd) {
 ///
 /// # Errors
 /// `not_found`, or `internal` if the actor failed.
-pub async fn request<T>(
+pub(crate) async fn request<T>(
     shared: &Arc<Shared>,
     id: &str,
     make: impl Fn(oneshot::Sender<T>) -> Cmd,
@@ -167,4 +221,21 @@ pub async fn request<T>(
     Err(ApiError::internal(format!(
         "game {id}: actor keeps stopping"
     )))
+}
+
+/// Tells every loaded game that `player`'s seats now show who `player` is
+/// (after an account was deleted, say); games not loaded read it when they
+/// load.
+pub async fn refresh_seats(shared: &Shared, player: &PlayerId) {
+    for h in shared.hub.handles() {
+        let (reply, done) = oneshot::channel();
+        let cmd = Cmd::Reseat {
+            from: player.clone(),
+            to: player.clone(),
+            reply,
+        };
+        if h.tx.send(cmd).await.is_ok() {
+            let _ = done.await;
+        }
+    }
 }

@@ -10,35 +10,57 @@
 //! Actors are loaded on demand from the database and stop after a spell with
 //! no sockets, no commands and no search running.
 //!
-//! Where each rule lives:
-//! - `hub`: the registry — loading a game once, unloading it, and sending
-//!   it commands;
-//! - `actor`: the actor's loop and its commands, and the one function
-//!   that commits every change;
-//! - `seat`: who sits where and how a seat is shown;
-//! - `computer`: games against the computer — creating them and the
-//!   engine's searches;
+//! Where each rule lives, from the top down (a module uses only modules
+//! below it; none uses `actor`):
+//! - `actor`: the actor's loop, what each command does, and the one
+//!   function that commits every change;
+//! - `start`: where new games come from (computer games, table games,
+//!   rematches) and the one constructor of a new game's row;
+//! - `hub`: the registry — loading a game once, running its actor, and
+//!   unloading or forgetting it by how the actor's run ended; it is handed
+//!   the function that spawns actors ([`registry`]) and names none;
+//! - `computer`: the computer's searches;
+//! - `game`: a live game as data, what clients see of it, and what players
+//!   ask for as pure steps that return the next game;
+//! - `table`: table games — clocks, deadlines, presence, away claims,
+//!   rematch offers, ratings shown — as pure steps on the table's state;
+//! - `cmd`: the mailbox protocol between the registry, the actor and their
+//!   callers;
 //! - `feed`: the versioned events, their replay buffer and fan-out;
-//! - `view`: what clients see of a game (state, destinations, PGN);
-//! - `table`: table games — clocks, deadlines, presence, draw offers,
-//!   abort, claims against an away player, rematches, ratings;
+//! - `seat`: who sits where and how a seat is shown;
+//! - `view`: how a game is written for clients (colours, times,
+//!   destinations, PGN names);
 //! - `replay`: stored games — ids, rows written for a change, and
 //!   rebuilding a game from its rows.
 
 mod actor;
+mod cmd;
 mod computer;
 mod feed;
+mod game;
 mod hub;
 mod replay;
 mod seat;
+mod start;
 mod table;
 mod view;
 
-pub use actor::Cmd;
-pub use computer::create_computer_game;
-pub use feed::{CatchUp, Event, Subscription};
-pub use hub::{Handle, Hub, handle, notify, request};
+#[cfg(test)]
+mod flag_tests;
+
+pub(crate) use cmd::Cmd;
+pub use cmd::Subscription;
+pub use feed::{CatchUp, Event};
+pub use hub::{Hub, refresh_seats};
+pub(crate) use hub::{handle, notify, request};
 pub(crate) use replay::summary_of;
-pub use seat::{Seat, Seats, refresh_seats, seat_name};
-pub use table::{AWAY_CLAIM, FIRST_MOVE, start_table_game};
+pub use seat::{Seat, Seats, seat_name};
+pub use start::{create_computer_game, start_table_game};
+pub use table::{AWAY_CLAIM, FIRST_MOVE};
 pub use view::{color_name, rfc3339};
+
+/// The registry of live games, handed the function that spawns their
+/// actors.
+pub fn registry() -> Hub {
+    Hub::new(actor::spawn)
+}

@@ -1,14 +1,10 @@
 //! Who sits where: a game's two seats (White, Black), each a player id or
-//! the computer, how a seat is shown ([`seat_name`]), and moving seats from
-//! one player id to another (an anonymous player logs in; an account is
-//! deleted).
+//! the computer ([`Seats`]), and how a seat is shown ([`seat_name`],
+//! [`seat_names`]).
 
-use game::shakmaty::Color;
-use tokio::sync::oneshot;
+use game::shakmaty::{ByColor, Color};
 
-use super::actor::{Actor, Cmd};
 use crate::Shared;
-use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::SeatJson;
 use crate::review::store::ImportedInfo;
@@ -99,71 +95,27 @@ pub async fn seat_name(shared: &Shared, seat: &Seat) -> Result<SeatJson, StoreEr
 }
 
 /// The seats of an imported game, by the names its PGN gave ("?" without).
-pub(super) fn imported_seats(info: Option<&ImportedInfo>) -> [SeatJson; 2] {
+pub(super) fn imported_seats(info: Option<&ImportedInfo>) -> ByColor<SeatJson> {
     let name = |n: Option<&String>| SeatJson::pgn(n.map_or("?", String::as_str));
-    [name(info.map(|i| &i.white)), name(info.map(|i| &i.black))]
+    ByColor {
+        white: name(info.map(|i| &i.white)),
+        black: name(info.map(|i| &i.black)),
+    }
 }
 
-/// How both seats of a stored game are shown (White, Black): an imported
-/// game's by the names its PGN gave.
+/// How both seats of a stored game are shown: an imported game's by the
+/// names its PGN gave.
 pub(super) async fn seat_names(
     shared: &Shared,
     row: &GameRow,
-) -> Result<[SeatJson; 2], StoreError> {
+) -> Result<ByColor<SeatJson>, StoreError> {
     if row.kind == GameKind::Imported {
         let info = crate::review::store::imported(&shared.store, &row.id).await?;
         return Ok(imported_seats(info.as_ref()));
     }
     let seats = Seats::of(row);
-    Ok([
-        seat_name(shared, &seats.white).await?,
-        seat_name(shared, &seats.black).await?,
-    ])
-}
-
-/// Tells every loaded game that `player`'s seats now show who `player` is
-/// (after an account was deleted, say); games not loaded read it when they
-/// load.
-pub async fn refresh_seats(shared: &Shared, player: &PlayerId) {
-    for h in shared.hub.handles() {
-        let (reply, done) = oneshot::channel();
-        let cmd = Cmd::Reseat {
-            from: player.clone(),
-            to: player.clone(),
-            reply,
-        };
-        if h.tx.send(cmd).await.is_ok() {
-            let _ = done.await;
-        }
-    }
-}
-
-impl Actor {
-    /// The players of this game.
-    pub(super) fn seats(&self) -> Seats {
-        Seats::of(&self.row)
-    }
-
-    /// The colour `player` plays, or `forbidden` for anyone else.
-    pub(super) fn player_color(&self, player: &PlayerId) -> Result<Color, ApiError> {
-        self.seats()
-            .color_of(player)
-            .ok_or_else(|| ApiError::forbidden("you are not a player of this game"))
-    }
-
-    /// Gives `from`'s seats to `to`, showing `to`'s name on them.
-    pub(super) async fn reseat(&mut self, from: &PlayerId, to: &PlayerId) {
-        for (i, seat) in [&mut self.row.white_player, &mut self.row.black_player]
-            .into_iter()
-            .enumerate()
-        {
-            if seat.as_deref() == Some(from.0.as_str()) {
-                *seat = Some(to.0.clone());
-                match seat_name(&self.shared, &Seat::Person(to.clone())).await {
-                    Ok(name) => self.names[i] = name,
-                    Err(e) => tracing::warn!(game = %self.row.id, "seat name: {e}"),
-                }
-            }
-        }
-    }
+    Ok(ByColor {
+        white: seat_name(shared, &seats.white).await?,
+        black: seat_name(shared, &seats.black).await?,
+    })
 }

@@ -1,30 +1,29 @@
 //! Table games: two people and their clocks. What a table game adds to a
-//! live game — the clocks and the deadlines the actor sleeps until (flag
-//! fall, first move, an away opponent), who is connected, draw offers and
-//! their acceptance, abort, claims against an away opponent, rematches, and
-//! the ratings at the end.
+//! live game ([`TableLive`]): the clocks and the deadlines the actor
+//! sleeps until (flag fall, first move, an away opponent), who is
+//! connected, claims against an away opponent, rematch offers, and the
+//! ratings shown.
+//!
+//! The rules here are pure steps on the table's state: each takes the game
+//! and a [`Moment`], changes the table, and returns what it decided
+//! ([`Pressed`], [`Due`], [`Rematch`], a presence change …) for the actor
+//! to apply and commit.
 //!
 //! Time comes from tokio's clock (so tests run on paused time), as
 //! [`Moment`]s since the actor's start. After a restart the side to move's
 //! clock starts again from the time stored with the last move: the time the
 //! server was down is not charged.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use game::shakmaty::Color;
-use game::{Clock, ClockError, ClockSnapshot, Game, Moment, TimeControl};
-use rand::Rng;
+use game::shakmaty::{ByColor, Color};
+use game::{Clock, ClockError, ClockSnapshot, Game, Moment, Speed};
 use tokio::time::Instant;
 
-use super::actor::{Actor, Change};
-use super::replay::{new_game_id, summary_of};
 use super::view::color_name;
-use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
-use crate::identity::PlayerId;
-use crate::protocol::{AwayJson, ClockJson, EventKind, RatingJson, RematchJson, Sides, TableState};
-use crate::store::{GameKind, GameRow, TableGame, TableRow, now_ms};
+use crate::protocol::{AwayJson, ClockJson, RatingJson, RematchJson, Sides, TableState};
+use crate::store::TableGame;
 
 /// Each side's first move must come within this long (the default of
 /// [`crate::Tuning::first_move_timeout`]).
@@ -33,21 +32,23 @@ pub const FIRST_MOVE: Duration = Duration::from_secs(30);
 /// [`crate::Tuning::away_claim_after`]).
 pub const AWAY_CLAIM: Duration = Duration::from_secs(30);
 /// A deadline whose write failed is tried again this much later.
-const RETRY_AFTER: Duration = Duration::from_secs(1);
+pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
 
 /// The live part of a table game.
 #[derive(Debug)]
 pub(super) struct TableLive {
-    pub(super) code: String,
-    pub(super) rated: bool,
-    pub(super) clock: Clock,
+    code: String,
+    rated: bool,
+    clock: Clock,
     origin: Instant,
     /// Since when the side to move may make its first move (plies 0 and 1).
     first_move_from: Moment,
     first_move: Duration,
     away_claim: Duration,
-    sockets: [u32; 2],
-    away_since: [Option<Moment>; 2],
+    /// Open sockets of each side.
+    sockets: ByColor<u32>,
+    /// Since when each side has had no socket, if it has none.
+    away_since: ByColor<Option<Moment>>,
     /// The side whose claim against an away opponent the last published
     /// state showed open: a deadline wakes the actor only to change it.
     claim_shown: Option<Color>,
@@ -56,38 +57,83 @@ pub(super) struct TableLive {
     hold_until: Moment,
     rematch_offer: Option<Color>,
     next_game: Option<String>,
-    ratings: Option<Sides<RatingJson>>,
-    rating_changes: Option<Sides<i64>>,
+    ratings: Option<ByColor<RatingJson>>,
+    rating_changes: Option<ByColor<i64>>,
 }
 
-fn index(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
+/// A move's press of the clock, as decided by [`TableLive::press`].
+#[derive(Debug)]
+pub(super) struct Pressed {
+    /// The time left to the mover, stored with the move.
+    pub(super) left_ms: u64,
+    /// The clock before the press, put back if the move is not committed.
+    pub(super) before: Clock,
+}
+
+/// Why the clock could not be pressed.
+#[derive(Debug)]
+pub(super) enum Refusal {
+    /// The mover's flag had fallen: the game ends on time instead.
+    Flagged(Color),
+    /// The clock refused for another reason (a bug).
+    Clock(ClockError),
+}
+
+/// What falls due at a table when a deadline passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Due {
+    /// A side missed its first move: the game is aborted.
+    Abort,
+    /// The flag of this side fell.
+    Flag(Color),
+    /// This side's claim against its away opponent opens (a notice).
+    AwayClaim(Color),
+}
+
+/// What a rematch request decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rematch {
+    /// Nothing changes: this side offered already, or the next game runs.
+    Unchanged,
+    /// This side offers a rematch (players are told).
+    Offered,
+    /// This side accepts the opponent's offer: the next game starts.
+    Accepted,
 }
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// The wire's per-side value of `by`.
+fn sides<T>(by: ByColor<T>) -> Sides<T> {
+    Sides {
+        white: by.white,
+        black: by.black,
+    }
+}
+
+/// An internal error for a clock that refused.
+pub(super) fn clock_error(e: ClockError) -> ApiError {
+    ApiError::internal(format!("clock: {e}"))
+}
+
 impl TableLive {
     /// The table part of a loaded game, its clock restored from the time
     /// stored with each side's last move.
     pub(super) fn load(t: &TableGame, game: &Game, tuning: &crate::Tuning) -> TableLive {
-        let origin = Instant::now();
         let now = Moment::ORIGIN;
         let initial = ms(t.control.initial());
-        let mut left = [initial, initial];
+        let mut left = ByColor::new_with(|_| initial);
         for (i, m) in game.history().iter().enumerate() {
             if let Some(c) = m.clock_ms {
-                left[i % 2] = c;
+                left[Color::from_white(i % 2 == 0)] = c;
             }
         }
         let running = (game.ply() >= 2 && !game.is_over()).then(|| game.turn());
         let snapshot = ClockSnapshot {
-            white_ms: left[0],
-            black_ms: left[1],
+            white_ms: left.white,
+            black_ms: left.black,
             running,
             white_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
             black_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
@@ -96,12 +142,12 @@ impl TableLive {
             code: t.code.clone(),
             rated: t.rated,
             clock: Clock::restore(t.control, &snapshot, now),
-            origin,
+            origin: Instant::now(),
             first_move_from: now,
             first_move: tuning.first_move_timeout,
             away_claim: tuning.away_claim_after,
-            sockets: [0, 0],
-            away_since: [None, None],
+            sockets: ByColor::default(),
+            away_since: ByColor::default(),
             claim_shown: None,
             hold_until: now,
             rematch_offer: None,
@@ -111,9 +157,19 @@ impl TableLive {
         }
     }
 
+    /// The speed of this game's time control (its ratings are at it).
+    pub(super) fn speed(&self) -> Speed {
+        self.clock.control().speed()
+    }
+
     /// Both players' ratings at this game's speed, once loaded.
-    pub(super) fn ratings(&self) -> Option<Sides<RatingJson>> {
+    pub(super) fn ratings(&self) -> Option<ByColor<RatingJson>> {
         self.ratings
+    }
+
+    /// Shows both players' ratings at this game's speed.
+    pub(super) fn set_ratings(&mut self, ratings: ByColor<RatingJson>) {
+        self.ratings = Some(ratings);
     }
 
     /// The moment now.
@@ -182,9 +238,9 @@ impl TableLive {
     /// the claimant is here (it presses the button) and the opponent is
     /// not. Both away, nobody can claim: the clock decides.
     fn claim_opens(&self) -> Option<(Color, Moment)> {
-        [Color::White, Color::Black].into_iter().find_map(|c| {
-            let since = self.away_since[index(!c)]?;
-            (self.sockets[index(c)] > 0).then_some((c, since + self.away_claim))
+        Color::ALL.into_iter().find_map(|c| {
+            let since = self.away_since[!c]?;
+            (self.sockets[c] > 0).then_some((c, since + self.away_claim))
         })
     }
 
@@ -199,6 +255,26 @@ impl TableLive {
             .map(|(c, _)| c)
     }
 
+    /// Whether `color` may claim against its away opponent at `now`, or
+    /// why not.
+    pub(super) fn check_claim_away(
+        &self,
+        game: &Game,
+        color: Color,
+        now: Moment,
+    ) -> Result<(), ApiError> {
+        if game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        if self.away_claimable_by(game, now) != Some(color) {
+            return Err(ApiError::new(
+                ErrorCode::NotAway,
+                "your opponent has not been away for 30 seconds",
+            ));
+        }
+        Ok(())
+    }
+
     /// Records what a published state showed of the away claim.
     pub(super) fn shown(&mut self, state: &TableState) {
         self.claim_shown = match state.away_claimable_by.as_deref() {
@@ -211,18 +287,85 @@ impl TableLive {
     /// A socket of `color` opened (`here`) or closed at `now`; whether the
     /// side's presence changed (it came back, or its last socket closed).
     pub(super) fn presence(&mut self, color: Color, here: bool, now: Moment) -> bool {
-        let i = index(color);
-        let was_away = self.sockets[i] == 0;
+        let sockets = &mut self.sockets[color];
+        let was_away = *sockets == 0;
         if here {
-            self.sockets[i] += 1;
+            *sockets += 1;
         } else {
-            self.sockets[i] = self.sockets[i].saturating_sub(1);
+            *sockets = sockets.saturating_sub(1);
         }
-        let away = self.sockets[i] == 0;
+        let away = *sockets == 0;
         if was_away != away {
-            self.away_since[i] = away.then_some(now);
+            self.away_since[color] = away.then_some(now);
         }
         was_away != away
+    }
+
+    /// Presses the clock for the side to move in `game` at `now`, with the
+    /// client's `lag`: its time left after the move. The first two moves
+    /// run on the first-move deadlines instead: White's starts Black's,
+    /// Black's starts White's clock.
+    pub(super) fn press(
+        &mut self,
+        game: &Game,
+        now: Moment,
+        lag: Duration,
+    ) -> Result<Pressed, Refusal> {
+        let before = self.clock.clone();
+        let ply = game.ply();
+        let left_ms = match ply {
+            0 | 1 => ms(self.clock.control().initial()),
+            _ => match self.clock.press(game.turn(), now, lag) {
+                Ok(p) => ms(p.remaining),
+                Err(ClockError::Flagged { color }) => return Err(Refusal::Flagged(color)),
+                Err(e) => return Err(Refusal::Clock(e)),
+            },
+        };
+        if ply == 1 {
+            self.clock
+                .start(Color::White, now)
+                .map_err(Refusal::Clock)?;
+        }
+        if ply == 0 {
+            self.first_move_from = now;
+        }
+        Ok(Pressed { left_ms, before })
+    }
+
+    /// Puts the clock back as it was before a press whose move was not
+    /// committed.
+    pub(super) fn unpress(&mut self, before: Clock) {
+        self.clock = before;
+    }
+
+    /// `color` asks for a rematch once the game is over: an offer, or the
+    /// acceptance of the opponent's.
+    pub(super) fn rematch(&mut self, color: Color) -> Rematch {
+        if self.next_game.is_some() || self.rematch_offer == Some(color) {
+            return Rematch::Unchanged;
+        }
+        if self.rematch_offer == Some(!color) {
+            return Rematch::Accepted;
+        }
+        self.rematch_offer = Some(color);
+        Rematch::Offered
+    }
+
+    /// The accepted rematch started as game `id`.
+    pub(super) fn rematch_started(&mut self, id: String) {
+        self.next_game = Some(id);
+    }
+
+    /// The game ended at `now`: the clock stops. The speed to rate the game
+    /// at, if it is rated.
+    pub(super) fn ended(&mut self, now: Moment) -> Option<Speed> {
+        self.clock.stop(now);
+        self.rated.then(|| self.speed())
+    }
+
+    /// Shows the rating changes of a rated game.
+    pub(super) fn rated(&mut self, changes: ByColor<i64>) {
+        self.rating_changes = Some(changes);
     }
 
     /// The table part of the state now.
@@ -248,16 +391,16 @@ impl TableLive {
             },
             draw_offer: game.draw_offer().map(|c| color_name(c).to_owned()),
             away: AwayJson {
-                white: self.sockets[0] == 0,
-                black: self.sockets[1] == 0,
+                white: self.sockets.white == 0,
+                black: self.sockets.black == 0,
             },
             can_claim_away: false,
             away_claimable_by: self
                 .away_claimable_by(game, now)
                 .map(|c| color_name(c).to_owned()),
             first_move_deadline_ms,
-            ratings: self.ratings,
-            rating_changes: self.rating_changes,
+            ratings: self.ratings.map(sides),
+            rating_changes: self.rating_changes.map(sides),
             rematch: RematchJson {
                 offered_by: self.rematch_offer.map(|c| color_name(c).to_owned()),
                 next_game: self.next_game.clone(),
@@ -266,385 +409,10 @@ impl TableLive {
     }
 }
 
-/// What falls due at a table when a deadline passes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Due {
-    /// A side missed its first move: the game is aborted.
-    Abort,
-    /// The flag of this side fell.
-    Flag(Color),
-    /// This side's claim against its away opponent opens (a notice).
-    AwayClaim(Color),
-}
-
-fn clock_error(e: ClockError) -> ApiError {
-    ApiError::internal(format!("clock: {e}"))
-}
-
-/// The table part of a game, or `bad_request` for a computer game.
-fn table_of(table: &mut Option<TableLive>) -> Result<&mut TableLive, ApiError> {
-    table
-        .as_mut()
-        .ok_or_else(|| ApiError::bad_request("only table games have this"))
-}
-
-impl Actor {
-    /// Loads the players' ratings at this game's speed, for display.
-    pub(super) async fn load_ratings(&mut self) {
-        let Some(t) = &self.table else { return };
-        let speed = t.clock.control().speed();
-        let now = now_ms();
-        let mut sides = Vec::new();
-        for p in [&self.row.white_player, &self.row.black_player] {
-            let Some(p) = p else { return };
-            match self.shared.store.rating(p, speed).await {
-                Ok(r) => sides.push(RatingJson {
-                    rating: crate::rating::display(r.at(now).rating),
-                    provisional: r.provisional(),
-                }),
-                Err(e) => {
-                    tracing::warn!(game = %self.row.id, "ratings: {e}");
-                    return;
-                }
-            }
-        }
-        if let (Some(t), [w, b]) = (self.table.as_mut(), sides.as_slice()) {
-            t.ratings = Some(Sides {
-                white: *w,
-                black: *b,
-            });
-        }
-    }
-
-    /// A move at a table: the clock is pressed (the first two moves run on
-    /// the first-move deadlines instead), the draw offer goes with it.
-    pub(super) async fn table_move(
-        &mut self,
-        player: &PlayerId,
-        uci: &str,
-        draw_offer: bool,
-        lag: Duration,
-    ) -> Result<u64, ApiError> {
-        self.check_turn(player)?;
-        let color = self.game.turn();
-        let mv = self.game.parse_uci(uci).map_err(super::actor::move_error)?;
-        let t = table_of(&mut self.table)?;
-        let now = t.now();
-        let before = t.clock.clone();
-        let ply = self.game.ply();
-        let left = match ply {
-            0 | 1 => ms(t.clock.control().initial()),
-            _ => match t.clock.press(color, now, lag) {
-                Ok(p) => ms(p.remaining),
-                Err(ClockError::Flagged { color }) => {
-                    self.flag_fall(color).await?;
-                    return Err(ApiError::new(ErrorCode::GameOver, "your time ran out"));
-                }
-                Err(e) => return Err(clock_error(e)),
-            },
-        };
-        if ply == 1 {
-            t.clock.start(Color::White, now).map_err(clock_error)?;
-        }
-        if ply == 0 {
-            t.first_move_from = now;
-        }
-        let mut next = self.game.clone();
-        next.play_with(mv, Some(left), draw_offer)
-            .map_err(super::actor::move_error)?;
-        let done = self.commit(next, Change::Move).await;
-        if done.is_err()
-            && let Some(t) = self.table.as_mut()
-        {
-            t.clock = before;
-        }
-        done
-    }
-
-    /// The flag of `color` fell: the game ends (a draw if the opponent
-    /// cannot possibly mate).
-    async fn flag_fall(&mut self, color: Color) -> Result<u64, ApiError> {
-        let mut next = self.game.clone();
-        next.flag(color)
-            .map_err(|_| ApiError::new(ErrorCode::GameOver, "the game is over"))?;
-        self.commit(next, Change::End).await
-    }
-
-    /// Wakes at a deadline: a flag fall, a missed first move (the game is
-    /// aborted), or the claim against an away opponent opening. A write
-    /// that fails holds the deadlines back for a second.
-    pub(super) async fn on_deadline(&mut self) {
-        let Some(t) = &self.table else { return };
-        let Some(due) = t.due(&self.game, t.now()) else {
-            tracing::error!(game = %self.row.id, "woken with nothing due");
-            if let Some(t) = self.table.as_mut() {
-                t.hold(RETRY_AFTER);
-            }
-            return;
-        };
-        let result = match due {
-            Due::Abort => {
-                let mut next = self.game.clone();
-                match next.abort() {
-                    Ok(_) => self.commit(next, Change::End).await,
-                    Err(e) => Err(ApiError::internal(format!("abort: {e}"))),
-                }
-            }
-            Due::Flag(c) => self.flag_fall(c).await,
-            Due::AwayClaim(_) => {
-                self.commit(self.game.clone(), Change::Notice(EventKind::Away))
-                    .await
-            }
-        };
-        if let Err(e) = result {
-            tracing::warn!(game = %self.row.id, "deadline: {}", e.message);
-            if let Some(t) = self.table.as_mut() {
-                t.hold(RETRY_AFTER);
-            }
-        }
-    }
-
-    /// A player's socket opened (`here`) or closed.
-    pub(super) async fn presence(&mut self, player: &PlayerId, here: bool) {
-        let Ok(color) = self.player_color(player) else {
-            return;
-        };
-        let game_over = self.game.is_over();
-        let Some(t) = self.table.as_mut() else { return };
-        let now = t.now();
-        if !t.presence(color, here, now) || game_over {
-            return;
-        }
-        let notice = self
-            .commit(self.game.clone(), Change::Notice(EventKind::Away))
-            .await;
-        if let Err(e) = notice {
-            tracing::warn!(game = %self.row.id, "presence: {}", e.message);
-        }
-    }
-
-    /// The side to move accepts the opponent's draw offer.
-    pub(super) async fn accept_draw(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
-        self.check_turn(player)?;
-        let mut next = self.game.clone();
-        next.accept_draw()
-            .map_err(|_| ApiError::new(ErrorCode::NoDrawOffer, "no draw offer to accept"))?;
-        self.commit(next, Change::End).await
-    }
-
-    /// Calls the game off before both sides have moved.
-    pub(super) async fn abort(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
-        self.player_color(player)?;
-        table_of(&mut self.table)?;
-        let mut next = self.game.clone();
-        next.abort().map_err(|e| match e {
-            game::ActionError::GameOver { .. } => {
-                ApiError::new(ErrorCode::GameOver, "the game is over")
-            }
-            _ => ApiError::new(
-                ErrorCode::CannotAbort,
-                "both sides have moved: too late to abort",
-            ),
-        })?;
-        self.commit(next, Change::End).await
-    }
-
-    /// Claims the win (or a draw) against an opponent away long enough.
-    pub(super) async fn claim_away(
-        &mut self,
-        player: &PlayerId,
-        win: bool,
-    ) -> Result<u64, ApiError> {
-        let color = self.player_color(player)?;
-        let t = table_of(&mut self.table)?;
-        let now = t.now();
-        if self.game.is_over() {
-            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
-        }
-        if t.away_claimable_by(&self.game, now) != Some(color) {
-            return Err(ApiError::new(
-                ErrorCode::NotAway,
-                "your opponent has not been away for 30 seconds",
-            ));
-        }
-        let mut next = self.game.clone();
-        if win {
-            next.abandon(!color)
-        } else {
-            next.abandon_drawn()
-        }
-        .map_err(|_| ApiError::new(ErrorCode::GameOver, "the game is over"))?;
-        self.commit(next, Change::End).await
-    }
-
-    /// Offers a rematch, or accepts the opponent's: the next game at the
-    /// same table starts with the colours swapped.
-    pub(super) async fn rematch(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
-        let color = self.player_color(player)?;
-        if !self.game.is_over() {
-            return Err(ApiError::new(
-                ErrorCode::NotOver,
-                "a rematch comes after the game",
-            ));
-        }
-        let t = table_of(&mut self.table)?;
-        if t.next_game.is_some() || t.rematch_offer == Some(color) {
-            return Ok(self.version);
-        }
-        if t.rematch_offer == Some(!color) {
-            let next = start_rematch(&self.shared, &self.row).await?;
-            if let Some(t) = self.table.as_mut() {
-                t.next_game = Some(next);
-            }
-        } else {
-            t.rematch_offer = Some(color);
-        }
-        self.commit(self.game.clone(), Change::Notice(EventKind::Rematch))
-            .await
-    }
-
-    /// After a table game ended: stops the clock and rates the game.
-    pub(super) async fn table_game_ended(&mut self) {
-        let Some(t) = self.table.as_mut() else { return };
-        let now = t.now();
-        t.clock.stop(now);
-        if !t.rated {
-            return;
-        }
-        let speed = t.clock.control().speed();
-        let (Some(white), Some(black), Some(outcome)) = (
-            self.row.white_player.clone(),
-            self.row.black_player.clone(),
-            self.game.outcome(),
-        ) else {
-            return;
-        };
-        let rated = self
-            .shared
-            .store
-            .apply_rated_result(
-                &self.row.id,
-                &white,
-                &black,
-                speed,
-                outcome.result,
-                now_ms(),
-            )
-            .await;
-        match rated {
-            Ok(Some(r)) => {
-                if let Some(t) = self.table.as_mut() {
-                    t.rating_changes = Some(Sides {
-                        white: r.white.shown_change(),
-                        black: r.black.shown_change(),
-                    });
-                }
-            }
-            Ok(None) => {}
-            Err(e) => tracing::error!(game = %self.row.id, "cannot rate the game: {e}"),
-        }
-    }
-}
-
-/// The first game at `table`, now that `guest` sits down: colours drawn by
-/// lot, one Chess960 position for both. Stores the game and seats the
-/// guest in one transaction; `None` if someone else sat down first.
-///
-/// # Errors
-/// A database failure.
-pub async fn start_table_game(
-    shared: &Arc<Shared>,
-    table: &TableRow,
-    guest: &PlayerId,
-) -> Result<Option<String>, ApiError> {
-    let guest_white = rand::rng().random_bool(0.5);
-    let (white, black) = if guest_white {
-        (guest.0.clone(), table.host.clone())
-    } else {
-        (table.host.clone(), guest.0.clone())
-    };
-    let row = table_game_row(table, white, black)?;
-    let seated = shared
-        .store
-        .start_table_game(&row, &table.code, &guest.0, now_ms())
-        .await?;
-    if !seated {
-        return Ok(None);
-    }
-    started(shared, &row).await;
-    Ok(Some(row.id))
-}
-
-/// The next game at the table of `previous`, colours swapped.
-async fn start_rematch(shared: &Arc<Shared>, previous: &GameRow) -> Result<String, ApiError> {
-    let code = previous
-        .table
-        .as_ref()
-        .map(|t| t.code.clone())
-        .ok_or_else(|| ApiError::bad_request("only table games have rematches"))?;
-    let table = shared
-        .store
-        .table(&code)
-        .await?
-        .ok_or_else(|| ApiError::internal(format!("table {code} vanished")))?;
-    let (Some(white), Some(black)) = (previous.black_player.clone(), previous.white_player.clone())
-    else {
-        return Err(ApiError::internal("a table game without two players"));
-    };
-    let row = table_game_row(&table, white, black)?;
-    if !shared.store.rematch_game(&row, &code, &previous.id).await? {
-        return Err(ApiError::new(
-            ErrorCode::Conflict,
-            "the table moved on already",
-        ));
-    }
-    started(shared, &row).await;
-    Ok(row.id)
-}
-
-/// Loads a new table game at once, so that its first-move deadline runs.
-async fn started(shared: &Arc<Shared>, row: &GameRow) {
-    shared
-        .metrics
-        .games_created
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
-    if let Err(e) = super::hub::handle(shared, &row.id).await {
-        tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
-    }
-}
-
-fn table_game_row(table: &TableRow, white: String, black: String) -> Result<GameRow, ApiError> {
-    let control = TimeControl::table(table.minutes, table.increment_s)
-        .map_err(|e| ApiError::internal(format!("table {}: {e}", table.code)))?;
-    let game = match table.variant {
-        game::Variant::Standard => Game::new(table.rules),
-        game::Variant::Chess960 => Game::random_chess960(table.rules, &mut rand::rng()).1,
-    };
-    let now = now_ms();
-    Ok(GameRow {
-        id: new_game_id(),
-        kind: GameKind::Table,
-        white_player: Some(white),
-        black_player: Some(black),
-        level: None,
-        rules: game.rules(),
-        variant: game.variant(),
-        position: game.chess960_number(),
-        initial_fen: game.initial_fen(),
-        summary: summary_of(&game, 0, now),
-        created_at: now,
-        table: Some(TableGame {
-            code: table.code.clone(),
-            rated: table.rated,
-            control,
-        }),
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use game::RuleSet;
+    use game::shakmaty::Color;
+    use game::{RuleSet, TimeControl};
 
     use super::*;
 
@@ -681,8 +449,8 @@ mod tests {
             None
         );
         // Black goes away: the claim opens 30 s later, before the flag.
-        t.sockets = [1, 0];
-        t.away_since[1] = Some(Moment::from_millis(10_000));
+        t.sockets = ByColor { white: 1, black: 0 };
+        t.away_since.black = Some(Moment::from_millis(10_000));
         assert_eq!(t.next_wake(&game), Some(Moment::from_millis(40_000)));
         assert_eq!(
             t.away_claimable_by(&game, Moment::from_millis(39_999)),
@@ -725,6 +493,60 @@ mod tests {
             Duration::from_millis(160_250)
         );
     }
+
+    /// The first two moves run on the first-move deadlines: White's
+    /// restarts the limit for Black, Black's starts White's clock; later
+    /// moves press the clock.
+    #[test]
+    fn the_first_two_presses_start_the_clock() {
+        let mut game = Game::new(RuleSet::Fide);
+        let mut t = live(&game);
+        let at = Moment::from_millis(4_000);
+        let p = t.press(&game, at, Duration::ZERO).unwrap();
+        assert_eq!(p.left_ms, 180_000);
+        assert_eq!(t.first_move_from, at);
+        assert_eq!(t.clock.running(), None);
+        game.play_uci("e2e4").unwrap();
+        t.press(&game, Moment::from_millis(6_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(t.clock.running(), Some(Color::White));
+        game.play_uci("e7e5").unwrap();
+        let p = t
+            .press(&game, Moment::from_millis(16_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(p.left_ms, 170_000 + 2_000, "10 s used, 2 s added");
+        assert_eq!(t.clock.running(), Some(Color::Black));
+        t.unpress(p.before);
+        assert_eq!(t.clock.running(), Some(Color::White));
+    }
+
+    /// A rematch is offered once, accepted by the other side, and asked
+    /// for in vain once the next game runs.
+    #[test]
+    fn a_rematch_is_offered_then_accepted() {
+        let mut t = live(&Game::new(RuleSet::Fide));
+        assert_eq!(t.rematch(Color::White), Rematch::Offered);
+        assert_eq!(t.rematch(Color::White), Rematch::Unchanged);
+        assert_eq!(t.rematch(Color::Black), Rematch::Accepted);
+        t.rematch_started("nextgame".into());
+        assert_eq!(t.rematch(Color::Black), Rematch::Unchanged);
+        assert_eq!(t.rematch(Color::White), Rematch::Unchanged);
+    }
+
+    /// A side is away from its last socket's close until it comes back;
+    /// only those changes tell the players.
+    #[test]
+    fn presence_changes_on_the_first_and_last_socket() {
+        let mut t = live(&Game::new(RuleSet::Fide));
+        let at = Moment::from_millis(1_000);
+        assert!(t.presence(Color::White, true, at));
+        assert!(!t.presence(Color::White, true, at));
+        assert!(!t.presence(Color::White, false, at));
+        assert_eq!(t.away_since.white, None);
+        assert!(t.presence(Color::White, false, at));
+        assert_eq!(t.away_since.white, Some(at));
+        assert_eq!(t.sockets, ByColor { white: 0, black: 0 });
+    }
 }
 
 /// Deadlines against every order of players leaving, coming back, moving
@@ -734,8 +556,8 @@ mod tests {
 /// both players had left).
 #[cfg(test)]
 mod deadline_tests {
-    use game::RuleSet;
     use game::shakmaty::Color;
+    use game::{RuleSet, TimeControl};
     use proptest::prelude::*;
 
     use super::*;
@@ -806,7 +628,7 @@ mod deadline_tests {
                     Due::AwayClaim(_) => {}
                 }
                 if matches!(due, Due::Flag(_) | Due::Abort) {
-                    self.t.clock.stop(self.now);
+                    self.t.ended(self.now);
                 }
                 self.timed += 1;
                 self.publish();
@@ -842,23 +664,8 @@ mod deadline_tests {
             }
             let moves = self.game.legal_moves();
             let mv = moves[n % moves.len()];
-            let (color, ply) = (self.game.turn(), self.game.ply());
-            let left = match ply {
-                0 => {
-                    self.t.first_move_from = self.now;
-                    180_000
-                }
-                1 => {
-                    self.t.clock.start(Color::White, self.now).unwrap();
-                    180_000
-                }
-                _ => ms(self
-                    .t
-                    .clock
-                    .press(color, self.now, Duration::ZERO)
-                    .unwrap()
-                    .remaining),
-            };
+            let pressed = self.t.press(&self.game, self.now, Duration::ZERO).unwrap();
+            let left = pressed.left_ms;
             self.game.play_with(mv, Some(left), false).unwrap();
             self.publish();
         }
@@ -930,138 +737,5 @@ mod deadline_tests {
         sim.step(&Step::Return(Color::Black));
         assert_eq!(sim.versions, before + 1);
         assert_eq!(sim.t.claim_shown, Some(Color::Black));
-    }
-}
-
-/// The flag falls on the server's own clock, with nobody sending anything,
-/// and FIDE 6.9 decides the result: games stored a moment before a flag
-/// fall are loaded and left alone.
-#[cfg(test)]
-mod flag_tests {
-    use game::{GameResult, Reason, RuleSet, Variant};
-
-    use super::*;
-    use crate::live::{Cmd, request};
-    use crate::store::{GameStatus, MoveRow, Store};
-
-    /// On each backend, stores a table game from `fen` with two moves
-    /// played, the mover of the first one (White) having `white_ms` left,
-    /// waits for its end and returns its result and reason.
-    async fn flagged(fen: &str, moves: [&str; 2], white_ms: i64) -> Vec<(String, Option<String>)> {
-        let mut out = Vec::new();
-        for (_dir, store) in plyyard_store::testing::stores().await {
-            out.push(flagged_on(store, fen, moves, white_ms).await);
-        }
-        out
-    }
-
-    async fn flagged_on(
-        store: Store,
-        fen: &str,
-        moves: [&str; 2],
-        white_ms: i64,
-    ) -> (String, Option<String>) {
-        let shared = Arc::new(Shared::new(store, b"test", crate::Tuning::default()));
-        for p in ["wwwwwwwwwwwwwwwwwwwwww", "bbbbbbbbbbbbbbbbbbbbbb"] {
-            shared.store.touch_player(p, 1).await.unwrap();
-        }
-        let mut game = Game::from_fen(fen, RuleSet::Fide).unwrap();
-        let now = now_ms();
-        let row = GameRow {
-            id: "flagtest".into(),
-            kind: GameKind::Table,
-            white_player: Some("wwwwwwwwwwwwwwwwwwwwww".into()),
-            black_player: Some("bbbbbbbbbbbbbbbbbbbbbb".into()),
-            level: None,
-            rules: RuleSet::Fide,
-            variant: Variant::Standard,
-            position: None,
-            initial_fen: fen.into(),
-            summary: summary_of(&game, 0, now),
-            created_at: now,
-            table: Some(TableGame {
-                code: "ABCDEF".into(),
-                rated: false,
-                control: TimeControl::table(3, 2).unwrap(),
-            }),
-        };
-        shared.store.insert_game(&row).await.unwrap();
-        for (i, (uci, left)) in moves.into_iter().zip([white_ms, 180_000]).enumerate() {
-            let mv = game.parse_uci(uci).unwrap();
-            game.play_with(mv, Some(left as u64), false).unwrap();
-            let played = MoveRow {
-                ply: i as u32 + 1,
-                uci: uci.into(),
-                san: game.history()[i].san.clone(),
-                clock_ms: Some(left),
-                draw_offer: false,
-            };
-            let summary = summary_of(&game, i as u64 + 1, now);
-            shared
-                .store
-                .append_moves("flagtest", i as u64, &[played], &summary)
-                .await
-                .unwrap();
-        }
-        // White's clock runs from the stored 40-odd ms the moment it loads.
-        let sub = request(&shared, "flagtest", |reply| Cmd::Subscribe {
-            since: None,
-            reply,
-        })
-        .await
-        .unwrap();
-        let mut events = sub.events;
-        let ended = tokio::time::timeout(Duration::from_secs(10), async {
-            loop {
-                let e = events.recv().await.unwrap();
-                if e.text.contains("\"status\":\"ended\"") {
-                    break;
-                }
-            }
-        })
-        .await;
-        assert!(ended.is_ok(), "the flag fell by itself");
-        let (stored, _) = shared.store.load_game("flagtest").await.unwrap().unwrap();
-        assert_eq!(stored.summary.status, GameStatus::Ended);
-        (
-            stored.summary.result.as_str().to_owned(),
-            stored.summary.reason.map(|r| r.as_str().to_owned()),
-        )
-    }
-
-    #[tokio::test]
-    async fn rook_flags_against_knight_and_loses() {
-        // K+R flags against K+N: a mate by the knight side exists, so it wins.
-        for (result, reason) in
-            flagged("k6n/8/8/8/8/8/1R6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await
-        {
-            assert_eq!(result, GameResult::BlackWins.as_str());
-            assert_eq!(reason.as_deref(), Some(Reason::Timeout.as_str()));
-        }
-    }
-
-    #[tokio::test]
-    async fn queen_flags_against_knight_and_draws() {
-        for (result, reason) in
-            flagged("k6n/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await
-        {
-            assert_eq!(result, GameResult::Draw.as_str());
-            assert_eq!(
-                reason.as_deref(),
-                Some(Reason::TimeoutVsInsufficientMaterial.as_str())
-            );
-        }
-    }
-
-    #[tokio::test]
-    async fn a_lone_king_never_wins_on_time() {
-        for (result, reason) in flagged("k7/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await
-        {
-            assert_eq!(result, GameResult::Draw.as_str());
-            assert_eq!(
-                reason.as_deref(),
-                Some(Reason::TimeoutVsInsufficientMaterial.as_str())
-            );
-        }
     }
 }

@@ -1,5 +1,7 @@
-//! What clients see of a live game: its state as sent on the wire (with the
-//! legal destinations of every piece), and its PGN.
+//! How a live game is written for clients: colour names and times on the
+//! wire, the legal destinations of every piece ([`dests`]), and how a seat
+//! is named in PGN ([`pgn_name`]). A live game puts them together into its
+//! state and PGN.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -7,9 +9,7 @@ use game::Game;
 use game::Variant;
 use game::shakmaty::{Color, File, Move, Square};
 
-use super::actor::Actor;
-use crate::identity::PlayerId;
-use crate::protocol::{GameState, MoveJson, SeatJson, SeatKind};
+use crate::protocol::{SeatJson, SeatKind};
 
 /// Name of a colour on the wire.
 pub fn color_name(c: Color) -> &'static str {
@@ -35,7 +35,7 @@ pub fn rfc3339(ms: i64) -> String {
 
 /// Legal moves as from-square → to-squares, with castling given both as
 /// king-to-rook and (in standard games) king-to-target.
-fn dests(game: &Game) -> BTreeMap<String, Vec<String>> {
+pub(super) fn dests(game: &Game) -> BTreeMap<String, Vec<String>> {
     let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let standard = game.variant() == Variant::Standard;
     for m in game.legal_moves() {
@@ -69,114 +69,13 @@ fn dests(game: &Game) -> BTreeMap<String, Vec<String>> {
 }
 
 /// How a seat is named in PGN.
-fn pgn_name(seat: &SeatJson) -> String {
+pub(super) fn pgn_name(seat: &SeatJson) -> String {
     match (seat.kind, &seat.name, &seat.level) {
         (SeatKind::User | SeatKind::Pgn, Some(n), _) => n.clone(),
         (SeatKind::Computer, _, Some(l)) => format!("Ply Yard computer ({l})"),
         (SeatKind::Computer, _, None) => "Ply Yard computer".to_owned(),
         (SeatKind::Deleted, _, _) => "Deleted player".to_owned(),
         _ => "Anonymous".to_owned(),
-    }
-}
-
-impl Actor {
-    /// The state as `viewer` sees it (`you` is their colour, if they play).
-    pub(super) fn state_for(&self, viewer: Option<PlayerId>) -> GameState {
-        let mut s = self.state();
-        s.you = viewer
-            .and_then(|p| self.seats().color_of(&p))
-            .map(|c| color_name(c).to_owned());
-        s.for_viewer();
-        s
-    }
-
-    /// The state as everyone sees it (`you` unset).
-    pub(super) fn state(&self) -> GameState {
-        let g = &self.game;
-        let outcome = g.outcome();
-        GameState {
-            id: self.row.id.clone(),
-            v: self.version,
-            kind: self.row.kind.as_str().into(),
-            level: self.row.level.map(|l| l.as_str().to_owned()),
-            white: self.names[0].clone(),
-            black: self.names[1].clone(),
-            you: None,
-            rules: g.rules().as_str().into(),
-            variant: g.variant().as_str().into(),
-            position: g.chess960_number().or(self.row.position),
-            initial_fen: g.initial_fen(),
-            fen: g.fen(),
-            turn: color_name(g.turn()).into(),
-            ply: u32::try_from(g.ply()).unwrap_or(u32::MAX),
-            check: g.is_check(),
-            moves: Some(
-                g.history()
-                    .iter()
-                    .map(|p| MoveJson {
-                        uci: p.uci.clone(),
-                        san: p.san.clone(),
-                    })
-                    .collect(),
-            ),
-            last_move: g
-                .last_move_squares()
-                .map(|(a, b)| [a.to_string(), b.to_string()]),
-            dests: dests(g),
-            status: if outcome.is_some() {
-                "ended"
-            } else {
-                "ongoing"
-            }
-            .into(),
-            result: outcome.map_or("*", |o| o.result.as_str()).into(),
-            reason: outcome.map(|o| o.reason.as_str().to_owned()),
-            thinking: self.thinking.is_some(),
-            claimable: g
-                .claimable()
-                .into_iter()
-                .map(|r| r.as_str().to_owned())
-                .collect(),
-            created_at: rfc3339(self.row.created_at),
-            table: self.table.as_ref().map(|t| t.state(&self.game)),
-        }
-    }
-
-    /// `WhiteElo`/`BlackElo` from the players' ratings at a table (a
-    /// provisional rating is still given: PGN has no mark for it).
-    fn rating_tags(&self) -> Vec<(String, String)> {
-        let Some(r) = self.table.as_ref().and_then(|t| t.ratings()) else {
-            return Vec::new();
-        };
-        vec![
-            ("WhiteElo".into(), r.white.rating.to_string()),
-            ("BlackElo".into(), r.black.rating.to_string()),
-        ]
-    }
-
-    /// The game as PGN: an imported game with the tags its PGN gave.
-    pub(super) fn pgn(&self) -> String {
-        if let Some(tags) = &self.imported_tags {
-            return game::to_pgn(&self.game, tags);
-        }
-        let date = rfc3339(self.row.created_at);
-        let table = self.row.table.as_ref();
-        let event = match table {
-            Some(t) if t.rated => "Ply Yard rated table game",
-            Some(_) => "Ply Yard casual table game",
-            None => "Ply Yard game against the computer",
-        };
-        let tags = game::PgnTags {
-            event: event.into(),
-            site: format!("Ply Yard, game {}", self.row.id),
-            date: date.get(..10).unwrap_or("????-??-??").replace('-', "."),
-            round: "-".into(),
-            white: pgn_name(&self.names[0]),
-            black: pgn_name(&self.names[1]),
-            time_control: table.map(|t| t.control.pgn_tag()),
-            extra: self.rating_tags(),
-        };
-        game::to_pgn(&self.game, &tags)
     }
 }
 

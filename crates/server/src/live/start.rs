@@ -1,0 +1,232 @@
+//! Where new games come from: games against the computer, the first game
+//! at a table, and rematches. Each is stored from one row constructor
+//! ([`new_row`]) and its actor started at once (a computer game's with the
+//! client that asked; a table game's so that its first-move deadline runs).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use game::shakmaty::Color;
+use game::{Game, TimeControl, Variant};
+use rand::Rng;
+
+use super::cmd::Cmd;
+use super::game::LiveGame;
+use super::hub::{self, request};
+use super::replay::{new_game_id, summary_of};
+use super::seat::seat_names;
+use super::view::color_name;
+use crate::Shared;
+use crate::error::{ApiError, ErrorCode};
+use crate::fair::Requester;
+use crate::identity::PlayerId;
+use crate::protocol::{ColorChoice, GameState, NewComputerGame};
+use crate::store::{GameKind, GameRow, TableGame, TableRow, now_ms};
+
+/// The stored row of a new game of `kind` from `game`'s starting position:
+/// a fresh id, the player ids on each seat (`None`: the computer's), the
+/// computer's level, and the table it is played at.
+pub(super) fn new_row(
+    kind: GameKind,
+    game: &Game,
+    white: Option<String>,
+    black: Option<String>,
+    level: Option<engine::Level>,
+    table: Option<TableGame>,
+) -> GameRow {
+    let now = now_ms();
+    GameRow {
+        id: new_game_id(),
+        kind,
+        white_player: white,
+        black_player: black,
+        level,
+        rules: game.rules(),
+        variant: game.variant(),
+        position: game.chess960_number(),
+        initial_fen: game.initial_fen(),
+        summary: summary_of(game, 0, now),
+        created_at: now,
+        table,
+    }
+}
+
+/// Creates a game against the computer for `player`, whose requests come
+/// from the client of `client` (its keys in the engine pool, see
+/// [`Requester::keys`]), and returns its state.
+///
+/// # Errors
+/// `bad_request` for an impossible set-up; `internal` for storage failures.
+pub async fn create_computer_game(
+    shared: &Arc<Shared>,
+    player: &PlayerId,
+    client: Vec<Requester>,
+    req: NewComputerGame,
+) -> Result<GameState, ApiError> {
+    let game = starting_game(&req)?;
+    let human = match req.color {
+        ColorChoice::White => Color::White,
+        ColorChoice::Black => Color::Black,
+        ColorChoice::Random => Color::from_white(rand::rng().random_bool(0.5)),
+    };
+    let seat = Some(player.0.clone());
+    let (white, black) = match human {
+        Color::White => (seat, None),
+        Color::Black => (None, seat),
+    };
+    let row = new_row(
+        GameKind::Computer,
+        &game,
+        white,
+        black,
+        Some(req.level),
+        None,
+    );
+    shared.store.touch_player(&player.0, row.created_at).await?;
+    shared.store.insert_game(&row).await?;
+    shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
+    tracing::info!(
+        game = %row.id,
+        level = row.level.map_or("-", engine::Level::as_str),
+        variant = %row.variant,
+        human = color_name(human),
+        "game created"
+    );
+    let id = row.id.clone();
+    let names = seat_names(shared, &row).await?;
+    let live = LiveGame::new(row, game, names, None, &shared.tuning);
+    hub::start_new(shared, live, client);
+    let viewer = Some(player.clone());
+    request(shared, &id, |reply| Cmd::State {
+        viewer: viewer.clone(),
+        reply,
+    })
+    .await
+}
+
+/// The game a request starts from: standard chess, a Chess960 position
+/// (numbered or random), or a FEN.
+fn starting_game(req: &NewComputerGame) -> Result<Game, ApiError> {
+    Ok(match (req.variant, req.position, req.fen.as_deref()) {
+        (_, Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "give either a position number or a FEN, not both",
+            ));
+        }
+        (Variant::Standard, Some(_), None) => {
+            return Err(ApiError::bad_request(
+                "a position number is only for chess960",
+            ));
+        }
+        (variant, None, Some(fen)) => {
+            let g = Game::from_fen_with(fen, req.rules, variant == Variant::Chess960)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            if let Some(o) = g.outcome() {
+                return Err(ApiError::bad_request(format!(
+                    "the game would be over from the start ({})",
+                    o.reason
+                )));
+            }
+            g
+        }
+        (Variant::Standard, None, None) => Game::new(req.rules),
+        (Variant::Chess960, Some(n), None) => {
+            Game::chess960(n, req.rules).map_err(|e| ApiError::bad_request(e.to_string()))?
+        }
+        (Variant::Chess960, None, None) => Game::random_chess960(req.rules, &mut rand::rng()).1,
+    })
+}
+
+/// The first game at `table`, now that `guest` sits down: colours drawn by
+/// lot, one Chess960 position for both. Stores the game and seats the
+/// guest in one transaction; `None` if someone else sat down first.
+///
+/// # Errors
+/// A database failure.
+pub async fn start_table_game(
+    shared: &Arc<Shared>,
+    table: &TableRow,
+    guest: &PlayerId,
+) -> Result<Option<String>, ApiError> {
+    let guest_white = rand::rng().random_bool(0.5);
+    let (white, black) = if guest_white {
+        (guest.0.clone(), table.host.clone())
+    } else {
+        (table.host.clone(), guest.0.clone())
+    };
+    let row = table_game_row(table, white, black)?;
+    let seated = shared
+        .store
+        .start_table_game(&row, &table.code, &guest.0, now_ms())
+        .await?;
+    if !seated {
+        return Ok(None);
+    }
+    started(shared, &row).await;
+    Ok(Some(row.id))
+}
+
+/// The next game at the table of `previous`, colours swapped; its id.
+///
+/// # Errors
+/// `conflict` if the table moved on already; a database failure.
+pub(super) async fn start_rematch(
+    shared: &Arc<Shared>,
+    previous: &GameRow,
+) -> Result<String, ApiError> {
+    let code = previous
+        .table
+        .as_ref()
+        .map(|t| t.code.clone())
+        .ok_or_else(|| ApiError::bad_request("only table games have rematches"))?;
+    let table = shared
+        .store
+        .table(&code)
+        .await?
+        .ok_or_else(|| ApiError::internal(format!("table {code} vanished")))?;
+    let (Some(white), Some(black)) = (previous.black_player.clone(), previous.white_player.clone())
+    else {
+        return Err(ApiError::internal("a table game without two players"));
+    };
+    let row = table_game_row(&table, white, black)?;
+    if !shared.store.rematch_game(&row, &code, &previous.id).await? {
+        return Err(ApiError::new(
+            ErrorCode::Conflict,
+            "the table moved on already",
+        ));
+    }
+    started(shared, &row).await;
+    Ok(row.id)
+}
+
+/// Loads a new table game at once, so that its first-move deadline runs.
+async fn started(shared: &Arc<Shared>, row: &GameRow) {
+    shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
+    tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
+    if let Err(e) = hub::handle(shared, &row.id).await {
+        tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
+    }
+}
+
+/// The row of a new game at `table` between `white` and `black`.
+fn table_game_row(table: &TableRow, white: String, black: String) -> Result<GameRow, ApiError> {
+    let control = TimeControl::table(table.minutes, table.increment_s)
+        .map_err(|e| ApiError::internal(format!("table {}: {e}", table.code)))?;
+    let game = match table.variant {
+        Variant::Standard => Game::new(table.rules),
+        Variant::Chess960 => Game::random_chess960(table.rules, &mut rand::rng()).1,
+    };
+    let table = TableGame {
+        code: table.code.clone(),
+        rated: table.rated,
+        control,
+    };
+    Ok(new_row(
+        GameKind::Table,
+        &game,
+        Some(white),
+        Some(black),
+        None,
+        Some(table),
+    ))
+}
