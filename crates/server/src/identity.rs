@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256, Sha512};
 
 use crate::AppState;
 use crate::security::AccountKey;
+pub use plyyard_store::PlayerId;
 use plyyard_store::{Account, now_ms};
 
 /// Name of the session cookie.
@@ -115,11 +116,6 @@ const PLAYER_ID_LEN: usize = 22;
 
 /// Lifetime of the cookie: about ten years.
 const COOKIE_MAX_AGE_DAYS: i64 = 3650;
-
-/// The verified anonymous player of a request, put in the request's
-/// extensions by [`identify`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct PlayerId(pub String);
 
 /// Signs and checks identity cookies.
 #[derive(Clone)]

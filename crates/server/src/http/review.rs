@@ -25,9 +25,9 @@ use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::live::{Seats, seat_name};
 use crate::review::service::{Busy, Progress, Requester, Snapshot};
-use crate::review::store::{self as review_store, replay};
 use crate::security::{AccountKey, ClientIp};
 use crate::{AppState, Shared};
+use plyyard_store::reviews::{self as review_store, replay};
 use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, now_ms};
 
 /// Largest PGN accepted by `POST /api/import` (the request body).

@@ -23,7 +23,6 @@ use super::cmd::{Cmd, Exit, Life, MAILBOX, Subscription};
 use super::computer::{BUSY_RETRY, RETRY_DELAY, Search, Thinker, computer_move};
 use super::feed::{Event, Feed};
 use super::game::{Change, LiveGame, TableMove};
-use super::replay::{move_row, summary_of};
 use super::seat::{Seat, seat_name};
 use super::start::start_rematch;
 use super::table::{RETRY_AFTER, Rematch};
@@ -34,6 +33,7 @@ use crate::identity::PlayerId;
 use crate::protocol::{EventKind, GameState, MoveJson, RatingJson};
 use crate::rating::Speed;
 use crate::store::{GameSummary, MoveRow, StoreError, now_ms};
+use plyyard_store::replay::{move_row, summary_of};
 
 /// A live game's actor: the game, its feed, and the computer's search in
 /// flight.

@@ -9,9 +9,9 @@ use game::{Game, GameResult, Reason, RuleSet, TimeControl, Variant};
 
 use super::cmd::Cmd;
 use super::hub::request;
-use super::replay::summary_of;
 use crate::Shared;
 use crate::store::{GameKind, GameRow, GameStatus, MoveRow, Store, TableGame, now_ms};
+use plyyard_store::replay::summary_of;
 
 /// On each backend, stores a table game from `fen` with two moves
 /// played, the mover of the first one (White) having `white_ms` left,

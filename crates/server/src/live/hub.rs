@@ -15,13 +15,13 @@ use tokio::sync::{OnceCell, mpsc, oneshot};
 
 use super::cmd::{Cmd, Exit, Handle, Life};
 use super::game::LiveGame;
-use super::replay::{rebuild, valid_game_id};
 use super::seat::{imported_seats, seat_names};
 use crate::Shared;
 use crate::error::ApiError;
 use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::store::GameKind;
+use plyyard_store::replay::{rebuild, valid_game_id};
 
 /// Makes the actor of a live game whose computer answers the client of
 /// the given keys (by default, its human player): its mailbox and its life,
@@ -172,7 +172,7 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
     let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
     // An imported game's names and tags come from one read of its PGN's.
     let (names, tags) = if row.kind == GameKind::Imported {
-        let info = crate::review::store::imported(&shared.store, id).await?;
+        let info = plyyard_store::reviews::imported(&shared.store, id).await?;
         (imported_seats(info.as_ref()), info.map(|i| i.pgn_tags()))
     } else {
         (seat_names(shared, &row).await?, None)

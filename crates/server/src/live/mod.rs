@@ -29,9 +29,10 @@
 //! - `feed`: the versioned events, their replay buffer and fan-out;
 //! - `seat`: who sits where and how a seat is shown;
 //! - `view`: how a game is written for clients (colours, times,
-//!   destinations, PGN names);
-//! - `replay`: stored games — ids, rows written for a change, and
-//!   rebuilding a game from its rows.
+//!   destinations, PGN names).
+//!
+//! Stored games (ids, the rows a change writes, rebuilding a game from its
+//! rows) are `plyyard_store::replay`'s.
 
 mod actor;
 mod cmd;
@@ -39,7 +40,6 @@ mod computer;
 mod feed;
 mod game;
 mod hub;
-mod replay;
 mod seat;
 mod start;
 mod table;
@@ -53,7 +53,6 @@ pub use cmd::Subscription;
 pub use feed::{CatchUp, Event};
 pub use hub::{Hub, refresh_seats};
 pub(crate) use hub::{handle, notify, request};
-pub(crate) use replay::summary_of;
 pub use seat::{Seat, Seats, seat_name};
 pub use start::{create_computer_game, start_table_game};
 pub use table::{AWAY_CLAIM, FIRST_MOVE};

@@ -7,8 +7,8 @@ use game::shakmaty::{ByColor, Color};
 use crate::Shared;
 use crate::identity::PlayerId;
 use crate::protocol::SeatJson;
-use crate::review::store::ImportedInfo;
 use crate::store::{GameKind, GameRow, StoreError};
+use plyyard_store::reviews::ImportedInfo;
 
 /// Who sits on one side of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +110,7 @@ pub(super) async fn seat_names(
     row: &GameRow,
 ) -> Result<ByColor<SeatJson>, StoreError> {
     if row.kind == GameKind::Imported {
-        let info = crate::review::store::imported(&shared.store, &row.id).await?;
+        let info = plyyard_store::reviews::imported(&shared.store, &row.id).await?;
         return Ok(imported_seats(info.as_ref()));
     }
     let seats = Seats::of(row);

@@ -13,7 +13,6 @@ use rand::Rng;
 use super::cmd::Cmd;
 use super::game::LiveGame;
 use super::hub::{self, request};
-use super::replay::{new_game_id, summary_of};
 use super::seat::seat_names;
 use super::view::color_name;
 use crate::Shared;
@@ -22,6 +21,7 @@ use crate::fair::Requester;
 use crate::identity::PlayerId;
 use crate::protocol::{ColorChoice, GameState, NewComputerGame};
 use crate::store::{GameKind, GameRow, TableGame, TableRow, now_ms};
+use plyyard_store::replay::{new_game_id, summary_of};
 
 /// The stored row of a new game of `kind` from `game`'s starting position:
 /// a fresh id, the player ids on each seat (`None`: the computer's), the

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::store::StoredReview;
+use plyyard_store::reviews::StoredReview;
 
 /// Rendered reviews kept by default.
 pub const RENDERED_REVIEWS: usize = 128;

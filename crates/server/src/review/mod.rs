@@ -6,4 +6,3 @@
 
 pub mod cache;
 pub mod service;
-pub mod store;

@@ -27,11 +27,11 @@ use plyyard_review::PositionEval;
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
-use super::store::{self as review_store, StoredReview};
 use crate::error::ApiError;
 pub use crate::fair::{Busy, Requester};
 use crate::fair::{Fair, Shares};
 use crate::security::RetryAfter;
+use plyyard_store::reviews::{self as review_store, StoredReview};
 use plyyard_store::{Store, now_ms};
 
 /// Reviews under way (running or waiting for their next position's turn)

@@ -4,13 +4,13 @@
 use game::{Game, GameResult, PlayedMove, Reason, RuleSet, Variant};
 use rand::Rng;
 
-use crate::store::{GameRow, GameStatus, GameSummary, MoveRow};
+use crate::rows::{GameRow, GameStatus, GameSummary, MoveRow};
 
 /// Length of generated game ids.
 const GAME_ID_LEN: usize = 8;
 
 /// A new random game id (base62).
-pub(super) fn new_game_id() -> String {
+pub fn new_game_id() -> String {
     rand::rng()
         .sample_iter(&rand::distr::Alphanumeric)
         .take(GAME_ID_LEN)
@@ -19,12 +19,12 @@ pub(super) fn new_game_id() -> String {
 }
 
 /// Whether `id` can be a game id (checked before asking the database).
-pub(super) fn valid_game_id(id: &str) -> bool {
+pub fn valid_game_id(id: &str) -> bool {
     id.len() == GAME_ID_LEN && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// Replays a stored game.
-pub(super) fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
+pub fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
     let mut game = start_of(row)?;
     for (i, m) in moves.iter().enumerate() {
         if m.ply as usize != i + 1 {
@@ -108,7 +108,7 @@ fn restore_ending(row: &GameRow, game: &mut Game) -> Result<(), String> {
 }
 
 /// The stored summary of `game` at `version`, written at `now` (Unix ms).
-pub(crate) fn summary_of(game: &Game, version: u64, now: i64) -> GameSummary {
+pub fn summary_of(game: &Game, version: u64, now: i64) -> GameSummary {
     let outcome = game.outcome();
     GameSummary {
         status: if outcome.is_some() {
@@ -125,7 +125,7 @@ pub(crate) fn summary_of(game: &Game, version: u64, now: i64) -> GameSummary {
 }
 
 /// The stored row of move `p`, played at `ply`.
-pub(super) fn move_row(ply: usize, p: &PlayedMove) -> MoveRow {
+pub fn move_row(ply: usize, p: &PlayedMove) -> MoveRow {
     MoveRow {
         ply: u32::try_from(ply).unwrap_or(u32::MAX),
         uci: p.uci.clone(),
@@ -140,7 +140,7 @@ mod tests {
     use game::shakmaty::Color;
 
     use super::*;
-    use crate::store::GameKind;
+    use crate::rows::GameKind;
 
     #[test]
     fn stored_games_replay_including_resignations() {

@@ -12,21 +12,13 @@ use game::pgn::{ImportedGame, PgnTags};
 use game::{Game, RuleSet, Variant};
 use sqlx::Row;
 
-use crate::live::summary_of;
-use plyyard_store::{GameKind, GameRow, MoveRow, Store, StoreError, insert_game_in};
+use crate::db::Store;
+use crate::error::StoreError;
+use crate::games::insert_game_in;
+use crate::replay::summary_of;
+use crate::rows::{GameKind, GameRow, MoveRow};
 
-/// Length of game ids (as the live games' ids).
-const GAME_ID_LEN: usize = 8;
-
-/// A new random game id (base62) for an imported game.
-pub fn new_game_id() -> String {
-    use rand::Rng as _;
-    rand::rng()
-        .sample_iter(&rand::distr::Alphanumeric)
-        .take(GAME_ID_LEN)
-        .map(char::from)
-        .collect()
-}
+pub use crate::replay::new_game_id;
 
 /// A stored review: the analysis as JSON text and its format number.
 #[derive(Debug, Clone, PartialEq, Eq)]
