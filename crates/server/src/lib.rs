@@ -7,14 +7,10 @@
 
 pub mod auth;
 pub mod conn;
-pub mod engine_pool;
-pub mod fair;
 pub mod http;
 pub mod i18n;
 pub mod identity;
 pub mod learn;
-pub mod live;
-pub mod metrics;
 pub mod review;
 pub mod security;
 pub mod tables;
@@ -37,11 +33,11 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 
-use crate::engine_pool::EnginePool;
 use crate::identity::CookieSigner;
-use crate::live::Hub;
-use crate::metrics::Metrics;
 use crate::security::{Limits, Quotas};
+use live::engine_pool::EnginePool;
+use live::metrics::Metrics;
+use live::{LiveDeps, LiveTuning};
 use plyyard_store::Store;
 
 /// Settings key of the generated cookie secret.
@@ -148,8 +144,8 @@ impl Default for Config {
 pub struct Shared {
     /// Storage.
     pub store: Store,
-    /// Live games.
-    pub hub: Hub,
+    /// Live games: their registry and what they share.
+    pub live: Arc<LiveDeps>,
     /// The computer player.
     pub engines: Arc<EnginePool>,
     /// Metrics.
@@ -192,8 +188,18 @@ impl Shared {
             Arc::clone(&metrics),
         ));
         Shared {
-            store,
-            hub: live::registry(),
+            store: store.clone(),
+            live: Arc::new(LiveDeps::new(
+                live::registry(),
+                store,
+                Arc::clone(&engines),
+                Arc::clone(&metrics),
+                LiveTuning {
+                    idle_unload: tuning.idle_unload,
+                    first_move_timeout: tuning.first_move_timeout,
+                    away_claim_after: tuning.away_claim_after,
+                },
+            )),
             engines,
             metrics,
             signer: CookieSigner::new(secret),
@@ -224,8 +230,8 @@ impl Shared {
         player: &identity::PlayerId,
         ip: security::ClientIp,
         account: Option<&security::AccountKey>,
-    ) -> Vec<fair::Requester> {
-        fair::Requester::keys(
+    ) -> Vec<live::fair::Requester> {
+        live::fair::Requester::keys(
             account.map(|a| a.0.as_str()),
             &player.0,
             ip.0,

@@ -24,10 +24,10 @@ use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
     session_cookie,
 };
-use crate::live::{self, Cmd, rfc3339, seat_name};
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::{AppState, Shared};
+use live::{self, Cmd, rfc3339, seat_name};
 use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, StoreError, now_ms};
 
 /// Games per profile page.
@@ -162,7 +162,7 @@ async fn session_started(
 async fn reseat(state: &AppState, anon: &PlayerId, account: &Account, ongoing: Vec<String>) {
     let to = PlayerId(account.player_id.clone());
     for id in ongoing {
-        let reseat = live::request(state, &id, |reply| Cmd::Reseat {
+        let reseat = live::request(&state.live, &id, |reply| Cmd::Reseat {
             from: anon.clone(),
             to: to.clone(),
             reply,
@@ -346,7 +346,7 @@ async fn delete_account(
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
-    live::refresh_seats(&state, &PlayerId(session.account.player_id.clone())).await;
+    live::refresh_seats(&state.live, &PlayerId(session.account.player_id.clone())).await;
     tracing::info!(username = %session.account.username, "account deleted");
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),
@@ -438,7 +438,7 @@ async fn seat(
     if let Some(s) = cache.get(&player) {
         return Ok(s.clone());
     }
-    let s = seat_name(state, &crate::live::Seat::of(player.as_deref(), row.level)).await?;
+    let s = seat_name(&state.store, &live::Seat::of(player.as_deref(), row.level)).await?;
     cache.insert(player, s.clone());
     Ok(s)
 }

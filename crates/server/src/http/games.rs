@@ -15,13 +15,13 @@ use serde::Deserialize;
 
 use super::body::{JsonBody, json_body};
 use crate::error::ApiError;
-use crate::fair::Requester;
 use crate::identity::PlayerId;
-use crate::live::{self, Cmd, color_name, rfc3339};
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
+use live::fair::Requester;
+use live::{self, Cmd, color_name, rfc3339};
 use plyyard_store::GameRow;
 
 /// Games listed by `/api/my-games`.
@@ -50,7 +50,7 @@ async fn create_game(
         .limits
         .check_create_game(&LimitKey::new(ip, account))?;
     let client = state.requester(&player, ip, account);
-    let game = live::create_computer_game(&state, &player, client, req).await?;
+    let game = live::create_computer_game(&state.live, &player, client, req).await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 
@@ -59,7 +59,7 @@ async fn get_game(
     Extension(player): Extension<PlayerId>,
     Path(id): Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = live::request(&state, &id, |reply| Cmd::State {
+    let game = live::request(&state.live, &id, |reply| Cmd::State {
         viewer: Some(player.clone()),
         reply,
     })
@@ -71,7 +71,7 @@ async fn get_pgn(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let pgn = live::request(&state, &id, |reply| Cmd::Pgn { reply }).await?;
+    let pgn = live::request(&state.live, &id, |reply| Cmd::Pgn { reply }).await?;
     let disposition = format!("attachment; filename=\"plyyard-{id}.pgn\"");
     Ok((
         [
@@ -138,7 +138,7 @@ async fn game_socket(
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
-    live::handle(&state, &id).await?;
+    live::handle(&state.live, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
     Ok(super::socket::bounded_socket(ws)
         .on_upgrade(move |socket| session(state, id, player, client, q.v, socket)))

@@ -22,10 +22,10 @@ use serde::{Deserialize, Serialize};
 use super::body::{JsonBody, json_body};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
-use crate::fair::Busy;
 use crate::identity::PlayerId;
 use crate::protocol::color_name;
 use crate::security::{AccountKey, ClientIp, LimitKey};
+use live::fair::Busy;
 
 /// Longest FEN accepted (a real one is under 100 bytes).
 const MAX_FEN_BYTES: usize = 128;

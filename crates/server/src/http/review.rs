@@ -23,10 +23,10 @@ use tokio::sync::{mpsc, watch};
 use super::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
-use crate::live::{Seats, seat_name};
 use crate::review::service::{Busy, Progress, Requester, Snapshot};
 use crate::security::{AccountKey, ClientIp};
 use crate::{AppState, Shared};
+use live::{Seats, seat_name};
 use plyyard_store::reviews::{self as review_store, replay};
 use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, now_ms};
 
@@ -140,7 +140,7 @@ async fn players(state: &Shared, row: &GameRow) -> Result<[PlayerJson; 2], ApiEr
     let seats = Seats::of(row);
     let mut out = Vec::with_capacity(2);
     for seat in [&seats.white, &seats.black] {
-        let s = seat_name(state, seat).await?;
+        let s = seat_name(&state.store, seat).await?;
         let kind = serde_json::to_value(s.kind)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
@@ -163,9 +163,7 @@ async fn players(state: &Shared, row: &GameRow) -> Result<[PlayerJson; 2], ApiEr
 /// The game part of a review answer.
 async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Value, ApiError> {
     let [white, black] = players(state, &l.row).await?;
-    let you = Seats::of(&l.row)
-        .color_of(viewer)
-        .map(crate::live::color_name);
+    let you = Seats::of(&l.row).color_of(viewer).map(live::color_name);
     let moves: Vec<ReviewMove> = l
         .game
         .history()

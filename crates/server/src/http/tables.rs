@@ -11,7 +11,6 @@ use axum::{Extension, Json, Router};
 use super::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{PlayerId, Session};
-use crate::live;
 use crate::security::same_origin;
 use crate::security::{AccountKey, ClientIp};
 use crate::tables::lobby::LobbyMsg;
@@ -170,7 +169,10 @@ async fn join_table(
     if t.status != TableStatus::Open || t.expires_at <= now_ms() {
         return Err(refused(&t));
     }
-    if live::start_table_game(&state, &t, &guest).await?.is_none() {
+    if live::start_table_game(&state.live, &t, &guest)
+        .await?
+        .is_none()
+    {
         let now = stored(&state, &t.code).await?;
         return Err(refused(&now));
     }

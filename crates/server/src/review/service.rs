@@ -28,9 +28,9 @@ use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
 use crate::error::ApiError;
-pub use crate::fair::{Busy, Requester};
-use crate::fair::{Fair, Shares};
 use crate::security::RetryAfter;
+pub use live::fair::{Busy, Requester};
+use live::fair::{Fair, Shares};
 use plyyard_store::reviews::{self as review_store, StoredReview};
 use plyyard_store::{Store, now_ms};
 

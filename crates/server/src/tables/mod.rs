@@ -151,8 +151,8 @@ impl TableJson {
             public: t.public,
             speed: tc.map_or("rapid", |tc| tc.speed().as_str()),
             game_id: t.game_id.clone(),
-            created_at: crate::live::rfc3339(t.created_at),
-            expires_at: crate::live::rfc3339(t.expires_at),
+            created_at: live::rfc3339(t.created_at),
+            expires_at: live::rfc3339(t.expires_at),
         }
     }
 

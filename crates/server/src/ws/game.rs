@@ -15,10 +15,10 @@ use tokio::sync::{broadcast, oneshot};
 use super::{FloodGuard, Incoming, MAX_FRAME_BYTES, Outgoing, Verdict, close};
 use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
-use crate::fair::Requester;
 use crate::identity::PlayerId;
-use crate::live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 use crate::protocol::{ClientMsg, GameState, ServerMsg, parse_client};
+use live::fair::Requester;
+use live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
@@ -54,7 +54,7 @@ where
     fn presence(&self, here: bool) {
         if self.seats.color_of(self.player).is_some() {
             live::notify(
-                self.shared,
+                &self.shared.live,
                 self.game_id,
                 Cmd::Presence {
                     player: self.player.clone(),
@@ -97,7 +97,7 @@ where
     }
 
     async fn subscribe(&mut self, since: Option<u64>) -> Result<Subscription, ApiError> {
-        let sub = live::request(self.shared, self.game_id, |reply| Cmd::Subscribe {
+        let sub = live::request(&self.shared.live, self.game_id, |reply| Cmd::Subscribe {
             since,
             reply,
         })
@@ -113,7 +113,7 @@ where
         let Some(make) = command_for(self.player, self.client, msg) else {
             return Ok(None);
         };
-        let v = live::request(self.shared, self.game_id, &*make).await??;
+        let v = live::request(&self.shared.live, self.game_id, &*make).await??;
         Ok(Some(v))
     }
 }
@@ -391,7 +391,7 @@ mod tests {
             rules: game::RuleSet::PlyYard,
             fen: None,
         };
-        live::create_computer_game(shared, player, client.to_vec(), req)
+        live::create_computer_game(&shared.live, player, client.to_vec(), req)
             .await
             .unwrap()
     }

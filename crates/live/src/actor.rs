@@ -26,19 +26,19 @@ use super::game::{Change, LiveGame, TableMove};
 use super::seat::{Seat, seat_name};
 use super::start::start_rematch;
 use super::table::{RETRY_AFTER, Rematch};
-use crate::Shared;
-use crate::error::{ApiError, ErrorCode};
 use crate::fair::{Busy, Requester};
-use crate::identity::PlayerId;
-use crate::protocol::{EventKind, GameState, MoveJson, RatingJson};
-use crate::rating::Speed;
-use crate::store::{GameSummary, MoveRow, StoreError, now_ms};
+use crate::hub::LiveDeps;
+use plyyard_rating::Speed;
+use plyyard_store::PlayerId;
 use plyyard_store::replay::{move_row, summary_of};
+use plyyard_store::{GameSummary, MoveRow, StoreError, now_ms};
+use wire::error::{ApiError, ErrorCode};
+use wire::protocol::{EventKind, GameState, MoveJson, RatingJson};
 
 /// A live game's actor: the game, its feed, and the computer's search in
 /// flight.
 pub(super) struct Actor {
-    shared: Arc<Shared>,
+    shared: Arc<LiveDeps>,
     live: LiveGame,
     thinker: Thinker,
     /// The keys of the client whose move the computer answers (see
@@ -73,7 +73,7 @@ struct Running {
 /// `client` (by default, the game's human player): its mailbox and its
 /// life for the registry to run.
 pub(super) fn spawn(
-    shared: &Arc<Shared>,
+    shared: &Arc<LiveDeps>,
     live: LiveGame,
     client: Option<Vec<Requester>>,
 ) -> (mpsc::Sender<Cmd>, Box<dyn Life>) {
@@ -363,7 +363,7 @@ impl Actor {
     /// Gives `from`'s seats to `to`, showing `to`'s name on them.
     async fn reseat(&mut self, from: &PlayerId, to: &PlayerId) {
         for color in self.live.reseat(from, to) {
-            match seat_name(&self.shared, &Seat::Person(to.clone())).await {
+            match seat_name(&self.shared.store, &Seat::Person(to.clone())).await {
                 Ok(name) => self.live.names[color] = name,
                 Err(e) => tracing::warn!(game = %self.live.row.id, "seat name: {e}"),
             }
@@ -491,7 +491,7 @@ impl Actor {
     async fn rating(&self, player: &str, speed: Speed) -> Option<RatingJson> {
         match self.shared.store.rating(player, speed).await {
             Ok(r) => Some(RatingJson {
-                rating: crate::rating::display(r.at(now_ms()).rating),
+                rating: plyyard_rating::display(r.at(now_ms()).rating),
                 provisional: r.provisional(),
             }),
             Err(e) => {

@@ -4,11 +4,10 @@
 
 use game::shakmaty::{ByColor, Color};
 
-use crate::Shared;
-use crate::identity::PlayerId;
-use crate::protocol::SeatJson;
-use crate::store::{GameKind, GameRow, StoreError};
+use plyyard_store::PlayerId;
 use plyyard_store::reviews::ImportedInfo;
+use plyyard_store::{GameKind, GameRow, Store, StoreError};
+use wire::protocol::SeatJson;
 
 /// Who sits on one side of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,10 +86,10 @@ impl Seats {
 ///
 /// # Errors
 /// A database failure.
-pub async fn seat_name(shared: &Shared, seat: &Seat) -> Result<SeatJson, StoreError> {
+pub async fn seat_name(store: &Store, seat: &Seat) -> Result<SeatJson, StoreError> {
     match seat {
         Seat::Computer(level) => Ok(SeatJson::computer(*level)),
-        Seat::Person(p) => Ok(SeatJson::from(shared.store.seat_info(&p.0).await?)),
+        Seat::Person(p) => Ok(SeatJson::from(store.seat_info(&p.0).await?)),
     }
 }
 
@@ -106,16 +105,16 @@ pub(super) fn imported_seats(info: Option<&ImportedInfo>) -> ByColor<SeatJson> {
 /// How both seats of a stored game are shown: an imported game's by the
 /// names its PGN gave.
 pub(super) async fn seat_names(
-    shared: &Shared,
+    store: &Store,
     row: &GameRow,
 ) -> Result<ByColor<SeatJson>, StoreError> {
     if row.kind == GameKind::Imported {
-        let info = plyyard_store::reviews::imported(&shared.store, &row.id).await?;
+        let info = plyyard_store::reviews::imported(store, &row.id).await?;
         return Ok(imported_seats(info.as_ref()));
     }
     let seats = Seats::of(row);
     Ok(ByColor {
-        white: seat_name(shared, &seats.white).await?,
-        black: seat_name(shared, &seats.black).await?,
+        white: seat_name(store, &seats.white).await?,
+        black: seat_name(store, &seats.black).await?,
     })
 }

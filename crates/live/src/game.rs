@@ -14,10 +14,10 @@ use game::{Clock, Game, MoveError, Reason};
 use super::seat::Seats;
 use super::table::{Due, Refusal, Rematch, TableLive, clock_error};
 use super::view::{color_name, dests, pgn_name, rfc3339};
-use crate::error::{ApiError, ErrorCode};
-use crate::identity::PlayerId;
-use crate::protocol::{EventKind, GameState, MoveJson, SeatJson};
-use crate::store::{GameKind, GameRow};
+use plyyard_store::PlayerId;
+use plyyard_store::{GameKind, GameRow};
+use wire::error::{ApiError, ErrorCode};
+use wire::protocol::{EventKind, GameState, MoveJson, SeatJson};
 
 /// A live game: what the actor owns of it besides its mailbox, feed and
 /// searches.
@@ -80,7 +80,7 @@ impl LiveGame {
         game: Game,
         names: ByColor<SeatJson>,
         imported_tags: Option<game::PgnTags>,
-        tuning: &crate::Tuning,
+        tuning: &crate::tuning::LiveTuning,
     ) -> LiveGame {
         let table = row
             .table

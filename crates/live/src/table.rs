@@ -21,16 +21,10 @@ use game::{Clock, ClockError, ClockSnapshot, Game, Moment, Speed};
 use tokio::time::Instant;
 
 use super::view::color_name;
-use crate::error::{ApiError, ErrorCode};
-use crate::protocol::{AwayJson, ClockJson, RatingJson, RematchJson, Sides, TableState};
-use crate::store::TableGame;
+use plyyard_store::TableGame;
+use wire::error::{ApiError, ErrorCode};
+use wire::protocol::{AwayJson, ClockJson, RatingJson, RematchJson, Sides, TableState};
 
-/// Each side's first move must come within this long (the default of
-/// [`crate::Tuning::first_move_timeout`]).
-pub const FIRST_MOVE: Duration = Duration::from_secs(30);
-/// An opponent away this long may be claimed against (the default of
-/// [`crate::Tuning::away_claim_after`]).
-pub const AWAY_CLAIM: Duration = Duration::from_secs(30);
 /// A deadline whose write failed is tried again this much later.
 pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
 
@@ -121,7 +115,11 @@ pub(super) fn clock_error(e: ClockError) -> ApiError {
 impl TableLive {
     /// The table part of a loaded game, its clock restored from the time
     /// stored with each side's last move.
-    pub(super) fn load(t: &TableGame, game: &Game, tuning: &crate::Tuning) -> TableLive {
+    pub(super) fn load(
+        t: &TableGame,
+        game: &Game,
+        tuning: &crate::tuning::LiveTuning,
+    ) -> TableLive {
         let now = Moment::ORIGIN;
         let initial = ms(t.control.initial());
         let mut left = ByColor::new_with(|_| initial);
@@ -415,6 +413,7 @@ mod tests {
     use game::{RuleSet, TimeControl};
 
     use super::*;
+    use crate::tuning::FIRST_MOVE;
 
     fn live(game: &Game) -> TableLive {
         let control = TimeControl::table(3, 2).unwrap();
@@ -423,7 +422,7 @@ mod tests {
             rated: false,
             control,
         };
-        TableLive::load(&t, game, &crate::Tuning::default())
+        TableLive::load(&t, game, &crate::tuning::LiveTuning::default())
     }
 
     /// The actor sleeps until the first-move limit, then until the flag of
@@ -590,7 +589,7 @@ mod deadline_tests {
                 rated: false,
                 control,
             };
-            let t = TableLive::load(&t, &game, &crate::Tuning::default());
+            let t = TableLive::load(&t, &game, &crate::tuning::LiveTuning::default());
             Sim {
                 game,
                 t,

@@ -16,18 +16,20 @@ use tokio::sync::{OnceCell, mpsc, oneshot};
 use super::cmd::{Cmd, Exit, Handle, Life};
 use super::game::LiveGame;
 use super::seat::{imported_seats, seat_names};
-use crate::Shared;
-use crate::error::ApiError;
+use crate::engine_pool::EnginePool;
 use crate::fair::Requester;
-use crate::identity::PlayerId;
-use crate::store::GameKind;
+use crate::metrics::Metrics;
+use crate::tuning::LiveTuning;
+use plyyard_store::{GameKind, Store};
+use plyyard_store::PlayerId;
 use plyyard_store::replay::{rebuild, valid_game_id};
+use wire::error::ApiError;
 
 /// Makes the actor of a live game whose computer answers the client of
 /// the given keys (by default, its human player): its mailbox and its life,
 /// which the registry runs.
 pub(super) type Spawn =
-    fn(&Arc<Shared>, LiveGame, Option<Vec<Requester>>) -> (mpsc::Sender<Cmd>, Box<dyn Life>);
+    fn(&Arc<LiveDeps>, LiveGame, Option<Vec<Requester>>) -> (mpsc::Sender<Cmd>, Box<dyn Life>);
 
 /// The registry of live games.
 #[derive(Debug)]
@@ -108,7 +110,7 @@ impl Hub {
 }
 
 /// Starts the actor of `live` and the registry's task that runs it.
-fn start(shared: &Arc<Shared>, live: LiveGame, client: Option<Vec<Requester>>) -> Handle {
+fn start(shared: &Arc<LiveDeps>, live: LiveGame, client: Option<Vec<Requester>>) -> Handle {
     let id = live.row.id.clone();
     let generation = shared.hub.generation.fetch_add(1, Ordering::Relaxed);
     let (tx, life) = (shared.hub.spawn)(shared, live, client);
@@ -119,7 +121,7 @@ fn start(shared: &Arc<Shared>, live: LiveGame, client: Option<Vec<Requester>>) -
 /// Runs the actor of game `id` (`generation`) until it is done: a stale
 /// actor is forgotten, an idle one unloaded unless a command waits for it
 /// (then it runs on).
-async fn supervise(shared: Arc<Shared>, id: String, generation: u64, mut life: Box<dyn Life>) {
+async fn supervise(shared: Arc<LiveDeps>, id: String, generation: u64, mut life: Box<dyn Life>) {
     loop {
         match life.run().await {
             Exit::Idle(back) => {
@@ -141,7 +143,7 @@ async fn supervise(shared: Arc<Shared>, id: String, generation: u64, mut life: B
 /// Starts the actor of a game just created, whose computer answers the
 /// client of `client`, and registers it (its id is fresh: nobody can have
 /// asked for it yet).
-pub(super) fn start_new(shared: &Arc<Shared>, live: LiveGame, client: Vec<Requester>) {
+pub(super) fn start_new(shared: &Arc<LiveDeps>, live: LiveGame, client: Vec<Requester>) {
     let id = live.row.id.clone();
     let handle = start(shared, live, Some(client));
     let _ = shared.hub.slot(&id).set(handle);
@@ -151,7 +153,7 @@ pub(super) fn start_new(shared: &Arc<Shared>, live: LiveGame, client: Vec<Reques
 ///
 /// # Errors
 /// `not_found` if there is no such game; `internal` if it cannot be loaded.
-pub(crate) async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
+pub async fn handle(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, ApiError> {
     if !valid_game_id(id) {
         return Err(ApiError::no_game(id));
     }
@@ -164,7 +166,7 @@ pub(crate) async fn handle(shared: &Arc<Shared>, id: &str) -> Result<Handle, Api
 }
 
 /// Loads game `id` from the database and starts its actor.
-async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
+async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, ApiError> {
     let Some((row, moves)) = shared.store.load_game(id).await? else {
         return Err(ApiError::no_game(id));
     };
@@ -175,7 +177,7 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
         let info = plyyard_store::reviews::imported(&shared.store, id).await?;
         (imported_seats(info.as_ref()), info.map(|i| i.pgn_tags()))
     } else {
-        (seat_names(shared, &row).await?, None)
+        (seat_names(&shared.store, &row).await?, None)
     };
     let live = LiveGame::new(row, game, names, tags, &shared.tuning);
     Ok(start(shared, live, None))
@@ -183,7 +185,7 @@ async fn load(shared: &Arc<Shared>, id: &str) -> Result<Handle, ApiError> {
 
 /// Sends `cmd` to game `id` if it is loaded, without waiting; a game not
 /// in memory has nobody to tell.
-pub(crate) fn notify(shared: &Shared, id: &str, cmd: Cmd) {
+pub fn notify(shared: &LiveDeps, id: &str, cmd: Cmd) {
     let handle = shared
         .hub
         .lock()
@@ -201,8 +203,8 @@ pub(crate) fn notify(shared: &Shared, id: &str, cmd: Cmd) {
 ///
 /// # Errors
 /// `not_found`, or `internal` if the actor failed.
-pub(crate) async fn request<T>(
-    shared: &Arc<Shared>,
+pub async fn request<T>(
+    shared: &Arc<LiveDeps>,
     id: &str,
     make: impl Fn(oneshot::Sender<T>) -> Cmd,
 ) -> Result<T, ApiError> {
@@ -226,7 +228,7 @@ pub(crate) async fn request<T>(
 /// Tells every loaded game that `player`'s seats now show who `player` is
 /// (after an account was deleted, say); games not loaded read it when they
 /// load.
-pub async fn refresh_seats(shared: &Shared, player: &PlayerId) {
+pub async fn refresh_seats(shared: &LiveDeps, player: &PlayerId) {
     for h in shared.hub.handles() {
         let (reply, done) = oneshot::channel();
         let cmd = Cmd::Reseat {
@@ -236,6 +238,40 @@ pub async fn refresh_seats(shared: &Shared, player: &PlayerId) {
         };
         if h.tx.send(cmd).await.is_ok() {
             let _ = done.await;
+        }
+    }
+}
+
+/// Everything the live games share.
+#[derive(Debug)]
+pub struct LiveDeps {
+    /// Storage: every commit of a live game goes there first.
+    pub store: Store,
+    /// The registry of live games.
+    pub hub: Hub,
+    /// The computer player's engines.
+    pub engines: Arc<EnginePool>,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// Tunables.
+    pub tuning: LiveTuning,
+}
+
+impl LiveDeps {
+    /// The live games' dependencies, with `hub` (an empty [`crate::registry`]).
+    pub fn new(
+        hub: Hub,
+        store: Store,
+        engines: Arc<EnginePool>,
+        metrics: Arc<Metrics>,
+        tuning: LiveTuning,
+    ) -> LiveDeps {
+        LiveDeps {
+            store,
+            hub,
+            engines,
+            metrics,
+            tuning,
         }
     }
 }

@@ -9,7 +9,7 @@ use game::Game;
 use game::Variant;
 use game::shakmaty::{Color, File, Move, Square};
 
-use crate::protocol::{SeatJson, SeatKind};
+use wire::protocol::{SeatJson, SeatKind};
 
 /// Name of a colour on the wire.
 pub fn color_name(c: Color) -> &'static str {

@@ -1,5 +1,8 @@
 //! Live games: one tokio task (actor) per game in memory, owning its
-//! [`game::Game`], and the [`Hub`] that finds, loads and unloads them.
+//! [`game::Game`], and the [`Hub`] that finds, loads and unloads them;
+//! where games come from; the computer's engine pool and its fair queue.
+//! The server reaches them through the entry points re-exported here,
+//! each handed the [`LiveDeps`]; this crate knows no HTTP.
 //!
 //! Every change goes through the actor's mailbox, so a game sees one command
 //! at a time. A change is tried on a copy of the game, committed to the
@@ -16,7 +19,8 @@
 //!   function that commits every change;
 //! - `start`: where new games come from (computer games, table games,
 //!   rematches) and the one constructor of a new game's row;
-//! - `hub`: the registry — loading a game once, running its actor, and
+//! - `hub`: the registry and what the live games share ([`LiveDeps`]) —
+//!   loading a game once, running its actor, and
 //!   unloading or forgetting it by how the actor's run ended; it is handed
 //!   the function that spawns actors ([`registry`]) and names none;
 //! - `computer`: the computer's searches;
@@ -29,7 +33,10 @@
 //! - `feed`: the versioned events, their replay buffer and fan-out;
 //! - `seat`: who sits where and how a seat is shown;
 //! - `view`: how a game is written for clients (colours, times,
-//!   destinations, PGN names).
+//!   destinations, PGN names);
+//! - `tuning`: the live games' tunables;
+//! - `engine_pool`, `fair`: the computer's engines, shared fairly between
+//!   clients; `metrics`: the counters the server exports.
 //!
 //! Stored games (ids, the rows a change writes, rebuilding a game from its
 //! rows) are `plyyard_store::replay`'s.
@@ -37,25 +44,29 @@
 mod actor;
 mod cmd;
 mod computer;
+pub mod engine_pool;
+pub mod fair;
 mod feed;
 mod game;
 mod hub;
+pub mod metrics;
 mod seat;
 mod start;
 mod table;
+mod tuning;
 mod view;
 
 #[cfg(test)]
 mod flag_tests;
 
-pub(crate) use cmd::Cmd;
+pub use cmd::Cmd;
 pub use cmd::Subscription;
 pub use feed::{CatchUp, Event};
-pub use hub::{Hub, refresh_seats};
-pub(crate) use hub::{handle, notify, request};
+pub use hub::{Hub, LiveDeps, refresh_seats};
+pub use hub::{handle, notify, request};
 pub use seat::{Seat, Seats, seat_name};
 pub use start::{create_computer_game, start_table_game};
-pub use table::{AWAY_CLAIM, FIRST_MOVE};
+pub use tuning::{AWAY_CLAIM, FIRST_MOVE, LiveTuning};
 pub use view::{color_name, rfc3339};
 
 /// The registry of live games, handed the function that spawns their

@@ -16,17 +16,17 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::feed::{CatchUp, Event};
 use super::seat::Seats;
-use crate::error::ApiError;
 use crate::fair::Requester;
-use crate::identity::PlayerId;
-use crate::protocol::GameState;
+use plyyard_store::PlayerId;
+use wire::error::ApiError;
+use wire::protocol::GameState;
 
 /// Commands waiting in a game's mailbox before senders wait.
 pub(super) const MAILBOX: usize = 64;
 
 /// A command to a game actor.
 #[derive(Debug)]
-pub(crate) enum Cmd {
+pub enum Cmd {
     /// The state as `viewer` sees it.
     State {
         /// The viewer.
@@ -156,7 +156,7 @@ pub(crate) enum Cmd {
 
 /// The address of a live game actor.
 #[derive(Debug, Clone)]
-pub(crate) struct Handle {
+pub struct Handle {
     /// The actor's mailbox.
     pub(super) tx: mpsc::Sender<Cmd>,
     /// Which actor of the game this is (a reloaded game gets a new one).

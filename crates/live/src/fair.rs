@@ -17,7 +17,7 @@
 //!
 //! The engine pool of live games and `/api/positions/reply`
 //! ([`crate::engine_pool`]), the game reviews and the analysis board
-//! ([`crate::review::service`]) each run on one.
+//! (the server's reviews) each run on one.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
@@ -30,7 +30,7 @@ use tokio::sync::oneshot;
 /// of reviews and analyses count against.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Requester {
-    /// A client address (IPv6 by its /64, see [`crate::security::ClientIp`]).
+    /// A client address (IPv6 by its /64, see the server's `ClientIp`).
     Ip(IpAddr),
     /// A logged-in account.
     Account(String),
@@ -46,7 +46,7 @@ impl Requester {
     ///
     /// # Examples
     /// ```
-    /// use server::fair::Requester;
+    /// use live::fair::Requester;
     /// let ip = "192.0.2.7".parse().unwrap();
     /// assert_eq!(
     ///     Requester::keys(Some("acc"), "p1", ip, true),
@@ -93,7 +93,7 @@ impl Shares {
     ///
     /// # Examples
     /// ```
-    /// use server::fair::Shares;
+    /// use live::fair::Shares;
     /// assert_eq!(Shares::half(2, 8, 64).per_client_running, 1);
     /// assert_eq!(Shares::half(5, 8, 64).per_client_running, 3);
     /// assert_eq!(Shares::half(0, 8, 64).workers, 1);

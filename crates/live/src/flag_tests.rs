@@ -9,9 +9,9 @@ use game::{Game, GameResult, Reason, RuleSet, TimeControl, Variant};
 
 use super::cmd::Cmd;
 use super::hub::request;
-use crate::Shared;
-use crate::store::{GameKind, GameRow, GameStatus, MoveRow, Store, TableGame, now_ms};
+use crate::hub::LiveDeps;
 use plyyard_store::replay::summary_of;
+use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, Store, TableGame, now_ms};
 
 /// On each backend, stores a table game from `fen` with two moves
 /// played, the mover of the first one (White) having `white_ms` left,
@@ -30,7 +30,20 @@ async fn flagged_on(
     moves: [&str; 2],
     white_ms: i64,
 ) -> (String, Option<String>) {
-    let shared = Arc::new(Shared::new(store, b"test", crate::Tuning::default()));
+    let metrics = Arc::new(crate::metrics::Metrics::default());
+    let engines = Arc::new(crate::engine_pool::EnginePool::new(
+        1,
+        16,
+        1.0,
+        Arc::clone(&metrics),
+    ));
+    let shared = Arc::new(LiveDeps::new(
+        crate::registry(),
+        store,
+        engines,
+        metrics,
+        crate::LiveTuning::default(),
+    ));
     for p in ["wwwwwwwwwwwwwwwwwwwwww", "bbbbbbbbbbbbbbbbbbbbbb"] {
         shared.store.touch_player(p, 1).await.unwrap();
     }

@@ -15,13 +15,13 @@ use super::game::LiveGame;
 use super::hub::{self, request};
 use super::seat::seat_names;
 use super::view::color_name;
-use crate::Shared;
-use crate::error::{ApiError, ErrorCode};
 use crate::fair::Requester;
-use crate::identity::PlayerId;
-use crate::protocol::{ColorChoice, GameState, NewComputerGame};
-use crate::store::{GameKind, GameRow, TableGame, TableRow, now_ms};
+use crate::hub::LiveDeps;
+use plyyard_store::PlayerId;
 use plyyard_store::replay::{new_game_id, summary_of};
+use plyyard_store::{GameKind, GameRow, TableGame, TableRow, now_ms};
+use wire::error::{ApiError, ErrorCode};
+use wire::protocol::{ColorChoice, GameState, NewComputerGame};
 
 /// The stored row of a new game of `kind` from `game`'s starting position:
 /// a fresh id, the player ids on each seat (`None`: the computer's), the
@@ -58,7 +58,7 @@ pub(super) fn new_row(
 /// # Errors
 /// `bad_request` for an impossible set-up; `internal` for storage failures.
 pub async fn create_computer_game(
-    shared: &Arc<Shared>,
+    shared: &Arc<LiveDeps>,
     player: &PlayerId,
     client: Vec<Requester>,
     req: NewComputerGame,
@@ -93,7 +93,7 @@ pub async fn create_computer_game(
         "game created"
     );
     let id = row.id.clone();
-    let names = seat_names(shared, &row).await?;
+    let names = seat_names(&shared.store, &row).await?;
     let live = LiveGame::new(row, game, names, None, &shared.tuning);
     hub::start_new(shared, live, client);
     let viewer = Some(player.clone());
@@ -144,7 +144,7 @@ fn starting_game(req: &NewComputerGame) -> Result<Game, ApiError> {
 /// # Errors
 /// A database failure.
 pub async fn start_table_game(
-    shared: &Arc<Shared>,
+    shared: &Arc<LiveDeps>,
     table: &TableRow,
     guest: &PlayerId,
 ) -> Result<Option<String>, ApiError> {
@@ -171,7 +171,7 @@ pub async fn start_table_game(
 /// # Errors
 /// `conflict` if the table moved on already; a database failure.
 pub(super) async fn start_rematch(
-    shared: &Arc<Shared>,
+    shared: &Arc<LiveDeps>,
     previous: &GameRow,
 ) -> Result<String, ApiError> {
     let code = previous
@@ -200,7 +200,7 @@ pub(super) async fn start_rematch(
 }
 
 /// Loads a new table game at once, so that its first-move deadline runs.
-async fn started(shared: &Arc<Shared>, row: &GameRow) {
+async fn started(shared: &Arc<LiveDeps>, row: &GameRow) {
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
     tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
     if let Err(e) = hub::handle(shared, &row.id).await {
