@@ -8,7 +8,8 @@ JSON is compared with a reference built on python-chess: final FEN, turn, SAN
 list, sorted legal UCI moves, status/result/reason, claimable draws. Refused
 input (illegal, malformed, ambiguous moves, `0000`, moves after the end) must
 exit 2 with a JSON error. `plyyard perft --divide` is compared on random
-positions, `plyyard pgn export` of the games is re-read by python-chess, and the
+positions, `plyyard pgn export --clock-precision ms` of the games is re-read by
+python-chess (clocks to the millisecond), and the
 `--chess960 N` numbering is compared with `chess.Board.from_chess960_pos(N)`.
 
 The reference decides results itself, per FIDE Laws and docs/rules-crosscheck.md:
@@ -658,13 +659,14 @@ class Checker:
             f.write(buf.getvalue())
             path = f.name
         try:
-            code, out, err = self.run(["pgn", "export", path])
+            # Milliseconds: the clocks are compared to python-chess's exactly.
+            code, out, err = self.run(["pgn", "export", "--clock-precision", "ms", path])
         finally:
             keep = os.environ.get("CROSSCHECK_KEEP_PGN")
             if not keep:
                 os.unlink(path)
         if code != 0:
-            self.differ("pgn-export", None, f"exit {code}: {err.strip()[:500]}", ["pgn", "export", path])
+            self.differ("pgn-export", None, f"exit {code}: {err.strip()[:500]}", ["pgn", "export", "--clock-precision", "ms", path])
             return
         stream = io.StringIO(out)
         for c, headers, moves, clock_values in wanted:

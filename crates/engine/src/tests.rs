@@ -622,3 +622,60 @@ fn suite_mates_in_three_are_found_by_depth_8() {
     }
     assert!(missed.is_empty(), "{missed:?}");
 }
+
+/// Positions where promoting to a queen is best: the promoted piece is
+/// taken back whatever it is (so every promotion scores the same) or the
+/// queen promotion simply wins most.
+const QUEEN_PROMOTIONS: [&str; 5] = [
+    // 11.bxa8: the queen on d8 takes back on a8 (the game of issue 44).
+    "r2qkb1r/1P3ppp/2n1pn2/8/8/2N2N2/PPP2PPP/R1BQKB1R w KQk - 0 11",
+    // cxd8, taken back by the king.
+    "3rk3/2P2ppp/8/8/8/8/5PPP/6K1 w - - 0 1",
+    // A free square.
+    "4k3/P4ppp/8/8/8/8/5PPP/6K1 w - - 0 1",
+    // Black takes on b1 with check.
+    "6k1/5ppp/8/8/8/8/p4PPP/1R4K1 b - - 0 1",
+    // The new piece is taken by the rook on d1.
+    "6k1/5ppp/8/8/8/8/1p3PPP/3R2K1 b - - 0 1",
+];
+
+#[test]
+fn no_level_underpromotes_when_the_queen_is_as_good() {
+    let stop = AtomicBool::new(false);
+    for fen in QUEEN_PROMOTIONS {
+        let p = pos(fen);
+        for level in Level::ALL {
+            let seeds = if level == Level::Expert { 0..2 } else { 0..30 };
+            for seed in seeds {
+                let mut e = Engine::new(2);
+                let r = e
+                    .search(&p, &[], &depth(8), level, seed, &stop)
+                    .expect("move");
+                assert!(
+                    crate::level::queen_instead(r.best_move).is_none(),
+                    "{fen} {level} seed {seed}: {} ({})",
+                    r.best_move.to_uci(CastlingMode::Standard),
+                    r.score
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn rook_promotion_that_avoids_stalemate_is_found() {
+    // Saavedra's study after 5...Rd4: 6.c8=Q? Rc4+ 7.Qxc4 is stalemate,
+    // 6.c8=R! wins.
+    let p = pos("8/2P5/8/8/3r4/8/2K5/k7 w - - 0 6");
+    let stop = AtomicBool::new(false);
+    let r = Engine::new(4)
+        .search(&p, &[], &depth(12), Level::Expert, 0, &stop)
+        .expect("move");
+    assert_eq!(r.best_move, uci(&p, "c7c8r"), "{}", r.score);
+    for seed in 0..5 {
+        let r = Engine::new(4)
+            .search(&p, &[], &Limits::default(), Level::Hard, seed, &stop)
+            .expect("move");
+        assert_eq!(r.best_move, uci(&p, "c7c8r"), "hard, seed {seed}");
+    }
+}

@@ -12,7 +12,7 @@ pub use import::{ImportedGame, PgnError, PgnErrorKind, PgnImporter};
 
 use crate::game::Game;
 use crate::notation::{self, Lang};
-use crate::rules::{GameResult, Reason, Variant};
+use crate::rules::{GameResult, ParseNameError, Reason, Variant};
 
 /// Tags the exporter writes from the game itself (or from [`PgnTags`]
 /// fields); extra tags with these names are left out.
@@ -91,11 +91,67 @@ pub fn termination(reason: Option<Reason>) -> &'static str {
     }
 }
 
-/// Formats milliseconds as a `[%clk]` value: `h:mm:ss`, with decimals only
-/// when the clock has a fraction of a second.
-pub fn format_clock(ms: u64) -> String {
-    let secs = ms / 1000;
-    let frac = ms % 1000;
+/// How precisely `[%clk]` comments give the clocks.
+///
+/// Whole seconds is what people download (lichess and most readers write
+/// and expect `[%clk 0:03:00]`); milliseconds keep the recorded clocks
+/// exactly, for tools that read them back (`plyyard pgn export
+/// --clock-precision ms`, the python-chess cross-check).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ClockPrecision {
+    /// `h:mm:ss`, rounded to the nearest second as lichess does (half a
+    /// second up).
+    #[default]
+    Seconds,
+    /// `h:mm:ss` with the milliseconds as decimals when there are any
+    /// (`0:02:59.5`, `0:03:00.506`).
+    Millis,
+}
+
+impl ClockPrecision {
+    /// The name [`FromStr`](std::str::FromStr) reads: `s` or `ms`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockPrecision::Seconds => "s",
+            ClockPrecision::Millis => "ms",
+        }
+    }
+}
+
+impl std::fmt::Display for ClockPrecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ClockPrecision {
+    type Err = ParseNameError;
+
+    fn from_str(s: &str) -> Result<ClockPrecision, ParseNameError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "s" | "sec" | "seconds" => Ok(ClockPrecision::Seconds),
+            "ms" | "millis" | "milliseconds" => Ok(ClockPrecision::Millis),
+            _ => Err(ParseNameError {
+                what: "clock precision (s or ms)",
+                input: s.to_owned(),
+            }),
+        }
+    }
+}
+
+/// Formats milliseconds as a `[%clk]` value, `h:mm:ss`, to `precision`.
+///
+/// # Examples
+/// ```
+/// use game::pgn::{ClockPrecision, format_clock};
+/// assert_eq!(format_clock(180_506, ClockPrecision::Seconds), "0:03:01");
+/// assert_eq!(format_clock(180_506, ClockPrecision::Millis), "0:03:00.506");
+/// ```
+pub fn format_clock(ms: u64, precision: ClockPrecision) -> String {
+    let (secs, frac) = match precision {
+        ClockPrecision::Seconds => (ms.saturating_add(500) / 1000, 0),
+        ClockPrecision::Millis => (ms / 1000, ms % 1000),
+    };
     let mut s = format!("{}:{:02}:{:02}", secs / 3600, (secs / 60) % 60, secs % 60);
     if frac != 0 {
         let f = format!("{frac:03}");
@@ -105,18 +161,43 @@ pub fn format_clock(ms: u64) -> String {
     s
 }
 
-/// Exports `game` as PGN with English SAN. See [`to_pgn_lang`].
+/// How [`to_pgn_with`] writes a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportOptions {
+    /// Piece letters of the SAN.
+    pub lang: Lang,
+    /// Precision of the `[%clk]` comments.
+    pub clocks: ClockPrecision,
+}
+
+/// Exports `game` as PGN with English SAN and clocks in whole seconds.
+/// See [`to_pgn_with`].
 pub fn to_pgn(game: &Game, tags: &PgnTags) -> String {
     to_pgn_lang(game, tags, Lang::En)
 }
 
-/// Exports `game` as PGN, writing SAN with the piece letters of `lang`.
+/// Exports `game` as PGN, writing SAN with the piece letters of `lang`
+/// and clocks in whole seconds. See [`to_pgn_with`].
+pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
+    to_pgn_with(
+        game,
+        tags,
+        ExportOptions {
+            lang,
+            clocks: ClockPrecision::Seconds,
+        },
+    )
+}
+
+/// Exports `game` as PGN as `options` say (piece letters, clock precision).
 ///
 /// Tags: the Seven Tag Roster, then `Variant "Chess960"` for Chess960 games,
 /// `SetUp "1"` + `FEN` when the game did not start from the standard
 /// position, `TimeControl` when known, `Termination`, `Rules` (the rule set)
-/// and the extra tags (those with valid names not in [`DERIVED_TAGS`]). Moves carry `{[%clk h:mm:ss]}` when clocks were kept.
-pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
+/// and the extra tags (those with valid names not in [`DERIVED_TAGS`]).
+/// Moves carry `{[%clk h:mm:ss]}` when clocks were kept.
+pub fn to_pgn_with(game: &Game, tags: &PgnTags, options: ExportOptions) -> String {
+    let lang = options.lang;
     let result = game
         .outcome()
         .map(|o| o.result)
@@ -175,7 +256,7 @@ pub fn to_pgn_lang(game: &Game, tags: &PgnTags, lang: Lang) -> String {
         }
         need_number = false;
         if let Some(ms) = played.clock_ms {
-            tokens.push(format!("{{[%clk {}]}}", format_clock(ms)));
+            tokens.push(format!("{{[%clk {}]}}", format_clock(ms, options.clocks)));
             need_number = true;
         }
     }
@@ -247,6 +328,14 @@ mod tests {
     #[test]
     fn export_with_clocks() {
         golden("export_clocks.pgn", &to_pgn(&timed_game(), &tags()));
+        let ms = ExportOptions {
+            clocks: ClockPrecision::Millis,
+            ..ExportOptions::default()
+        };
+        golden(
+            "export_clocks_ms.pgn",
+            &to_pgn_with(&timed_game(), &tags(), ms),
+        );
     }
 
     #[test]
@@ -282,8 +371,12 @@ mod tests {
 
     #[test]
     fn exported_games_import_back() {
+        let ms = ExportOptions {
+            clocks: ClockPrecision::Millis,
+            ..ExportOptions::default()
+        };
         for g in [timed_game(), Game::chess960(0, RuleSet::Fide).unwrap()] {
-            let text = to_pgn(&g, &tags());
+            let text = to_pgn_with(&g, &tags(), ms);
             let back: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
             assert_eq!(back.len(), 1);
             let imported = back[0].as_ref().unwrap();
@@ -291,15 +384,60 @@ mod tests {
             assert_eq!(imported.game.outcome(), g.outcome());
             assert_eq!(imported.game.initial_fen(), g.initial_fen());
             assert_eq!(imported.pgn_tags(), tags());
-            assert_eq!(to_pgn(&imported.game, &imported.pgn_tags()), text);
+            assert_eq!(to_pgn_with(&imported.game, &imported.pgn_tags(), ms), text);
         }
     }
 
     #[test]
+    fn whole_second_clocks_import_back_rounded() {
+        let g = timed_game();
+        let text = to_pgn(&g, &tags());
+        assert!(text.contains("1... e5 {[%clk 0:03:00]}"), "{text}");
+        assert!(!text.contains("[%clk 0:02:59"), "{text}");
+        let back: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
+        assert_eq!(back.len(), 1);
+        let imported = back[0].as_ref().unwrap();
+        assert_eq!(imported.game.moves(), g.moves());
+        assert_eq!(imported.game.outcome(), g.outcome());
+        let clocks: Vec<Option<u64>> = imported.game.history().iter().map(|p| p.clock_ms).collect();
+        let rounded: Vec<Option<u64>> = g
+            .history()
+            .iter()
+            .map(|p| p.clock_ms.map(|ms| (ms + 500) / 1000 * 1000))
+            .collect();
+        assert_eq!(clocks, rounded);
+        // Written again, nothing changes: whole seconds are a fixed point.
+        assert_eq!(to_pgn(&imported.game, &imported.pgn_tags()), text);
+    }
+
+    #[test]
     fn clock_format() {
-        assert_eq!(format_clock(0), "0:00:00");
-        assert_eq!(format_clock(3_723_000), "1:02:03");
-        assert_eq!(format_clock(59_500), "0:00:59.5");
-        assert_eq!(format_clock(1_250), "0:00:01.25");
+        use ClockPrecision::{Millis, Seconds};
+        for p in [Seconds, Millis] {
+            assert_eq!(format_clock(0, p), "0:00:00");
+            assert_eq!(format_clock(3_723_000, p), "1:02:03");
+            assert_eq!(format_clock(36_000_000, p), "10:00:00");
+        }
+        assert_eq!(format_clock(59_500, Millis), "0:00:59.5");
+        assert_eq!(format_clock(1_250, Millis), "0:00:01.25");
+        assert_eq!(format_clock(180_506, Millis), "0:03:00.506");
+        // Whole seconds: to the nearest, half a second up (lichess's rule).
+        assert_eq!(format_clock(180_499, Seconds), "0:03:00");
+        assert_eq!(format_clock(180_500, Seconds), "0:03:01");
+        assert_eq!(format_clock(59_999, Seconds), "0:01:00");
+        assert_eq!(format_clock(3_599_600, Seconds), "1:00:00");
+        assert_eq!(format_clock(400, Seconds), "0:00:00");
+        assert!(format_clock(u64::MAX, Seconds).ends_with(":51"));
+    }
+
+    #[test]
+    fn clock_precision_names() {
+        for p in [ClockPrecision::Seconds, ClockPrecision::Millis] {
+            assert_eq!(p.to_string().parse::<ClockPrecision>(), Ok(p));
+        }
+        assert_eq!("MS".parse::<ClockPrecision>(), Ok(ClockPrecision::Millis));
+        assert_eq!(ClockPrecision::default(), ClockPrecision::Seconds);
+        let e = "cs".parse::<ClockPrecision>().unwrap_err();
+        assert_eq!(e.input, "cs");
     }
 }

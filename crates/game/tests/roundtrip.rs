@@ -2,7 +2,9 @@
 //! sets): FEN, SAN, UCI and PGN round-trip to the same game.
 
 use game::notation::{Lang, delocalize_san, localize_san};
-use game::pgn::{PgnImporter, PgnTags, to_pgn, to_pgn_lang};
+use game::pgn::{
+    ClockPrecision, ExportOptions, PgnImporter, PgnTags, to_pgn, to_pgn_lang, to_pgn_with,
+};
 use game::shakmaty::Color;
 use game::{Game, RuleSet};
 use proptest::prelude::*;
@@ -107,9 +109,10 @@ proptest! {
 
     #[test]
     fn pgn_export_then_import_is_the_same_game(games in prop::collection::vec(game_strategy(), 1..4)) {
+        let ms = ExportOptions { clocks: ClockPrecision::Millis, ..ExportOptions::default() };
         let mut text = String::new();
         for g in &games {
-            text.push_str(&to_pgn(g, &PgnTags::default()));
+            text.push_str(&to_pgn_with(g, &PgnTags::default(), ms));
         }
         let back: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
         prop_assert_eq!(back.len(), games.len());
@@ -120,6 +123,19 @@ proptest! {
             prop_assert_eq!(b.game.fen(), g.fen());
             prop_assert_eq!(b.game.rules(), g.rules());
             prop_assert_eq!(b.game.variant(), g.variant());
+        }
+    }
+
+    #[test]
+    fn whole_second_pgn_imports_back_with_rounded_clocks(g in game_strategy()) {
+        let text = to_pgn(&g, &PgnTags::default());
+        let back: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
+        prop_assert_eq!(back.len(), 1);
+        let b = back.into_iter().next().unwrap().unwrap();
+        prop_assert_eq!(b.game.moves(), g.moves());
+        prop_assert_eq!(b.game.outcome(), g.outcome());
+        for (x, y) in b.game.history().iter().zip(g.history()) {
+            prop_assert_eq!(x.clock_ms, y.clock_ms.map(|ms| (ms + 500) / 1000 * 1000));
         }
     }
 

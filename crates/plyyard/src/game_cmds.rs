@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use game::notation::Lang;
-use game::pgn::{PgnImporter, to_pgn_lang};
+use game::pgn::{ClockPrecision, ExportOptions, PgnImporter, to_pgn_with};
 use game::shakmaty::{Chess, Position};
 use game::{Game, RuleSet, SetupError};
 use serde_json::json;
@@ -106,6 +106,10 @@ pub struct PgnExportArgs {
     /// Piece letters of the exported SAN: en, fr, ru, ro (or figurine).
     #[arg(long, default_value = "en")]
     lang: Lang,
+    /// Clocks in `[%clk]` comments: `s`, whole seconds (rounded, as
+    /// lichess writes them), or `ms`, the milliseconds as read.
+    #[arg(long, value_name = "s|ms", default_value = "s")]
+    clock_precision: ClockPrecision,
 }
 
 pub fn run(cmd: Command) -> ExitCode {
@@ -253,13 +257,17 @@ fn pgn_export(args: PgnExportArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let options = ExportOptions {
+        lang: args.lang,
+        clocks: args.clock_precision,
+    };
     let mut bad = 0usize;
     let mut out = BufWriter::new(io::stdout().lock());
     for item in PgnImporter::with_rules(input, args.input.rules) {
         match item {
             Ok(g) => {
                 if out
-                    .write_all(to_pgn_lang(&g.game, &g.pgn_tags(), args.lang).as_bytes())
+                    .write_all(to_pgn_with(&g.game, &g.pgn_tags(), options).as_bytes())
                     .is_err()
                 {
                     return ExitCode::FAILURE;

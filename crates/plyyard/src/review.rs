@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use clap::Args;
 use game::RuleSet;
-use game::pgn::PgnImporter;
+use game::pgn::{ClockPrecision, PgnImporter};
 use plyyard_review::{self as review, Budget};
 
 /// Languages of the explanations.
@@ -38,6 +38,10 @@ pub struct ReviewArgs {
     /// Rule set for games without a `Rules` tag.
     #[arg(long, default_value = "fide")]
     rules: RuleSet,
+    /// Clocks in `[%clk]` comments: `s`, whole seconds (rounded, as
+    /// lichess writes them), or `ms`, the milliseconds as read.
+    #[arg(long, value_name = "s|ms", default_value = "s")]
+    clock_precision: ClockPrecision,
     /// Print the time each game took on standard error.
     #[arg(long)]
     timing: bool,
@@ -94,7 +98,13 @@ pub fn run(args: ReviewArgs) -> ExitCode {
                 started.elapsed().as_secs_f64()
             );
         }
-        let text = review::text::annotated_pgn(&g.game, &g.pgn_tags(), &r, &args.lang);
+        let text = review::text::annotated_pgn(
+            &g.game,
+            &g.pgn_tags(),
+            &r,
+            &args.lang,
+            args.clock_precision,
+        );
         if out.write_all(text.as_bytes()).is_err() {
             return ExitCode::FAILURE;
         }

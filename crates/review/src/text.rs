@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use game::notation::{self, Lang};
-use game::pgn::{PgnTags, to_pgn};
+use game::pgn::{ClockPrecision, PgnTags, to_pgn};
 use game::{Game, GameResult};
 use plyyard_i18n as i18n;
 use shakmaty::Position;
@@ -244,13 +244,20 @@ pub fn eval_text(e: Eval) -> Option<String> {
 }
 
 /// `game` as PGN annotated with `review` (explanations in `lang`): after
-/// each move `{[%eval …]}` (with `[%clk …]` when the game kept clocks);
+/// each move `{[%eval …]}` (with `[%clk …]` to `clocks` when the game kept
+/// clocks);
 /// after a labelled move its NAG (`$6`, `$2`, `$4`), a comment with its
 /// label and explanations, and the engine's best line as a variation.
 ///
 /// # Panics
 /// If `review` is not a review of `game`.
-pub fn annotated_pgn(game: &Game, tags: &PgnTags, review: &Review, lang: &str) -> String {
+pub fn annotated_pgn(
+    game: &Game,
+    tags: &PgnTags,
+    review: &Review,
+    lang: &str,
+    clocks: ClockPrecision,
+) -> String {
     assert_eq!(
         review.moves.len(),
         game.history().len(),
@@ -286,7 +293,10 @@ pub fn annotated_pgn(game: &Game, tags: &PgnTags, review: &Review, lang: &str) -
             commands.push(format!("[%eval{KEEP}{e}]"));
         }
         if let Some(ms) = played.clock_ms {
-            commands.push(format!("[%clk{KEEP}{}]", game::pgn::format_clock(ms)));
+            commands.push(format!(
+                "[%clk{KEEP}{}]",
+                game::pgn::format_clock(ms, clocks)
+            ));
         }
         if !commands.is_empty() {
             tokens.push(format!("{{{}}}", commands.join(" ")));

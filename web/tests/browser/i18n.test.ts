@@ -1,7 +1,9 @@
 //! Languages in the browser: the server's choice, switching (tables loaded on
 //! demand), remembering through the cookie, piece letters, plural forms.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { closeBrowser, DESKTOP, done, moveTexts, newPage, PHONE, selectLang, shot, startGame, waitForOurTurn, waitForPlies } from './helpers.js';
 
 after(closeBrowser);
@@ -117,5 +119,49 @@ test('switching language changes labels and piece letters, and is remembered', a
   await selectLang(page, 'ro');
   assert.equal(await page.getByTestId('new-game-submit').textContent(), 'Joc nou');
   assert.equal(await page.locator('#recent-title').textContent(), 'Partidele mele recente');
+  await done(context, page);
+});
+
+/** Rows the header's items take (items whose boxes overlap vertically share a row) and the page's width. */
+async function headerLayout(page: Page): Promise<{ rows: number; scrollWidth: number }> {
+  return page.evaluate(() => {
+    const items = [...document.querySelectorAll('.header-inner > *')].filter((e) => (e as HTMLElement).offsetParent !== null);
+    const boxes = items.map((e) => e.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+    let rows = 0;
+    let bottom = -Infinity;
+    for (const b of boxes) {
+      if (b.top >= bottom) {
+        rows += 1;
+        bottom = b.bottom;
+      } else {
+        bottom = Math.max(bottom, b.bottom);
+      }
+    }
+    return { rows, scrollWidth: document.documentElement.scrollWidth };
+  });
+}
+
+test('on a 360 px phone the Romanian header takes two rows, signed out and in', async () => {
+  const { context, page } = await newPage({ viewport: { width: 360, height: 740 }, locale: 'ro-RO' });
+  await page.goto('/');
+  await page.getByTestId('nav-signup').waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'ro');
+  let layout = await headerLayout(page);
+  assert.ok(layout.rows <= 2, `signed out: ${layout.rows} rows`);
+  assert.ok(layout.scrollWidth <= 360, `signed out: ${layout.scrollWidth} px wide`);
+  await shot(page, 'header-ro-phone');
+
+  // The longest username there may be (20 characters).
+  const name = `ro_header_${randomBytes(5).toString('hex')}`;
+  await page.goto('/signup');
+  await page.getByTestId('username').fill(name);
+  await page.getByTestId('password').fill(`amber-lantern-${randomBytes(6).toString('hex')}-orbit`);
+  await page.getByTestId('submit').click();
+  await page.waitForURL((u) => u.pathname === '/');
+  await page.getByTestId('nav-user').filter({ hasText: name }).waitFor();
+  layout = await headerLayout(page);
+  assert.ok(layout.rows <= 2, `signed in: ${layout.rows} rows`);
+  assert.ok(layout.scrollWidth <= 360, `signed in: ${layout.scrollWidth} px wide`);
+  await shot(page, 'header-ro-phone-signed-in');
   await done(context, page);
 });

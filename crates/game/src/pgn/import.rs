@@ -885,7 +885,7 @@ mod tests {
 #[cfg(test)]
 mod fuzz_regressions {
     use super::*;
-    use crate::pgn::to_pgn;
+    use crate::pgn::{ClockPrecision, ExportOptions, to_pgn_with};
 
     /// Every file in `tests/data/fuzz` (inputs the fuzzers once broke on)
     /// must import without panicking, and every game that imports must
@@ -899,7 +899,11 @@ mod fuzz_regressions {
             seen += 1;
             for item in PgnImporter::new(data.as_slice()).take(64) {
                 let Ok(imported) = item else { continue };
-                let text = to_pgn(&imported.game, &imported.pgn_tags());
+                let ms = ExportOptions {
+                    clocks: ClockPrecision::Millis,
+                    ..ExportOptions::default()
+                };
+                let text = to_pgn_with(&imported.game, &imported.pgn_tags(), ms);
                 let again: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
                 assert_eq!(again.len(), 1, "{text}");
                 let back = again.into_iter().next().unwrap().expect("own PGN imports");

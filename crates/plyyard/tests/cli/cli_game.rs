@@ -366,6 +366,47 @@ fn pgn_export_normalises_and_localises() {
 }
 
 #[test]
+fn pgn_export_writes_whole_second_clocks_unless_asked_for_milliseconds() {
+    let timed = "[Event \"t\"]\n\n1. e4 {[%clk 0:03:00.506]} e5 {[%clk 0:02:59.5]} \
+        2. Nf3 {[%clk 0:02:58]} Nc6 {[%clk 0:02:57.499]} *\n";
+    let whole = "1. e4 {[%clk 0:03:01]} 1... e5 {[%clk 0:03:00]} 2. Nf3 {[%clk 0:02:58]}";
+    let exact = "1. e4 {[%clk 0:03:00.506]} 1... e5 {[%clk 0:02:59.5]} 2. Nf3 {[%clk 0:02:58]}";
+    for (args, want, last) in [
+        (
+            &["pgn", "export", "-"][..],
+            whole,
+            "2... Nc6 {[%clk 0:02:57]} *",
+        ),
+        (
+            &["pgn", "export", "--clock-precision", "s", "-"][..],
+            whole,
+            "2... Nc6 {[%clk 0:02:57]} *",
+        ),
+        (
+            &["pgn", "export", "--clock-precision", "ms", "-"][..],
+            exact,
+            "2... Nc6 {[%clk 0:02:57.499]} *",
+        ),
+    ] {
+        let out = plyyard_stdin(args, timed.as_bytes());
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.contains(want), "{args:?}: {text}");
+        assert!(text.contains(last), "{args:?}: {text}");
+        // Our own export reads back, and is written again unchanged.
+        let again = plyyard_stdin(args, text.as_bytes());
+        assert!(again.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&again.stdout), text, "{args:?}");
+    }
+    let out = plyyard_stdin(
+        &["pgn", "export", "--clock-precision", "cs", "-"],
+        timed.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("clock precision"));
+}
+
+#[test]
 fn help_mentions_the_subcommands() {
     let out = plyyard(&["--help"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();

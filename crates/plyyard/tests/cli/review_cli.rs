@@ -88,17 +88,7 @@ fn games_come_back_annotated() {
 fn clocks_are_kept_beside_the_evals() {
     let input = "[Event \"clocks\"]\n[TimeControl \"180+2\"]\n\n\
         1. e4 {[%clk 0:03:00]} e5 {[%clk 0:02:59.5]} 2. Qh5 {[%clk 0:02:58]} \
-        Ke7 {[%clk 0:02:50]} 3. Qxe5# {[%clk 0:02:57]} 1-0\n";
-    let pgn = stdout(&review(&["--nodes", "20000", "-"], input));
-    assert!(pgn.contains("[%clk 0:02:59.5]"), "{pgn}");
-    assert!(
-        !pgn.contains("[%eval\n") && !pgn.contains("[%clk\n"),
-        "{pgn}"
-    );
-    assert!(
-        flat(&pgn).ends_with("3. Qxe5# {[%clk 0:02:57]} 1-0"),
-        "{pgn}"
-    );
+        Ke7 {[%clk 0:02:50.4]} 3. Qxe5# {[%clk 0:02:57]} 1-0\n";
     let clocks = |text: &str| -> Vec<Option<u64>> {
         PgnImporter::with_rules(text.as_bytes(), RuleSet::Fide)
             .next()
@@ -110,8 +100,32 @@ fn clocks_are_kept_beside_the_evals() {
             .map(|m| m.clock_ms)
             .collect()
     };
+    // Whole seconds by default, rounded to the nearest as lichess does.
+    let pgn = stdout(&review(&["--nodes", "20000", "-"], input));
+    assert!(pgn.contains("e5 {[%eval"), "{pgn}");
+    assert!(!pgn.contains("[%clk 0:02:59.5]"), "{pgn}");
+    assert!(
+        !pgn.contains("[%eval\n") && !pgn.contains("[%clk\n"),
+        "{pgn}"
+    );
+    assert!(
+        flat(&pgn).ends_with("3. Qxe5# {[%clk 0:02:57]} 1-0"),
+        "{pgn}"
+    );
+    assert_eq!(
+        clocks(&pgn),
+        [180_000, 180_000, 178_000, 170_000, 177_000].map(Some)
+    );
+    // The milliseconds on request.
+    let pgn = stdout(&review(
+        &["--clock-precision", "ms", "--nodes", "20000", "-"],
+        input,
+    ));
+    assert!(pgn.contains("[%clk 0:02:59.5]"), "{pgn}");
     assert_eq!(clocks(&pgn), clocks(input));
     assert_eq!(clocks(&pgn)[1], Some(179_500));
+    let bad = review(&["--clock-precision", "cs", "-"], input);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
 }
 
 #[test]

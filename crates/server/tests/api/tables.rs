@@ -207,6 +207,21 @@ async fn tables_open_join_and_checkmate(db: TestDb) {
     ] {
         assert!(pgn.contains(part), "{part}: {pgn}");
     }
+    // Clocks in whole seconds (`h:mm:ss`), as lichess writes them, though
+    // the server keeps milliseconds.
+    let clocks: Vec<&str> = pgn
+        .split("[%clk ")
+        .skip(1)
+        .map(|rest| rest.split(']').next().unwrap_or(""))
+        .collect();
+    assert_eq!(clocks.len(), 4, "{pgn}");
+    for c in clocks {
+        let parts: Vec<&str> = c.split(':').collect();
+        assert!(
+            parts.len() == 3 && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())),
+            "{c}: {pgn}"
+        );
+    }
     srv.stop().await;
 }
 
