@@ -20,9 +20,9 @@ use crate::engine_pool::EnginePool;
 use crate::fair::Requester;
 use crate::metrics::Metrics;
 use crate::tuning::LiveTuning;
-use plyyard_store::{GameKind, Store};
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{rebuild, valid_game_id};
+use plyyard_store::{GameKind, Store};
 use wire::error::ApiError;
 
 /// Makes the actor of a live game whose computer answers the client of

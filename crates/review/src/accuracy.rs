@@ -18,6 +18,7 @@
 //!   more than one perfect move makes up for.
 
 use serde::{Deserialize, Serialize};
+use shakmaty::ByColor;
 
 use super::label::{Eval, Judgement, Label, MateChange, Side};
 
@@ -51,12 +52,12 @@ pub struct SideSummary {
 /// The two sides' summaries of a game whose positions were evaluated
 /// `evals` (from the start, White's view; one more than the moves), the
 /// first move made by `first`, with each move's judgement and accuracy.
-pub fn summarise(evals: &[Eval], first: Side, moves: &[(Judgement, f64)]) -> [SideSummary; 2] {
+pub fn summarise(evals: &[Eval], first: Side, moves: &[(Judgement, f64)]) -> ByColor<SideSummary> {
     let accuracies: Vec<f64> = moves.iter().map(|(_, a)| *a).collect();
-    let [white, black] = side_accuracies(evals, first, &accuracies);
-    let mut out = [SideSummary::default(), SideSummary::default()];
+    let accuracy = side_accuracies(evals, first, &accuracies);
+    let mut out: ByColor<SideSummary> = ByColor::default();
     for (i, (j, _)) in moves.iter().enumerate() {
-        let s = &mut out[side_index(mover(first, i))];
+        let s = out.get_mut(mover(first, i).into());
         match j.label {
             Some(Label::Inaccuracy) => s.inaccuracies += 1,
             Some(Label::Mistake) => s.mistakes += 1,
@@ -69,8 +70,8 @@ pub fn summarise(evals: &[Eval], first: Side, moves: &[(Judgement, f64)]) -> [Si
             None => {}
         }
     }
-    out[0].accuracy = white;
-    out[1].accuracy = black;
+    out.white.accuracy = accuracy.white;
+    out.black.accuracy = accuracy.black;
     out
 }
 
@@ -93,15 +94,15 @@ pub fn move_accuracies(evals: &[Eval], first: Side) -> Vec<f64> {
 /// Accuracy of White and Black (see the [module documentation](self)),
 /// rounded to one decimal: `accuracies` holds each move's, `evals` the
 /// positions' evaluations that weigh them.
-pub fn side_accuracies(evals: &[Eval], first: Side, accuracies: &[f64]) -> [Option<f64>; 2] {
+pub fn side_accuracies(evals: &[Eval], first: Side, accuracies: &[f64]) -> ByColor<Option<f64>> {
     let win: Vec<f64> = evals.iter().map(|e| e.win_percent()).collect();
     let window = (accuracies.len() / 10).clamp(2, 8);
-    let mut per_side: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    let mut per_side: ByColor<Vec<(f64, f64)>> = ByColor::default();
     for (i, &a) in accuracies.iter().enumerate() {
         let start = (i + 2).saturating_sub(window).min(win.len());
         let end = (start + window).min(win.len());
         let weight = std_dev(&win[start..end]).clamp(0.5, 12.0);
-        per_side[side_index(mover(first, i))].push((a, weight));
+        per_side.get_mut(mover(first, i).into()).push((a, weight));
     }
     per_side.map(|moves| {
         if moves.is_empty() {
@@ -132,10 +133,6 @@ fn mover(first: Side, index: usize) -> Side {
     }
 }
 
-fn side_index(side: Side) -> usize {
-    if side.is_white() { 0 } else { 1 }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,12 +159,12 @@ mod tests {
         let of =
             |evals: &[Eval], first| side_accuracies(evals, first, &move_accuracies(evals, first));
         let calm = vec![Eval::Cp(20); 41];
-        assert_eq!(of(&calm, Side::White), [Some(100.0), Some(100.0)]);
+        assert_eq!(of(&calm, Side::White), ByColor::new_with(|_| Some(100.0)));
         let mut blunder = calm.clone();
         for e in &mut blunder[11..] {
             *e = Eval::Cp(-600);
         }
-        let [white, black] = of(&blunder, Side::White);
+        let ByColor { white, black } = of(&blunder, Side::White);
         assert_eq!(black, Some(100.0));
         let white = white.unwrap();
         assert!(white < 90.0 && white > 30.0, "{white}");
@@ -176,13 +173,13 @@ mod tests {
     #[test]
     fn black_first_and_no_moves() {
         let evals = [Eval::Cp(0), Eval::Cp(0), Eval::Mate(-1)];
-        let [white, black] =
+        let ByColor { white, black } =
             side_accuracies(&evals, Side::Black, &move_accuracies(&evals, Side::Black));
         assert_eq!(black, Some(100.0));
         assert!(white.unwrap() < 20.0, "{white:?}");
         assert_eq!(
             side_accuracies(&[Eval::Cp(0)], Side::White, &[]),
-            [None, None]
+            ByColor::default()
         );
     }
 
@@ -201,7 +198,7 @@ mod tests {
         ];
         let evals = [Eval::Cp(0); 5];
         let moves: Vec<_> = judgements.into_iter().map(|j| (j, 100.0)).collect();
-        let [w, b] = summarise(&evals, Side::White, &moves);
+        let ByColor { white: w, black: b } = summarise(&evals, Side::White, &moves);
         assert_eq!((w.inaccuracies, w.mistakes, w.blunders), (1, 0, 0));
         assert_eq!((b.inaccuracies, b.mistakes, b.blunders), (0, 1, 1));
         assert_eq!((b.missed_mates, b.allowed_mates), (1, 1));

@@ -16,7 +16,7 @@ use engine::{Engine, Limits};
 use game::Game;
 use game::notation;
 use serde::{Deserialize, Serialize};
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{ByColor, CastlingMode, Chess, Move, Position};
 
 use super::accuracy::{self, SideSummary};
 use super::explain::{self, Explanation, MoveFacts};
@@ -268,7 +268,7 @@ pub fn assemble(
             (j, r.accuracy)
         })
         .collect();
-    let [white, black] = accuracy::summarise(&all, start.turn().into(), &per_move);
+    let ByColor { white, black } = accuracy::summarise(&all, start.turn().into(), &per_move);
     Review {
         format: FORMAT,
         budget,

@@ -67,6 +67,12 @@ impl From<Color> for Side {
     }
 }
 
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        Color::from_white(s.is_white())
+    }
+}
+
 /// An evaluation from White's point of view: `{"cp": 35}`, `{"mate": 3}`
 /// (White mates in 3), `{"mate": -2}` (Black mates in 2), or
 /// `{"checkmate": "white"}` for a game that ended with White's mate.
