@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Outcome, Position};
 
-use crate::level::Rng;
+use crate::rng::Rng;
 use crate::{Engine, Limits, Score};
 
 /// Settings of a data generation run.

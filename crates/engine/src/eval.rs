@@ -665,8 +665,7 @@ fn scale_for(board: &Board, strong: Color) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluator::Evaluator;
-    use crate::tests::pos;
+    use crate::testutil::pos;
     use shakmaty::{CastlingMode, fen::Fen};
 
     #[test]
@@ -688,7 +687,11 @@ mod tests {
             let a = pos(f);
             let mirrored = a.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
             let b: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
-            assert_eq!(e.evaluate(&a), e.evaluate(&b), "{f}");
+            assert_eq!(
+                e.score(a.board(), a.turn()),
+                e.score(b.board(), b.turn()),
+                "{f}"
+            );
         }
     }
 
@@ -703,12 +706,12 @@ mod tests {
         }
         let e = Classical::with_params(params);
         let mut checked = 0;
-        crate::tests::random_walk(40, 120, 0x9e37_79b9_7f4a_7c15, |p| {
+        crate::testutil::random_walk(40, 120, 0x9e37_79b9_7f4a_7c15, |p| {
             let mirrored = p.to_setup(shakmaty::EnPassantMode::Legal).into_mirrored();
             let q: Chess = mirrored.position(CastlingMode::Standard).expect("mirror");
             assert_eq!(
-                e.evaluate(p),
-                e.evaluate(&q),
+                e.score(p.board(), p.turn()),
+                e.score(q.board(), q.turn()),
                 "{}",
                 Fen::from_position(p, shakmaty::EnPassantMode::Legal)
             );
@@ -721,21 +724,21 @@ mod tests {
     fn extra_queen_is_winning() {
         let e = Classical::default();
         let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        assert!(e.evaluate(&p) > 700);
+        assert!(e.score(p.board(), p.turn()) > 700);
     }
 
     #[test]
     fn lone_minor_scales_to_draw() {
         let e = Classical::default();
         let p = pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
-        assert!(e.evaluate(&p).abs() < 50);
+        assert!(e.score(p.board(), p.turn()).abs() < 50);
     }
 
     #[test]
     fn pawn_structure_matches_its_pawn_by_pawn_definition() {
         // The set-wise pawn features against the definitions, pawn by pawn.
         let mut passed_seen = 0;
-        crate::tests::random_walk(60, 160, 0x5eed_9a11, |pos| {
+        crate::testutil::random_walk(60, 160, 0x5eed_9a11, |pos| {
             let board = pos.board();
             let mut want = [0i32; N_PARAMS];
             for c in Color::ALL {

@@ -597,10 +597,31 @@ impl Network {
     }
 }
 
+/// A small network with varied weights from a fixed generator (tests).
+#[cfg(test)]
+pub(crate) fn sample_net(hidden: usize) -> Network {
+    sample_net_kb(hidden, 1)
+}
+
+/// [`sample_net`] with `king_buckets` king buckets.
+#[cfg(test)]
+pub(crate) fn sample_net_kb(hidden: usize, king_buckets: usize) -> Network {
+    let mut rng = crate::rng::Rng::new(7);
+    let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
+    let w1 = (0..king_buckets * INPUTS * hidden)
+        .map(|_| small(505) as i16)
+        .collect();
+    let b1 = (0..hidden).map(|_| small(505) as i16).collect();
+    let w2 = (0..BUCKETS * 2 * hidden)
+        .map(|_| small(120) as i16)
+        .collect();
+    let b2 = (0..BUCKETS).map(|_| small(5000) as i32).collect();
+    Network::new(hidden, 400, king_buckets, w1, b1, w2, b2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluator::Evaluator;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
@@ -609,26 +630,6 @@ mod tests {
             .expect("fen")
             .into_position(CastlingMode::Standard)
             .expect("legal")
-    }
-
-    /// A small network with varied weights from a fixed generator.
-    fn sample_net(hidden: usize) -> Network {
-        sample_net_kb(hidden, 1)
-    }
-
-    /// [`sample_net`] with `king_buckets` king buckets.
-    fn sample_net_kb(hidden: usize, king_buckets: usize) -> Network {
-        let mut rng = crate::level::Rng::new(7);
-        let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
-        let w1 = (0..king_buckets * INPUTS * hidden)
-            .map(|_| small(505) as i16)
-            .collect();
-        let b1 = (0..hidden).map(|_| small(505) as i16).collect();
-        let w2 = (0..BUCKETS * 2 * hidden)
-            .map(|_| small(120) as i16)
-            .collect();
-        let b2 = (0..BUCKETS).map(|_| small(5000) as i32).collect();
-        Network::new(hidden, 400, king_buckets, w1, b1, w2, b2)
     }
 
     #[test]
@@ -718,9 +719,12 @@ mod tests {
         let net = sample_net(8);
         let residual = net.clone().with_base(Base::Classical);
         let mut differ = 0;
-        crate::tests::random_walk(6, 80, 3, |p: &Chess| {
-            let classical = crate::eval::Classical::default().evaluate(p);
-            assert_eq!(residual.evaluate(p), net.evaluate(p) + classical);
+        crate::testutil::random_walk(6, 80, 3, |p: &Chess| {
+            let classical = crate::eval::Classical::default().score(p.board(), p.turn());
+            assert_eq!(
+                residual.score(p.board(), p.turn()),
+                net.score(p.board(), p.turn()) + classical
+            );
             differ += usize::from(classical != 0);
         });
         assert!(differ > 100, "the classical scores were mostly zero");
@@ -795,7 +799,7 @@ mod tests {
         }
         let out = expected / i64::from(QA) + i64::from(net.b2[b]);
         let cp = (out * 400 / i64::from(QA * QB)) as i32;
-        assert_eq!(net.evaluate(&p), cp);
+        assert_eq!(net.score(p.board(), p.turn()), cp);
     }
 
     #[test]
@@ -835,7 +839,7 @@ mod tests {
             .into_position(CastlingMode::Chess960)
             .expect("legal");
         check(&c960);
-        crate::tests::random_walk(20, 160, 11, check);
+        crate::testutil::random_walk(20, 160, 11, check);
         // Boards more than a move apart: every differing piece is toggled.
         let (a, b) = (Chess::default(), c960);
         let mut parent = vec![0; len];
@@ -844,89 +848,6 @@ mod tests {
         net.update(a.board(), b.board(), &parent, &mut child);
         net.refresh(b.board(), &mut fresh);
         assert_eq!(child, fresh);
-    }
-
-    /// The network without its incremental path: the search has to call
-    /// `evaluate` on every position.
-    struct FromScratch(Network);
-
-    impl Evaluator for FromScratch {
-        fn evaluate(&self, pos: &Chess) -> i32 {
-            self.0.evaluate(pos)
-        }
-    }
-
-    #[test]
-    fn search_with_updated_accumulators_equals_search_from_scratch() {
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let limits = crate::Limits {
-            depth: Some(6),
-            ..crate::Limits::default()
-        };
-        for fen in [
-            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 9",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "8/2P5/8/8/1k6/8/5p2/3K4 b - - 0 1",
-        ] {
-            for net in [
-                sample_net(16),
-                sample_net(16).with_base(Base::Classical),
-                sample_net_kb(16, 4),
-            ] {
-                let p = pos(fen);
-                let mut found = Vec::new();
-                for eval in [
-                    std::sync::Arc::new(net.clone()) as std::sync::Arc<dyn Evaluator>,
-                    std::sync::Arc::new(FromScratch(net.clone())),
-                ] {
-                    let mut engine = crate::Engine::new(4);
-                    engine.set_evaluator(eval);
-                    let r = engine
-                        .search_with_info(&p, &[], &limits, &stop, &mut |_| {})
-                        .expect("a move");
-                    found.push((r.best_move, r.score, r.nodes, r.pv));
-                }
-                assert_eq!(
-                    found[0],
-                    found[1],
-                    "{fen} {:?} {}",
-                    net.base(),
-                    net.king_buckets()
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn weaker_levels_keep_the_classical_evaluation() {
-        // Whatever full-strength evaluation an engine has, a level below
-        // Expert plays exactly as with the classical one.
-        let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let nodes = |n| crate::Limits {
-            nodes: Some(n),
-            ..crate::Limits::default()
-        };
-        for level in [crate::Level::Easy, crate::Level::Hard] {
-            let mut found = Vec::new();
-            for full in [
-                std::sync::Arc::new(crate::eval::Classical::default()) as Arc<dyn Evaluator>,
-                default_network(),
-                Arc::new(sample_net(16)),
-            ] {
-                let mut e = crate::Engine::new(4);
-                e.set_evaluator(full);
-                // An Expert search first: switching evaluations must not
-                // leak its table into the level's search.
-                e.search(&p, &[], &nodes(2000), crate::Level::Expert, 1, &stop);
-                let r = e
-                    .search(&p, &[], &nodes(3000), level, 9, &stop)
-                    .expect("a move");
-                found.push((r.best_move, r.score, r.nodes));
-            }
-            assert_eq!(found[0], found[1], "{level:?}");
-            assert_eq!(found[0], found[2], "{level:?}");
-        }
     }
 
     #[test]
@@ -942,7 +863,10 @@ mod tests {
             "r3k2r/pp1n1ppp/2p1pn2/q7/1bPP4/2N2N2/PP1BQPPP/R3K2R w KQkq - 4 11",
         ] {
             let p = pos(fen);
-            let (n, c) = (net.evaluate(&p), classical.evaluate(&p));
+            let (n, c) = (
+                net.score(p.board(), p.turn()),
+                classical.score(p.board(), p.turn()),
+            );
             // A correction, not a new evaluation: it stays within a pawn
             // of the classical score in ordinary positions.
             assert!((n - c).abs() < 100, "{fen}: network {n}, classical {c}");
@@ -951,15 +875,16 @@ mod tests {
         assert!(differ >= 3, "the correction is not zero");
         // Material still dominates, for either side to move.
         let up = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!(net.evaluate(&up) > 600, "{}", net.evaluate(&up));
+        assert!(
+            net.score(up.board(), up.turn()) > 600,
+            "{}",
+            net.score(up.board(), up.turn())
+        );
         let down = pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
-        assert!(net.evaluate(&down) < -600, "{}", net.evaluate(&down));
-    }
-
-    #[test]
-    fn engines_play_expert_with_the_built_in_network() {
-        let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-        let e = crate::Engine::new(4);
-        assert_eq!(e.static_eval(&p), default_network().evaluate(&p));
+        assert!(
+            net.score(down.board(), down.turn()) < -600,
+            "{}",
+            net.score(down.board(), down.turn())
+        );
     }
 }

@@ -15,8 +15,8 @@ use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::eval::Classical;
 use crate::evaluator::Evaluator;
-use crate::level::Rng;
 use crate::nnue::{self, BUCKETS, Base, INPUTS, Network, QA, QB};
+use crate::rng::Rng;
 use crate::tune::{fit_scale, sigmoid};
 
 /// Training positions in compact form.

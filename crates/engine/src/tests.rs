@@ -3,34 +3,12 @@
 use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
-use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
+use shakmaty::{CastlingMode, Chess, Move, Position, uci::UciMove};
 
 use crate::{Engine, Level, Limits, Score};
 
-/// Every position along `games` random games of at most `plies` plies
-/// from the start (seeded), each given to `visit` before its move is drawn.
-pub(crate) fn random_walk(games: usize, plies: usize, seed: u64, mut visit: impl FnMut(&Chess)) {
-    let mut rng = crate::level::Rng::new(seed);
-    for _ in 0..games {
-        let mut p = Chess::default();
-        for _ in 0..plies {
-            visit(&p);
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
-            p.play_unchecked(m);
-        }
-    }
-}
-
-pub(crate) fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .expect("fen")
-        .into_position(CastlingMode::Standard)
-        .expect("legal")
-}
+// Also reachable as `crate::tests::pos`, its old path.
+pub(crate) use crate::testutil::pos;
 
 fn uci(p: &Chess, m: &str) -> shakmaty::Move {
     m.parse::<UciMove>()

@@ -7,67 +7,16 @@ use std::fmt::Write as _;
 use shakmaty::Position;
 
 mod import;
+#[cfg(test)]
+mod round_trips;
+mod tags;
 
 pub use import::{ImportedGame, PgnError, PgnErrorKind, PgnImporter};
+pub use tags::{DERIVED_TAGS, PgnTags};
 
 use crate::game::Game;
 use crate::notation::{self, Lang};
 use crate::rules::{GameResult, ParseNameError, Reason, Variant};
-
-/// Tags the exporter writes from the game itself (or from [`PgnTags`]
-/// fields); extra tags with these names are left out.
-pub const DERIVED_TAGS: [&str; 14] = [
-    "Event",
-    "Site",
-    "Date",
-    "Round",
-    "White",
-    "Black",
-    "Result",
-    "Variant",
-    "SetUp",
-    "FEN",
-    "TimeControl",
-    "Termination",
-    "Rules",
-    "PlyYardReason",
-];
-
-/// The tags of a game that the game itself does not know.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PgnTags {
-    /// `Event`, `?` if unknown.
-    pub event: String,
-    /// `Site`, `?` if unknown.
-    pub site: String,
-    /// `Date` as `YYYY.MM.DD`, with `??` for unknown parts.
-    pub date: String,
-    /// `Round`, `?` if unknown, `-` if not applicable.
-    pub round: String,
-    /// `White` player.
-    pub white: String,
-    /// `Black` player.
-    pub black: String,
-    /// `TimeControl` in PGN form (`180+2`), if the game was timed.
-    pub time_control: Option<String>,
-    /// Further tags, written after the standard ones in this order.
-    pub extra: Vec<(String, String)>,
-}
-
-impl Default for PgnTags {
-    fn default() -> PgnTags {
-        PgnTags {
-            event: "?".into(),
-            site: "?".into(),
-            date: "????.??.??".into(),
-            round: "?".into(),
-            white: "?".into(),
-            black: "?".into(),
-            time_control: None,
-            extra: Vec::new(),
-        }
-    }
-}
 
 fn escape(value: &str) -> String {
     value

@@ -40,6 +40,9 @@ pub use client::{
 pub use db::{Backend, PG_ENV, REQUIRE_PG_ENV, TestDb};
 pub use servers::{ServerProcess, TestServer, tuning};
 
+#[cfg(test)]
+mod tests;
+
 /// Runs `test` on a fresh [`TestDb`] of `backend`, on a new single-threaded
 /// runtime; returns at once when the backend is not configured (see
 /// [`TestDb::new`]). What [`both_backends!`] expands to.

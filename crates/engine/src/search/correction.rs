@@ -4,8 +4,9 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE};
-use super::{MATE_BOUND, Worker};
+use super::score::MATE_BOUND;
+use super::tunables::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE};
+use super::worker::Worker;
 
 /// A correction entry moved toward `diff` centipawns (clamped to
 /// [`CORRECTION_MAX`]) by a search of `depth`: a running average whose
@@ -51,7 +52,7 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests::pos;
+    use crate::testutil::pos;
 
     #[test]
     fn pawn_slot_depends_on_the_pawns_only() {

@@ -1,65 +1,21 @@
 //! What a search thread learns about move order from one node to the
 //! next: the butterfly history, continuation history, capture history,
-//! counter moves and killers, and how a cutoff updates them.
+//! counter moves and killers (the tables are [`super::Heuristics`]), how the
+//! search reads them and how a cutoff updates them.
 
 use shakmaty::{Chess, Move, Position};
 
-use super::Worker;
 use super::make::{encode_move, from_to, piece_slot};
-use super::{CORRECTION_SIZE, HISTORY_MAX};
+use super::tunables::HISTORY_MAX;
+use super::worker::Worker;
 
 /// Plies back whose moves index the continuation history.
 const CONT_PLIES: [usize; 3] = [1, 2, 4];
-const CONT_SIZE: usize = 12 * 64 * 12 * 64;
 
 /// Where a node's continuation-history rows start in the table, one per
 /// entry of [`CONT_PLIES`] (`None` where no move was played that far back).
 /// They stay the same for the whole node, so they are looked up once.
 pub(super) type ContRows = [Option<usize>; 3];
-
-/// What one search thread learns about move order (histories, counter
-/// moves) and about its evaluation's errors, kept from one search to the
-/// next until the game changes.
-pub struct Heuristics {
-    pub(super) history: Box<[[[i32; 64]; 64]; 2]>,
-    pub(super) counter: Box<[[u16; 64]; 12]>,
-    /// Continuation history: how good a quiet move (piece, destination)
-    /// was after a given previous move (piece, destination), indexed by
-    /// [`cont_index`]; used one, two and four plies back.
-    cont: Box<[i16]>,
-    /// Capture history by (piece, destination, captured role).
-    capture_history: Box<[[[i16; 6]; 64]; 12]>,
-    /// How far searches have found the static evaluation off, by side to
-    /// move and pawn structure (see [`super::correction`]).
-    pub(super) correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
-}
-
-impl Heuristics {
-    /// Tables that know nothing yet.
-    pub fn new() -> Heuristics {
-        Heuristics {
-            history: Box::new([[[0; 64]; 64]; 2]),
-            counter: Box::new([[0; 64]; 12]),
-            cont: vec![0; CONT_SIZE].into_boxed_slice(),
-            capture_history: Box::new([[[0; 6]; 64]; 12]),
-            correction: vec![[0; CORRECTION_SIZE]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .expect("two tables"),
-        }
-    }
-
-    /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        *self = Heuristics::new();
-    }
-}
-
-impl Default for Heuristics {
-    fn default() -> Heuristics {
-        Heuristics::new()
-    }
-}
 
 /// History reward for the move that cut at `depth` (and penalty for the
 /// moves tried before it).

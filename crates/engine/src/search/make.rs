@@ -6,7 +6,7 @@
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Role, attacks};
 
-use super::{Worker, key_of};
+use super::worker::{Worker, key_of};
 
 /// Compact 16-bit form of a move for the transposition table:
 /// from | to << 6 | promotion << 12 (castling is king square to rook square).
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn gives_check_agrees_with_making_the_move() {
         let mut checked = 0;
-        crate::tests::random_walk(200, 120, 7, |pos| {
+        crate::testutil::random_walk(200, 120, 7, |pos| {
             for &m in &pos.legal_moves() {
                 let mut child = pos.clone();
                 child.play_unchecked(m);

@@ -13,16 +13,14 @@ use super::correction::pawn_slot;
 use super::history::{ContRows, history_bonus};
 use super::make::{encode_move, from_to, gives_check, piece_index};
 use super::ordering::pick_best;
-use super::{
+use super::score::{INF, MATE, MATE_BOUND, MAX_PLY, score_from_tt, score_to_tt, tt_cutoff};
+use super::tunables::{
     CONT_PRUNE_MAX_DEPTH, CONT_PRUNE_PER_DEPTH, COUNTER_ORDER, FUTILITY_BASE, FUTILITY_MAX_DEPTH,
     FUTILITY_PER_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, NMP_MIN_DEPTH, RFP_MARGIN,
     RFP_MAX_DEPTH, RFP_THREAT_MIN_DEPTH, SE_MARGIN_PER_DEPTH, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK,
     SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_QUIET_MARGIN,
 };
-use super::{
-    INF, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE, Worker, key_of, score_from_tt, score_to_tt,
-    tt_cutoff,
-};
+use super::worker::{NULL_MOVE, Worker, key_of};
 use crate::see::see_ge;
 use crate::tt::{Bound, Entry};
 
@@ -697,7 +695,7 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests::pos;
+    use crate::testutil::pos;
     use shakmaty::uci::UciMove;
 
     fn mv(p: &Chess, uci: &str) -> Move {

@@ -4,9 +4,9 @@
 
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role, attacks};
 
-use super::Worker;
 use super::make::{encode_move, from_to};
-use super::{CAPTURE_HISTORY_DIVISOR, COUNTER_ORDER, ESCAPE_BONUS};
+use super::tunables::{CAPTURE_HISTORY_DIVISOR, COUNTER_ORDER, ESCAPE_BONUS};
+use super::worker::Worker;
 use crate::eval::pawn_attacks_bb;
 use crate::see::{see_ge, value};
 
@@ -133,7 +133,7 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests::pos;
+    use crate::testutil::pos;
     use shakmaty::uci::UciMove;
 
     #[test]

@@ -4,10 +4,11 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::QS_DELTA;
 use super::make::encode_move;
 use super::ordering::pick_best;
-use super::{INF, MATE, MAX_PLY, Worker, score_to_tt, tt_cutoff};
+use super::score::{INF, MATE, MAX_PLY, score_to_tt, tt_cutoff};
+use super::tunables::QS_DELTA;
+use super::worker::Worker;
 use crate::see::{see_ge, value};
 use crate::tt::Bound;
 

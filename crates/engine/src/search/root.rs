@@ -1,13 +1,48 @@
 //! The root of the search: iterative deepening with aspiration windows,
-//! multi-PV lines, the `searchmoves` restriction, progress reports, when to
-//! stop deepening, and which thread's finished search is played.
+//! multi-PV lines ([`Line`]), the `searchmoves` restriction, progress
+//! reports ([`Info`]), when to stop deepening, and which thread's finished
+//! search is played.
 
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::{ASPIRATION_DELTA, SOFT_STOP};
-use super::{INF, Info, Line, MATE, MATE_BOUND, MAX_PLY, Worker, encode_move, to_score};
+use super::make::encode_move;
+use super::score::{INF, MATE, MATE_BOUND, MAX_PLY, to_score};
+use super::tunables::{ASPIRATION_DELTA, SOFT_STOP};
+use super::worker::Worker;
+use crate::score::Score;
+
+/// One line of a (multi-)PV search result.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// Internal score.
+    pub score: i32,
+    /// Principal variation (first move is the root move).
+    pub pv: Vec<Move>,
+}
+
+/// Progress report after each finished iteration line.
+#[derive(Debug, Clone)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of the line.
+    pub multipv: usize,
+    /// Score from the side to move.
+    pub score: Score,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Time since the start.
+    pub time: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
 
 /// The moves of `searchmoves` that are legal in `root`; empty (every move
 /// may be played) when `searchmoves` is empty or none of it is legal.
@@ -237,7 +272,7 @@ fn promote(lines: &mut Vec<Line>, best: Line) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::NULL_MOVE;
+    use crate::search::worker::NULL_MOVE;
 
     #[test]
     fn helpers_win_with_a_better_score_as_deep_or_a_mate() {

@@ -4,7 +4,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
-use super::value;
+use super::board::value;
 
 /// What the side to move wins (positive) or loses (negative), in
 /// centipawns, by playing `m` and letting the exchange on its target square

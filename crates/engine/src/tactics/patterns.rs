@@ -5,8 +5,8 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
+use super::board::{Placed, value};
 use super::pieces::is_target;
-use super::{Placed, value};
 
 /// One piece attacking two or more worthwhile enemy targets at once.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, Position, Role, Square};
 
-use super::{Placed, value};
+use super::board::{Placed, value};
 
 /// The pieces of `by` that attack `square` (whatever stands there), as a
 /// player counts them: every piece whose move or capture reaches the

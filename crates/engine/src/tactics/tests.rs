@@ -3,7 +3,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position, Role, Square};
 
 use super::*;
-use crate::tests::pos;
+use crate::testutil::pos;
 
 fn mv(p: &Chess, uci: &str) -> Move {
     uci.parse::<UciMove>()
