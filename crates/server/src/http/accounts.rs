@@ -21,8 +21,8 @@ use super::body::{JsonBody, json_body};
 use crate::auth::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{
-    IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
-    session_cookie,
+    IdentityChanged, PlayerId, SESSION_TTL_MS, Session, Sessions, clear_player_cookie,
+    new_session_id, session_cookie,
 };
 use crate::live::{self, Cmd, rfc3339, seat_name};
 use crate::protocol::{GameListItem, SeatJson};
@@ -268,15 +268,15 @@ async fn login(
 }
 
 async fn logout(
-    State(state): State<AppState>,
+    State(sessions): State<Sessions>,
     Extension(session): Extension<Option<Session>>,
 ) -> Result<Response, ApiError> {
     if let Some(s) = session {
-        state.store.delete_session(&s.id_hash).await?;
+        sessions.store.delete_session(&s.id_hash).await?;
     }
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),
-        &[session_cookie(None, state.secure_cookies)],
+        &[session_cookie(None, sessions.secure_cookies)],
     ))
 }
 

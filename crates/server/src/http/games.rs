@@ -141,7 +141,7 @@ async fn game_socket(
     live::handle(&state, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
     Ok(super::socket::bounded_socket(ws)
-        .on_upgrade(move |socket| session(state, id, player, client, q.v, socket)))
+        .on_upgrade(move |socket| session(state.0, id, player, client, q.v, socket)))
 }
 
 /// Runs a game session over an upgraded socket.
