@@ -22,7 +22,7 @@ use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
-use plyyard_store::GameRow;
+use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
 const MY_GAMES_LIMIT: u32 = 50;
@@ -87,10 +87,10 @@ async fn get_pgn(
 }
 
 async fn my_games(
-    State(state): State<AppState>,
+    State(store): State<Store>,
     Extension(player): Extension<PlayerId>,
 ) -> Result<Json<Vec<GameSummaryJson>>, ApiError> {
-    let rows = state.store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
+    let rows = store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
     let list = rows.into_iter().map(|g| summary_json(&player, g)).collect();
     Ok(Json(list))
 }
