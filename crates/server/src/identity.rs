@@ -21,10 +21,9 @@ use cookie::{Cookie, CookieJar, Key, SameSite};
 use rand::Rng;
 use sha2::{Digest, Sha256, Sha512};
 
-use crate::AppState;
 use crate::security::AccountKey;
 pub use plyyard_store::PlayerId;
-use plyyard_store::{Account, now_ms};
+use plyyard_store::{Account, Store, now_ms};
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "plyyard_session";
@@ -189,10 +188,22 @@ pub fn new_secret() -> String {
     hex::encode(bytes)
 }
 
+/// What [`identify`] needs of the server's state (an axum substate): the
+/// sessions' storage, the cookie signer, and whether cookies are `Secure`.
+#[derive(Debug, Clone)]
+pub struct Sessions {
+    /// Storage of the sessions.
+    pub store: Store,
+    /// Signs and checks the anonymous player's cookie.
+    pub signer: CookieSigner,
+    /// Whether cookies must be `Secure` (the public URL is `https`).
+    pub secure_cookies: bool,
+}
+
 /// The unexpired session named by the request's session cookie, sliding
 /// its expiry when due; and whether the cookie must be sent again (renewed)
 /// or deleted (it names no session).
-async fn find_session(state: &AppState, cookies: &[String]) -> (Option<Session>, Option<String>) {
+async fn find_session(state: &Sessions, cookies: &[String]) -> (Option<Session>, Option<String>) {
     let Some(id) = cookies.iter().find(|v| valid_session_id(v)) else {
         let stale = !cookies.is_empty();
         return (
@@ -242,7 +253,7 @@ pub struct NewVisitor;
 /// needed), stores `PlayerId`, `Option<Session>` and, when logged in, the
 /// [`AccountKey`] in the request's extensions, and sets the cookies the
 /// response needs.
-pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+pub async fn identify(State(state): State<Sessions>, mut req: Request, next: Next) -> Response {
     let cookies: Vec<String> = cookie_values(&req, SESSION_COOKIE).take(4).collect();
     let (session, session_set) = find_session(&state, &cookies).await;
     let (player, minted) = match &session {

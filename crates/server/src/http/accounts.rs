@@ -21,14 +21,14 @@ use super::body::{JsonBody, json_body};
 use crate::auth::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{
-    IdentityChanged, PlayerId, SESSION_TTL_MS, Session, clear_player_cookie, new_session_id,
-    session_cookie,
+    IdentityChanged, PlayerId, SESSION_TTL_MS, Session, Sessions, clear_player_cookie,
+    new_session_id, session_cookie,
 };
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::{AppState, Shared};
 use live::{self, Cmd, rfc3339, seat_name};
-use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, StoreError, now_ms};
+use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, Store, StoreError, now_ms};
 
 /// Games per profile page.
 pub const PAGE_SIZE: u32 = 20;
@@ -268,15 +268,15 @@ async fn login(
 }
 
 async fn logout(
-    State(state): State<AppState>,
+    State(sessions): State<Sessions>,
     Extension(session): Extension<Option<Session>>,
 ) -> Result<Response, ApiError> {
     if let Some(s) = session {
-        state.store.delete_session(&s.id_hash).await?;
+        sessions.store.delete_session(&s.id_hash).await?;
     }
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),
-        &[session_cookie(None, state.secure_cookies)],
+        &[session_cookie(None, sessions.secure_cookies)],
     ))
 }
 
@@ -354,9 +354,9 @@ async fn delete_account(
     ))
 }
 
-async fn named(state: &Shared, name: &str) -> Result<Account, ApiError> {
+async fn named(store: &Store, name: &str) -> Result<Account, ApiError> {
     let found = if check_username(name).is_ok() {
-        state.store.account_named(name).await?
+        store.account_named(name).await?
     } else {
         None
     };
@@ -372,11 +372,11 @@ struct ProfileJson {
 }
 
 async fn user(
-    State(state): State<AppState>,
+    State(store): State<Store>,
     Path(name): Path<String>,
 ) -> Result<Json<ProfileJson>, ApiError> {
-    let account = named(&state, &name).await?;
-    let ratings = state.store.ratings(&account.player_id).await?;
+    let account = named(&store, &name).await?;
+    let ratings = store.ratings(&account.player_id).await?;
     Ok(Json(ProfileJson {
         account: AccountJson::from(&account),
         ratings: RatingsJson::new(&ratings, now_ms()),
@@ -407,7 +407,7 @@ async fn user_games(
             "`page` must be between 1 and {MAX_PAGE}"
         )));
     }
-    let account = named(&state, &name).await?;
+    let account = named(&state.store, &name).await?;
     let offset = (page - 1) * u64::from(PAGE_SIZE);
     let mut rows = state
         .store

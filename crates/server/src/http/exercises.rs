@@ -11,11 +11,13 @@ use plyyard_exercises::puzzles::{self, Hint, LineError, Puzzle, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::body::{JsonBody, json_body};
+use std::sync::Arc;
+
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::{NewVisitor, PlayerId};
-use crate::security::{AccountKey, ClientIp};
-use plyyard_store::now_ms;
+use crate::security::{AccountKey, ClientIp, Limits};
+use plyyard_store::{Store, now_ms};
 
 /// Longest move text accepted (UCI is at most 5 characters).
 const MAX_UCI: usize = 8;
@@ -155,15 +157,16 @@ struct Progress {
 }
 
 async fn get_progress(
-    State(state): State<AppState>,
+    State(store): State<Store>,
     Extension(player): Extension<PlayerId>,
 ) -> Result<Json<Progress>, ApiError> {
-    let done = state.store.learn_progress(&player.0).await?;
+    let done = store.learn_progress(&player.0).await?;
     Ok(Json(Progress { done }))
 }
 
 async fn add_progress(
-    State(state): State<AppState>,
+    State(store): State<Store>,
+    State(limits): State<Arc<Limits>>,
     Extension(player): Extension<PlayerId>,
     Extension(ip): Extension<ClientIp>,
     account: Option<Extension<AccountKey>>,
@@ -175,13 +178,10 @@ async fn add_progress(
             "no player cookie: progress is kept for a browser that keeps its cookie",
         ));
     }
-    state
-        .limits
-        .check_progress(ip, account.as_ref().map(|Extension(a)| a))?;
+    limits.check_progress(ip, account.as_ref().map(|Extension(a)| a))?;
     let req: Progress = json_body(body, "progress")?;
     let keys = progress::checked_keys(&req.done).map_err(ApiError::bad_request)?;
-    let (done, added) = state
-        .store
+    let (done, added) = store
         .add_learn_progress(&player.0, &keys, MAX_KEYS_PER_PLAYER, now_ms())
         .await?;
     if !added {

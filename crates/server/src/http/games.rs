@@ -22,7 +22,7 @@ use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use live::fair::Requester;
 use live::{self, Cmd, color_name, rfc3339};
-use plyyard_store::GameRow;
+use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
 const MY_GAMES_LIMIT: u32 = 50;
@@ -87,10 +87,10 @@ async fn get_pgn(
 }
 
 async fn my_games(
-    State(state): State<AppState>,
+    State(store): State<Store>,
     Extension(player): Extension<PlayerId>,
 ) -> Result<Json<Vec<GameSummaryJson>>, ApiError> {
-    let rows = state.store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
+    let rows = store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
     let list = rows.into_iter().map(|g| summary_json(&player, g)).collect();
     Ok(Json(list))
 }
@@ -141,7 +141,7 @@ async fn game_socket(
     live::handle(&state.live, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
     Ok(super::socket::bounded_socket(ws)
-        .on_upgrade(move |socket| session(state, id, player, client, q.v, socket)))
+        .on_upgrade(move |socket| session(state.0, id, player, client, q.v, socket)))
 }
 
 /// Runs a game session over an upgraded socket.

@@ -18,6 +18,7 @@ mod review;
 mod socket;
 mod tables;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
@@ -32,6 +33,7 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::identify;
 use crate::security;
+use live::metrics::Metrics;
 
 /// Responses smaller than this are sent uncompressed.
 const COMPRESS_MIN_BYTES: u16 = 256;
@@ -132,12 +134,12 @@ async fn api_not_found() -> ApiError {
     ApiError::new(ErrorCode::NotFound, "no such API endpoint")
 }
 
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+async fn metrics(State(metrics): State<Arc<Metrics>>) -> impl IntoResponse {
     (
         [(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        state.metrics.render(),
+        metrics.render(),
     )
 }

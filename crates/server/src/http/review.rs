@@ -24,11 +24,11 @@ use super::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::review::service::{Busy, Progress, Requester, Snapshot};
-use crate::security::{AccountKey, ClientIp};
+use crate::security::{AccountKey, ClientIp, Limits};
 use crate::{AppState, Shared};
 use live::{Seats, seat_name};
 use plyyard_store::reviews::{self as review_store, replay};
-use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, now_ms};
+use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, Store, now_ms};
 
 /// Largest PGN accepted by `POST /api/import` (the request body).
 pub const MAX_IMPORT_BYTES: usize = 256 * 1024;
@@ -564,15 +564,14 @@ struct ImportedJson {
 }
 
 async fn import(
-    State(state): State<AppState>,
+    State(store): State<Store>,
+    State(limits): State<Arc<Limits>>,
     Extension(player): Extension<PlayerId>,
     Extension(ip): Extension<ClientIp>,
     account: Option<Extension<AccountKey>>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    state
-        .limits
-        .check_import(ip, account.as_ref().map(|Extension(a)| a))?;
+    limits.check_import(ip, account.as_ref().map(|Extension(a)| a))?;
     let body = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
@@ -586,12 +585,12 @@ async fn import(
     let req: ImportRequest = json_body(Ok(body), "import request")?;
     let games = read_pgn(&req.pgn)?;
     let now = now_ms();
-    state.store.touch_player(&player.0, now).await?;
+    store.touch_player(&player.0, now).await?;
     let stored: Vec<(String, game::pgn::ImportedGame)> = games
         .into_iter()
         .map(|g| (review_store::new_game_id(), g))
         .collect();
-    review_store::import(&state.store, &player.0, &stored, now).await?;
+    review_store::import(&store, &player.0, &stored, now).await?;
     let list: Vec<ImportedJson> = stored
         .iter()
         .map(|(id, g)| ImportedJson {

@@ -50,4 +50,4 @@ mod origin;
 pub use client_ip::ClientIp;
 pub use headers::{CSP, REFERRER_POLICY, with_headers};
 pub use limits::{AccountKey, LimitKey, Limits, Quotas, RetryAfter};
-pub use origin::{guard, origin_matches, origin_of, same_origin, same_origin_request};
+pub use origin::{Gate, guard, origin_matches, origin_of, same_origin, same_origin_request};

@@ -10,7 +10,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::client_ip::ClientIp;
-use crate::AppState;
 use crate::error::ApiError;
 
 /// The origin of a URL (`https://chess.example`): lower-case scheme and
@@ -96,11 +95,22 @@ pub fn same_origin_request(
         .is_some_and(|o| origin_matches(o, headers, public_origin))
 }
 
+/// What [`guard`] needs of the server's state (an axum substate).
+#[derive(Debug, Clone)]
+pub struct Gate {
+    /// The only origin allowed to change state, when set
+    /// ([`crate::Config::public_url`]).
+    pub public_origin: Option<String>,
+    /// Whether `X-Forwarded-For` tells the client address
+    /// ([`crate::Config::trust_proxy`]).
+    pub trust_proxy: bool,
+}
+
 /// Middleware on the whole router: refuses cross-site state changes with
 /// `403 forbidden`, and puts the request's [`ClientIp`] in its extensions.
 /// Without a [`ConnectInfo`] (a router driven directly, not through
 /// [`crate::Server`]), the client is the unspecified address.
-pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+pub async fn guard(State(state): State<Gate>, mut req: Request, next: Next) -> Response {
     if !same_origin_request(req.method(), req.headers(), state.public_origin.as_deref()) {
         return ApiError::forbidden(
             "cross-site request refused: state-changing requests need a same-origin Origin header",

@@ -10,8 +10,8 @@
 
 use game::{GameResult, RuleSet, Variant};
 use plyyard_rating::{self as rating, Glicko2, Outcome, PlayerRating, Speed};
+use plyyard_store::{GameKind, GameRow, GameStatus, GameSummary, RatedGame, Store};
 use serde_json::{Value, json};
-use server::store::{GameKind, GameRow, GameStatus, GameSummary, RatedGame, Store};
 use testkit::{TestDb, TestServer};
 
 const T0: i64 = 1_750_000_000_000;
@@ -357,7 +357,7 @@ async fn the_profile_shows_the_ratings(db: TestDb) {
     let liam = store.account_by_name("liam").await.unwrap().unwrap();
     let (kate, liam) = (kate.account.player_id, liam.account.player_id);
     game(&store, "h1", &liam, &kate, GameResult::BlackWins).await;
-    let now = server::store::now_ms();
+    let now = plyyard_store::now_ms();
     store
         .apply_rated_result("h1", &liam, &kate, Speed::Rapid, GameResult::BlackWins, now)
         .await

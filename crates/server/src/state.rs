@@ -1,0 +1,192 @@
+//! The application state: everything the handlers and actors share
+//! ([`Shared`]), the state handed to axum ([`AppState`]), and the parts a
+//! handler may ask for alone through axum's substates (`FromRef`).
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+
+use crate::auth::Hasher;
+use crate::config::Tuning;
+use crate::identity::{CookieSigner, PlayerId, Sessions};
+use crate::review::service::{Analyses, Reviews, library};
+use crate::security::{AccountKey, ClientIp, Gate, Limits};
+use crate::tables::lobby::Lobby;
+use live::engine_pool::EnginePool;
+use live::fair::Requester;
+use live::metrics::Metrics;
+use live::{LiveDeps, LiveTuning};
+use plyyard_store::Store;
+
+/// Everything the handlers and actors share.
+#[derive(Debug)]
+pub struct Shared {
+    /// Storage.
+    pub store: Store,
+    /// Live games: their registry and what they share.
+    pub live: Arc<LiveDeps>,
+    /// The computer player.
+    pub engines: Arc<EnginePool>,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// Cookie signing.
+    pub signer: CookieSigner,
+    /// Rate limits (game creation, sign-ups, log-ins).
+    pub limits: Arc<Limits>,
+    /// Whether `X-Forwarded-For` tells the client address
+    /// ([`crate::Config::trust_proxy`]).
+    pub trust_proxy: bool,
+    /// The origin of [`crate::Config::public_url`] (`https://chess.example`), the
+    /// only one allowed to change state when set.
+    pub public_origin: Option<String>,
+    /// Whether cookies must be `Secure` (the public URL is `https`).
+    pub secure_cookies: bool,
+    /// Password hashing (a bounded pool).
+    pub hasher: Hasher,
+    /// The lobby's live feed of open tables.
+    pub lobby: Lobby,
+    /// Game reviews: their queue and engines.
+    pub reviews: Arc<Reviews>,
+    /// The analysis board's engine.
+    pub analyses: Arc<Analyses>,
+    /// Tunables.
+    pub tuning: Tuning,
+    /// Becomes `true` when the server starts shutting down; open sockets
+    /// then close with "going away" so clients reconnect to the next server.
+    pub shutting_down: tokio::sync::watch::Sender<bool>,
+}
+
+impl Shared {
+    /// The shared state over an open store, signing cookies with `secret`.
+    pub fn new(store: Store, secret: &[u8], tuning: Tuning) -> Shared {
+        let metrics = Arc::new(Metrics::default());
+        let engines = Arc::new(EnginePool::new(
+            tuning.engine_workers,
+            tuning.engine_hash_mb,
+            tuning.think_time_factor,
+            Arc::clone(&metrics),
+        ));
+        Shared {
+            store: store.clone(),
+            live: Arc::new(LiveDeps::new(
+                live::registry(),
+                store,
+                Arc::clone(&engines),
+                Arc::clone(&metrics),
+                LiveTuning {
+                    idle_unload: tuning.idle_unload,
+                    first_move_timeout: tuning.first_move_timeout,
+                    away_claim_after: tuning.away_claim_after,
+                },
+            )),
+            engines,
+            metrics,
+            signer: CookieSigner::new(secret),
+            limits: Arc::new(Limits::new(&tuning.quotas)),
+            hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
+            lobby: Lobby::default(),
+            reviews: Arc::new(Reviews::new(
+                library(tuning.review_nodes),
+                tuning.review_threads,
+            )),
+            analyses: Arc::new(Analyses::new(tuning.analyses_per_minute)),
+            trust_proxy: false,
+            public_origin: None,
+            secure_cookies: false,
+            tuning,
+            shutting_down: tokio::sync::watch::Sender::new(false),
+        }
+    }
+}
+
+impl Shared {
+    /// The keys of a request's client (see [`Requester::keys`]):
+    /// its address and, when logged in, its account; without
+    /// [`Tuning::reviews_by_address`], the account or the anonymous
+    /// player alone.
+    pub fn requester(
+        &self,
+        player: &PlayerId,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Vec<Requester> {
+        Requester::keys(
+            account.map(|a| a.0.as_str()),
+            &player.0,
+            ip.0,
+            self.tuning.reviews_by_address,
+        )
+    }
+}
+
+/// The state handed to axum handlers: the [`Shared`] state behind an
+/// `Arc`, cheap to clone. A handler that needs only some of it asks for
+/// those parts (`State<Store>`, `State<Metrics>` …, see the `FromRef`
+/// implementations below); one that needs many takes `State<AppState>`,
+/// which reads as the [`Shared`] state.
+#[derive(Debug, Clone)]
+pub struct AppState(pub Arc<Shared>);
+
+impl AppState {
+    /// The state over `shared`.
+    pub fn new(shared: Shared) -> AppState {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Arc<Shared>;
+
+    fn deref(&self) -> &Arc<Shared> {
+        &self.0
+    }
+}
+
+impl FromRef<AppState> for Store {
+    fn from_ref(state: &AppState) -> Store {
+        state.store.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<Metrics> {
+    fn from_ref(state: &AppState) -> Arc<Metrics> {
+        Arc::clone(&state.metrics)
+    }
+}
+
+impl FromRef<AppState> for Arc<Reviews> {
+    fn from_ref(state: &AppState) -> Arc<Reviews> {
+        Arc::clone(&state.reviews)
+    }
+}
+
+impl FromRef<AppState> for Arc<Analyses> {
+    fn from_ref(state: &AppState) -> Arc<Analyses> {
+        Arc::clone(&state.analyses)
+    }
+}
+
+impl FromRef<AppState> for Arc<Limits> {
+    fn from_ref(state: &AppState) -> Arc<Limits> {
+        Arc::clone(&state.limits)
+    }
+}
+
+impl FromRef<AppState> for Sessions {
+    fn from_ref(state: &AppState) -> Sessions {
+        Sessions {
+            store: state.store.clone(),
+            signer: state.signer.clone(),
+            secure_cookies: state.secure_cookies,
+        }
+    }
+}
+
+impl FromRef<AppState> for Gate {
+    fn from_ref(state: &AppState) -> Gate {
+        Gate {
+            public_origin: state.public_origin.clone(),
+            trust_proxy: state.trust_proxy,
+        }
+    }
+}
