@@ -34,41 +34,36 @@ impl Seat {
     }
 }
 
-/// The players of a game, by colour.
+/// The players of a game, by colour (a [`ByColor`] of seats: `seats.white`,
+/// `seats.get(color)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seats {
-    /// White.
-    pub white: Seat,
-    /// Black.
-    pub black: Seat,
+pub struct Seats(pub ByColor<Seat>);
+
+impl std::ops::Deref for Seats {
+    type Target = ByColor<Seat>;
+
+    fn deref(&self) -> &ByColor<Seat> {
+        &self.0
+    }
 }
 
 impl Seats {
     /// The seats of a stored game.
     pub fn of(row: &GameRow) -> Seats {
-        Seats {
+        Seats(ByColor {
             white: Seat::of(row.white_player.as_deref(), row.level),
             black: Seat::of(row.black_player.as_deref(), row.level),
-        }
+        })
     }
 
     /// Nobody yet (a socket before it subscribes).
     pub fn empty() -> Seats {
-        Seats {
-            white: Seat::Computer(None),
-            black: Seat::Computer(None),
-        }
+        Seats(ByColor::new_with(|_| Seat::Computer(None)))
     }
 
     /// The colour `player` plays, if any.
     pub fn color_of(&self, player: &PlayerId) -> Option<Color> {
-        if self.white.is(player) {
-            Some(Color::White)
-        } else if self.black.is(player) {
-            Some(Color::Black)
-        } else {
-            None
-        }
+        self.0.find(|s| s.is(player))
     }
 
     /// The computer's colour and level, in a game against it.

@@ -14,7 +14,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use futures_util::{Stream, stream};
 use game::pgn::PgnImporter;
-use game::shakmaty::{Chess, Position as _};
+use game::shakmaty::{ByColor, Chess, Position as _};
 use game::{Game, GameResult, RuleSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -124,7 +124,7 @@ fn reviewable(row: &GameRow) -> Result<(), ApiError> {
     }
 }
 
-async fn players(state: &Shared, row: &GameRow) -> Result<[PlayerJson; 2], ApiError> {
+async fn players(state: &Shared, row: &GameRow) -> Result<ByColor<PlayerJson>, ApiError> {
     if row.kind == GameKind::Imported {
         let info = review_store::imported(&state.store, &row.id).await?;
         let name = |n: Option<&str>| PlayerJson {
@@ -132,37 +132,35 @@ async fn players(state: &Shared, row: &GameRow) -> Result<[PlayerJson; 2], ApiEr
             name: n.map(str::to_owned),
             level: None,
         };
-        return Ok([
-            name(info.as_ref().map(|i| i.white.as_str())),
-            name(info.as_ref().map(|i| i.black.as_str())),
-        ]);
-    }
-    let seats = Seats::of(row);
-    let mut out = Vec::with_capacity(2);
-    for seat in [&seats.white, &seats.black] {
-        let s = seat_name(&state.store, seat).await?;
-        let kind = serde_json::to_value(s.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        out.push(PlayerJson {
-            kind,
-            name: s.name,
-            level: s.level,
+        return Ok(ByColor {
+            white: name(info.as_ref().map(|i| i.white.as_str())),
+            black: name(info.as_ref().map(|i| i.black.as_str())),
         });
     }
-    let black = out
-        .pop()
-        .ok_or_else(|| ApiError::internal("no black seat"))?;
-    let white = out
-        .pop()
-        .ok_or_else(|| ApiError::internal("no white seat"))?;
-    Ok([white, black])
+    let seats = Seats::of(row);
+    Ok(ByColor {
+        white: player_json(&state.store, &seats.white).await?,
+        black: player_json(&state.store, &seats.black).await?,
+    })
+}
+
+/// How a seat is shown in a review.
+async fn player_json(store: &Store, seat: &live::Seat) -> Result<PlayerJson, ApiError> {
+    let s = seat_name(store, seat).await?;
+    let kind = serde_json::to_value(s.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    Ok(PlayerJson {
+        kind,
+        name: s.name,
+        level: s.level,
+    })
 }
 
 /// The game part of a review answer.
 async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Value, ApiError> {
-    let [white, black] = players(state, &l.row).await?;
+    let ByColor { white, black } = players(state, &l.row).await?;
     let you = Seats::of(&l.row).color_of(viewer).map(live::color_name);
     let moves: Vec<ReviewMove> = l
         .game
