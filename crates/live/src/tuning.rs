@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+/// A live game with no socket and no activity for this long is unloaded
+/// (the default of [`LiveTuning::idle_unload`]).
+pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// Each side's first move must come within this long (the default of
 /// [`crate::LiveTuning::first_move_timeout`]).
 pub const FIRST_MOVE: Duration = Duration::from_secs(30);
@@ -24,7 +27,7 @@ pub struct LiveTuning {
 impl Default for LiveTuning {
     fn default() -> LiveTuning {
         LiveTuning {
-            idle_unload: Duration::from_secs(600),
+            idle_unload: IDLE_UNLOAD,
             first_move_timeout: FIRST_MOVE,
             away_claim_after: AWAY_CLAIM,
         }

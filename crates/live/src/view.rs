@@ -7,17 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use game::Game;
 use game::Variant;
-use game::shakmaty::{Color, File, Move, Square};
+use game::shakmaty::{File, Move, Square};
 
 use wire::protocol::{SeatJson, SeatKind};
 
-/// Name of a colour on the wire.
-pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
+pub use wire::protocol::color_name;
 
 /// RFC 3339 text of Unix milliseconds.
 pub fn rfc3339(ms: i64) -> String {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::conn::HEADER_TIMEOUT;
 use crate::review::service::ANALYSES_PER_MINUTE;
 use crate::security::Quotas;
-use live::{AWAY_CLAIM, FIRST_MOVE};
+use live::{AWAY_CLAIM, FIRST_MOVE, IDLE_UNLOAD};
 
 /// Server configuration (from flags and environment, see `plyyard serve --help`).
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ pub struct Tuning {
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
-            idle_unload: Duration::from_secs(600),
+            idle_unload: IDLE_UNLOAD,
             engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             engine_hash_mb: 16,
             think_time_factor: 1.0,

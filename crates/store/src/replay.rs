@@ -51,7 +51,7 @@ pub fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
 }
 
 /// The starting position of a stored game.
-fn start_of(row: &GameRow) -> Result<Game, String> {
+pub(crate) fn start_of(row: &GameRow) -> Result<Game, String> {
     let rules: RuleSet = row.rules;
     match (row.variant, row.position) {
         (Variant::Chess960, Some(n)) => Game::chess960(n, rules).map_err(|e| e.to_string()),

@@ -8,14 +8,14 @@
 //! with its tags (at most [`MAX_TAGS`], values cut at [`MAX_TAG_CHARS`]
 //! characters; migration `0007_imported_tags.sql`) for its PGN export.
 
+use game::Game;
 use game::pgn::{ImportedGame, PgnTags};
-use game::{Game, RuleSet, Variant};
 use sqlx::Row;
 
 use crate::db::Store;
 use crate::error::StoreError;
 use crate::games::insert_game_in;
-use crate::replay::summary_of;
+use crate::replay::{start_of, summary_of};
 use crate::rows::{GameKind, GameRow, MoveRow};
 
 pub use crate::replay::new_game_id;
@@ -282,13 +282,7 @@ pub async fn imported(store: &Store, game_id: &str) -> Result<Option<ImportedInf
 /// # Errors
 /// A stored position or move the rules refuse.
 pub fn replay(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
-    let rules: RuleSet = row.rules;
-    let mut game = match (row.variant, row.position) {
-        (Variant::Chess960, Some(n)) => Game::chess960(n, rules),
-        (Variant::Chess960, None) => Game::from_fen_with(&row.initial_fen, rules, true),
-        (Variant::Standard, _) => Game::from_fen(&row.initial_fen, rules),
-    }
-    .map_err(|e| e.to_string())?;
+    let mut game = start_of(row)?;
     for m in moves {
         game.play_uci(&m.uci)
             .map_err(|e| format!("stored move {}: {e}", m.ply))?;
