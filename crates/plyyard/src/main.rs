@@ -9,6 +9,7 @@ mod game_cmds;
 mod puzzles;
 mod review;
 mod serve_cmds;
+mod token_cmds;
 
 use std::process::ExitCode;
 
@@ -52,6 +53,9 @@ enum Command {
     /// annotated: `[%eval]` comments, `?!`/`?`/`??` as NAGs, the best move
     /// as a variation and the explanation as a comment.
     Review(review::ReviewArgs),
+    /// API tokens of the Lichess-compatible API (`docs/api.md`).
+    #[command(subcommand)]
+    Token(token_cmds::Command),
 }
 
 fn main() -> ExitCode {
@@ -63,5 +67,6 @@ fn main() -> ExitCode {
         Some(Command::Engine(cmd)) => engine_cmds::run(cmd),
         Some(Command::Puzzles(args)) => puzzles::run(args),
         Some(Command::Review(args)) => review::run(args),
+        Some(Command::Token(cmd)) => token_cmds::run(cmd),
     }
 }

@@ -93,6 +93,15 @@ pub struct ServeArgs {
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_PROGRESS_PER_MINUTE", default_value_t = 60)]
     pub limit_progress_per_minute: u32,
+    /// API credentials one client may obtain per minute (personal tokens
+    /// created, OAuth approvals and code exchanges; address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_CREDENTIALS_PER_MINUTE",
+        default_value_t = 10
+    )]
+    pub limit_credentials_per_minute: u32,
     /// Table look-ups by code that could reveal a private table (unknown
     /// codes, private tables one does not sit at) one address, and one
     /// account, may make per minute, also the burst; 0 turns the limit off.
@@ -160,6 +169,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             tables_per_minute: args.limit_tables_per_minute,
             imports_per_minute: args.limit_imports_per_minute,
             progress_per_minute: args.limit_progress_per_minute,
+            credentials_per_minute: args.limit_credentials_per_minute,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..server::security::Quotas::default()
         },
@@ -204,6 +214,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         tables_per_minute: 0,
         imports_per_minute: 0,
         progress_per_minute: 0,
+        credentials_per_minute: 0,
         table_lookups_per_minute: 0,
         ..quotas
     }

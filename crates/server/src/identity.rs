@@ -1,4 +1,5 @@
-//! Who makes a request: a logged-in account (the session cookie
+//! Who makes a request: an account by its API token (`Authorization:
+//! Bearer`, see [`crate::bearer`]), a logged-in account (the session cookie
 //! `plyyard_session`) or else an anonymous player (an id in the signed
 //! cookie `plyyard_player`).
 //!
@@ -16,11 +17,12 @@ use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use cookie::{Cookie, CookieJar, Key, SameSite};
 use rand::Rng;
 use sha2::{Digest, Sha256, Sha512};
 
+use crate::bearer;
 use crate::security::AccountKey;
 pub use plyyard_store::PlayerId;
 use plyyard_store::{Account, Store, now_ms};
@@ -253,7 +255,29 @@ pub struct NewVisitor;
 /// needed), stores `PlayerId`, `Option<Session>` and, when logged in, the
 /// [`AccountKey`] in the request's extensions, and sets the cookies the
 /// response needs.
+///
+/// A request with an `Authorization` header is identified by its bearer
+/// token alone (see [`crate::bearer`]): its cookies are ignored, it gets
+/// [`TokenAuth`] and `None` as its session, and no cookie is set; a bad or
+/// unknown token is refused with 401.
 pub async fn identify(State(state): State<Sessions>, mut req: Request, next: Next) -> Response {
+    if let Some(token) = bearer::bearer_of(req.headers()) {
+        let auth = match token {
+            Ok(t) => bearer::authenticate(&state.store, t).await,
+            Err(e) => Err(e),
+        };
+        return match auth {
+            Ok(auth) => {
+                let player = PlayerId(auth.account.player_id.clone());
+                req.extensions_mut().insert(AccountKey(player.0.clone()));
+                req.extensions_mut().insert(player);
+                req.extensions_mut().insert(None::<Session>);
+                req.extensions_mut().insert::<bearer::TokenAuth>(auth);
+                next.run(req).await
+            }
+            Err(refused) => refused.into_response(),
+        };
+    }
     let cookies: Vec<String> = cookie_values(&req, SESSION_COOKIE).take(4).collect();
     let (session, session_set) = find_session(&state, &cookies).await;
     let (player, minted) = match &session {

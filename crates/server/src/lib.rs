@@ -6,12 +6,15 @@
 //! runs until a shutdown signal. [`run`] does both for the command line.
 
 pub mod auth;
+pub mod bearer;
 pub mod config;
 pub mod conn;
 pub mod http;
 pub mod i18n;
 pub mod identity;
 pub mod learn;
+pub mod lichess;
+pub mod presence;
 pub mod review;
 pub mod security;
 pub mod state;

@@ -9,6 +9,7 @@ use axum::extract::FromRef;
 use crate::auth::Hasher;
 use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
+use crate::presence::Presence;
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
 use crate::tables::lobby::Lobby;
@@ -45,6 +46,8 @@ pub struct Shared {
     pub hasher: Hasher,
     /// The lobby's live feed of open tables.
     pub lobby: Lobby,
+    /// Which accounts have an open stream or socket.
+    pub presence: Arc<Presence>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -85,6 +88,7 @@ impl Shared {
             limits: Arc::new(Limits::new(&tuning.quotas)),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby: Lobby::default(),
+            presence: Arc::new(Presence::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

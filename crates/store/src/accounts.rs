@@ -9,7 +9,7 @@ use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::db::Store;
+use crate::db::{Store, get_bool};
 use crate::error::StoreError;
 
 /// A live (not deleted) account, as the rest of the server sees it.
@@ -21,6 +21,8 @@ pub struct Account {
     pub username: String,
     /// Creation time, Unix milliseconds.
     pub created_at: i64,
+    /// A bot account: it plays through the Bot API only (irreversible).
+    pub bot: bool,
 }
 
 /// An account with its password hash, for log-in checks.
@@ -64,6 +66,7 @@ impl NewAccount<'_> {
             player_id: self.player_id.to_owned(),
             username: self.username.to_owned(),
             created_at: self.now,
+            bot: false,
         }
     }
 }
@@ -95,6 +98,7 @@ fn account_from_row(r: &AnyRow) -> Result<Account, StoreError> {
         player_id: r.try_get(0)?,
         username: r.try_get(1)?,
         created_at: r.try_get(2)?,
+        bot: get_bool(r, 3)?,
     })
 }
 
@@ -177,7 +181,7 @@ impl Store {
         value: &str,
     ) -> Result<Option<AccountRow>, StoreError> {
         let row = sqlx::query(&format!(
-            "SELECT player_id, username, created_at, password_hash FROM accounts \
+            "SELECT player_id, username, created_at, CAST(bot AS INTEGER), password_hash FROM accounts \
              WHERE {column} = $1 AND deleted_at IS NULL"
         ))
         .bind(value)
@@ -186,7 +190,7 @@ impl Store {
         row.map(|r| {
             Ok(AccountRow {
                 account: account_from_row(&r)?,
-                password_hash: r.try_get(3)?,
+                password_hash: r.try_get(4)?,
             })
         })
         .transpose()
@@ -207,17 +211,20 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes an account: its sessions go, its password is wiped, and its
+    /// Deletes an account: its sessions and API tokens go, its password is wiped, and its
     /// games stay (shown as a deleted player). The name stays reserved.
     ///
     /// # Errors
     /// A database failure; nothing is changed then.
     pub async fn delete_account(&self, player_id: &str, now: i64) -> Result<(), StoreError> {
         let mut tx = self.begin_write().await?;
-        sqlx::query("DELETE FROM sessions WHERE player_id = $1")
-            .bind(player_id)
-            .execute(&mut *tx)
-            .await?;
+        for sql in [
+            "DELETE FROM sessions WHERE player_id = $1",
+            "DELETE FROM api_tokens WHERE player_id = $1",
+            "DELETE FROM oauth_codes WHERE player_id = $1",
+        ] {
+            sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
+        }
         sqlx::query(
             "UPDATE accounts SET deleted_at = $1, password_hash = '' \
              WHERE player_id = $2 AND deleted_at IS NULL",
@@ -249,7 +256,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<(Account, i64)>, StoreError> {
         let row = sqlx::query(
-            "SELECT a.player_id, a.username, a.created_at, s.last_seen_at \
+            "SELECT a.player_id, a.username, a.created_at, CAST(a.bot AS INTEGER), s.last_seen_at \
              FROM sessions s JOIN accounts a ON a.player_id = s.player_id \
              WHERE s.id_hash = $1 AND s.expires_at > $2 AND a.deleted_at IS NULL",
         )
@@ -257,7 +264,7 @@ impl Store {
         .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| Ok((account_from_row(&r)?, r.try_get(3)?)))
+        row.map(|r| Ok((account_from_row(&r)?, r.try_get(4)?)))
             .transpose()
     }
 

@@ -1,5 +1,6 @@
-//! Durable storage: players, games, moves, accounts and sessions in SQL, on
-//! SQLite (embedded, the default) or PostgreSQL (shared by several servers).
+//! Durable storage: players, games, moves, accounts, sessions and API
+//! tokens in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
 //! `migrations/` (embedded in the binary and applied at start), written in
@@ -22,6 +23,7 @@ pub mod replay;
 pub mod reviews;
 mod rows;
 mod tables;
+mod tokens;
 mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
@@ -33,6 +35,7 @@ pub use player::PlayerId;
 pub use ratings::{RatedGame, RatingChange};
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use tables::{TableRow, TableStatus};
+pub use tokens::{BotUpgrade, NewToken, OAuthCode, TokenKind, TokenRow};
 
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -272,6 +272,25 @@ impl Client {
         self.send(b).await
     }
 
+    /// `method path` as an API program sends it: `Authorization: Bearer
+    /// token`, no `Origin`, and the body (if any) with its content type.
+    ///
+    /// # Errors
+    /// Network failures.
+    pub async fn with_token(
+        &self,
+        token: &str,
+        method: Method,
+        path: &str,
+        body: Option<(&str, &str)>,
+    ) -> Result<Response, ClientError> {
+        let mut b = self.http.request(method, self.url(path)).bearer_auth(token);
+        if let Some((content_type, body)) = body {
+            b = b.header(CONTENT_TYPE, content_type).body(body.to_owned());
+        }
+        self.send(b).await
+    }
+
     /// `GET path`.
     ///
     /// # Errors

@@ -30,6 +30,10 @@ use crate::{AppState, Shared};
 use live::{self, Cmd, rfc3339, seat_name};
 use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, Store, StoreError, now_ms};
 
+/// Names nobody may sign up with: they are path segments of our own
+/// (`/api/users/status`), so a player of that name could not be reached.
+pub const RESERVED_NAMES: [&str; 1] = ["status"];
+
 /// Games per profile page.
 pub const PAGE_SIZE: u32 = 20;
 /// Highest profile page served.
@@ -38,7 +42,6 @@ const MAX_PAGE: u64 = 10_000;
 /// The routes, to be put under the identity middleware.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/account", get(account))
         .route("/api/session", get(session_account))
         .route("/api/account/signup", post(signup))
         .route("/api/account/login", post(login))
@@ -174,13 +177,6 @@ async fn reseat(state: &AppState, anon: &PlayerId, account: &Account, ongoing: V
     }
 }
 
-async fn account(
-    Extension(session): Extension<Option<Session>>,
-) -> Result<Json<AccountJson>, ApiError> {
-    let s = session.ok_or_else(not_logged_in)?;
-    Ok(Json(AccountJson::from(&s.account)))
-}
-
 /// Who is logged in, asked without an error status: the web app asks this
 /// on every page, and an anonymous visitor is not a failed request.
 #[derive(Serialize)]
@@ -205,7 +201,9 @@ async fn signup(
     check_username(&c.username)?;
     check_password_form(&c.password, &c.username)?;
     state.limits.check_signup(ip)?;
-    if state.store.account_by_name(&c.username).await?.is_some() {
+    if RESERVED_NAMES.contains(&c.username.to_lowercase().as_str())
+        || state.store.account_by_name(&c.username).await?.is_some()
+    {
         return Err(taken(&c.username));
     }
     let hash = state.hasher.hash_new(&c.password, &c.username).await?;

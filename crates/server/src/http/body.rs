@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use crate::error::{ApiError, ErrorCode};
 
 /// Largest accepted request body.
-pub(super) const MAX_BODY_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 16 * 1024;
 
 /// The error for text holding a NUL character: PostgreSQL cannot store
 /// one, and no name, tag, code or key of ours has one.

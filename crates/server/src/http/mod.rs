@@ -10,7 +10,7 @@
 
 mod accounts;
 mod assets;
-mod body;
+pub(crate) mod body;
 mod exercises;
 mod games;
 mod positions;
@@ -48,6 +48,7 @@ pub fn router(state: AppState) -> Router {
         .merge(exercises::routes())
         .merge(review::routes())
         .merge(accounts::router())
+        .merge(crate::lichess::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

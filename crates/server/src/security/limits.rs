@@ -136,6 +136,10 @@ pub struct Quotas {
     /// Learn progress writes one client may make per minute (address and
     /// account); also the burst.
     pub progress_per_minute: u32,
+    /// API credentials one client may obtain per minute (personal tokens
+    /// created, OAuth approvals and code exchanges), address and account
+    /// alike; also the burst.
+    pub credentials_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -153,6 +157,7 @@ impl Default for Quotas {
             tables_per_minute: 20,
             imports_per_minute: 10,
             progress_per_minute: 60,
+            credentials_per_minute: 10,
         }
     }
 }
@@ -313,6 +318,7 @@ pub struct Limits {
     tables: Keyed<Subject>,
     imports: Keyed<Subject>,
     progress: Keyed<Subject>,
+    credentials: Keyed<Subject>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -332,6 +338,7 @@ impl Limits {
             tables: Keyed::new(per(q.tables_per_minute, Duration::from_secs(60))),
             imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
             progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
+            credentials: Keyed::new(per(q.credentials_per_minute, Duration::from_secs(60))),
             table_lookup: Keyed::new(per(q.table_lookups_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
@@ -433,6 +440,19 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         check_both(&self.progress, ip, account)
+    }
+
+    /// Counts one API credential obtained by a client (a personal token
+    /// created, an OAuth approval or code exchange), address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its credentials per minute.
+    pub fn check_credentials(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.credentials, ip, account)
     }
 
     /// Counts one look-up of a table by its code that could reveal a

@@ -35,7 +35,10 @@
 //! `Origin` equal to the server's own origin (the origin of `--public-url`
 //! when set, else `http(s)://` + the `Host` header); anything else is
 //! `403 forbidden` before any handler runs. Requests without either header
-//! are refused too.
+//! are refused too. The exceptions carry no ambient authority: an `/api/`
+//! request with an `Authorization` header (authenticated by its token
+//! alone, its cookies ignored) and the cookie-free token endpoints
+//! (`/api/token`, `/api/token/test`).
 //!
 //! # Headers
 //! [`with_headers`] adds the Content-Security-Policy [`CSP`],

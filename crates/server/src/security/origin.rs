@@ -95,6 +95,20 @@ pub fn same_origin_request(
         .is_some_and(|o| origin_matches(o, headers, public_origin))
 }
 
+/// API paths that use no cookie: exchanging an OAuth code for a token,
+/// and testing tokens.
+const CREDENTIAL_FREE: [&str; 2] = ["/api/token", "/api/token/test"];
+
+/// Whether a request cannot act on a browser's cookies, so that a foreign
+/// page sending it gains nothing: an API request authenticated by its
+/// `Authorization` header (the identity layer then ignores its cookies, see
+/// [`crate::bearer`]), or one of the [`CREDENTIAL_FREE`] paths.
+fn carries_no_ambient_authority(req: &Request) -> bool {
+    let path = req.uri().path();
+    path.starts_with("/api/")
+        && (req.headers().contains_key(header::AUTHORIZATION) || CREDENTIAL_FREE.contains(&path))
+}
+
 /// What [`guard`] needs of the server's state (an axum substate).
 #[derive(Debug, Clone)]
 pub struct Gate {
@@ -111,7 +125,9 @@ pub struct Gate {
 /// Without a [`ConnectInfo`] (a router driven directly, not through
 /// [`crate::Server`]), the client is the unspecified address.
 pub async fn guard(State(state): State<Gate>, mut req: Request, next: Next) -> Response {
-    if !same_origin_request(req.method(), req.headers(), state.public_origin.as_deref()) {
+    if !carries_no_ambient_authority(&req)
+        && !same_origin_request(req.method(), req.headers(), state.public_origin.as_deref())
+    {
         return ApiError::forbidden(
             "cross-site request refused: state-changing requests need a same-origin Origin header",
         )

@@ -45,7 +45,10 @@ async fn who(c: &Client) -> Value {
     let account = r.json::<Value>().unwrap()["account"].clone();
     let (status, body) = me(c).await;
     match status {
-        200 => assert_eq!(account, body),
+        200 => {
+            assert_eq!(account["username"], body["username"]);
+            assert_eq!(account["created_at"], body["created_at"]);
+        }
         _ => assert_eq!(account, Value::Null),
     }
     account
@@ -76,10 +79,8 @@ async fn sign_up_log_in_and_out(db: TestDb) {
     let srv = start(&db).await;
     let c = srv.client();
     assert_eq!(me(&c).await.0, 401);
-    assert_eq!(
-        error(&c.get("/api/account").await.unwrap())["code"],
-        "not_logged_in"
-    );
+    // `/api/account` is lichess's: `{"error":"…"}` without a token or session.
+    assert!(error(&c.get("/api/account").await.unwrap()).is_string());
     assert_eq!(who(&c).await, Value::Null);
 
     let r = signup(&c, "Alice_1", PASSWORD).await;

@@ -1,0 +1,82 @@
+//! The Lichess-compatible API (`docs/api.md`): lichess's paths, field
+//! names, units and errors, so that programs written for lichess (berserk,
+//! lichess-bot, Board-API apps) work when pointed at a Ply Yard server.
+//!
+//! Requests authenticate with `Authorization: Bearer` ([`crate::bearer`];
+//! each endpoint checks its scopes through [`caller::Caller`]) or, from
+//! the web app, with the session cookie. Errors are `{"error":"…"}`
+//! ([`error::LiError`]); bodies are JSON or forms ([`body`]).
+//!
+//! - [`tokens`]: personal access tokens and `POST /api/token/test`;
+//! - [`oauth`]: the PKCE authorization code flow and `/api/token`;
+//! - [`users`]: the account, users, online status, bot upgrade.
+
+pub mod body;
+pub mod caller;
+pub mod error;
+mod oauth;
+mod tokens;
+mod users;
+
+use axum::Router;
+use axum::routing::{delete, get, post};
+
+use crate::state::AppState;
+
+pub use tokens::{Created, MAX_DESCRIPTION, MAX_TOKENS, check_description, issue_personal};
+
+/// The routes, to be put under the identity middleware.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/account", get(users::account))
+        .route("/api/user/{username}", get(users::user))
+        .route("/api/users/status", get(users::status))
+        .route("/api/bot/online", get(users::online_bots))
+        .route("/api/bot/account/upgrade", post(users::upgrade))
+        .route(
+            "/api/account/tokens",
+            get(tokens::list).post(tokens::create),
+        )
+        .route("/api/account/tokens/{id}", delete(tokens::revoke))
+        .route("/api/token/test", post(tokens::test))
+        .route("/api/token", post(oauth::exchange).delete(oauth::revoke))
+        .route("/api/oauth/request", get(oauth::describe))
+        .route("/api/oauth/approve", post(oauth::approve))
+}
+
+/// Creates a personal token for the live account `username`, for the
+/// command line (`plyyard token create`): the database at `db`, opened and
+/// migrated as the server does.
+///
+/// # Errors
+/// A bad scope or description, an unknown user, or a database failure,
+/// as a sentence.
+pub fn create_token_offline(
+    db: &str,
+    username: &str,
+    scopes: &str,
+    description: &str,
+) -> Result<Created, String> {
+    let scopes = wire::lichess::Scopes::parse(scopes).map_err(|e| e.to_string())?;
+    if scopes.is_empty() {
+        return Err("--scopes names at least one scope".to_owned());
+    }
+    let description = check_description(description).map_err(|e| e.message)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let store = plyyard_store::Store::open(db)
+            .await
+            .map_err(|e| e.to_string())?;
+        let account = store
+            .account_named(username)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no account named {username:?}"))?;
+        issue_personal(&store, &account.player_id, &scopes, &description)
+            .await
+            .map_err(|e| e.message)
+    })
+}

@@ -1,0 +1,239 @@
+//! Accounts and users as lichess shows them: `GET /api/account` (also
+//! our own `username` and `created_at`), `GET /api/user/{username}`,
+//! `GET /api/users/status`, `GET /api/bot/online`, and the irreversible
+//! `POST /api/bot/account/upgrade`.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use wire::lichess::{OK, Scope};
+
+use super::caller::Caller;
+use super::error::{LiError, LiResult};
+use crate::auth::rules::check_username;
+use crate::state::AppState;
+use game::Speed;
+use live::rfc3339;
+use plyyard_rating::RatingJson;
+use plyyard_store::{Account, BotUpgrade, Store, now_ms};
+
+/// Users one `GET /api/users/status` may ask about (as lichess).
+pub const MAX_STATUS_IDS: usize = 100;
+/// Bots one `GET /api/bot/online` lists at most.
+pub const MAX_ONLINE_BOTS: usize = 300;
+
+/// A rating as lichess shows it in `perfs`.
+#[derive(Debug, Serialize)]
+pub struct PerfJson {
+    games: u32,
+    rating: i64,
+    rd: i64,
+    prog: i64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    prov: bool,
+}
+
+impl From<RatingJson> for PerfJson {
+    fn from(r: RatingJson) -> PerfJson {
+        PerfJson {
+            games: r.games,
+            rating: r.rating,
+            rd: r.deviation,
+            prog: 0,
+            prov: r.provisional,
+        }
+    }
+}
+
+/// A user as lichess shows one (`User` / `UserExtended`), with our own
+/// `username` and `created_at` fields kept for the web app.
+#[derive(Debug, Serialize)]
+pub struct UserJson {
+    id: String,
+    username: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'static str>,
+    perfs: HashMap<&'static str, PerfJson>,
+    #[serde(rename = "createdAt")]
+    created_at_ms: i64,
+    created_at: String,
+    online: bool,
+    url: String,
+}
+
+/// The lichess id of an account: its name in lower case.
+pub fn user_id(account: &Account) -> String {
+    account.username.to_lowercase()
+}
+
+/// `"BOT"` for bot accounts.
+pub fn title(account: &Account) -> Option<&'static str> {
+    account.bot.then_some("BOT")
+}
+
+async fn user_json(state: &AppState, account: &Account) -> LiResult<UserJson> {
+    let ratings = state.store.ratings(&account.player_id).await?;
+    let now = now_ms();
+    let perfs = Speed::ALL
+        .into_iter()
+        .map(|speed| {
+            let r = ratings
+                .iter()
+                .find(|(s, _)| *s == speed)
+                .map(|(_, r)| *r)
+                .unwrap_or_default();
+            (speed.as_str(), PerfJson::from(r.json(now)))
+        })
+        .collect();
+    let id = user_id(account);
+    Ok(UserJson {
+        url: format!("/@/{}", account.username),
+        online: state.presence.is_online(&id),
+        id,
+        username: account.username.clone(),
+        title: title(account),
+        perfs,
+        created_at_ms: account.created_at,
+        created_at: rfc3339(account.created_at),
+    })
+}
+
+/// `GET /api/account`: the caller's account (any valid token).
+pub(super) async fn account(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> LiResult<Json<UserJson>> {
+    Ok(Json(user_json(&state, &caller.account).await?))
+}
+
+async fn named(store: &Store, name: &str) -> LiResult<Account> {
+    let found = if check_username(name).is_ok() {
+        store.account_named(name).await?
+    } else {
+        None
+    };
+    found.ok_or_else(|| LiError::not_found("No such user"))
+}
+
+/// `GET /api/user/{username}`: a public user (no token needed).
+pub(super) async fn user(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> LiResult<Json<UserJson>> {
+    let account = named(&state.store, &name).await?;
+    Ok(Json(user_json(&state, &account).await?))
+}
+
+#[derive(Deserialize)]
+pub(super) struct StatusQuery {
+    ids: Option<String>,
+}
+
+#[derive(Serialize)]
+pub(super) struct StatusJson {
+    id: String,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'static str>,
+    online: bool,
+}
+
+/// `GET /api/users/status?ids=a,b`: who of these is online (an open event
+/// stream or socket); unknown names are left out, as lichess does.
+pub(super) async fn status(
+    State(state): State<AppState>,
+    q: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
+) -> LiResult<Json<Vec<StatusJson>>> {
+    let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    let ids = q.ids.unwrap_or_default();
+    let names: Vec<&str> = ids
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err(LiError::bad_request("`ids` names at least one user"));
+    }
+    if names.len() > MAX_STATUS_IDS {
+        return Err(LiError::bad_request(format!(
+            "`ids` names at most {MAX_STATUS_IDS} users"
+        )));
+    }
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        if check_username(name).is_err() {
+            continue;
+        }
+        if let Some(a) = state.store.account_named(name).await? {
+            let id = user_id(&a);
+            out.push(StatusJson {
+                online: state.presence.is_online(&id),
+                id,
+                name: a.username.clone(),
+                title: title(&a),
+            });
+        }
+    }
+    Ok(Json(out))
+}
+
+#[derive(Deserialize)]
+pub(super) struct OnlineQuery {
+    nb: Option<usize>,
+}
+
+/// `GET /api/bot/online?nb=`: the bots online now, as NDJSON users.
+pub(super) async fn online_bots(
+    State(state): State<AppState>,
+    q: Result<Query<OnlineQuery>, axum::extract::rejection::QueryRejection>,
+) -> LiResult<Response> {
+    let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    let nb = q.nb.unwrap_or(MAX_ONLINE_BOTS).clamp(1, MAX_ONLINE_BOTS);
+    let mut lines = String::new();
+    let mut listed = 0;
+    for id in state.presence.online_ids() {
+        if listed >= nb {
+            break;
+        }
+        let Some(a) = state.store.account_named(&id).await? else {
+            continue;
+        };
+        if a.bot {
+            let user = user_json(&state, &a).await?;
+            lines.push_str(&serde_json::to_string(&user).unwrap_or_default());
+            lines.push('\n');
+            listed += 1;
+        }
+    }
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
+        lines,
+    )
+        .into_response())
+}
+
+/// `POST /api/bot/account/upgrade`: makes an account with no games a bot,
+/// for good (token with `bot:play`).
+pub(super) async fn upgrade(
+    State(store): State<Store>,
+    caller: Caller,
+) -> LiResult<Json<wire::lichess::Ok>> {
+    caller.require(&[Scope::BotPlay])?;
+    match store.upgrade_to_bot(&caller.account.player_id).await? {
+        BotUpgrade::Done => {
+            tracing::info!(username = %caller.account.username, "account upgraded to a bot");
+            Ok(Json(OK))
+        }
+        BotUpgrade::AlreadyBot => Err(LiError::bad_request(
+            "This account is already a bot account",
+        )),
+        BotUpgrade::HasGames => Err(LiError::bad_request(
+            "This account has played games: only an account without games can become a bot",
+        )),
+        BotUpgrade::NoAccount => Err(LiError::new(StatusCode::UNAUTHORIZED, "No such token")),
+    }
+}

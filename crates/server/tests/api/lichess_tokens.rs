@@ -1,0 +1,507 @@
+//! The Lichess-compatible API's credentials over real HTTP: personal
+//! tokens (created with a session, used with `Authorization: Bearer` and no
+//! `Origin`, tested, revoked), scopes, the OAuth PKCE flow, bot upgrades,
+//! users and their online status — on SQLite and PostgreSQL.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use testkit::{Client, Method, TestDb, TestServer};
+
+const PASSWORD: &str = "Knight-f3 takes e5!";
+
+async fn start(db: &TestDb) -> TestServer {
+    TestServer::start(db.url(), 0.25).await
+}
+
+/// A client logged in to a new account `name`.
+async fn account(srv: &TestServer, name: &str) -> Client {
+    let c = srv.client();
+    let r = c
+        .post_json(
+            "/api/account/signup",
+            &json!({"username": name, "password": PASSWORD}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    c
+}
+
+/// A new personal token of `c`'s account.
+async fn token(c: &Client, scopes: &[&str]) -> String {
+    let r = c
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "test program", "scopes": scopes}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json::<Value>().unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn error_text(r: &testkit::Response) -> String {
+    r.json::<Value>().unwrap()["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a lichess error: {}", r.text()))
+        .to_owned()
+}
+
+async fn tokens_are_created_used_tested_and_revoked(db: TestDb) {
+    let srv = start(&db).await;
+    let alice = account(&srv, "Alice").await;
+    let r = alice
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "  my bot  ", "scopes": ["bot:play", "challenge:read"]}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let created: Value = r.json().unwrap();
+    let tok = created["token"].as_str().unwrap().to_owned();
+    assert!(tok.starts_with("lip_") && tok.len() == 28, "{tok}");
+    assert_eq!(created["description"], "my bot");
+    assert_eq!(created["scopes"], json!(["challenge:read", "bot:play"]));
+
+    // A program: no cookies, no Origin.
+    let program = srv.client();
+    let r = program
+        .with_token(&tok, Method::GET, "/api/account", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let me: Value = r.json().unwrap();
+    assert_eq!(me["id"], "alice");
+    assert_eq!(me["username"], "Alice");
+    assert!(me.get("title").is_none(), "{me}");
+    assert!(me["createdAt"].as_i64().unwrap() > 1_700_000_000_000);
+    assert_eq!(me["perfs"]["blitz"]["rating"], 1500);
+    assert!(
+        r.header("set-cookie").is_none(),
+        "a token request sets no cookie"
+    );
+
+    // Token test: a raw body, no content type, no Origin, no auth.
+    let bad = "lip_nosuchtoken0000000000000";
+    let r = program
+        .send(
+            reqwest::Client::new()
+                .post(program.url("/api/token/test"))
+                .body(format!("{tok},{bad}")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let tested: Value = r.json().unwrap();
+    assert_eq!(
+        tested,
+        json!({tok.clone(): {"userId": "alice", "scopes": "challenge:read,bot:play", "expires": null}, bad: null})
+    );
+
+    // The owner lists it (never its secret) and revokes it.
+    let list = alice.get_value("/api/account/tokens").await;
+    let tokens = list["tokens"].as_array().unwrap();
+    assert_eq!(tokens.len(), 1);
+    assert!(!list.to_string().contains(&tok), "{list}");
+    assert!(tokens[0]["last_used_at"].is_string(), "{list}");
+    let id = tokens[0]["id"].as_str().unwrap();
+    let r = alice
+        .request(Method::DELETE, &format!("/api/account/tokens/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json::<Value>().unwrap(), json!({"ok": true}));
+    let r = program
+        .with_token(&tok, Method::GET, "/api/account", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 401);
+    assert_eq!(error_text(&r), "No such token");
+    let r = alice
+        .request(Method::DELETE, &format!("/api/account/tokens/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404);
+    srv.stop().await;
+}
+
+async fn bad_token_requests_are_refused_and_change_nothing(db: TestDb) {
+    let srv = start(&db).await;
+    let alice = account(&srv, "alice").await;
+    for (body, want) in [
+        (json!({"description": "x", "scopes": []}), 400),
+        (json!({"description": "x", "scopes": ["web:mod"]}), 400),
+        (json!({"description": "", "scopes": ["bot:play"]}), 400),
+        (
+            json!({"description": "x".repeat(201), "scopes": ["bot:play"]}),
+            400,
+        ),
+        (
+            json!({"description": "x\u{7}", "scopes": ["bot:play"]}),
+            400,
+        ),
+        (
+            json!({"description": "x", "scopes": ["bot:play"], "admin": true}),
+            400,
+        ),
+        (json!({"scopes": ["bot:play"]}), 400),
+    ] {
+        let r = alice.post_json("/api/account/tokens", &body).await.unwrap();
+        assert_eq!(r.status, want, "{body}: {}", r.text());
+        assert!(error_text(&r).len() < 400);
+    }
+    assert_eq!(
+        alice.get_value("/api/account/tokens").await["tokens"],
+        json!([])
+    );
+
+    // A cookie request from a foreign page is refused before anything.
+    let r = alice
+        .request_from(
+            Some("https://evil.example"),
+            Method::POST,
+            "/api/account/tokens",
+            Some(r#"{"description":"x","scopes":["bot:play"]}"#),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403);
+    // Without a session.
+    let stranger = srv.client();
+    let r = stranger
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "x", "scopes": ["bot:play"]}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 401, "{}", r.text());
+
+    // A token can neither mint nor list tokens.
+    let tok = token(&alice, &["board:play"]).await;
+    let r = stranger
+        .with_token(
+            &tok,
+            Method::POST,
+            "/api/account/tokens",
+            Some((
+                "application/json",
+                r#"{"description":"x","scopes":["bot:play"]}"#,
+            )),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{}", r.text());
+    let r = stranger
+        .with_token(&tok, Method::GET, "/api/account/tokens", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{}", r.text());
+
+    // A missing scope is a 403 naming it; a malformed header a 401.
+    let r = stranger
+        .with_token(&tok, Method::POST, "/api/bot/account/upgrade", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403);
+    assert_eq!(error_text(&r), "Missing scope: bot:play");
+    let r = stranger
+        .send(
+            reqwest::Client::new()
+                .get(stranger.url("/api/account"))
+                .header("authorization", "Bearer lip_a-b"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 401);
+    // A token request ignores the cookies it carries: it is the token's
+    // account, and a bad token is refused even with a good session.
+    let r = alice
+        .with_token("lip_unknown", Method::GET, "/api/account", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 401);
+    srv.stop().await;
+}
+
+async fn only_an_account_without_games_becomes_a_bot(db: TestDb) {
+    let srv = start(&db).await;
+    let bot = account(&srv, "RoboKnight").await;
+    let tok = token(&bot, &["bot:play"]).await;
+    let program = srv.client();
+    let r = program
+        .with_token(&tok, Method::POST, "/api/bot/account/upgrade", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json::<Value>().unwrap(), json!({"ok": true}));
+    let me: Value = program
+        .with_token(&tok, Method::GET, "/api/account", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(me["title"], "BOT");
+    let r = program
+        .with_token(&tok, Method::POST, "/api/bot/account/upgrade", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        srv.client().get_value("/api/user/roboknight").await["title"],
+        "BOT"
+    );
+
+    let player = account(&srv, "Player").await;
+    let game = player
+        .new_game(&json!({"level": "beginner", "color": "white"}))
+        .await;
+    assert!(game["id"].is_string());
+    let tok = token(&player, &["bot:play"]).await;
+    let r = program
+        .with_token(&tok, Method::POST, "/api/bot/account/upgrade", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(error_text(&r).contains("games"));
+    let me: Value = program
+        .with_token(&tok, Method::GET, "/api/account", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert!(me.get("title").is_none(), "{me}");
+    srv.stop().await;
+}
+
+fn pkce() -> (String, String) {
+    let verifier: String = "Zz9-._~".repeat(8);
+    let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    (verifier, challenge)
+}
+
+fn query_of(url: &str) -> Value {
+    let url = url::Url::parse(url).unwrap();
+    let map: serde_json::Map<String, Value> = url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), Value::String(v.into_owned())))
+        .collect();
+    Value::Object(map)
+}
+
+async fn the_pkce_flow_gives_a_working_token_once(db: TestDb) {
+    let srv = start(&db).await;
+    let alice = account(&srv, "alice").await;
+    let (verifier, challenge) = pkce();
+    let redirect = "http://127.0.0.1:9999/callback?app=1";
+    let params = json!({
+        "response_type": "code",
+        "client_id": "example-app",
+        "redirect_uri": redirect,
+        "code_challenge_method": "S256",
+        "code_challenge": challenge,
+        "scope": "board:play challenge:read",
+        "state": "st4te",
+    });
+    let query = serde_urlencoded::to_string(
+        params
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str().unwrap()))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let described = alice
+        .get_value(&format!("/api/oauth/request?{query}"))
+        .await;
+    assert_eq!(described["scopes"], json!(["challenge:read", "board:play"]));
+    assert_eq!(described["redirect_origin"], "http://127.0.0.1:9999");
+    assert_eq!(described["insecure"], false);
+
+    let mut denied = params.clone();
+    denied["approve"] = json!(false);
+    let r = alice
+        .post_json("/api/oauth/approve", &denied)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let back = query_of(r.json::<Value>().unwrap()["redirect"].as_str().unwrap());
+    assert_eq!(back["error"], "access_denied");
+    assert_eq!(back["state"], "st4te");
+
+    let approve = |p: &Value| {
+        let mut p = p.clone();
+        p["approve"] = json!(true);
+        p
+    };
+    let r = alice
+        .post_json("/api/oauth/approve", &approve(&params))
+        .await
+        .unwrap();
+    let to = r.json::<Value>().unwrap()["redirect"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        to.starts_with("http://127.0.0.1:9999/callback?app=1&"),
+        "{to}"
+    );
+    let back = query_of(&to);
+    assert_eq!(back["state"], "st4te");
+    let code = back["code"].as_str().unwrap().to_owned();
+    assert!(code.starts_with("liu_"));
+
+    // The exchange: a form, no cookie, no Origin.
+    let app = srv.client();
+    let exchange = |code: &str, verifier: &str, redirect: &str| {
+        let form = serde_urlencoded::to_string([
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("code_verifier", verifier),
+            ("redirect_uri", redirect),
+            ("client_id", "example-app"),
+        ])
+        .unwrap();
+        reqwest::Client::new()
+            .post(app.url("/api/token"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form)
+    };
+    let wrong = "a".repeat(43);
+    let r = app.send(exchange(&code, &wrong, redirect)).await.unwrap();
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json::<Value>().unwrap()["error"], "invalid_grant");
+    // The code was used up by the failed try.
+    let r = app
+        .send(exchange(&code, &verifier, redirect))
+        .await
+        .unwrap();
+    assert_eq!(r.json::<Value>().unwrap()["error"], "invalid_grant");
+
+    let r = alice
+        .post_json("/api/oauth/approve", &approve(&params))
+        .await
+        .unwrap();
+    let code = query_of(r.json::<Value>().unwrap()["redirect"].as_str().unwrap())["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app
+        .send(exchange(&code, &verifier, "http://127.0.0.1:9999/other"))
+        .await
+        .unwrap();
+    assert_eq!(r.json::<Value>().unwrap()["error"], "invalid_grant");
+
+    let r = alice
+        .post_json("/api/oauth/approve", &approve(&params))
+        .await
+        .unwrap();
+    let code = query_of(r.json::<Value>().unwrap()["redirect"].as_str().unwrap())["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app
+        .send(exchange(&code, &verifier, redirect))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let granted: Value = r.json().unwrap();
+    assert_eq!(granted["token_type"], "Bearer");
+    assert_eq!(granted["expires_in"], 31_536_000);
+    let access = granted["access_token"].as_str().unwrap().to_owned();
+    assert!(access.starts_with("lio_"));
+    let me: Value = app
+        .with_token(&access, Method::GET, "/api/account", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(me["id"], "alice");
+    let r = app
+        .with_token(&access, Method::POST, "/api/bot/account/upgrade", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "the scopes approved are all it has");
+    let r = app
+        .with_token(&access, Method::DELETE, "/api/token", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204);
+    let r = app
+        .with_token(&access, Method::GET, "/api/account", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 401);
+
+    // Bad requests: no redirect to a bad URI; the others say why.
+    let bad = alice
+        .get("/api/oauth/request?response_type=code&client_id=x&redirect_uri=javascript:alert(1)")
+        .await
+        .unwrap();
+    assert_eq!(bad.status, 400);
+    let plain = query.replace("S256", "plain");
+    let r = alice
+        .get(&format!("/api/oauth/request?{plain}"))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400);
+    assert!(error_text(&r).contains("S256"));
+    srv.stop().await;
+}
+
+async fn users_and_their_status_read_as_lichess_shows_them(db: TestDb) {
+    let srv = start(&db).await;
+    let _alice = account(&srv, "Alice").await;
+    let c = srv.client();
+    let user = c.get_value("/api/user/ALICE").await;
+    assert_eq!(user["id"], "alice");
+    assert_eq!(user["username"], "Alice");
+    assert_eq!(c.get("/api/user/nobody").await.unwrap().status, 404);
+    let status = c
+        .get_value("/api/users/status?ids=alice,nobody,a%20b")
+        .await;
+    assert_eq!(
+        status,
+        json!([{"id": "alice", "name": "Alice", "online": false}])
+    );
+    assert_eq!(c.get("/api/users/status").await.unwrap().status, 400);
+    let many = vec!["x"; 101].join(",");
+    assert_eq!(
+        c.get(&format!("/api/users/status?ids={many}"))
+            .await
+            .unwrap()
+            .status,
+        400
+    );
+    // Names that are our own path segments cannot be taken.
+    for name in ["status", "Status"] {
+        let r = srv
+            .client()
+            .post_json(
+                "/api/account/signup",
+                &json!({"username": name, "password": PASSWORD}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 409, "{name}: {}", r.text());
+    }
+    let bots = c.get("/api/bot/online").await.unwrap();
+    assert_eq!(bots.status, 200);
+    assert_eq!(bots.header("content-type"), Some("application/x-ndjson"));
+    srv.stop().await;
+}
+
+testkit::both_backends!(
+    tokens_are_created_used_tested_and_revoked,
+    bad_token_requests_are_refused_and_change_nothing,
+    only_an_account_without_games_becomes_a_bot,
+    the_pkce_flow_gives_a_working_token_once,
+    users_and_their_status_read_as_lichess_shows_them,
+);
