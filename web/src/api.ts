@@ -235,7 +235,14 @@ export async function send(method: string, path: string, body?: unknown): Promis
 
 /** The ApiError of a failed answer: the server's error code, message and details, and Retry-After. */
 export function failure(a: Answer): ApiError {
-  const err = (a.json as { error?: { code?: string; message?: string } & Record<string, unknown> } | null)?.error;
+  const raw = (a.json as { error?: unknown } | null)?.error;
+  if (typeof raw === 'string') {
+    // The Lichess-compatible API's `{"error":"…"}`: the status says what kind.
+    const code = a.status === 401 ? 'not_logged_in' : a.status === 429 ? 'rate_limited' : 'lichess';
+    const retry = Number(a.headers.get('retry-after') ?? '');
+    return new ApiError(a.status, code, raw, {}, a.headers.has('retry-after') && Number.isFinite(retry) ? retry : null);
+  }
+  const err = raw as ({ code?: string; message?: string } & Record<string, unknown>) | undefined;
   const retry = Number(a.headers.get('retry-after') ?? '');
   return new ApiError(
     a.status,
@@ -354,4 +361,64 @@ export function lobbySocketUrl(loc: Location = location): string {
 /** Path of a player's profile page. */
 export function profilePath(username: string): string {
   return `/@/${encodeURIComponent(username)}`;
+}
+
+/** Scopes of API tokens, as lichess names them. */
+export const SCOPES = ['preference:read', 'challenge:read', 'challenge:write', 'board:play', 'bot:play'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** An API token as its owner sees it (never its secret). */
+export interface ApiToken {
+  id: string;
+  scopes: string[];
+  description: string;
+  kind: 'personal' | 'oauth';
+  client_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+/** A token just created, with its secret (shown once). */
+export interface CreatedToken {
+  id: string;
+  token: string;
+  scopes: string[];
+  description: string;
+  created_at: string;
+}
+
+/** The account's API tokens, newest first. */
+export async function listTokens(): Promise<ApiToken[]> {
+  return (await call<{ tokens: ApiToken[] }>('GET', '/api/account/tokens')).tokens;
+}
+
+/** Creates a personal API token. */
+export function createToken(description: string, scopes: readonly string[]): Promise<CreatedToken> {
+  return call('POST', '/api/account/tokens', { description, scopes });
+}
+
+/** Revokes one of the account's tokens. */
+export function revokeToken(id: string): Promise<void> {
+  return call('DELETE', `/api/account/tokens/${encodeURIComponent(id)}`);
+}
+
+/** An OAuth authorization request as the server checked it. */
+export interface OAuthRequest {
+  client_id: string;
+  redirect_uri: string;
+  redirect_origin: string;
+  insecure: boolean;
+  scopes: Scope[];
+}
+
+/** Checks the authorization request in `search` (the `/oauth` page's query). */
+export function describeOAuth(search: string): Promise<OAuthRequest> {
+  return call('GET', `/api/oauth/request${search}`);
+}
+
+/** Answers the authorization request in `search`; where to send the player. */
+export async function approveOAuth(search: string, approve: boolean): Promise<string> {
+  const params = Object.fromEntries(new URLSearchParams(search));
+  return (await call<{ redirect: string }>('POST', '/api/oauth/approve', { ...params, approve })).redirect;
 }

@@ -23,6 +23,8 @@ import { importView } from './import/view.js';
 import { type Lang, lang, setLang } from './i18n.js';
 import { LearnCtrl } from './learn/ctrl.js';
 import { learnView } from './learn/view.js';
+import { OAuthCtrl } from './oauth/ctrl.js';
+import { oauthView } from './oauth/view.js';
 import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { multiplayerView } from './multiplayer/view.js';
 import { compose, type Ctx, type Page } from './page.js';
@@ -34,6 +36,8 @@ import { route } from './route.js';
 import { patch } from './snab.js';
 import { TableCtrl } from './table/ctrl.js';
 import { tableView } from './table/view.js';
+import { TokensCtrl } from './tokens/ctrl.js';
+import { tokensView } from './tokens/view.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
 function ownLink(e: MouseEvent): HTMLAnchorElement | null {
@@ -96,6 +100,10 @@ export class App {
         return compose(new AuthCtrl(this.ctx, r.page), authView);
       case 'account':
         return compose(new AccountCtrl(this.ctx), accountView);
+      case 'tokens':
+        return compose(new TokensCtrl(this.ctx, location.search), tokensView);
+      case 'oauth':
+        return compose(new OAuthCtrl(this.ctx, location.search), oauthView);
       case 'multiplayer':
         return compose(new MultiplayerCtrl(this.ctx), multiplayerView);
       case 'table':

@@ -22,6 +22,10 @@ export type Route =
   | { page: 'analysis' }
   /** Importing games from PGN. */
   | { page: 'import' }
+  /** The account's API tokens (and the prefilled creation form). */
+  | { page: 'tokens' }
+  /** An app asks for access (OAuth). */
+  | { page: 'oauth' }
   /** A Learn page; `slug` null for the index. */
   | { page: 'learn'; slug: string | null };
 
@@ -43,6 +47,8 @@ export function route(pathname: string, search = ''): Route {
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
   if (/^\/account\/?$/.test(pathname)) return { page: 'account' };
+  if (/^\/account\/oauth\/token(?:\/create)?\/?$/.test(pathname)) return { page: 'tokens' };
+  if (/^\/oauth\/?$/.test(pathname)) return { page: 'oauth' };
   return { page: 'home' };
 }
 

@@ -10,5 +10,7 @@ export function accountErrorText(e: unknown): string {
   const withReason = `account.error.${e.code}.${e.reason ?? ''}`;
   if (e.reason && has(withReason)) return t(withReason);
   const plain = `account.error.${e.code}`;
-  return has(plain) ? t(plain) : t('error.generic');
+  if (has(plain)) return t(plain);
+  // The Lichess-compatible API's errors are sentences of their own (in English).
+  return e.code === 'lichess' ? `${t('error.generic')} (${e.message})` : t('error.generic');
 }

@@ -28,6 +28,7 @@ export function accountView(ctrl: AccountCtrl): VNode {
     h('section.card.auth-card', { attrs: { 'aria-labelledby': 'account-title' } }, [
       h('h1', { attrs: { id: 'account-title' } }, t('account.title')),
       h('p', [h('a', { attrs: { href: profilePath(account.username), 'data-testid': 'account-profile' } }, t('account.signedIn', { name: account.username }))]),
+      h('p', [h('a', { attrs: { href: '/account/oauth/token', 'data-testid': 'account-tokens' } }, t('account.tokens'))]),
       h('h2', t('account.password.title')),
       h('form.auth-form', { attrs: { novalidate: true, 'data-testid': 'password-form' }, on: submitting(() => ctrl.changePassword()) }, [
         field({ id: 'account-current', label: t('account.password.current'), type: 'password', value: ctrl.current, set: (v) => (ctrl.current = v), autocomplete: 'current-password', testid: 'current' }),
