@@ -28,6 +28,7 @@ use super::start::start_rematch;
 use super::table::{RETRY_AFTER, Rematch};
 use crate::fair::{Busy, Requester};
 use crate::hub::LiveDeps;
+use crate::lifecycle::{LifeEvent, LifeKind};
 use plyyard_rating::Speed;
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{move_row, summary_of};
@@ -419,6 +420,14 @@ impl Actor {
         self.live.row.summary = summary;
         if ended {
             self.table_game_ended().await;
+            self.shared.life.announce(LifeEvent {
+                game: self.live.row.id.clone(),
+                kind: LifeKind::Ended,
+                players: ByColor {
+                    white: self.live.row.white_player.clone(),
+                    black: self.live.row.black_player.clone(),
+                },
+            });
         }
         match change {
             Change::Move => {

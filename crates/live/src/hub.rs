@@ -255,6 +255,8 @@ pub struct LiveDeps {
     pub metrics: Arc<Metrics>,
     /// Tunables.
     pub tuning: LiveTuning,
+    /// Games starting and ending, for listeners across all games.
+    pub life: crate::lifecycle::Lifecycle,
 }
 
 impl LiveDeps {
@@ -272,6 +274,7 @@ impl LiveDeps {
             engines,
             metrics,
             tuning,
+            life: crate::lifecycle::Lifecycle::default(),
         }
     }
 }

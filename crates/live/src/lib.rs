@@ -35,6 +35,8 @@
 //! - `view`: how a game is written for clients (colours, times,
 //!   destinations, PGN names);
 //! - `tuning`: the live games' tunables;
+//! - `lifecycle`: games starting and ending, announced to listeners across
+//!   all games (the API's event streams);
 //! - `engine_pool`, `fair`: the computer's engines, shared fairly between
 //!   clients; `metrics`: the counters the server exports.
 //!
@@ -49,6 +51,7 @@ pub mod fair;
 mod feed;
 mod game;
 mod hub;
+pub mod lifecycle;
 pub mod metrics;
 mod seat;
 mod start;

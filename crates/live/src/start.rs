@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use game::shakmaty::Color;
+use game::shakmaty::{ByColor, Color};
 use game::{Game, TimeControl, Variant};
 use rand::Rng;
 
@@ -17,6 +17,7 @@ use super::seat::seat_names;
 use super::view::color_name;
 use crate::fair::Requester;
 use crate::hub::LiveDeps;
+use crate::lifecycle::{LifeEvent, LifeKind};
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{new_game_id, summary_of};
 use plyyard_store::{GameKind, GameRow, TableGame, TableRow, now_ms};
@@ -202,6 +203,14 @@ pub(super) async fn start_rematch(
 /// Loads a new table game at once, so that its first-move deadline runs.
 async fn started(shared: &Arc<LiveDeps>, row: &GameRow) {
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
+    shared.life.announce(LifeEvent {
+        game: row.id.clone(),
+        kind: LifeKind::Started,
+        players: ByColor {
+            white: row.white_player.clone(),
+            black: row.black_player.clone(),
+        },
+    });
     tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
     if let Err(e) = hub::handle(shared, &row.id).await {
         tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
