@@ -355,3 +355,125 @@ async fn tables_open_fill_and_expire() {
         );
     }
 }
+
+fn challenge(id: &str, challenger: &str, dest: &str, at: i64) -> ChallengeRow {
+    ChallengeRow {
+        id: id.into(),
+        challenger: challenger.into(),
+        dest: dest.into(),
+        status: ChallengeStatus::Created,
+        decline_reason: None,
+        variant: Variant::Chess960,
+        minutes: 5,
+        increment_s: 3,
+        rated: true,
+        color: "random".into(),
+        created_at: at,
+        seen_at: at,
+        updated_at: at,
+    }
+}
+
+#[tokio::test]
+async fn challenges_settle_once_and_expire_without_their_challenger() {
+    for (_dir, store) in stores().await {
+        for p in ["ann", "bob", "cy"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        assert!(
+            store
+                .create_challenge(&challenge("ch000001", "ann", "bob", 10), 2)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .create_challenge(&challenge("ch000002", "ann", "cy", 11), 2)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .create_challenge(&challenge("ch000003", "ann", "cy", 12), 2)
+                .await
+                .unwrap(),
+            "the cap of waiting challenges"
+        );
+        let got = store.challenge("ch000001").await.unwrap().unwrap();
+        assert_eq!(got, challenge("ch000001", "ann", "bob", 10));
+        assert_eq!(store.waiting_challenges("bob").await.unwrap().len(), 1);
+        assert_eq!(store.waiting_challenges("ann").await.unwrap().len(), 2);
+
+        let declined = store
+            .settle_challenge("ch000002", ChallengeStatus::Declined, Some("later"), 20)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(declined.status, ChallengeStatus::Declined);
+        assert_eq!(declined.decline_reason.as_deref(), Some("later"));
+        assert_eq!(
+            store
+                .settle_challenge("ch000002", ChallengeStatus::Canceled, None, 21)
+                .await
+                .unwrap(),
+            None,
+            "a settled challenge does not change again"
+        );
+
+        // Accepting stores the table and the game with the challenge's id, once.
+        let mut game = sample("ch000001", "ann", 30);
+        game.black_player = Some("bob".into());
+        let mut t = table("CHTAB1", "ann", 30);
+        t.guest = Some("bob".into());
+        t.public = false;
+        t.status = TableStatus::Playing;
+        t.game_id = Some("ch000001".into());
+        assert!(
+            store
+                .accept_challenge("ch000001", &t, &game, 30)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .accept_challenge("ch000001", &t, &game, 31)
+                .await
+                .unwrap()
+        );
+        assert!(store.load_game("ch000001").await.unwrap().is_some());
+        assert_eq!(
+            store
+                .table("CHTAB1")
+                .await
+                .unwrap()
+                .unwrap()
+                .game_id
+                .as_deref(),
+            Some("ch000001")
+        );
+        assert_eq!(
+            store.challenge("ch000001").await.unwrap().unwrap().status,
+            ChallengeStatus::Accepted
+        );
+
+        // Only challenges whose challenger is gone expire.
+        assert!(
+            store
+                .create_challenge(&challenge("ch000004", "cy", "ann", 40), 2)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .create_challenge(&challenge("ch000005", "bob", "ann", 40), 2)
+                .await
+                .unwrap()
+        );
+        store.touch_challenges("bob", 70).await.unwrap();
+        let expired = store.expire_challenges(60, 80).await.unwrap();
+        assert_eq!(expired.len(), 1);
+        assert_eq!(expired[0].id, "ch000004");
+        assert_eq!(expired[0].status, ChallengeStatus::Offline);
+        assert_eq!(store.waiting_challenges("ann").await.unwrap().len(), 1);
+    }
+}
