@@ -86,6 +86,14 @@ pub async fn create_computer_game(
     shared.store.touch_player(&player.0, row.created_at).await?;
     shared.store.insert_game(&row).await?;
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
+    shared.life.announce(LifeEvent {
+        game: row.id.clone(),
+        kind: LifeKind::Started,
+        players: ByColor {
+            white: row.white_player.clone(),
+            black: row.black_player.clone(),
+        },
+    });
     tracing::info!(
         game = %row.id,
         level = row.level.map_or("-", engine::Level::as_str),
@@ -215,6 +223,43 @@ async fn started(shared: &Arc<LiveDeps>, row: &GameRow) {
     if let Err(e) = hub::handle(shared, &row.id).await {
         tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
     }
+}
+
+/// Starts the game of an accepted challenge: `table` is the private table
+/// it is played at (both seats taken, status `playing`, its `game_id` the
+/// challenge's id); the game gets the challenge's id. The challenge's
+/// acceptance, the table and the game are stored in one transaction;
+/// `None` (nothing stored) if the challenge was no longer waiting.
+///
+/// # Errors
+/// `conflict` if the table's code is taken (draw another and try again);
+/// a database failure.
+pub async fn start_challenge_game(
+    shared: &Arc<LiveDeps>,
+    challenge_id: &str,
+    table: &TableRow,
+    white: String,
+    black: String,
+) -> Result<Option<String>, ApiError> {
+    let mut row = table_game_row(table, white, black)?;
+    row.id = challenge_id.to_owned();
+    let accepted = shared
+        .store
+        .accept_challenge(challenge_id, table, &row, now_ms())
+        .await;
+    match accepted {
+        Ok(true) => {}
+        Ok(false) => return Ok(None),
+        Err(plyyard_store::StoreError::Taken(code)) => {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!("table code {code} is taken"),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    started(shared, &row).await;
+    Ok(Some(row.id))
 }
 
 /// The row of a new game at `table` between `white` and `black`.

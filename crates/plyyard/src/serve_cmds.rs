@@ -102,6 +102,14 @@ pub struct ServeArgs {
         default_value_t = 10
     )]
     pub limit_credentials_per_minute: u32,
+    /// Challenges one client may send per minute (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_CHALLENGES_PER_MINUTE",
+        default_value_t = 20
+    )]
+    pub limit_challenges_per_minute: u32,
     /// Table look-ups by code that could reveal a private table (unknown
     /// codes, private tables one does not sit at) one address, and one
     /// account, may make per minute, also the burst; 0 turns the limit off.
@@ -170,6 +178,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             imports_per_minute: args.limit_imports_per_minute,
             progress_per_minute: args.limit_progress_per_minute,
             credentials_per_minute: args.limit_credentials_per_minute,
+            challenges_per_minute: args.limit_challenges_per_minute,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..server::security::Quotas::default()
         },
@@ -215,6 +224,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         imports_per_minute: 0,
         progress_per_minute: 0,
         credentials_per_minute: 0,
+        challenges_per_minute: 0,
         table_lookups_per_minute: 0,
         ..quotas
     }

@@ -68,6 +68,9 @@ pub struct Tuning {
     /// The head of a request (its line and headers) must arrive within
     /// this long, or the connection is closed (see [`crate::conn`]).
     pub header_timeout: Duration,
+    /// A waiting challenge goes offline this long after its challenger was
+    /// last seen (an open event stream renews it every few seconds).
+    pub challenge_ttl: Duration,
 }
 
 impl Default for Tuning {
@@ -87,6 +90,7 @@ impl Default for Tuning {
             first_move_timeout: FIRST_MOVE,
             away_claim_after: AWAY_CLAIM,
             header_timeout: HEADER_TIMEOUT,
+            challenge_ttl: crate::lichess::challenges::TTL,
         }
     }
 }

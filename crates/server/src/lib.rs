@@ -128,6 +128,7 @@ impl Server {
         let app = http::router(self.state.clone());
         let purge = tokio::spawn(purge_sessions(self.state.clone()));
         let expire = tokio::spawn(expire_tables(self.state.clone()));
+        let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let state = self.state.clone();
         conn::serve(
             self.listener,
@@ -141,6 +142,7 @@ impl Server {
         .await;
         purge.abort();
         expire.abort();
+        challenges.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
@@ -175,6 +177,15 @@ async fn expire_tables(state: AppState) {
             }
             Err(e) => tracing::warn!("cannot expire tables: {e}"),
         }
+    }
+}
+
+/// Marks offline the challenges whose challenger went away, every 2 s.
+async fn expire_challenges(state: AppState) {
+    let mut every = tokio::time::interval(Duration::from_secs(2));
+    loop {
+        every.tick().await;
+        lichess::challenges::expire(&state.0).await;
     }
 }
 

@@ -9,6 +9,7 @@ use axum::extract::FromRef;
 use crate::auth::Hasher;
 use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
+use crate::lichess::events::Events;
 use crate::presence::Presence;
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
@@ -48,6 +49,9 @@ pub struct Shared {
     pub lobby: Lobby,
     /// Which accounts have an open stream or socket.
     pub presence: Arc<Presence>,
+    /// Each account's event-stream feed (challenges, games starting and
+    /// ending).
+    pub events: Arc<Events>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -89,6 +93,7 @@ impl Shared {
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby: Lobby::default(),
             presence: Arc::new(Presence::default()),
+            events: Arc::new(Events::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

@@ -15,6 +15,7 @@ CREATE TABLE challenges (
     increment_s    BIGINT NOT NULL,
     rated          BOOLEAN NOT NULL,
     color          TEXT NOT NULL,
+    final_color    TEXT NOT NULL,
     created_at     BIGINT NOT NULL,
     seen_at        BIGINT NOT NULL,
     updated_at     BIGINT NOT NULL

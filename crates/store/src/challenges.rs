@@ -85,8 +85,10 @@ pub struct ChallengeRow {
     pub increment_s: u32,
     /// Whether the game counts for ratings.
     pub rated: bool,
-    /// The challenger's colour: `white`, `black` or `random`.
+    /// The challenger's colour as asked: `white`, `black` or `random`.
     pub color: String,
+    /// The challenger's colour, drawn at creation when asked `random`.
+    pub final_color: String,
     /// Creation time, Unix milliseconds.
     pub created_at: i64,
     /// When the challenger was last seen, Unix milliseconds.
@@ -96,7 +98,7 @@ pub struct ChallengeRow {
 }
 
 const COLUMNS: &str = "id, challenger, dest, status, decline_reason, variant, minutes, \
-     increment_s, CAST(rated AS INTEGER), color, created_at, seen_at, updated_at";
+     increment_s, CAST(rated AS INTEGER), color, final_color, created_at, seen_at, updated_at";
 
 fn row_of(r: &AnyRow) -> Result<ChallengeRow, StoreError> {
     let status: String = r.try_get(3)?;
@@ -119,9 +121,10 @@ fn row_of(r: &AnyRow) -> Result<ChallengeRow, StoreError> {
         increment_s: count(7)?,
         rated: get_bool(r, 8)?,
         color: r.try_get(9)?,
-        created_at: r.try_get(10)?,
-        seen_at: r.try_get(11)?,
-        updated_at: r.try_get(12)?,
+        final_color: r.try_get(10)?,
+        created_at: r.try_get(11)?,
+        seen_at: r.try_get(12)?,
+        updated_at: r.try_get(13)?,
     })
 }
 
@@ -145,7 +148,7 @@ impl Store {
             return Ok(false);
         }
         sqlx::query(&format!(
-            "INSERT INTO challenges ({}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            "INSERT INTO challenges ({}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
             COLUMNS.replace("CAST(rated AS INTEGER)", "rated")
         ))
         .bind(&c.id)
@@ -158,6 +161,7 @@ impl Store {
         .bind(i64::from(c.increment_s))
         .bind(c.rated)
         .bind(&c.color)
+        .bind(&c.final_color)
         .bind(c.created_at)
         .bind(c.seen_at)
         .bind(c.updated_at)

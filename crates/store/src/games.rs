@@ -115,6 +115,28 @@ impl Store {
         .collect()
     }
 
+    /// The games `player` is playing now (not over), newest first.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn ongoing_games(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE (white_player = $1 OR black_player = $1) \
+             AND status = 'ongoing' ORDER BY created_at DESC, id LIMIT $2"
+        ))
+        .bind(player)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+
     /// A page of a player's games, newest first: `limit` games after
     /// skipping `offset`.
     ///

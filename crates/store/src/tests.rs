@@ -368,6 +368,7 @@ fn challenge(id: &str, challenger: &str, dest: &str, at: i64) -> ChallengeRow {
         increment_s: 3,
         rated: true,
         color: "random".into(),
+        final_color: "black".into(),
         created_at: at,
         seen_at: at,
         updated_at: at,

@@ -9,12 +9,18 @@
 //!
 //! - [`tokens`]: personal access tokens and `POST /api/token/test`;
 //! - [`oauth`]: the PKCE authorization code flow and `/api/token`;
-//! - [`users`]: the account, users, online status, bot upgrade.
+//! - [`users`]: the account, users, online status, bot upgrade;
+//! - [`challenges`]: challenges and their events;
+//! - [`events`]: each account's event-stream feed.
 
 pub mod body;
 pub mod caller;
+pub mod challenges;
 pub mod error;
+pub mod events;
+mod game_event;
 mod oauth;
+mod stream;
 mod tokens;
 mod users;
 
@@ -42,6 +48,12 @@ pub fn routes() -> Router<AppState> {
         .route("/api/token", post(oauth::exchange).delete(oauth::revoke))
         .route("/api/oauth/request", get(oauth::describe))
         .route("/api/oauth/approve", post(oauth::approve))
+        .route("/api/stream/event", get(stream::events))
+        .route("/api/challenge", get(challenges::mine))
+        .route("/api/challenge/{username}", post(challenges::create))
+        .route("/api/challenge/{id}/accept", post(challenges::accept))
+        .route("/api/challenge/{id}/decline", post(challenges::decline))
+        .route("/api/challenge/{id}/cancel", post(challenges::cancel))
 }
 
 /// Creates a personal token for the live account `username`, for the

@@ -140,6 +140,9 @@ pub struct Quotas {
     /// created, OAuth approvals and code exchanges), address and account
     /// alike; also the burst.
     pub credentials_per_minute: u32,
+    /// Challenges one account (and one address) may send per minute; also
+    /// the burst.
+    pub challenges_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -158,6 +161,7 @@ impl Default for Quotas {
             imports_per_minute: 10,
             progress_per_minute: 60,
             credentials_per_minute: 10,
+            challenges_per_minute: 20,
         }
     }
 }
@@ -319,6 +323,7 @@ pub struct Limits {
     imports: Keyed<Subject>,
     progress: Keyed<Subject>,
     credentials: Keyed<Subject>,
+    challenges: Keyed<Subject>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -339,6 +344,7 @@ impl Limits {
             imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
             progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
             credentials: Keyed::new(per(q.credentials_per_minute, Duration::from_secs(60))),
+            challenges: Keyed::new(per(q.challenges_per_minute, Duration::from_secs(60))),
             table_lookup: Keyed::new(per(q.table_lookups_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
@@ -453,6 +459,18 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         check_both(&self.credentials, ip, account)
+    }
+
+    /// Counts one challenge sent by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its challenges per minute.
+    pub fn check_challenges(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.challenges, ip, account)
     }
 
     /// Counts one look-up of a table by its code that could reveal a

@@ -1,0 +1,175 @@
+//! `GET /api/stream/event`: an account's events as NDJSON, as lichess
+//! streams them. On open, one `gameStart` per ongoing game and one
+//! `challenge` per waiting challenge; then `gameStart` / `gameFinish` as
+//! the account's games start and end, and the challenge events its feed
+//! receives; an empty line every [`KEEP_ALIVE`]. One stream per account: a
+//! new one ends the old. While open, the account is online and its
+//! waiting challenges stay alive.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use tokio::sync::{broadcast, mpsc};
+use wire::lichess::Scope;
+
+use super::caller::Caller;
+use super::challenges::{challenge_json, touch};
+use super::error::LiResult;
+use super::game_event::game_event;
+use super::users::user_id;
+use crate::state::{AppState, Shared};
+use live::lifecycle::{LifeEvent, LifeKind};
+use plyyard_store::PlayerId;
+
+/// An empty line at least this often: clients time out at 15 s and
+/// lichess-bot runs its timers on them.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(6);
+
+/// Ongoing games listed when a stream opens, at most.
+const MAX_ONGOING: u32 = 100;
+
+/// The headers of every NDJSON stream: never cached, never buffered by a
+/// proxy.
+pub fn ndjson(body: Body) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson"),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::HeaderName::from_static("x-accel-buffering"), "no"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /api/stream/event`.
+pub(super) async fn events(State(state): State<AppState>, caller: Caller) -> LiResult<Response> {
+    caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
+    let me = PlayerId(caller.account.player_id.clone());
+    // Listen before listing, so that nothing happens unseen in between.
+    let slot = state.events.open(&me.0);
+    let life = state.live.life.listen();
+    let here = state.presence.here(&user_id(&caller.account));
+    let (tx, rx) = mpsc::channel::<Bytes>(64);
+    let shared = Arc::clone(&state.0);
+    tokio::spawn(async move {
+        let _here = here;
+        run(&shared, &me, slot, life, &tx).await;
+    });
+    let body = Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|b| (Ok::<_, std::io::Error>(b), rx))
+    }));
+    Ok(ndjson(body))
+}
+
+/// The challenge id of a `challenge` event line (empty for other lines).
+fn challenge_id(text: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+    if v["type"] != "challenge" {
+        return String::new();
+    }
+    v["challenge"]["id"].as_str().unwrap_or_default().to_owned()
+}
+
+fn line(text: &str) -> Bytes {
+    let mut s = String::with_capacity(text.len() + 1);
+    s.push_str(text);
+    s.push('\n');
+    Bytes::from(s)
+}
+
+async fn game_line(state: &Shared, kind: &str, id: &str, me: &PlayerId) -> Option<Bytes> {
+    let game = game_event(state, id, me).await?;
+    Some(line(&json!({"type": kind, "game": game}).to_string()))
+}
+
+/// Writes the stream until the client goes, a newer stream of the account
+/// opens, or the server stops.
+async fn run(
+    state: &Shared,
+    me: &PlayerId,
+    mut slot: super::events::Slot,
+    mut life: broadcast::Receiver<LifeEvent>,
+    tx: &mpsc::Sender<Bytes>,
+) {
+    // Subscribed first: a stop that comes while the stream lists what is
+    // under way must still end it.
+    let mut shutting_down = state.shutting_down.subscribe();
+    let stopping = async move {
+        let _ = shutting_down.wait_for(|s| *s).await;
+    };
+    tokio::pin!(stopping);
+    touch(state, &me.0).await;
+    // What the listing sent: the same news arriving on the feeds (it
+    // happened between opening them and listing) is not sent twice.
+    let mut listed: HashSet<(&'static str, String)> = HashSet::new();
+    let ongoing = state
+        .store
+        .ongoing_games(&me.0, MAX_ONGOING)
+        .await
+        .unwrap_or_default();
+    for g in ongoing.iter().rev() {
+        if let Some(l) = game_line(state, "gameStart", &g.id, me).await {
+            listed.insert(("gameStart", g.id.clone()));
+            if tx.send(l).await.is_err() {
+                return;
+            }
+        }
+    }
+    for c in state
+        .store
+        .waiting_challenges(&me.0)
+        .await
+        .unwrap_or_default()
+    {
+        if let Ok(json) = challenge_json(state, &c, Some(&me.0)).await {
+            listed.insert(("challenge", c.id.clone()));
+            let l = line(&json!({"type": "challenge", "challenge": json}).to_string());
+            if tx.send(l).await.is_err() {
+                return;
+            }
+        }
+    }
+    let mut keep_alive = tokio::time::interval(KEEP_ALIVE);
+    keep_alive.tick().await;
+    loop {
+        let out = tokio::select! {
+            _ = keep_alive.tick() => {
+                touch(state, &me.0).await;
+                Some(Bytes::from_static(b"\n"))
+            }
+            got = slot.lines.recv() => match got {
+                Ok(text) if !listed.contains(&("challenge", challenge_id(&text))) => Some(line(&text)),
+                Ok(_) => None,
+                Err(broadcast::error::RecvError::Lagged(_)) => None,
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            got = life.recv() => match got {
+                Ok(ev) if ev.kind == LifeKind::Started && listed.contains(&("gameStart", ev.game.clone())) => None,
+                Ok(ev) if ev.players.iter().any(|p| p.as_deref() == Some(me.0.as_str())) => {
+                    let kind = match ev.kind {
+                        LifeKind::Started => "gameStart",
+                        LifeKind::Ended => "gameFinish",
+                    };
+                    game_line(state, kind, &ev.game, me).await
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => None,
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            _ = slot.newest.changed() => return,
+            () = &mut stopping => return,
+            () = tx.closed() => return,
+        };
+        if let Some(bytes) = out
+            && tx.send(bytes).await.is_err()
+        {
+            return;
+        }
+    }
+}

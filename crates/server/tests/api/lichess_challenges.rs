@@ -1,0 +1,415 @@
+//! Challenges and the event stream of the Lichess-compatible API over real
+//! HTTP: a challenge reaches the other player's stream, its acceptance
+//! starts a game with the challenge's id on both streams, declines and
+//! cancels are told to both, a challenge without its challenger goes
+//! offline, one stream per account, and bad requests change nothing — on
+//! SQLite and PostgreSQL.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use server::Tuning;
+use testkit::{Client, Method, TestDb, TestServer};
+
+const PASSWORD: &str = "Knight-f3 takes e5!";
+const WAIT: Duration = Duration::from_secs(15);
+const SCOPES: [&str; 3] = ["challenge:read", "challenge:write", "board:play"];
+
+async fn start(db: &TestDb, ttl: Duration) -> TestServer {
+    TestServer::start_with(
+        db.url(),
+        Tuning {
+            challenge_ttl: ttl,
+            ..testkit::tuning(0.25)
+        },
+    )
+    .await
+}
+
+/// A new account and a token of it with `scopes`.
+async fn player(srv: &TestServer, name: &str, scopes: &[&str]) -> String {
+    let c = srv.client();
+    let r = c
+        .post_json(
+            "/api/account/signup",
+            &json!({"username": name, "password": PASSWORD}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = c
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "test", "scopes": scopes}),
+        )
+        .await
+        .unwrap();
+    r.json::<Value>().unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// An open NDJSON stream, read line by line.
+struct Stream {
+    resp: reqwest::Response,
+    buf: Vec<u8>,
+}
+
+impl Stream {
+    async fn open(c: &Client, token: &str, path: &str) -> Stream {
+        let resp = reqwest::Client::new()
+            .get(c.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        assert_eq!(
+            resp.headers()["content-type"].to_str().unwrap(),
+            "application/x-ndjson"
+        );
+        Stream {
+            resp,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line (`None` at the end of the stream); empty lines too.
+    async fn line(&mut self) -> Option<String> {
+        loop {
+            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                return Some(String::from_utf8(line[..i].to_vec()).unwrap());
+            }
+            let chunk = tokio::time::timeout(WAIT, self.resp.chunk())
+                .await
+                .expect("a line within the wait")
+                .unwrap()?;
+            self.buf.extend_from_slice(&chunk);
+        }
+    }
+
+    /// The next non-empty line as JSON.
+    async fn event(&mut self) -> Value {
+        loop {
+            let l = self.line().await.expect("the stream goes on");
+            if !l.is_empty() {
+                return serde_json::from_str(&l).unwrap();
+            }
+        }
+    }
+}
+
+async fn challenge(
+    c: &Client,
+    token: &str,
+    to: &str,
+    body: Option<(&str, &str)>,
+) -> testkit::Response {
+    c.with_token(token, Method::POST, &format!("/api/challenge/{to}"), body)
+        .await
+        .unwrap()
+}
+
+const BLITZ: (&str, &str) = (
+    "application/json",
+    r#"{"rated":false,"clock.limit":300,"clock.increment":3,"color":"white","days":null,"variant":"standard"}"#,
+);
+
+async fn a_challenge_accepted_starts_the_game_on_both_streams(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(20)).await;
+    let alice = player(&srv, "Alice", &SCOPES).await;
+    let bob = player(&srv, "Bob", &SCOPES).await;
+    let c = srv.client();
+    let mut a_events = Stream::open(&c, &alice, "/api/stream/event").await;
+    let mut b_events = Stream::open(&c, &bob, "/api/stream/event").await;
+
+    let r = challenge(&c, &alice, "bob", Some(BLITZ)).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let ch: Value = r.json().unwrap();
+    let id = ch["id"].as_str().unwrap().to_owned();
+    assert_eq!(ch["status"], "created");
+    assert_eq!(ch["direction"], "out");
+    assert_eq!(ch["challenger"]["id"], "alice");
+    assert_eq!(ch["destUser"]["name"], "Bob");
+    assert_eq!(
+        ch["timeControl"],
+        json!({"type": "clock", "limit": 300, "increment": 3, "show": "5+3"})
+    );
+    assert_eq!(ch["speed"], "blitz");
+    assert_eq!(ch["finalColor"], "white");
+
+    let ev = b_events.event().await;
+    assert_eq!(ev["type"], "challenge");
+    assert_eq!(ev["challenge"]["id"], id.as_str());
+    assert_eq!(ev["challenge"]["direction"], "in");
+    assert_eq!(a_events.event().await["challenge"]["direction"], "out");
+
+    let mine: Value = c
+        .with_token(&bob, Method::GET, "/api/challenge", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(mine["in"].as_array().unwrap().len(), 1);
+    assert_eq!(mine["out"], json!([]));
+
+    // The challenger cannot accept it; the challenged can, once.
+    let r = c
+        .with_token(
+            &alice,
+            Method::POST,
+            &format!("/api/challenge/{id}/accept"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404);
+    let r = c
+        .with_token(
+            &bob,
+            Method::POST,
+            &format!("/api/challenge/{id}/accept"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json::<Value>().unwrap(), json!({"ok": true}));
+    let r = c
+        .with_token(
+            &bob,
+            Method::POST,
+            &format!("/api/challenge/{id}/accept"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400, "{}", r.text());
+
+    let start = b_events.event().await;
+    assert_eq!(start["type"], "gameStart", "{start}");
+    assert_eq!(start["game"]["gameId"], id.as_str());
+    assert_eq!(start["game"]["color"], "black");
+    assert_eq!(start["game"]["opponent"]["username"], "Alice");
+    assert_eq!(start["game"]["isMyTurn"], false);
+    assert_eq!(start["game"]["secondsLeft"], 300);
+    let start = a_events.event().await;
+    assert_eq!(start["game"]["color"], "white");
+    assert_eq!(start["game"]["isMyTurn"], true);
+
+    // The game is an ordinary table game, with the challenge's id.
+    let game = c.get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(game["kind"], "table");
+    assert_eq!(game["white"]["name"], "Alice");
+
+    // A new stream lists the ongoing game first.
+    drop(b_events);
+    let mut again = Stream::open(&c, &bob, "/api/stream/event").await;
+    let first = again.event().await;
+    assert_eq!(first["type"], "gameStart");
+    assert_eq!(first["game"]["id"], id.as_str());
+    // Cancelling the accepted, unplayed game aborts it: gameFinish.
+    let r = c
+        .with_token(
+            &alice,
+            Method::POST,
+            &format!("/api/challenge/{id}/cancel"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let fin = again.event().await;
+    assert_eq!(fin["type"], "gameFinish");
+    assert_eq!(fin["game"]["status"]["name"], "aborted");
+    srv.stop().await;
+}
+
+async fn declines_and_cancels_reach_both_players(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(20)).await;
+    let alice = player(&srv, "alice", &SCOPES).await;
+    let bob = player(&srv, "bob", &SCOPES).await;
+    let c = srv.client();
+    let mut a_events = Stream::open(&c, &alice, "/api/stream/event").await;
+    let form = (
+        "application/x-www-form-urlencoded",
+        "rated=true&clock.limit=600&clock.increment=5&variant=chess960",
+    );
+    let ch: Value = challenge(&c, &alice, "bob", Some(form))
+        .await
+        .json()
+        .unwrap();
+    assert_eq!(ch["rated"], true);
+    assert_eq!(ch["variant"]["key"], "chess960");
+    assert_eq!(ch["speed"], "rapid");
+    let id = ch["id"].as_str().unwrap().to_owned();
+    assert_eq!(a_events.event().await["type"], "challenge");
+    let r = c
+        .with_token(
+            &bob,
+            Method::POST,
+            &format!("/api/challenge/{id}/decline"),
+            Some(("application/x-www-form-urlencoded", "reason=nonsense")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400, "an unknown reason changes nothing");
+    let r = c
+        .with_token(
+            &bob,
+            Method::POST,
+            &format!("/api/challenge/{id}/decline"),
+            Some(("application/x-www-form-urlencoded", "reason=later")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let ev = a_events.event().await;
+    assert_eq!(ev["type"], "challengeDeclined");
+    assert_eq!(ev["challenge"]["status"], "declined");
+    assert_eq!(ev["challenge"]["declineReasonKey"], "later");
+    assert!(ev["challenge"]["declineReason"].is_string());
+
+    let ch: Value = challenge(&c, &alice, "bob", Some(BLITZ))
+        .await
+        .json()
+        .unwrap();
+    let id = ch["id"].as_str().unwrap().to_owned();
+    let mut b_events = Stream::open(&c, &bob, "/api/stream/event").await;
+    assert_eq!(
+        b_events.event().await["type"],
+        "challenge",
+        "a waiting one, listed on open"
+    );
+    let r = c
+        .with_token(
+            &bob,
+            Method::POST,
+            &format!("/api/challenge/{id}/cancel"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404, "only the challenger cancels");
+    let r = c
+        .with_token(
+            &alice,
+            Method::POST,
+            &format!("/api/challenge/{id}/cancel"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200);
+    let ev = b_events.event().await;
+    assert_eq!(ev["type"], "challengeCanceled");
+    assert_eq!(ev["challenge"]["status"], "canceled");
+    let r = c
+        .with_token(
+            &bob,
+            Method::POST,
+            &format!("/api/challenge/{id}/accept"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 400, "a cancelled challenge cannot be accepted");
+    srv.stop().await;
+}
+
+async fn a_challenge_without_its_challenger_goes_offline(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(1)).await;
+    let alice = player(&srv, "alice", &SCOPES).await;
+    let bob = player(&srv, "bob", &SCOPES).await;
+    let c = srv.client();
+    let mut b_events = Stream::open(&c, &bob, "/api/stream/event").await;
+    let ch: Value = challenge(&c, &alice, "bob", Some(BLITZ))
+        .await
+        .json()
+        .unwrap();
+    assert_eq!(b_events.event().await["type"], "challenge");
+    let ev = b_events.event().await;
+    assert_eq!(ev["type"], "challengeCanceled");
+    assert_eq!(ev["challenge"]["id"], ch["id"]);
+    assert_eq!(ev["challenge"]["status"], "offline");
+    srv.stop().await;
+}
+
+async fn one_event_stream_per_account_with_keep_alives(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(20)).await;
+    let alice = player(&srv, "alice", &SCOPES).await;
+    let c = srv.client();
+    let mut first = Stream::open(&c, &alice, "/api/stream/event").await;
+    let status = c.get_value("/api/users/status?ids=alice").await;
+    assert_eq!(status[0]["online"], true);
+    // An empty line within 6 s (a client times out at 15).
+    assert_eq!(first.line().await.as_deref(), Some(""));
+    let _second = Stream::open(&c, &alice, "/api/stream/event").await;
+    assert_eq!(first.line().await, None, "the older stream ends");
+    srv.stop().await;
+}
+
+async fn bad_challenges_are_refused_and_change_nothing(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(20)).await;
+    let alice = player(&srv, "alice", &SCOPES).await;
+    let _bob = player(&srv, "bob", &SCOPES).await;
+    let reader = player(&srv, "reader", &["preference:read"]).await;
+    let c = srv.client();
+    let json = "application/json";
+    for (to, body, want) in [
+        ("alice", BLITZ.1, 400),
+        ("nobody", BLITZ.1, 404),
+        ("bob", r#"{"days":2}"#, 400),
+        ("bob", r#"{"clock.limit":60,"clock.increment":0}"#, 400),
+        (
+            "bob",
+            r#"{"clock.limit":300,"clock.increment":3,"variant":"atomic"}"#,
+            400,
+        ),
+        (
+            "bob",
+            r#"{"clock.limit":300,"clock.increment":3,"fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}"#,
+            400,
+        ),
+        (
+            "bob",
+            r#"{"clock.limit":300,"clock.increment":3,"color":"green"}"#,
+            400,
+        ),
+        ("bob", r#"{"clock.limit":"#, 400),
+    ] {
+        let r = challenge(&c, &alice, to, Some((json, body))).await;
+        assert_eq!(r.status, want, "{to} {body}: {}", r.text());
+        assert!(r.json::<Value>().unwrap()["error"].is_string());
+    }
+    let r = challenge(&c, &reader, "bob", Some(BLITZ)).await;
+    assert_eq!(r.status, 403);
+    let r = c
+        .with_token(&reader, Method::GET, "/api/stream/event", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403);
+    let mine: Value = c
+        .with_token(&alice, Method::GET, "/api/challenge", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(mine, json!({"in": [], "out": []}));
+    let r = c
+        .with_token(&alice, Method::POST, "/api/challenge/zzzzzzzz/accept", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404);
+    srv.stop().await;
+}
+
+testkit::both_backends!(
+    a_challenge_accepted_starts_the_game_on_both_streams,
+    declines_and_cancels_reach_both_players,
+    a_challenge_without_its_challenger_goes_offline,
+    one_event_stream_per_account_with_keep_alives,
+    bad_challenges_are_refused_and_change_nothing,
+);
