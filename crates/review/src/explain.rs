@@ -300,10 +300,11 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
             already,
         });
     }
+    let wins = t.best_got();
     (t.net >= WORTH_NAMING).then(|| Explanation::AllowsWin {
         san: san(after, reply),
-        pattern,
-        wins: t.best_got(),
+        pattern: pattern_beside(reply, wins, pattern),
+        wins,
         gain: t.net,
     })
 }
@@ -318,17 +319,27 @@ fn what_was_missed(f: &MoveFacts) -> Option<Explanation> {
     let mut after_best = f.pos.clone();
     after_best.play_unchecked(best);
     if t.settled && t.net >= WORTH_NAMING {
+        let wins = t.best_got();
         return Some(Explanation::MissedWin {
             san: san(f.pos, best),
             check: after_best.is_check(),
-            pattern: pattern_of(f.pos, best),
-            wins: t.best_got(),
+            pattern: pattern_beside(best, wins, pattern_of(f.pos, best)),
+            wins,
             gain: t.net,
         });
     }
     Some(Explanation::BestWas {
         san: san(f.pos, best),
     })
+}
+
+/// The pattern to name with "wins {piece}": none when the move simply
+/// takes that piece (the capture, not the pattern, wins it).
+fn pattern_beside(m: Move, wins: Option<Piece>, pattern: Option<Pattern>) -> Option<Pattern> {
+    match (m.capture(), wins) {
+        (Some(taken), Some(w)) if Piece::from(taken) == w => None,
+        _ => pattern,
+    }
 }
 
 /// The pattern the legal move `m` makes in `pos`, if any.
@@ -395,15 +406,16 @@ impl Tally {
     }
 
     /// The piece the side can truly be said to win: the most valuable one
-    /// it takes and does not give back in kind, with the balance showing
-    /// it (at most a pawn returned). A bishop taken and a bishop lost is
-    /// no bishop won.
+    /// it takes and does not give back in kind, worth more than what it
+    /// gives for it (a queen for a bishop is a queen won). A bishop taken
+    /// and a bishop lost is no bishop won, nor is a bishop for a knight.
     fn best_got(&self) -> Option<Piece> {
         let kept = self.clone().without_trades();
+        let given: i32 = kept.given.iter().map(|&p| tactics::value(role_of(p))).sum();
         kept.got
             .iter()
             .copied()
-            .filter(|&p| p != Piece::King && self.net >= tactics::value(role_of(p)) - 100)
+            .filter(|&p| p != Piece::King && tactics::value(role_of(p)) - given >= 100)
             .max_by_key(|p| tactics::value(role_of(*p)))
     }
 }
