@@ -474,7 +474,10 @@ fn tally(pos: &Chess, line: &[Move], side: Color) -> Tally {
         && let Some(last) = line.last().filter(|m| m.is_capture())
     {
         let square = last.to();
-        t.settled = !pos.legal_moves().iter().any(|m| m.to() == square && m.is_capture());
+        t.settled = !pos
+            .legal_moves()
+            .iter()
+            .any(|m| m.to() == square && m.is_capture());
     }
     t
 }

@@ -331,9 +331,18 @@ mod truth {
             events.push(taken(&p, m).is_some() || m.is_promotion());
             p.play_unchecked(m);
         }
-        let mut end = events.iter().take(WINDOW).rposition(|&e| e).map_or(0, |i| i + 1);
+        let mut end = events
+            .iter()
+            .take(WINDOW)
+            .rposition(|&e| e)
+            .map_or(0, |i| i + 1);
         let mut p = pos.clone();
-        let mut r = Replay { gain: 0, took: BTreeMap::new(), lost: BTreeMap::new(), settled: true };
+        let mut r = Replay {
+            gain: 0,
+            took: BTreeMap::new(),
+            lost: BTreeMap::new(),
+            settled: true,
+        };
         let start = balance(&p, side);
         for (i, &m) in line.iter().enumerate() {
             let t = taken(&p, m);
@@ -344,7 +353,11 @@ mod truth {
                 end = i + 1;
             }
             if let Some(t) = t {
-                let book = if p.turn() == side { &mut r.took } else { &mut r.lost };
+                let book = if p.turn() == side {
+                    &mut r.took
+                } else {
+                    &mut r.lost
+                };
                 *book.entry(t).or_default() += 1;
             }
             p.play_unchecked(m);
@@ -358,7 +371,10 @@ mod truth {
                 q.play_unchecked(m);
             }
             if let Some(sq) = last_capture {
-                r.settled = !q.legal_moves().iter().any(|m| m.to() == sq && taken(&q, *m).is_some());
+                r.settled = !q
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.to() == sq && taken(&q, *m).is_some());
             }
         }
         r
@@ -386,19 +402,30 @@ mod truth {
     fn check_win(pos: &Chess, line: &[Move], wins: Option<Piece>, gain: i32, what: &str) {
         let side = pos.turn();
         let r = replay(pos, line, side);
-        assert!(r.settled, "{what}: the line stops in the middle of an exchange");
+        assert!(
+            r.settled,
+            "{what}: the line stops in the middle of an exchange"
+        );
         assert_eq!(r.gain, gain, "{what}: the balance after the line");
         assert!(gain >= 100, "{what}: nothing won");
         if let Some(w) = wins {
             let w = role(w);
             let kept = r.took.get(&w).copied().unwrap_or(0) - r.lost.get(&w).copied().unwrap_or(0);
-            assert!(kept >= 1, "{what}: no {w:?} won for good (took {:?}, lost {:?})", r.took, r.lost);
+            assert!(
+                kept >= 1,
+                "{what}: no {w:?} won for good (took {:?}, lost {:?})",
+                r.took,
+                r.lost
+            );
             let given: i32 = r
                 .lost
                 .iter()
                 .map(|(&k, &n)| (n - r.took.get(&k).copied().unwrap_or(0)).max(0) * value(k))
                 .sum();
-            assert!(value(w) - given >= 100, "{what}: the {w:?} is paid for with {given}");
+            assert!(
+                value(w) - given >= 100,
+                "{what}: the {w:?} is paid for with {given}"
+            );
         }
     }
 
@@ -409,26 +436,55 @@ mod truth {
             Some(Pattern::BackRankMate) => assert!(next.is_checkmate(), "{what}"),
             Some(Pattern::Fork) => {
                 let board = next.board();
-                let attacks = shakmaty::attacks::attacks(m.to(), board.piece_at(m.to()).expect("moved"), board.occupied());
+                let attacks = shakmaty::attacks::attacks(
+                    m.to(),
+                    board.piece_at(m.to()).expect("moved"),
+                    board.occupied(),
+                );
                 let targets = (attacks & board.by_color(next.turn())).count();
-                assert!(targets >= 2, "{what}: the moved piece attacks {targets} pieces");
+                assert!(
+                    targets >= 2,
+                    "{what}: the moved piece attacks {targets} pieces"
+                );
             }
             _ => {}
         }
     }
 
     /// Checks every explanation of every move of the game from `start`; answers the kinds seen.
-    fn check_game(start: &Chess, moves: &[Move], engines: &mut [Engine], seen: &mut BTreeMap<&'static str, usize>) {
-        let evals: Vec<PositionEval> =
-            analyse_positions(start, moves, Budget::Nodes(NODES), engines, &AtomicBool::new(false), &|_, _| {})
-                .expect("not stopped");
-        let review = assemble(start, moves, CastlingMode::Standard, &evals, Budget::Nodes(NODES));
+    fn check_game(
+        start: &Chess,
+        moves: &[Move],
+        engines: &mut [Engine],
+        seen: &mut BTreeMap<&'static str, usize>,
+    ) {
+        let evals: Vec<PositionEval> = analyse_positions(
+            start,
+            moves,
+            Budget::Nodes(NODES),
+            engines,
+            &AtomicBool::new(false),
+            &|_, _| {},
+        )
+        .expect("not stopped");
+        let review = assemble(
+            start,
+            moves,
+            CastlingMode::Standard,
+            &evals,
+            Budget::Nodes(NODES),
+        );
         let mut pos = start.clone();
         for (i, (mr, &played)) in review.moves.iter().zip(moves).enumerate() {
             let (best, reply) = (&evals[i].line, &evals[i + 1].line);
             let next = after(&pos, played);
             for e in &mr.explanations {
-                let what = format!("{} {} ({}): {e:?}", Fen::from_position(&pos, shakmaty::EnPassantMode::Legal), mr.san, mr.ply);
+                let what = format!(
+                    "{} {} ({}): {e:?}",
+                    Fen::from_position(&pos, shakmaty::EnPassantMode::Legal),
+                    mr.san,
+                    mr.ply
+                );
                 let kind = match e {
                     Explanation::MissedMate { san: s, moves: n } => {
                         assert_eq!(s, &san(&pos, best[0]), "{what}");
@@ -440,7 +496,11 @@ mod truth {
                         }
                         "missed_mate"
                     }
-                    Explanation::AllowsMate { san: s, moves: n, back_rank } => {
+                    Explanation::AllowsMate {
+                        san: s,
+                        moves: n,
+                        back_rank,
+                    } => {
                         assert_eq!(s, &san(&next, reply[0]), "{what}");
                         let n = *n as usize;
                         if n == 1 || *back_rank {
@@ -450,35 +510,70 @@ mod truth {
                         }
                         "allows_mate"
                     }
-                    Explanation::HangsPiece { piece, square, by, undefended, already } => {
+                    Explanation::HangsPiece {
+                        piece,
+                        square,
+                        by,
+                        undefended,
+                        already,
+                    } => {
                         let m = reply[0];
                         assert_eq!(by, &san(&next, m), "{what}");
                         assert_eq!(square, &m.to().to_string(), "{what}");
-                        assert_eq!(taken(&next, m), Some(role(*piece)), "{what}: {by} takes no {piece:?}");
+                        assert_eq!(
+                            taken(&next, m),
+                            Some(role(*piece)),
+                            "{what}: {by} takes no {piece:?}"
+                        );
                         let r = replay(&next, reply, next.turn());
-                        assert!(r.settled && r.gain >= 100, "{what}: {by} wins nothing ({})", r.gain);
+                        assert!(
+                            r.settled && r.gain >= 100,
+                            "{what}: {by} wins nothing ({})",
+                            r.gain
+                        );
                         let sq = m.to();
                         let board = next.board();
                         if *undefended {
-                            assert!(board.attacks_to(sq, pos.turn(), board.occupied()).is_empty(), "{what}: defended");
+                            assert!(
+                                board
+                                    .attacks_to(sq, pos.turn(), board.occupied())
+                                    .is_empty(),
+                                "{what}: defended"
+                            );
                         }
                         if *already {
-                            assert!(played.from() != Some(sq), "{what}: the piece just moved there");
+                            assert!(
+                                played.from() != Some(sq),
+                                "{what}: the piece just moved there"
+                            );
                             let b = pos.board();
-                            assert!(!b.attacks_to(sq, !pos.turn(), b.occupied()).is_empty(), "{what}: not attacked before");
+                            assert!(
+                                !b.attacks_to(sq, !pos.turn(), b.occupied()).is_empty(),
+                                "{what}: not attacked before"
+                            );
                         }
                         "hangs_piece"
                     }
                     Explanation::LosingExchange { net, .. } => {
                         let mut line = vec![played];
-                        line.extend(reply.iter().copied().take_while(|m| m.to() == played.to() && m.is_capture()));
+                        line.extend(
+                            reply
+                                .iter()
+                                .copied()
+                                .take_while(|m| m.to() == played.to() && m.is_capture()),
+                        );
                         let r = replay(&pos, &line, pos.turn());
                         assert!(r.settled, "{what}: the exchange is cut short");
                         assert_eq!(r.gain, *net, "{what}");
                         assert!(*net <= -100, "{what}");
                         "losing_exchange"
                     }
-                    Explanation::AllowsWin { san: s, pattern, wins, gain } => {
+                    Explanation::AllowsWin {
+                        san: s,
+                        pattern,
+                        wins,
+                        gain,
+                    } => {
                         assert_eq!(s, &san(&next, reply[0]), "{what}");
                         check_win(&next, reply, *wins, *gain, &what);
                         // The pattern is said only beside a piece won.
@@ -487,7 +582,13 @@ mod truth {
                         }
                         "allows_win"
                     }
-                    Explanation::MissedWin { san: s, check, pattern, wins, gain } => {
+                    Explanation::MissedWin {
+                        san: s,
+                        check,
+                        pattern,
+                        wins,
+                        gain,
+                    } => {
                         assert_eq!(s, &san(&pos, best[0]), "{what}");
                         assert_eq!(*check, after(&pos, best[0]).is_check(), "{what}");
                         check_win(&pos, best, *wins, *gain, &what);
@@ -508,12 +609,20 @@ mod truth {
     }
 
     fn epd_positions(n: usize) -> Vec<Chess> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/epd/wac.epd");
-        let text = std::fs::read_to_string(path).expect("../shared/data/epd/wac.epd beside the repository");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/epd/wac.epd"
+        );
+        let text = std::fs::read_to_string(path)
+            .expect("../shared/data/epd/wac.epd beside the repository");
         text.lines()
             .filter_map(|l| {
                 let fen: Vec<&str> = l.split_whitespace().take(4).collect();
-                format!("{} 0 1", fen.join(" ")).parse::<Fen>().ok()?.into_position(CastlingMode::Standard).ok()
+                format!("{} 0 1", fen.join(" "))
+                    .parse::<Fen>()
+                    .ok()?
+                    .into_position(CastlingMode::Standard)
+                    .ok()
             })
             .step_by(7)
             .take(n)
@@ -525,7 +634,12 @@ mod truth {
         let mut engines = [Engine::new(16), Engine::new(16)];
         let mut seen = BTreeMap::new();
         let opera = super::game(OPERA);
-        check_game(opera.initial_position(), &opera.moves(), &mut engines, &mut seen);
+        check_game(
+            opera.initial_position(),
+            &opera.moves(),
+            &mut engines,
+            &mut seen,
+        );
         // Tactical positions, each with a few moves that are not the key: blunders and missed wins.
         for pos in epd_positions(30) {
             let mut legal: Vec<Move> = pos.legal_moves().into_iter().collect();
@@ -538,8 +652,14 @@ mod truth {
         let total: usize = seen.values().sum();
         assert!(total >= 40, "too few explanations to be a test: {seen:?}");
         for kind in ["best_was", "hangs_piece", "missed_win"] {
-            assert!(seen.contains_key(kind), "no {kind} explanation met: {seen:?}");
+            assert!(
+                seen.contains_key(kind),
+                "no {kind} explanation met: {seen:?}"
+            );
         }
-        assert!(seen.contains_key("missed_mate") || seen.contains_key("allows_mate"), "{seen:?}");
+        assert!(
+            seen.contains_key("missed_mate") || seen.contains_key("allows_mate"),
+            "{seen:?}"
+        );
     }
 }

@@ -291,7 +291,7 @@ test('exercise: a puzzle: a wrong move is taken back and gives nothing away, two
   const miss = await waitFeedback(page, /not the solution/);
   assert.ok(miss.includes(`${wrong.san} is not the solution`) && !miss.includes(key.san), miss);
   await page.waitForFunction((f) => document.querySelector('[data-testid="exercise-board"][data-movable="true"]')?.getAttribute('data-fen') === f, fen);
-  assert.equal(await page.locator(`${BOARD} svg line, ${BOARD} .cg-shapes g`).count(), 0, 'no arrow shows the solution');
+  assert.equal(await page.locator(`${BOARD} svg.cg-shapes line`).count(), 0, 'no arrow shows the solution');
   assert.equal(await page.getByTestId('puzzle-hint').isDisabled(), false);
 
   await page.getByTestId('puzzle-hint').click();
@@ -324,9 +324,9 @@ test('exercise: a puzzle: a wrong move is taken back and gives nothing away, two
   assert.ok(done.includes(`puzzle:${id2}`), JSON.stringify(done));
 
   // The client's word is not taken: a "solved" key sent by the page is refused.
-  const claim = await api<{ message: string }>(page, '/api/learn/progress', { done: [`puzzle:${id}`] });
+  const claim = await api<{ error: { message: string } }>(page, '/api/learn/progress', { done: [`puzzle:${id}`] });
   assert.equal(claim.status, 400);
-  assert.match(claim.json.message, /recorded by the server/);
+  assert.match(claim.json.error.message, /recorded by the server/);
   await finish(/status of 400/);
 });
 

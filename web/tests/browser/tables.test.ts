@@ -206,7 +206,8 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   await black2.getByTestId('leave-table').click();
   await black2.waitForURL((u) => u.pathname === '/multiplayer');
   // On the home page, the table game names the opponent.
-  const whiteName = aColor === 'white' ? aName : bName;
+  // Colours were swapped for the rematch: White now is the one who had Black in the first game.
+  const whiteName = aColor === 'white' ? bName : aName;
   await black2.goto('/');
   await black2.getByTestId('recent-opponent').filter({ hasText: whiteName }).first().waitFor();
   await done(c.context, c.page);

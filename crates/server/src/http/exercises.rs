@@ -134,7 +134,8 @@ async fn check_puzzle(
         } else if verdict.done {
             let helped = progress::puzzle_helped_key(&p.id);
             if !store.learn_progress(&player.0).await?.contains(&helped) {
-                verdict.counted = record(&store, &player, progress::puzzle_solved_key(&p.id)).await?;
+                verdict.counted =
+                    record(&store, &player, progress::puzzle_solved_key(&p.id)).await?;
             }
         }
     }

@@ -279,7 +279,11 @@ async fn a_puzzle_counts_only_when_solved_without_help(db: TestDb) {
     // Solved at once: counted and recorded.
     let path = format!("/api/puzzles/{}/check", clean.id);
     let (_, v) = post(&c, &path, &json!({"moves": [clean.solution[0]]})).await;
-    assert_eq!((&v["done"], &v["counted"]), (&json!(true), &json!(true)), "{v}");
+    assert_eq!(
+        (&v["done"], &v["counted"]),
+        (&json!(true), &json!(true)),
+        "{v}"
+    );
 
     // A wrong move first: nothing of the solution in the answer; solving
     // afterwards (and again later) does not count.
@@ -299,16 +303,27 @@ async fn a_puzzle_counts_only_when_solved_without_help(db: TestDb) {
     let path = format!("/api/puzzles/{}/check", helped.id);
     let (s, v) = post(&c, &path, &json!({"moves": [wrong]})).await;
     assert_eq!(s, 200, "{v}");
-    assert_eq!((&v["correct"], &v["done"]), (&json!(false), &json!(false)), "{v}");
+    assert_eq!(
+        (&v["correct"], &v["done"]),
+        (&json!(false), &json!(false)),
+        "{v}"
+    );
     assert!(v.get("solution").is_none() && v["reply"].is_null(), "{v}");
     assert!(!v.to_string().contains(&helped.solution[0]), "{v}");
     for _ in 0..2 {
         let (_, v) = post(&c, &path, &json!({"moves": [helped.solution[0]]})).await;
-        assert_eq!((&v["done"], &v["counted"]), (&json!(true), &json!(false)), "{v}");
+        assert_eq!(
+            (&v["done"], &v["counted"]),
+            (&json!(true), &json!(false)),
+            "{v}"
+        );
     }
     assert_eq!(
         progress(&c).await,
-        json!([format!("puzzle-helped:{}", helped.id), format!("puzzle:{}", clean.id)])
+        json!([
+            format!("puzzle-helped:{}", helped.id),
+            format!("puzzle:{}", clean.id)
+        ])
     );
     srv.stop().await;
 }
