@@ -162,6 +162,8 @@ export interface GameSummary {
   id: string;
   level: Level | null;
   you: Color | null;
+  /** Who sat opposite: the computer at its level, or the other player. */
+  opponent: Seat;
   variant: Variant;
   status: Status;
   result: string;

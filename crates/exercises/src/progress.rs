@@ -1,7 +1,9 @@
 //! Learn progress: the set of things a player has done (pages read,
 //! exercises, puzzles and drills solved), as short keys the page chooses.
 //! This module owns the keys' rules; the rows live in the store
-//! (`store::learn`).
+//! (`store::learn`). Puzzle keys (`puzzle:ID` solved without help,
+//! `puzzle-helped:ID`) are the server's: it writes them as it judges moves
+//! and hints, and refuses them from clients.
 
 /// Most keys in one request.
 pub const MAX_KEYS_PER_REQUEST: usize = 200;
@@ -17,6 +19,38 @@ pub fn valid_key(key: &str) -> bool {
         && key
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b':' || b == b'-')
+}
+
+/// The key of a puzzle solved cleanly (no wrong move, no hint).
+pub fn puzzle_solved_key(id: &str) -> String {
+    format!("puzzle:{id}")
+}
+
+/// The key of a puzzle the player needed help with (a wrong move or a
+/// hint): from then on solving it does not count, as on lichess.
+pub fn puzzle_helped_key(id: &str) -> String {
+    format!("puzzle-helped:{id}")
+}
+
+/// Whether only the server writes `key`: puzzle keys are recorded when the
+/// server judges a solve, never on the client's word.
+pub fn server_owned(key: &str) -> bool {
+    key.starts_with("puzzle:") || key.starts_with("puzzle-helped:")
+}
+
+/// The keys of a client's request, as [`checked_keys`], refusing the
+/// [`server_owned`] ones.
+///
+/// # Errors
+/// As [`checked_keys`], or a message naming a server-owned key.
+pub fn checked_client_keys(keys: &[String]) -> Result<Vec<String>, String> {
+    let keys = checked_keys(keys)?;
+    if let Some(k) = keys.iter().find(|k| server_owned(k)) {
+        return Err(format!(
+            "key {k:?} is recorded by the server when it judges a puzzle solved without help"
+        ));
+    }
+    Ok(keys)
 }
 
 /// The keys of a request, checked, sorted and without duplicates.
@@ -42,6 +76,20 @@ pub fn checked_keys(keys: &[String]) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn puzzle_keys_are_the_servers() {
+        assert!(server_owned(&puzzle_solved_key("m2-07")));
+        assert!(server_owned(&puzzle_helped_key("m2-07")));
+        assert!(valid_key(&puzzle_helped_key("m2-07")));
+        assert!(!server_owned("ex:puzzles") && !server_owned("page:board"));
+        let e = checked_client_keys(&["ex:replay".into(), "puzzle:m1-01".into()]).unwrap_err();
+        assert!(e.contains("puzzle:m1-01"), "{e}");
+        assert_eq!(
+            checked_client_keys(&["ex:replay".into()]).unwrap(),
+            ["ex:replay"]
+        );
+    }
 
     #[test]
     fn keys_are_short_lowercase_words() {

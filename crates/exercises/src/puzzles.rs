@@ -189,7 +189,8 @@ pub fn verify(p: &Puzzle, engine: &mut engine::Engine) -> Result<(), String> {
 pub struct Verdict {
     /// Whether the move is right.
     pub correct: bool,
-    /// Whether the puzzle is over (mate given, or a wrong move).
+    /// Whether the puzzle is solved (the right move mated). A wrong move
+    /// ends nothing: the solver takes it back and tries again.
     pub done: bool,
     /// The player's move in SAN.
     pub san: String,
@@ -199,9 +200,10 @@ pub struct Verdict {
     pub reply_san: Option<String>,
     /// The position after the move and the answer.
     pub fen: String,
-    /// The stored solution, shown after a wrong move.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub solution: Option<Vec<String>>,
+    /// Whether the solve counts in the player's progress: solved with no
+    /// wrong move and no hint on the way. [`check`] leaves it `false`; the
+    /// server, which knows the player's history, sets it.
+    pub counted: bool,
 }
 
 /// Why a line was refused.
@@ -274,7 +276,19 @@ pub fn check(p: &Puzzle, moves: &[String]) -> Result<Verdict, LineError> {
     let san = played.san.clone();
     let i = moves.len() - 1;
     let correct = is_right(p, i, game.position());
-    let done = !correct || game.is_over();
+    let done = correct && game.is_over();
+    if !correct {
+        // Nothing of the solution is given away: the solver tries again.
+        return Ok(Verdict {
+            correct,
+            done,
+            san,
+            reply: None,
+            reply_san: None,
+            fen: Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
+            counted: false,
+        });
+    }
     let (reply, reply_san) = if done {
         (None, None)
     } else {
@@ -289,7 +303,7 @@ pub fn check(p: &Puzzle, moves: &[String]) -> Result<Verdict, LineError> {
         reply,
         reply_san,
         fen: Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
-        solution: (!correct).then(|| p.solution.clone()),
+        counted: false,
     })
 }
 
@@ -405,11 +419,12 @@ mod tests {
     fn a_line_is_judged_by_the_rules() {
         let p = puzzle(BACK_RANK, &["d1d8"], 1);
         let v = check(&p, &["d1d8".into()]).unwrap();
-        assert!(v.correct && v.done && v.reply.is_none() && v.solution.is_none());
+        assert!(v.correct && v.done && v.reply.is_none() && !v.counted);
         assert_eq!(v.san, "Rd8#");
+        // A wrong move ends nothing and gives nothing of the solution away.
         let v = check(&p, &["d1e1".into()]).unwrap();
-        assert!(!v.correct && v.done);
-        assert_eq!(v.solution.as_deref(), Some(&["d1d8".to_owned()][..]));
+        assert!(!v.correct && !v.done && v.reply.is_none());
+        assert!(!serde_json::to_string(&v).unwrap().contains("d1d8"));
         assert!(matches!(
             check(&p, &["d1d9".into()]),
             Err(LineError::Illegal(_))
@@ -452,6 +467,6 @@ mod tests {
         }
         let wrong = pos.legal_moves().into_iter().find(|&m| m != key).unwrap();
         let v = check(p, &[uci(wrong)]).unwrap();
-        assert!(!v.correct && v.done && v.solution.is_some());
+        assert!(!v.correct && !v.done && v.reply.is_none());
     }
 }

@@ -268,7 +268,7 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
                 .take_while(|m| m.is_capture() && m.to() == square),
         );
         let t = tally(f.pos, &line, mover).without_trades();
-        if t.net <= -100 && line.len() > 1 {
+        if t.settled && t.net <= -100 && line.len() > 1 {
             return Some(Explanation::LosingExchange {
                 given: t.given,
                 got: t.got,
@@ -277,6 +277,9 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
         }
     }
     let t = tally(after, f.reply, !mover);
+    if !t.settled {
+        return None;
+    }
     let pattern = pattern_of(after, reply);
     // A capture that also forks, pins … wins more than what it takes: the
     // pattern is the point, not the piece taken.
@@ -297,10 +300,11 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
             already,
         });
     }
+    let wins = t.best_got();
     (t.net >= WORTH_NAMING).then(|| Explanation::AllowsWin {
         san: san(after, reply),
-        pattern,
-        wins: t.best_got(),
+        pattern: pattern_beside(reply, wins, pattern),
+        wins,
         gain: t.net,
     })
 }
@@ -314,18 +318,28 @@ fn what_was_missed(f: &MoveFacts) -> Option<Explanation> {
     let t = tally(f.pos, f.best, f.pos.turn());
     let mut after_best = f.pos.clone();
     after_best.play_unchecked(best);
-    if t.net >= WORTH_NAMING {
+    if t.settled && t.net >= WORTH_NAMING {
+        let wins = t.best_got();
         return Some(Explanation::MissedWin {
             san: san(f.pos, best),
             check: after_best.is_check(),
-            pattern: pattern_of(f.pos, best),
-            wins: t.best_got(),
+            pattern: pattern_beside(best, wins, pattern_of(f.pos, best)),
+            wins,
             gain: t.net,
         });
     }
     Some(Explanation::BestWas {
         san: san(f.pos, best),
     })
+}
+
+/// The pattern to name with "wins {piece}": none when the move simply
+/// takes that piece (the capture, not the pattern, wins it).
+fn pattern_beside(m: Move, wins: Option<Piece>, pattern: Option<Pattern>) -> Option<Pattern> {
+    match (m.capture(), wins) {
+        (Some(taken), Some(w)) if Piece::from(taken) == w => None,
+        _ => pattern,
+    }
 }
 
 /// The pattern the legal move `m` makes in `pos`, if any.
@@ -369,6 +383,9 @@ struct Tally {
     given: Vec<Piece>,
     /// The other side's pieces the side takes.
     got: Vec<Piece>,
+    /// The line goes on past its captures, or stops where nothing can be
+    /// taken back: a line cut in the middle of an exchange settles nothing.
+    settled: bool,
 }
 
 impl Tally {
@@ -388,10 +405,17 @@ impl Tally {
         self
     }
 
+    /// The piece the side can truly be said to win: the most valuable one
+    /// it takes and does not give back in kind, worth more than what it
+    /// gives for it (a queen for a bishop is a queen won). A bishop taken
+    /// and a bishop lost is no bishop won, nor is a bishop for a knight.
     fn best_got(&self) -> Option<Piece> {
-        self.got
+        let kept = self.clone().without_trades();
+        let given: i32 = kept.given.iter().map(|&p| tactics::value(role_of(p))).sum();
+        kept.got
             .iter()
             .copied()
+            .filter(|&p| p != Piece::King && tactics::value(role_of(p)) - given >= 100)
             .max_by_key(|p| tactics::value(role_of(*p)))
     }
 }
@@ -420,10 +444,14 @@ fn tally(pos: &Chess, line: &[Move], side: Color) -> Tally {
     while end < line.len() && line[end].is_capture() {
         end += 1;
     }
-    let mut t = Tally::default();
+    let mut t = Tally {
+        settled: true,
+        ..Tally::default()
+    };
     let mut pos = pos.clone();
     for &m in &line[..end] {
         if !pos.is_legal(m) {
+            t.settled = false;
             break;
         }
         let ours = pos.turn() == side;
@@ -440,6 +468,16 @@ fn tally(pos: &Chess, line: &[Move], side: Color) -> Tally {
             t.net += sign * (tactics::value(p) - tactics::value(Role::Pawn));
         }
         pos.play_unchecked(m);
+    }
+    if t.settled
+        && end == line.len()
+        && let Some(last) = line.last().filter(|m| m.is_capture())
+    {
+        let square = last.to();
+        t.settled = !pos
+            .legal_moves()
+            .iter()
+            .any(|m| m.to() == square && m.is_capture());
     }
     t
 }
@@ -483,11 +521,20 @@ mod tests {
         assert_eq!(t.got, vec![Piece::Pawn]);
         assert_eq!(t.given, vec![Piece::Bishop]);
         assert_eq!(tally(&p, &l, Color::Black).net, 200);
-        assert_eq!(tally(&p, &[], Color::White), Tally::default());
+        assert_eq!(
+            tally(&p, &[], Color::White),
+            Tally {
+                settled: true,
+                ..Tally::default()
+            }
+        );
+        // Cut right after Bxf7+, where the king can take back: nothing is settled.
+        assert!(!tally(&p, &l[..1], Color::White).settled);
         let trades = Tally {
             net: -400,
             given: vec![Piece::Rook, Piece::Rook],
             got: vec![Piece::Pawn, Piece::Rook],
+            settled: true,
         };
         assert_eq!(
             trades.without_trades(),
@@ -495,6 +542,7 @@ mod tests {
                 net: -400,
                 given: vec![Piece::Rook],
                 got: vec![Piece::Pawn],
+                settled: true,
             }
         );
     }

@@ -237,3 +237,429 @@ fn a_stopped_review_returns_nothing() {
         .is_none()
     );
 }
+
+/// Every sentence of an explanation checked against the engine line it
+/// names, by replaying that line on the board (material counted from the
+/// pieces standing, not from the generator's own tally).
+mod truth {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::AtomicBool;
+
+    use engine::Engine;
+    use plyyard_review::analyse::{PositionEval, analyse_positions};
+    use plyyard_review::{Budget, Explanation, Pattern, Piece, assemble};
+    use shakmaty::fen::Fen;
+    use shakmaty::san::SanPlus;
+    use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+
+    /// The Opera Game, Paris 1858: Morphy's attack ends in a queen sacrifice and mate.
+    const OPERA: &str = "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 \
+        7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 \
+        13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0";
+    /// Positions searched per check here: enough for real lines, quick in tests.
+    const NODES: u64 = 30_000;
+    /// Plies of a line within which a capture starts the count (as the review's).
+    const WINDOW: usize = 8;
+
+    fn value(r: Role) -> i32 {
+        match r {
+            Role::Pawn => 100,
+            Role::Knight | Role::Bishop => 300,
+            Role::Rook => 500,
+            Role::Queen => 900,
+            Role::King => 0,
+        }
+    }
+
+    fn role(p: Piece) -> Role {
+        match p {
+            Piece::Pawn => Role::Pawn,
+            Piece::Knight => Role::Knight,
+            Piece::Bishop => Role::Bishop,
+            Piece::Rook => Role::Rook,
+            Piece::Queen => Role::Queen,
+            Piece::King => Role::King,
+        }
+    }
+
+    /// `side`'s material minus the other side's, from the pieces on the board.
+    fn balance(pos: &Chess, side: Color) -> i32 {
+        let board = pos.board();
+        let sum = |c: Color| -> i32 {
+            board
+                .by_color(c)
+                .into_iter()
+                .map(|sq| value(board.role_at(sq).expect("a piece")))
+                .sum()
+        };
+        sum(side) - sum(!side)
+    }
+
+    /// The piece a move takes, read from the board (en passant included).
+    fn taken(pos: &Chess, m: Move) -> Option<Role> {
+        let board = pos.board();
+        match board.color_at(m.to()) {
+            Some(c) if c != pos.turn() => board.role_at(m.to()),
+            None if m.role() == Role::Pawn && m.from().map(|f| f.file()) != Some(m.to().file()) => {
+                Some(Role::Pawn)
+            }
+            _ => None,
+        }
+    }
+
+    fn san(pos: &Chess, m: Move) -> String {
+        SanPlus::from_move(pos.clone(), m).to_string()
+    }
+
+    /// What replaying the material part of `line` from `pos` shows.
+    struct Replay {
+        /// `side`'s balance change.
+        gain: i32,
+        /// Pieces `side` took and lost, by kind.
+        took: BTreeMap<Role, i32>,
+        lost: BTreeMap<Role, i32>,
+        /// The stretch did not stop where the last capture can be taken back.
+        settled: bool,
+    }
+
+    fn replay(pos: &Chess, line: &[Move], side: Color) -> Replay {
+        // Up to the last capture or promotion within the window, then on while captures go on.
+        let mut p = pos.clone();
+        let mut events = Vec::new();
+        for &m in line {
+            assert!(p.is_legal(m), "an illegal move in the engine's line");
+            events.push(taken(&p, m).is_some() || m.is_promotion());
+            p.play_unchecked(m);
+        }
+        let mut end = events
+            .iter()
+            .take(WINDOW)
+            .rposition(|&e| e)
+            .map_or(0, |i| i + 1);
+        let mut p = pos.clone();
+        let mut r = Replay {
+            gain: 0,
+            took: BTreeMap::new(),
+            lost: BTreeMap::new(),
+            settled: true,
+        };
+        let start = balance(&p, side);
+        for (i, &m) in line.iter().enumerate() {
+            let t = taken(&p, m);
+            if i >= end {
+                if t.is_none() {
+                    break;
+                }
+                end = i + 1;
+            }
+            if let Some(t) = t {
+                let book = if p.turn() == side {
+                    &mut r.took
+                } else {
+                    &mut r.lost
+                };
+                *book.entry(t).or_default() += 1;
+            }
+            p.play_unchecked(m);
+        }
+        r.gain = balance(&p, side) - start;
+        if end == line.len() && end > 0 {
+            let mut q = pos.clone();
+            let mut last_capture = None;
+            for &m in line {
+                last_capture = taken(&q, m).map(|_| m.to());
+                q.play_unchecked(m);
+            }
+            if let Some(sq) = last_capture {
+                r.settled = !q
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.to() == sq && taken(&q, *m).is_some());
+            }
+        }
+        r
+    }
+
+    /// Whether the line mates on ply `plies` (1-based), when it is that long.
+    fn mates_at(pos: &Chess, line: &[Move], plies: usize) -> Option<bool> {
+        if line.len() < plies {
+            return None;
+        }
+        let mut p = pos.clone();
+        for &m in &line[..plies] {
+            p.play_unchecked(m);
+        }
+        Some(p.is_checkmate())
+    }
+
+    fn after(pos: &Chess, m: Move) -> Chess {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        p
+    }
+
+    /// A claim "… wins {wins} / material ({gain})" about `line` from `pos`, for its side to move.
+    fn check_win(pos: &Chess, line: &[Move], wins: Option<Piece>, gain: i32, what: &str) {
+        let side = pos.turn();
+        let r = replay(pos, line, side);
+        assert!(
+            r.settled,
+            "{what}: the line stops in the middle of an exchange"
+        );
+        assert_eq!(r.gain, gain, "{what}: the balance after the line");
+        assert!(gain >= 100, "{what}: nothing won");
+        if let Some(w) = wins {
+            let w = role(w);
+            let kept = r.took.get(&w).copied().unwrap_or(0) - r.lost.get(&w).copied().unwrap_or(0);
+            assert!(
+                kept >= 1,
+                "{what}: no {w:?} won for good (took {:?}, lost {:?})",
+                r.took,
+                r.lost
+            );
+            let given: i32 = r
+                .lost
+                .iter()
+                .map(|(&k, &n)| (n - r.took.get(&k).copied().unwrap_or(0)).max(0) * value(k))
+                .sum();
+            assert!(
+                value(w) - given >= 100,
+                "{what}: the {w:?} is paid for with {given}"
+            );
+        }
+    }
+
+    fn check_pattern(pos: &Chess, m: Move, pattern: Option<Pattern>, what: &str) {
+        let next = after(pos, m);
+        match pattern {
+            Some(Pattern::DoubleCheck) => assert!(next.checkers().count() >= 2, "{what}"),
+            Some(Pattern::BackRankMate) => assert!(next.is_checkmate(), "{what}"),
+            Some(Pattern::Fork) => {
+                let board = next.board();
+                let attacks = shakmaty::attacks::attacks(
+                    m.to(),
+                    board.piece_at(m.to()).expect("moved"),
+                    board.occupied(),
+                );
+                let targets = (attacks & board.by_color(next.turn())).count();
+                assert!(
+                    targets >= 2,
+                    "{what}: the moved piece attacks {targets} pieces"
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks every explanation of every move of the game from `start`; answers the kinds seen.
+    fn check_game(
+        start: &Chess,
+        moves: &[Move],
+        engines: &mut [Engine],
+        seen: &mut BTreeMap<&'static str, usize>,
+    ) {
+        let evals: Vec<PositionEval> = analyse_positions(
+            start,
+            moves,
+            Budget::Nodes(NODES),
+            engines,
+            &AtomicBool::new(false),
+            &|_, _| {},
+        )
+        .expect("not stopped");
+        let review = assemble(
+            start,
+            moves,
+            CastlingMode::Standard,
+            &evals,
+            Budget::Nodes(NODES),
+        );
+        let mut pos = start.clone();
+        for (i, (mr, &played)) in review.moves.iter().zip(moves).enumerate() {
+            let (best, reply) = (&evals[i].line, &evals[i + 1].line);
+            let next = after(&pos, played);
+            for e in &mr.explanations {
+                let what = format!(
+                    "{} {} ({}): {e:?}",
+                    Fen::from_position(&pos, shakmaty::EnPassantMode::Legal),
+                    mr.san,
+                    mr.ply
+                );
+                let kind = match e {
+                    Explanation::MissedMate { san: s, moves: n } => {
+                        assert_eq!(s, &san(&pos, best[0]), "{what}");
+                        let n = *n as usize;
+                        if n == 1 {
+                            assert_eq!(mates_at(&pos, best, 1), Some(true), "{what}");
+                        } else if let Some(m) = mates_at(&pos, best, 2 * n - 1) {
+                            assert!(m, "{what}: the line does not mate in {n}");
+                        }
+                        "missed_mate"
+                    }
+                    Explanation::AllowsMate {
+                        san: s,
+                        moves: n,
+                        back_rank,
+                    } => {
+                        assert_eq!(s, &san(&next, reply[0]), "{what}");
+                        let n = *n as usize;
+                        if n == 1 || *back_rank {
+                            assert_eq!(mates_at(&next, reply, 1), Some(true), "{what}");
+                        } else if let Some(m) = mates_at(&next, reply, 2 * n - 1) {
+                            assert!(m, "{what}: the line does not mate in {n}");
+                        }
+                        "allows_mate"
+                    }
+                    Explanation::HangsPiece {
+                        piece,
+                        square,
+                        by,
+                        undefended,
+                        already,
+                    } => {
+                        let m = reply[0];
+                        assert_eq!(by, &san(&next, m), "{what}");
+                        assert_eq!(square, &m.to().to_string(), "{what}");
+                        assert_eq!(
+                            taken(&next, m),
+                            Some(role(*piece)),
+                            "{what}: {by} takes no {piece:?}"
+                        );
+                        let r = replay(&next, reply, next.turn());
+                        assert!(
+                            r.settled && r.gain >= 100,
+                            "{what}: {by} wins nothing ({})",
+                            r.gain
+                        );
+                        let sq = m.to();
+                        let board = next.board();
+                        if *undefended {
+                            assert!(
+                                board
+                                    .attacks_to(sq, pos.turn(), board.occupied())
+                                    .is_empty(),
+                                "{what}: defended"
+                            );
+                        }
+                        if *already {
+                            assert!(
+                                played.from() != Some(sq),
+                                "{what}: the piece just moved there"
+                            );
+                            let b = pos.board();
+                            assert!(
+                                !b.attacks_to(sq, !pos.turn(), b.occupied()).is_empty(),
+                                "{what}: not attacked before"
+                            );
+                        }
+                        "hangs_piece"
+                    }
+                    Explanation::LosingExchange { net, .. } => {
+                        let mut line = vec![played];
+                        line.extend(
+                            reply
+                                .iter()
+                                .copied()
+                                .take_while(|m| m.to() == played.to() && m.is_capture()),
+                        );
+                        let r = replay(&pos, &line, pos.turn());
+                        assert!(r.settled, "{what}: the exchange is cut short");
+                        assert_eq!(r.gain, *net, "{what}");
+                        assert!(*net <= -100, "{what}");
+                        "losing_exchange"
+                    }
+                    Explanation::AllowsWin {
+                        san: s,
+                        pattern,
+                        wins,
+                        gain,
+                    } => {
+                        assert_eq!(s, &san(&next, reply[0]), "{what}");
+                        check_win(&next, reply, *wins, *gain, &what);
+                        // The pattern is said only beside a piece won.
+                        if wins.is_some() {
+                            check_pattern(&next, reply[0], *pattern, &what);
+                        }
+                        "allows_win"
+                    }
+                    Explanation::MissedWin {
+                        san: s,
+                        check,
+                        pattern,
+                        wins,
+                        gain,
+                    } => {
+                        assert_eq!(s, &san(&pos, best[0]), "{what}");
+                        assert_eq!(*check, after(&pos, best[0]).is_check(), "{what}");
+                        check_win(&pos, best, *wins, *gain, &what);
+                        if wins.is_some() {
+                            check_pattern(&pos, best[0], *pattern, &what);
+                        }
+                        "missed_win"
+                    }
+                    Explanation::BestWas { san: s } => {
+                        assert_eq!(s, &san(&pos, best[0]), "{what}");
+                        "best_was"
+                    }
+                };
+                *seen.entry(kind).or_default() += 1;
+            }
+            pos = next;
+        }
+    }
+
+    fn epd_positions(n: usize) -> Vec<Chess> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/epd/wac.epd"
+        );
+        let text = std::fs::read_to_string(path)
+            .expect("../shared/data/epd/wac.epd beside the repository");
+        text.lines()
+            .filter_map(|l| {
+                let fen: Vec<&str> = l.split_whitespace().take(4).collect();
+                format!("{} 0 1", fen.join(" "))
+                    .parse::<Fen>()
+                    .ok()?
+                    .into_position(CastlingMode::Standard)
+                    .ok()
+            })
+            .step_by(7)
+            .take(n)
+            .collect()
+    }
+
+    #[test]
+    fn every_explanation_is_true_of_the_line_it_names() {
+        let mut engines = [Engine::new(16), Engine::new(16)];
+        let mut seen = BTreeMap::new();
+        let opera = super::game(OPERA);
+        check_game(
+            opera.initial_position(),
+            &opera.moves(),
+            &mut engines,
+            &mut seen,
+        );
+        // Tactical positions, each with a few moves that are not the key: blunders and missed wins.
+        for pos in epd_positions(30) {
+            let mut legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+            legal.sort_by_key(|m| m.to_uci(CastlingMode::Standard).to_string());
+            let picks = [0, legal.len() / 3, 2 * legal.len() / 3];
+            for &k in &picks {
+                check_game(&pos, &[legal[k]], &mut engines, &mut seen);
+            }
+        }
+        let total: usize = seen.values().sum();
+        assert!(total >= 40, "too few explanations to be a test: {seen:?}");
+        for kind in ["best_was", "hangs_piece", "missed_win"] {
+            assert!(
+                seen.contains_key(kind),
+                "no {kind} explanation met: {seen:?}"
+            );
+        }
+        assert!(
+            seen.contains_key("missed_mate") || seen.contains_key("allows_mate"),
+            "{seen:?}"
+        );
+    }
+}

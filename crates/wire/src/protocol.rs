@@ -268,6 +268,9 @@ pub struct GameSummaryJson {
     pub level: Option<String>,
     /// The player's colour.
     pub you: Option<String>,
+    /// Who sat opposite: the computer at its level, or the other player
+    /// (an account by its name) at a table.
+    pub opponent: SeatJson,
     /// `standard` or `chess960`.
     pub variant: String,
     /// `ongoing` or `ended`.

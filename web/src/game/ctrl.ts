@@ -3,7 +3,8 @@
 //! move, promotion choice, resign confirmation, New game dialog), the board
 //! (mounted and disposed by the view's hooks) and the announcements.
 //! Table games (kind "table") add two clocks counted down from the server's
-//! state, premoves, draw offers sent with a move, abort, leaving (resigning),
+//! state, premoves, draw offers sent with a move, abort, resigning (the game
+//! ends, the player stays for a rematch), leaving (resigning, then the lobby),
 //! claims against an away opponent and rematches.
 //! `destroy()` closes the socket and removes every listener and timer.
 import { Chessground } from '@lichess-org/chessground';
@@ -350,15 +351,19 @@ export class GameCtrl implements Controller {
     this.redraw();
   }
 
-  private async ask(req: Parameters<GameSocket['request']>[0]): Promise<void> {
-    if (!this.socket) return;
+  /** Sends `req`; answers whether the server accepted it. */
+  private async ask(req: Parameters<GameSocket['request']>[0]): Promise<boolean> {
+    if (!this.socket) return false;
+    let ok = false;
     try {
       await this.socket.request(req);
       this.feedback = '';
+      ok = true;
     } catch (e) {
       this.feedback = errorText(e instanceof RequestError ? e.code : 'generic');
     }
     this.redraw();
+    return ok;
   }
 
   undo(): void {
@@ -410,10 +415,12 @@ export class GameCtrl implements Controller {
     focus('[data-testid="leave-table"]');
   }
 
-  /** Leaves the table: the game is resigned. */
+  /** Leaves the table during the game: the game is resigned, then the player is back in the lobby. */
   leave(): void {
     this.confirmingLeave = false;
-    void this.ask({ t: 'resign' });
+    void this.ask({ t: 'resign' }).then((ok) => {
+      if (ok && this.alive) this.ctx.navigate('/multiplayer');
+    });
   }
 
   /** Milliseconds left on `color`'s clock now, or null when the game has no clock. */

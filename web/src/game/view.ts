@@ -433,12 +433,15 @@ function tableControls(ctrl: GameCtrl, g: GameState): VNode {
     control('flip-board', 'flip', t('game.flip'), () => ctrl.flip()),
     control('offer-draw', 'half', t('table.offerDraw'), () => ctrl.toggleOfferDraw(), { hidden: !seated || !ongoing, pressed: ctrl.offerDraw }),
     control('abort', 'cross', t('table.abort'), () => ctrl.abort(), { hidden: !canAbort(g) }),
-    control('leave-table', 'exit', t('table.leave'), () => ctrl.askLeave(), { hidden: !seated || !ongoing }),
+    control('resign', 'flag', t('game.resign'), () => ctrl.askResign(), { hidden: !seated || !ongoing || canAbort(g) }),
+    // During the game leaving resigns (after a confirmation); afterwards it only goes back to the lobby.
+    seated && ongoing ? control('leave-table', 'exit', t('table.leave'), () => ctrl.askLeave()) : null,
+    seated && !ongoing ? h('a.control', { attrs: { href: '/multiplayer', 'data-testid': 'leave-table' } }, [icon('exit'), h('span.label', t('table.leave'))]) : null,
     control('rematch', 'repeat', rematchLabel, () => ctrl.rematch(), { hidden: !seated || ongoing, disabled: rematchBy !== null && rematchBy === g.you }),
     h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
     reviewLink(g),
     control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
-    ongoing ? null : h('a.control', { attrs: { href: '/multiplayer', 'data-testid': 'back-multiplayer' } }, [icon('home'), h('span.label', t('table.backToLobby'))]),
+    ongoing || seated ? null : h('a.control', { attrs: { href: '/multiplayer', 'data-testid': 'back-multiplayer' } }, [icon('home'), h('span.label', t('table.backToLobby'))]),
     ctrl.offerDraw && ongoing ? h('p.muted.small.offer-note', { attrs: { 'data-testid': 'offer-note' } }, t('table.offerDraw.note')) : null,
   ]);
 }

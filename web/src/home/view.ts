@@ -4,12 +4,19 @@ import type { GameSummary } from '../api.js';
 import { type Key, lang, t, tp } from '../i18n.js';
 import { newGameView } from '../newgame/view.js';
 import { outcomeText } from '../result.js';
+import { seatName } from '../seat.js';
 import type { HomeCtrl } from './ctrl.js';
 
 /** A date and time in the current language, or '' if `iso` is not a date. */
 export function dateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** Who the game was played against: "Computer · Normal", or the other player's name. */
+function opponentName(g: GameSummary): string {
+  if (g.opponent.kind === 'computer' && g.level) return t('home.recent.opponent', { level: t(`level.${g.level}` as Key) });
+  return seatName(g.opponent);
 }
 
 function recentItem(g: GameSummary): VNode {
@@ -19,7 +26,7 @@ function recentItem(g: GameSummary): VNode {
     h('a.recent-item', { attrs: { href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'recent-game', 'data-id': g.id } }, [
       h(`span.piece-dot.${g.you ?? 'white'}`, { attrs: { 'aria-hidden': 'true' } }),
       h('span.recent-main', [
-        h('strong', g.level ? t('home.recent.opponent', { level: t(`level.${g.level}` as Key) }) : '—'),
+        h('strong', { attrs: { 'data-testid': 'recent-opponent' } }, opponentName(g)),
         h('span.muted', [t(`variant.${g.variant}` as Key), g.you ? t(`color.${g.you}` as Key) : null, tp('home.recent.moves', moves)].filter(Boolean).join(' · ')),
       ]),
       h('span.recent-outcome', { class: { live: g.status === 'ongoing' } }, [h('span', outcome), h('span.muted.small', dateTime(g.updated_at || g.created_at))]),

@@ -1,13 +1,14 @@
 //! The review page's controller (`/game/{id}/review`): loads the review or
 //! starts it, follows its progress over server-sent events, and keeps what
 //! the page shows — the selected ply, the step of the engine's line being
-//! shown — and the board (a view-only chessground with arrows).
+//! shown — and the board (a view-only chessground with arrows). When the
+//! page's language changes, the review is read again in it.
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Config } from '@lichess-org/chessground/config';
 import type { Key } from '@lichess-org/chessground/types';
 import { ApiError } from '../api.js';
-import { t } from '../i18n.js';
+import { lang, t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
 import {
   type Arrow,
@@ -51,9 +52,32 @@ export class ReviewCtrl implements Controller {
     document.addEventListener('keydown', this.onKey);
   }
 
+  /** The language a re-read of the review was asked in, while it runs. */
+  private relang: string | null = null;
+
+  /**
+   * Follows a switch of the page's language: the review's texts (labels,
+   * explanations) are the server's, rendered per language, so they are read
+   * again in the new one. Called on every render; does nothing when they match.
+   */
+  followLang(): void {
+    const want = lang();
+    if (!this.data || this.data.lang === want || this.relang === want) return;
+    this.relang = want;
+    getReview(this.id, want)
+      .then((a) => {
+        if (this.relang === want) this.relang = null;
+        this.take(a);
+      })
+      .catch((e: unknown) => {
+        this.relang = null;
+        this.fail(e);
+      });
+  }
+
   private async load(start: boolean): Promise<void> {
     try {
-      const first = await getReview(this.id);
+      const first = await getReview(this.id, lang());
       const a = first.status === 'none' && start ? await startReview(this.id) : first;
       this.take(a);
     } catch (e) {

@@ -83,9 +83,10 @@ export type ReviewAnswer =
   | { status: 'failed'; message: string }
   | { status: 'none' };
 
-/** The review of game `id` (or where it stands). */
-export function getReview(id: string): Promise<ReviewAnswer> {
-  return call('GET', `/api/games/${encodeURIComponent(id)}/review`);
+/** The review of game `id` (or where it stands), its texts in `lang` (default: the server's choice). */
+export function getReview(id: string, lang?: string): Promise<ReviewAnswer> {
+  const q = lang ? `?lang=${encodeURIComponent(lang)}` : '';
+  return call('GET', `/api/games/${encodeURIComponent(id)}/review${q}`);
 }
 
 /** Starts (or joins) the review of game `id`. */
@@ -160,4 +161,20 @@ export function moveNumberOf(initialFen: string, ply: number): number {
   const first = Number(parts[5] ?? '1');
   const start = Number.isInteger(first) && first >= 1 ? first : 1;
   return start + Math.floor((ply - 1 + blackFirst) / 2);
+}
+
+/**
+ * Whether move `m`'s engine line really ends in the mate its score claims:
+ * the score before the move is a mate, the line's last move mates (the
+ * server's SAN says `#`), and the line is exactly as long as that mate.
+ * A line cut short, or one that does not mate, gets no mate score beside it.
+ */
+export function lineMates(m: Pick<MoveReview, 'before' | 'best' | 'side'>): boolean {
+  const e = m.before;
+  if (!('mate' in e) || e.mate === 0) return false;
+  const san = m.best.san;
+  if (!san[san.length - 1]?.endsWith('#')) return false;
+  const moverMates = e.mate > 0 === (m.side === 'white');
+  const n = Math.abs(e.mate);
+  return san.length === (moverMates ? 2 * n - 1 : 2 * n);
 }

@@ -10,7 +10,7 @@ import { localiseSan } from '../notation.js';
 import { resultText } from '../result.js';
 import { seatName } from '../seat.js';
 import type { ReviewCtrl } from './ctrl.js';
-import { evalsOf, evalText, moveNumberOf, type MoveReview, type Review, type ReviewPlayer, type SideSummary, whitePercent } from './data.js';
+import { type Eval, evalsOf, evalText, lineMates, moveNumberOf, type MoveReview, type Review, type ReviewPlayer, type SideSummary, whitePercent } from './data.js';
 
 /** The whole page. */
 export function reviewView(ctrl: ReviewCtrl): VNode {
@@ -24,7 +24,9 @@ export function reviewView(ctrl: ReviewCtrl): VNode {
   if (!ctrl.data) return progressView(ctrl);
   const d = ctrl.data;
   const top = ctrl.orientation === 'white' ? 'black' : 'white';
-  return h('div.game-page.review-page', [
+  // The explanations are the server's words: a language switch reads them again.
+  const followLang = () => ctrl.followLang();
+  return h('div.game-page.review-page', { hook: { insert: followLang, postpatch: followLang } }, [
     h('div.board-column', [
       playerStrip(d.game[top], top),
       h('div.board-frame', [
@@ -142,7 +144,7 @@ function explanation(ctrl: ReviewCtrl): VNode {
     ]);
   }
   const number = `${moveNumberOf(ctrl.data?.game.initial_fen ?? '', m.ply)}${m.side === 'white' ? '.' : '…'}`;
-  const head = [h('strong', `${number} ${san(m.san)}${m.symbol ?? ''}`), ' ', h('span.muted', evalText(m.after))];
+  const head = [h('strong', `${number} ${san(m.san)}${m.symbol ?? ''}`), ' ', h('span.muted', { attrs: { 'data-testid': 'review-eval-after' } }, t('review.evalAfter', { eval: evalWords(m.after) }))];
   const body: VNode[] = [];
   if (m.label_name) body.push(h(`p.review-verdict.${m.label}`, m.label_name));
   for (const text of m.texts) body.push(h('p', text));
@@ -152,6 +154,20 @@ function explanation(ctrl: ReviewCtrl): VNode {
     ...body,
     bestLine(ctrl, m),
   ]);
+}
+
+/** An evaluation for the reader: a mate says who mates ("White mates in 2"), not a bare "#2". */
+function evalWords(e: Eval): string {
+  if ('mate' in e) return t(e.mate > 0 ? 'review.eval.whiteMate' : 'review.eval.blackMate', { moves: Math.abs(e.mate) });
+  return evalText(e);
+}
+
+/** The heading of the engine's line: its score, but a mate score only beside a line that shows the mate. */
+function bestLineTitle(m: MoveReview): string {
+  const e = m.before;
+  if ('cp' in e) return t('review.bestLineEval', { eval: evalText(e) });
+  if ('mate' in e && lineMates(m)) return t('review.bestLineEval', { eval: evalWords(e) });
+  return t('review.bestLine');
 }
 
 function bestLine(ctrl: ReviewCtrl, m: MoveReview): VNode {
@@ -170,7 +186,7 @@ function bestLine(ctrl: ReviewCtrl, m: MoveReview): VNode {
           h('button.button', { attrs: { type: 'button', 'data-testid': 'review-line-close' }, on: { click: () => ctrl.closeLine() } }, t('review.hideLine')),
         ];
   return h('div.review-best', [
-    h('p', { attrs: { 'data-testid': 'review-best-line' } }, [h('span.muted', `${t('review.bestLine')} `), ...moves]),
+    h('p', { attrs: { 'data-testid': 'review-best-line' } }, [h('span.muted', { attrs: { 'data-testid': 'review-best-line-title' } }, `${bestLineTitle(m)} `), ...moves]),
     h('div.review-line-controls', controls),
   ]);
 }
@@ -188,34 +204,43 @@ function navigation(ctrl: ReviewCtrl): VNode {
   ]);
 }
 
-/** The cells before a move in the three-column list: its number before White's move (and an empty cell when Black moves first). */
-function moveNumber(m: MoveReview, first: boolean, initialFen: string): VNode[] {
-  const no = (text: string) => h('span.move-no', text);
-  const n = moveNumberOf(initialFen, m.ply);
-  if (m.side === 'white') return [no(`${n}.`)];
-  return first ? [no(`${n}…`), h('span')] : [];
+/** One move of the list, as a button. */
+function moveButton(ctrl: ReviewCtrl, m: MoveReview): VNode {
+  return h(
+    'button.review-move',
+    {
+      attrs: { type: 'button', 'data-testid': 'review-move', 'data-ply': m.ply, 'aria-current': ctrl.ply === m.ply ? 'true' : 'false' },
+      class: { current: ctrl.ply === m.ply, [m.label ?? 'plain']: true },
+      on: { click: () => ctrl.goTo(m.ply) },
+    },
+    [san(m.san), m.symbol ? h(`span.review-label.${m.label}`, { attrs: { 'data-testid': 'review-label', title: m.label_name ?? '' } }, m.symbol) : ''],
+  );
 }
 
+/** The moves as rows of number | White's move | Black's move (an empty cell before a first move by Black). */
 function moveList(ctrl: ReviewCtrl, review: Review): VNode {
-  const items = review.moves.map((m) =>
-    h(
-      'li',
-      { class: { white: m.side === 'white' } },
-      [
-        ...moveNumber(m, review.moves[0] === m, ctrl.data?.game.initial_fen ?? ''),
-        h(
-          'button.review-move',
-          {
-            attrs: { type: 'button', 'data-testid': 'review-move', 'data-ply': m.ply, 'aria-current': ctrl.ply === m.ply ? 'true' : 'false' },
-            class: { current: ctrl.ply === m.ply, [m.label ?? 'plain']: true },
-            on: { click: () => ctrl.goTo(m.ply) },
-          },
-          [san(m.san), m.symbol ? h(`span.review-label.${m.label}`, { attrs: { 'data-testid': 'review-label', title: m.label_name ?? '' } }, m.symbol) : ''],
-        ),
-      ],
+  const fen = ctrl.data?.game.initial_fen ?? '';
+  const rows: Array<{ n: number; white: MoveReview | null; black: MoveReview | null }> = [];
+  for (const m of review.moves) {
+    const n = moveNumberOf(fen, m.ply);
+    let row = rows[rows.length - 1];
+    if (!row || row.n !== n || (m.side === 'white' && row.white)) {
+      row = { n, white: null, black: null };
+      rows.push(row);
+    }
+    row[m.side] = m;
+  }
+  return h(
+    'ol.review-moves',
+    { attrs: { 'aria-label': t('game.moves'), 'data-testid': 'review-moves' } },
+    rows.map((r) =>
+      h('li.review-row', { key: r.n, attrs: { 'data-testid': 'review-row', 'data-n': r.n } }, [
+        h('span.move-no', { attrs: { 'aria-hidden': 'true' } }, `${r.n}.`),
+        r.white ? moveButton(ctrl, r.white) : h('span.move-empty', { attrs: { 'aria-hidden': 'true' } }, '…'),
+        r.black ? moveButton(ctrl, r.black) : h('span'),
+      ]),
     ),
   );
-  return h('ol.review-moves', { attrs: { 'aria-label': t('game.moves') } }, items);
 }
 
 function summary(review: Review, white: ReviewPlayer, black: ReviewPlayer): VNode {

@@ -169,6 +169,10 @@ test('exercise: checks/captures/threats accepts a complete answer and points out
   const facts = (await api<Inspection>(page, '/api/positions/inspect', { fen })).json;
   assert.ok(facts.captures.length > 0, `the exercise position ${fen} has a capture to leave out`);
   await page.getByTestId('cct-move').first().waitFor();
+  // The list does not give the answers away: no move is written with a check, capture or mate mark.
+  const names = await page.getByTestId('cct-move-name').allTextContents();
+  assert.equal(names.length, facts.moves.length);
+  for (const n of names) assert.doesNotMatch(n, /[x+#×:]/, n);
   for (const u of facts.checks) await page.getByTestId(`cct-check-${u}`).check();
   for (const u of facts.captures) await page.getByTestId(`cct-capture-${u}`).check();
   for (const sq of new Set(facts.threats.map((th) => th.uci.slice(2, 4)))) await clickSquare(page, sq);
@@ -260,7 +264,16 @@ interface StoredPuzzle {
   solution: string[];
 }
 
-test('exercise: a puzzle shows two levels of hint and is solved on the board; next puzzle', async () => {
+/** Plays `solution` from the position shown, waiting for each reply. */
+async function solve(page: Page, solution: readonly string[]): Promise<void> {
+  for (let i = 0; i < solution.length; i += 2) {
+    await movableFen(page);
+    await play(page, solution[i]!);
+    if (i + 2 < solution.length) await waitFeedback(page, /right!/);
+  }
+}
+
+test('exercise: a puzzle: a wrong move is taken back and gives nothing away, two levels of hint; solved with help it does not count, solved cleanly it does (the server judges)', async () => {
   const { page, finish } = await exercisePage();
   await openExercise(page, 'ex-puzzles');
   await page.getByTestId('puzzle-info').waitFor();
@@ -270,15 +283,16 @@ test('exercise: a puzzle shows two levels of hint and is solved on the board; ne
   assert.ok(puzzle, `puzzle ${id} is in content/puzzles.json`);
   const fen = await movableFen(page);
 
-  // A wrong first move ends the attempt and shows the key move; "Try again" starts over.
+  // A wrong first move is taken back: the solution is not shown, no arrow, the hint is still there.
   const legal = (await api<Inspection>(page, '/api/positions/inspect', { fen })).json.moves;
   const wrong = legal.find((m) => m.uci !== puzzle.solution[0])!;
   const key = legal.find((m) => m.uci === puzzle.solution[0])!;
   await play(page, wrong.uci);
   const miss = await waitFeedback(page, /not the solution/);
-  assert.ok(miss.includes(`${wrong.san} is not the solution`) && miss.includes(`The move was ${key.san}`), miss);
-  await page.getByTestId('puzzle-retry').click();
+  assert.ok(miss.includes(`${wrong.san} is not the solution`) && !miss.includes(key.san), miss);
   await page.waitForFunction((f) => document.querySelector('[data-testid="exercise-board"][data-movable="true"]')?.getAttribute('data-fen') === f, fen);
+  assert.equal(await page.locator(`${BOARD} svg.cg-shapes line`).count(), 0, 'no arrow shows the solution');
+  assert.equal(await page.getByTestId('puzzle-hint').isDisabled(), false);
 
   await page.getByTestId('puzzle-hint').click();
   assert.match(await waitFeedback(page, /Hint/), /piece to move is a/);
@@ -287,17 +301,33 @@ test('exercise: a puzzle shows two levels of hint and is solved on the board; ne
   assert.match(hint2, /Hint: move the/);
   assert.ok(await page.getByTestId('puzzle-hint').isDisabled());
 
-  for (let i = 0; i < puzzle.solution.length; i += 2) {
-    await movableFen(page);
-    await play(page, puzzle.solution[i]!);
-    if (i + 2 < puzzle.solution.length) await waitFeedback(page, /right!/);
-  }
-  assert.match(await waitFeedback(page, /Puzzle solved/), /checkmate/);
-  await page.getByTestId('exercise-done').waitFor();
+  // Solved after help: checkmate, but it does not count; nor does a clean second try (as on lichess).
+  await solve(page, puzzle.solution);
+  assert.match(await waitFeedback(page, /checkmate/), /does not count as solved/);
+  await page.getByTestId('puzzle-retry').click();
+  await solve(page, puzzle.solution);
+  assert.match(await waitFeedback(page, /checkmate/), /does not count as solved/);
+  assert.equal(await page.locator('[data-testid="puzzle-info"] .ex-done').count(), 0);
+  let done = (await api<{ done: string[] }>(page, '/api/learn/progress')).json.done;
+  assert.ok(done.includes(`puzzle-helped:${id}`) && !done.includes(`puzzle:${id}`), JSON.stringify(done));
   await shot(page, 'exercise-puzzle-desktop');
+
+  // The next puzzle, solved with no wrong move and no hint, counts: the server recorded it.
   await page.getByTestId('puzzle-next').click();
   await page.waitForFunction((old) => document.querySelector('[data-testid="puzzle-info"]')?.getAttribute('data-id') !== old, id);
-  await finish();
+  const id2 = (await page.getByTestId('puzzle-info').getAttribute('data-id'))!;
+  await solve(page, shipped.find((p) => p.id === id2)!.solution);
+  assert.match(await waitFeedback(page, /Puzzle solved/), /checkmate/);
+  await page.locator('[data-testid="puzzle-info"] .ex-done').waitFor();
+  await page.getByTestId('exercise-done').waitFor();
+  done = (await api<{ done: string[] }>(page, '/api/learn/progress')).json.done;
+  assert.ok(done.includes(`puzzle:${id2}`), JSON.stringify(done));
+
+  // The client's word is not taken: a "solved" key sent by the page is refused.
+  const claim = await api<{ error: { message: string } }>(page, '/api/learn/progress', { done: [`puzzle:${id}`] });
+  assert.equal(claim.status, 400);
+  assert.match(claim.json.error.message, /recorded by the server/);
+  await finish(/status of 400/);
 });
 
 test('exercises: every exercise page on a phone', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { BASE, clickMove, closeBrowser, done, newPage, PHONE, shot, waitForOurTurn, waitForPlies } from './helpers.js';
+import { BASE, clickMove, closeBrowser, DESKTOP, done, newPage, PHONE, selectLang, shot, waitForOurTurn, waitForPlies } from './helpers.js';
 
 after(closeBrowser);
 
@@ -128,6 +128,80 @@ test('an imported PGN is reviewed; importer errors are shown word for word', asy
   }
   assert.match(text, /Nf6\?\?/);
   assert.match(text, /Qxf7#/);
+  await done(context, page);
+});
+
+/** The Opera Game, Paris 1858 (17 moves): 15…Nxd7 lets White mate in two. */
+const OPERA = '[Event "Opera Game"]\n[White "Morphy"]\n[Black "Duke and Count"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n';
+/** The Immortal Game, London 1851 (23 moves): enough rows to fill the list. */
+const IMMORTAL = '[Event "Immortal Game"]\n[White "Anderssen"]\n[Black "Kieseritzky"]\n[Result "1-0"]\n\n1. e4 e5 2. f4 exf4 3. Bc4 Qh4+ 4. Kf1 b5 5. Bxb5 Nf6 6. Nf3 Qh6 7. d3 Nh5 8. Nh4 Qg5 9. Nf5 c6 10. g4 Nf6 11. Rg1 cxb5 12. h4 Qg6 13. h5 Qg5 14. Qf3 Ng8 15. Bxf4 Qf6 16. Nc3 Bc5 17. Nd5 Qxb2 18. Bd6 Bxg1 19. e5 Qxa1+ 20. Ke2 Na6 21. Nxg7+ Kd8 22. Qf6+ Nxf6 23. Be7# 1-0\n';
+
+async function importAndReview(page: Page, pgn: string): Promise<void> {
+  await page.goto('/import');
+  await page.getByTestId('import-pgn').fill(pgn);
+  await page.getByTestId('import-submit').click();
+  await page.waitForURL(/\/game\/[^/]+\/review$/);
+  await page.getByTestId('review-graph').waitFor({ timeout: 180_000 });
+}
+
+test('the review: a mate score only beside a line that mates; explanations follow a language switch', async () => {
+  const { context, page } = await newPage();
+  await importAndReview(page, OPERA);
+  // Every move: a mate score ("mates in") next to the engine's line only when the line ends in mate.
+  const plies = await page.getByTestId('review-move').count();
+  assert.equal(plies, 33);
+  for (let ply = 1; ply <= plies; ply++) {
+    await page.locator(`[data-testid="review-move"][data-ply="${ply}"]`).click();
+    if ((await page.getByTestId('review-best-line').count()) === 0) continue;
+    const title = (await page.getByTestId('review-best-line-title').textContent()) ?? '';
+    const line = (await page.getByTestId('review-best-line').textContent()) ?? '';
+    if (/mates in|#/.test(title)) assert.match(line.trim(), /#$/, `move ${ply}: "${title}" beside ${line}`);
+    // The score after the move says who mates, never a bare "#2".
+    const after = (await page.getByTestId('review-eval-after').textContent()) ?? '';
+    assert.doesNotMatch(after, /#\d/, `move ${ply}: ${after}`);
+  }
+  // 15…Nxd7: White mates in 2 after it, in words.
+  await page.locator('[data-testid="review-move"][data-ply="30"]').click();
+  assert.match((await page.getByTestId('review-eval-after').textContent()) ?? '', /White mates in 2/);
+
+  // A labelled move's words in English, then in French after switching: read again from the server.
+  await page.getByTestId('review-next-mistake').click();
+  const en = (await page.getByTestId('review-explanation').textContent()) ?? '';
+  assert.match(en, /Blunder|Mistake|Inaccuracy/);
+  await selectLang(page, 'fr');
+  await page.waitForFunction(() => /Gaffe|Erreur|Imprécision/.test(document.querySelector('[data-testid="review-explanation"]')?.textContent ?? ''));
+  const fr = (await page.getByTestId('review-explanation').textContent()) ?? '';
+  assert.doesNotMatch(fr, /Blunder|Mistake|Inaccuracy|You missed|After this/, fr);
+  await selectLang(page, 'en');
+  await done(context, page);
+});
+
+test('the review move list on a desktop: numbers on the row of their moves, at least 20 rows at once', async () => {
+  const { context, page } = await newPage({ viewport: DESKTOP });
+  await importAndReview(page, IMMORTAL);
+  const list = page.getByTestId('review-moves');
+  await list.scrollIntoViewIfNeeded();
+  const rows = page.getByTestId('review-row');
+  assert.equal(await rows.count(), 23);
+  const box = (await list.boundingBox())!;
+  let visible = 0;
+  for (let i = 0; i < 23; i++) {
+    const row = rows.nth(i);
+    const r = (await row.boundingBox())!;
+    if (r.y >= box.y - 1 && r.y + r.height <= box.y + box.height + 1 && r.y + r.height <= DESKTOP.height) visible++;
+    // The number and the moves of a row share its line.
+    const no = (await row.locator('.move-no').boundingBox())!;
+    assert.equal((await row.locator('.move-no').textContent())?.trim(), `${i + 1}.`);
+    for (const b of await row.getByTestId('review-move').all()) {
+      const m = (await b.boundingBox())!;
+      assert.ok(Math.abs(m.y + m.height / 2 - (no.y + no.height / 2)) <= 3, `row ${i + 1}: number at ${no.y}, move at ${m.y}`);
+    }
+  }
+  assert.ok(visible >= 20, `only ${visible} rows of moves in view`);
+  // White's move sits in the second column, Black's in the third.
+  const first = rows.nth(0).getByTestId('review-move');
+  assert.deepEqual(await first.allTextContents(), ['e4', 'e5']);
+  await shot(page, 'review-moves-desktop');
   await done(context, page);
 });
 

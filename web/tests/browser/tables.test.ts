@@ -64,8 +64,8 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   const b = await newPage();
   const c = await newPage();
   await a.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
-  await signUp(a.page, 'Host');
-  await signUp(b.page, 'Guest');
+  const aName = await signUp(a.page, 'Host');
+  const bName = await signUp(b.page, 'Guest');
 
   // The guest watches the lobby while the host opens a public, rated 5+3 table.
   await b.page.getByTestId('multiplayer-link').click();
@@ -121,6 +121,7 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   // Abort is offered until both have moved; the clocks start at 5:00.
   await waitForOurTurn(white);
   assert.ok(await white.getByTestId('abort').isVisible());
+  assert.equal(await white.getByTestId('resign').isVisible(), false);
   for (const p of [white, black]) for (const id of ['clock-top', 'clock-bottom'] as const) assert.ok(Math.abs((await clockMs(p, id)) - 300_000) <= 1000, id);
   await clickMove(white, 'e2', 'e4');
   for (const p of [white, black, c.page]) await waitForPlies(p, 1);
@@ -129,6 +130,7 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   for (const p of [white, black, c.page]) await waitForPlies(p, 2);
   await waitForOurTurn(white);
   assert.equal(await white.getByTestId('abort').isVisible(), false);
+  assert.ok(await white.getByTestId('resign').isVisible(), 'Resign replaces Abort once both have moved');
 
   // White's clock runs (at the bottom for White, and for the spectator), smoothly, from the server's state.
   await white.locator('[data-testid="clock-bottom"].running').waitFor();
@@ -143,12 +145,22 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   await shot(c.page, 'table-phone');
   await c.page.setViewportSize(DESKTOP);
 
+  // "Offer a draw" looks like the other buttons (not greyed out as if disabled).
+  const look = (p: Page, id: string) => p.getByTestId(id).evaluate((el) => { const s = getComputedStyle(el); return `${s.color} ${s.opacity}`; });
+  assert.equal(await look(white, 'offer-draw'), await look(white, 'flip-board'));
+  // At desktop width a player's own clock stays put when the turn changes (it is not pulled beside the name).
+  const box = async (p: Page) => { const b = (await p.getByTestId('clock-bottom').boundingBox())!; return `${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.width)}`; };
+  const [whiteOnTurn, blackOffTurn] = [await box(white), await box(black)];
+
   // White offers a draw with the next move; Black sees the offer and accepts it.
   await white.getByTestId('offer-draw').click();
   assert.equal(await white.getByTestId('offer-draw').getAttribute('aria-pressed'), 'true');
   await clickMove(white, 'g1', 'f3');
   for (const p of [white, black, c.page]) await waitForPlies(p, 3);
   await white.getByTestId('draw-offer').filter({ hasText: 'You offered a draw' }).waitFor();
+  await black.locator('[data-testid="clock-bottom"].running').waitFor();
+  assert.equal(await box(white), whiteOnTurn, "White's own clock did not move when its turn ended");
+  assert.equal(await box(black), blackOffTurn, "Black's own clock did not move when its turn came");
   await c.page.getByTestId('draw-offer').waitFor();
   await black.getByTestId('accept-draw').click();
   for (const p of [white, black, c.page]) await resultIs(p, 'Draw', 'by agreement');
@@ -175,15 +187,29 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   await clickMove(black2, 'd7', 'd5');
   for (const p of [white2, black2, c.page]) await waitForPlies(p, 2);
 
-  // Leaving asks first; cancelling keeps playing; confirming resigns.
+  // Resigning asks first; cancelling keeps playing.
+  await white2.getByTestId('resign').click();
+  assert.equal(await white2.getByTestId('resign-dialog').textContent().then((x) => /resign this game/.test(x ?? '')), true);
+  await white2.getByTestId('resign-cancel').click();
+  assert.equal(await white2.getByTestId('resign-dialog').count(), 0);
+  // Leaving asks first too (it resigns); cancelling keeps playing; confirming resigns and goes back to the lobby.
   await white2.getByTestId('leave-table').click();
   await white2.getByTestId('leave-cancel').click();
   assert.equal(await white2.getByTestId('leave-dialog').count(), 0);
   await white2.getByTestId('leave-table').click();
   await white2.getByTestId('leave-confirm').click();
-  await resultIs(white2, 'You lost', 'by resignation');
+  await white2.waitForURL((u) => u.pathname === '/multiplayer');
   await resultIs(black2, 'You won!', 'by resignation');
   await resultIs(c.page, 'Black wins', 'by resignation');
+  // After the game, "Leave the table" just goes to the lobby, and the Resign button is gone.
+  assert.equal(await black2.getByTestId('resign').isVisible(), false);
+  await black2.getByTestId('leave-table').click();
+  await black2.waitForURL((u) => u.pathname === '/multiplayer');
+  // On the home page, the table game names the opponent.
+  // Colours were swapped for the rematch: White now is the one who had Black in the first game.
+  const whiteName = aColor === 'white' ? bName : aName;
+  await black2.goto('/');
+  await black2.getByTestId('recent-opponent').filter({ hasText: whiteName }).first().waitFor();
   await done(c.context, c.page);
   await done(b.context, b.page);
   await done(a.context, a.page);
@@ -249,7 +275,7 @@ test('an aborted game reads "Aborted" on the banner, the home list and the profi
   const a = await newPage();
   const b = await newPage();
   const aName = await signUp(a.page, 'Quitter');
-  await signUp(b.page, 'Caller');
+  const bName = await signUp(b.page, 'Caller');
   await a.page.goto('/multiplayer');
   await a.page.getByTestId('table-private').check();
   await a.page.getByTestId('open-table-submit').click();
@@ -278,6 +304,7 @@ test('an aborted game reads "Aborted" on the banner, the home list and the profi
   const item = a.page.locator(`[data-testid="recent-game"][data-id="${id}"]`);
   await item.waitFor();
   assert.match((await item.locator('.recent-outcome').textContent()) ?? '', /Aborted/);
+  assert.equal((await item.getByTestId('recent-opponent').textContent())?.trim(), bName);
   assert.doesNotMatch((await item.textContent()) ?? '', /In progress/);
 
   // The profile: "Aborted", a link to the game and its PGN, no review.

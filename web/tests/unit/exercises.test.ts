@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bareSan, destsOf, movesBetween, turnOf } from '../../src/learn/exercises/moves.js';
-import { compareMarks, threatName, threatSquare } from '../../src/learn/exercises/marks.js';
+import { compareMarks, plainMove, threatName, threatSquare } from '../../src/learn/exercises/marks.js';
 import { builtFen, differenceOf, judgePair, type PieceChar, placementFromFen, placementToFen } from '../../src/learn/exercises/pairs.js';
 import { firstOpen, isProgressKey, mergeKeys, readLocal, STORAGE_KEY } from '../../src/learn/exercises/progress.js';
 import { parseLine, sameMove } from '../../src/learn/exercises/line.js';
@@ -114,4 +114,22 @@ test("the board's dests come from the server's moves; promotions share a square 
   assert.deepEqual(movesBetween(moves, 'a1', 'a2'), []);
   assert.equal(turnOf('8/8/8/8/8/8/8/8 b - - 0 1'), 'black');
   assert.equal(turnOf('8/8/8/8/8/8/8/8 w - - 0 1'), 'white');
+});
+
+test('the checks/captures list names moves by squares, without check, capture or mate marks', () => {
+  const cases: Array<[string, string, string]> = [
+    ['g1f3', 'Nf3', 'Ng1–f3'],
+    ['f3e5', 'Nxe5+', 'Nf3–e5'],
+    ['e4d5', 'exd5', 'e4–d5'],
+    ['d1h5', 'Qxf7#', 'Qd1–h5'],
+    ['e7e8q', 'e8=Q+', 'e7–e8=Q'],
+    ['b7a8n', 'bxa8=N', 'b7–a8=N'],
+    ['e1g1', 'O-O+', 'O-O'],
+    ['e1a1', 'O-O-O#', 'O-O-O'],
+  ];
+  for (const [uci, san, want] of cases) {
+    const name = plainMove({ uci, san });
+    assert.equal(name, want, `${uci} ${san}`);
+    assert.doesNotMatch(name, /[x+#]/);
+  }
 });

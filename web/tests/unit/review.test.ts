@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { scoreText, sourceOf, START_FEN, turnOf, uciOf } from '../../src/analysis/source.js';
-import { evalText, type MoveReview, moveArrows, moveNumberOf, nextLabelled, type Review, whitePercent } from '../../src/review/data.js';
+import { evalText, lineMates, type MoveReview, moveArrows, moveNumberOf, nextLabelled, type Review, whitePercent } from '../../src/review/data.js';
 import { route } from '../../src/route.js';
 
 test('review, analysis and import paths route to their pages', () => {
@@ -89,4 +89,19 @@ test('board moves become UCI, pawns reaching the last rank becoming queens', () 
   assert.equal(uciOf('a7', 'a8', false), 'a7a8');
   assert.equal(turnOf(START_FEN), 'white');
   assert.equal(turnOf('8/8/8/8/8/8/8/K6k b - - 0 1'), 'black');
+});
+
+test('a mate score goes beside a line only when the line shows that mate', () => {
+  const line = (san: string[]) => ({ uci: san.map(() => 'a1a2'), san, fens: san.map(() => '') });
+  // Black to move, White mates in 2 whatever Black does: two full moves, ending in mate.
+  assert.ok(lineMates({ side: 'black', before: { mate: 2 }, best: line(['Qe7', 'Qb8+', 'Nxb8', 'Rd8#']) }));
+  // The same score beside a line that stops short, or does not mate.
+  assert.ok(!lineMates({ side: 'black', before: { mate: 2 }, best: line(['Qe7', 'Qb8+', 'Nxb8']) }));
+  assert.ok(!lineMates({ side: 'black', before: { mate: 2 }, best: line(['Qe7', 'Qb8+', 'Nxb8', 'Rd8+']) }));
+  // White to move mates in 1 and 2: one and three plies.
+  assert.ok(lineMates({ side: 'white', before: { mate: 1 }, best: line(['Qxf7#']) }));
+  assert.ok(lineMates({ side: 'white', before: { mate: 2 }, best: line(['Qb8+', 'Nxb8', 'Rd8#']) }));
+  assert.ok(!lineMates({ side: 'white', before: { mate: 2 }, best: line(['Qb8+', 'Nxb8', 'Rd8+', 'Ke7', 'Rd7#']) }));
+  // No mate score: nothing to show.
+  assert.ok(!lineMates({ side: 'white', before: { cp: 900 }, best: line(['Qxf7#']) }));
 });

@@ -112,13 +112,43 @@ struct CheckReq {
     moves: Vec<String>,
 }
 
-async fn check_puzzle(Path(id): Path<String>, body: JsonBody) -> Result<Json<Verdict>, ApiError> {
+/// Judges a move and keeps the player's record honest: a wrong move marks
+/// the puzzle as helped; a mate counts as solved only if it never was.
+async fn check_puzzle(
+    State(store): State<Store>,
+    Extension(player): Extension<PlayerId>,
+    new_visitor: Option<Extension<NewVisitor>>,
+    Path(id): Path<String>,
+    body: JsonBody,
+) -> Result<Json<Verdict>, ApiError> {
     let p = puzzle(&id)?;
     let req: CheckReq = json_body(body, "puzzle answer")?;
     if req.moves.len() > 3 || req.moves.iter().any(|m| m.len() > MAX_UCI) {
         return Err(ApiError::bad_request("at most 3 moves of UCI"));
     }
-    puzzles::check(p, &req.moves).map(Json).map_err(line_error)
+    let mut verdict = puzzles::check(p, &req.moves).map_err(line_error)?;
+    // A browser without its cookie yet cannot read a record back: none is kept.
+    if new_visitor.is_none() {
+        if !verdict.correct {
+            record(&store, &player, progress::puzzle_helped_key(&p.id)).await?;
+        } else if verdict.done {
+            let helped = progress::puzzle_helped_key(&p.id);
+            if !store.learn_progress(&player.0).await?.contains(&helped) {
+                verdict.counted =
+                    record(&store, &player, progress::puzzle_solved_key(&p.id)).await?;
+            }
+        }
+    }
+    Ok(Json(verdict))
+}
+
+/// Adds a server-owned progress key for `player`; false when the player's
+/// list is full.
+async fn record(store: &Store, player: &PlayerId, key: String) -> Result<bool, ApiError> {
+    let (_, added) = store
+        .add_learn_progress(&player.0, &[key], MAX_KEYS_PER_PLAYER, now_ms())
+        .await?;
+    Ok(added)
 }
 
 #[derive(Deserialize)]
@@ -128,7 +158,11 @@ struct HintQuery {
     moves: String,
 }
 
+/// A hint; the puzzle then no longer counts as solved for the player.
 async fn puzzle_hint(
+    State(store): State<Store>,
+    Extension(player): Extension<PlayerId>,
+    new_visitor: Option<Extension<NewVisitor>>,
     Path(id): Path<String>,
     query: Result<Query<HintQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Hint>, ApiError> {
@@ -145,9 +179,11 @@ async fn puzzle_hint(
         .filter(|m| !m.is_empty())
         .map(str::to_owned)
         .collect();
-    puzzles::hint(p, &moves, q.level)
-        .map(Json)
-        .map_err(line_error)
+    let hint = puzzles::hint(p, &moves, q.level).map_err(line_error)?;
+    if new_visitor.is_none() {
+        record(&store, &player, progress::puzzle_helped_key(&p.id)).await?;
+    }
+    Ok(Json(hint))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -180,7 +216,7 @@ async fn add_progress(
     }
     limits.check_progress(ip, account.as_ref().map(|Extension(a)| a))?;
     let req: Progress = json_body(body, "progress")?;
-    let keys = progress::checked_keys(&req.done).map_err(ApiError::bad_request)?;
+    let keys = progress::checked_client_keys(&req.done).map_err(ApiError::bad_request)?;
     let (done, added) = store
         .add_learn_progress(&player.0, &keys, MAX_KEYS_PER_PLAYER, now_ms())
         .await?;

@@ -2,6 +2,7 @@
 //! PGN, the player's recent games, and the game websocket (the upgrade and
 //! the adapter from axum's socket to [`crate::ws`] frames).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -16,12 +17,12 @@ use serde::Deserialize;
 use super::body::{JsonBody, json_body};
 use crate::error::ApiError;
 use crate::identity::PlayerId;
-use crate::protocol::{GameState, GameSummaryJson, NewComputerGame};
+use crate::protocol::{GameState, GameSummaryJson, NewComputerGame, SeatJson};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use live::fair::Requester;
-use live::{self, Cmd, color_name, rfc3339};
+use live::{self, Cmd, color_name, rfc3339, seat_name};
 use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
@@ -91,18 +92,38 @@ async fn my_games(
     Extension(player): Extension<PlayerId>,
 ) -> Result<Json<Vec<GameSummaryJson>>, ApiError> {
     let rows = store.recent_games(&player.0, MY_GAMES_LIMIT).await?;
-    let list = rows.into_iter().map(|g| summary_json(&player, g)).collect();
+    let mut names: HashMap<Option<String>, SeatJson> = HashMap::new();
+    let mut list = Vec::with_capacity(rows.len());
+    for g in rows {
+        let white = g.white_player.as_deref() == Some(&player.0);
+        let other = if white {
+            g.black_player.clone()
+        } else {
+            g.white_player.clone()
+        };
+        let opponent = match names.get(&other) {
+            Some(s) if other.is_some() => s.clone(),
+            _ => {
+                let s = seat_name(&store, &live::Seat::of(other.as_deref(), g.level)).await?;
+                names.insert(other, s.clone());
+                s
+            }
+        };
+        list.push(summary_json(white, opponent, g));
+    }
     Ok(Json(list))
 }
 
-/// A game of `player`'s list.
-fn summary_json(player: &PlayerId, g: GameRow) -> GameSummaryJson {
-    let you = if g.white_player.as_deref() == Some(&player.0) {
+/// A game of a player's list: `white` when the player had White, and who
+/// sat opposite.
+fn summary_json(white: bool, opponent: SeatJson, g: GameRow) -> GameSummaryJson {
+    let you = if white {
         Some(color_name(game::shakmaty::Color::White).to_owned())
     } else {
         Some(color_name(game::shakmaty::Color::Black).to_owned())
     };
     GameSummaryJson {
+        opponent,
         id: g.id,
         level: g.level.map(|l| l.as_str().to_owned()),
         you,

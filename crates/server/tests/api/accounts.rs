@@ -478,7 +478,7 @@ async fn log_ins_during_other_writes_never_fail(db: TestDb) {
                 assert_eq!(c.get("/api/learn/progress").await.unwrap().status, 200);
                 let mut i = 0;
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let key = format!("puzzle:m1-{:02}", (i + w * 7) % 40 + 1);
+                    let key = format!("drill:m1-{:02}", (i + w * 7) % 40 + 1);
                     let r = c
                         .post_json("/api/learn/progress", &json!({"done": [key]}))
                         .await

@@ -28,11 +28,11 @@ async fn progress_is_kept_per_player_and_moves_to_the_account(db: TestDb) {
     let (s, body) = post(
         &anon,
         "/api/learn/progress",
-        &json!({"done": ["puzzle:m1-01", "page:board", "page:board"]}),
+        &json!({"done": ["ex:puzzles", "page:board", "page:board"]}),
     )
     .await;
     assert_eq!(s, 200, "{body}");
-    assert_eq!(body["done"], json!(["page:board", "puzzle:m1-01"]));
+    assert_eq!(body["done"], json!(["ex:puzzles", "page:board"]));
     let (_, body) = post(
         &anon,
         "/api/learn/progress",
@@ -41,7 +41,7 @@ async fn progress_is_kept_per_player_and_moves_to_the_account(db: TestDb) {
     .await;
     assert_eq!(
         body["done"],
-        json!(["drill:kqk-1", "page:board", "puzzle:m1-01"])
+        json!(["drill:kqk-1", "ex:puzzles", "page:board"])
     );
     assert_eq!(progress(&srv.client()).await, json!([]), "another browser");
 
@@ -51,6 +51,9 @@ async fn progress_is_kept_per_player_and_moves_to_the_account(db: TestDb) {
         json!({"done": (0..201).map(|i| format!("k{i}")).collect::<Vec<_>>()}),
         json!({"done": "page:board"}),
         json!({"keys": []}),
+        // Puzzle keys are the server's to write, as it judges the moves.
+        json!({"done": ["page:board", "puzzle:m1-01"]}),
+        json!({"done": ["puzzle-helped:m1-01"]}),
     ] {
         let (s, body) = post(&anon, "/api/learn/progress", &bad).await;
         assert_eq!(
@@ -85,7 +88,7 @@ async fn progress_is_kept_per_player_and_moves_to_the_account(db: TestDb) {
     )
     .await;
     assert_eq!(s, 200);
-    let merged = json!(["drill:kqk-1", "page:board", "page:faq", "puzzle:m1-01"]);
+    let merged = json!(["drill:kqk-1", "ex:puzzles", "page:board", "page:faq"]);
     assert_eq!(progress(&anon).await, merged);
     assert_eq!(progress(&other).await, merged);
     let r = anon.post_empty("/api/account/logout").await.unwrap();
@@ -192,6 +195,7 @@ async fn puzzles_are_listed_without_solutions_and_judged(db: TestDb) {
         assert_eq!(v["correct"], true);
         if mate_in == 1 {
             assert_eq!(v["done"], true);
+            assert_eq!(v["counted"], false, "a hint was asked for: {v}");
             continue;
         }
         assert_eq!(
@@ -262,7 +266,70 @@ async fn progress_needs_a_cookie_and_is_limited(db: TestDb) {
     srv.stop().await;
 }
 
+/// The server is the judge of "solved": only a solve with no wrong move
+/// and no hint counts, and a wrong move gives nothing of the solution away.
+async fn a_puzzle_counts_only_when_solved_without_help(db: TestDb) {
+    let srv = start(&db).await;
+    let c = srv.client();
+    assert_eq!(progress(&c).await, json!([]));
+    let shipped = plyyard_exercises::puzzles::shipped();
+    let ones: Vec<_> = shipped.iter().filter(|p| p.mate_in == 1).take(2).collect();
+    let (clean, helped) = (ones[0], ones[1]);
+
+    // Solved at once: counted and recorded.
+    let path = format!("/api/puzzles/{}/check", clean.id);
+    let (_, v) = post(&c, &path, &json!({"moves": [clean.solution[0]]})).await;
+    assert_eq!(
+        (&v["done"], &v["counted"]),
+        (&json!(true), &json!(true)),
+        "{v}"
+    );
+
+    // A wrong move first: nothing of the solution in the answer; solving
+    // afterwards (and again later) does not count.
+    use game::shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+    let pos: Chess = helped
+        .fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let wrong = pos
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .find(|u| *u != helped.solution[0])
+        .unwrap();
+    let path = format!("/api/puzzles/{}/check", helped.id);
+    let (s, v) = post(&c, &path, &json!({"moves": [wrong]})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        (&v["correct"], &v["done"]),
+        (&json!(false), &json!(false)),
+        "{v}"
+    );
+    assert!(v.get("solution").is_none() && v["reply"].is_null(), "{v}");
+    assert!(!v.to_string().contains(&helped.solution[0]), "{v}");
+    for _ in 0..2 {
+        let (_, v) = post(&c, &path, &json!({"moves": [helped.solution[0]]})).await;
+        assert_eq!(
+            (&v["done"], &v["counted"]),
+            (&json!(true), &json!(false)),
+            "{v}"
+        );
+    }
+    assert_eq!(
+        progress(&c).await,
+        json!([
+            format!("puzzle-helped:{}", helped.id),
+            format!("puzzle:{}", clean.id)
+        ])
+    );
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    a_puzzle_counts_only_when_solved_without_help,
     progress_needs_a_cookie_and_is_limited,
     progress_is_kept_per_player_and_moves_to_the_account,
     a_queen_drill_is_played_to_mate,

@@ -271,6 +271,8 @@ async fn resign_ends_the_game(db: TestDb) {
     assert_eq!(mine[0]["id"], id.as_str());
     assert_eq!(mine[0]["reason"], "resignation");
     assert_eq!(mine[0]["you"], "white");
+    assert_eq!(mine[0]["opponent"]["kind"], "computer");
+    assert_eq!(mine[0]["opponent"]["level"], mine[0]["level"]);
     srv.stop().await;
 }
 

@@ -353,6 +353,22 @@ async fn abort_leave_and_the_first_move_deadline(db: TestDb) {
         (state["result"].clone(), state["reason"].clone()),
         (json!("1-0"), json!("resignation"))
     );
+    // Each player's list names the other player as the opponent.
+    for (me, other) in [(&white, &black), (&black, &white)] {
+        let name = other.get_value("/api/account").await["username"].clone();
+        let mine = me.get_value("/api/my-games").await;
+        let game = mine
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id.as_str())
+            .unwrap()
+            .clone();
+        assert_eq!(
+            game["opponent"],
+            json!({"kind": "user", "name": name, "level": null})
+        );
+    }
     srv.stop().await;
 }
 

@@ -84,7 +84,7 @@ export interface Puzzle {
 /** The server's verdict on the moves played so far in a puzzle. */
 export interface PuzzleCheck {
   correct: boolean;
-  /** Mate given, or a wrong answer (the puzzle is over either way). */
+  /** Mate given: the puzzle is solved (a wrong answer ends nothing). */
   done: boolean;
   /** SAN of the last move sent. */
   san: string;
@@ -92,8 +92,8 @@ export interface PuzzleCheck {
   reply_san: string | null;
   /** The position after the last move and the reply. */
   fen: string;
-  /** The stored line, when the answer was wrong. */
-  solution?: string[];
+  /** Whether the server counted the solve (no wrong move and no hint on the way). */
+  counted: boolean;
 }
 
 /** A hint for the next move: the piece (level 1), and its square (level 2). */

@@ -1,6 +1,7 @@
 //! Exercise "checks-captures-threats": for the block's position the reader
 //! ticks every legal move that gives check and every capture (the legal
-//! moves are listed from the server), and clicks on the board each square
+//! moves are listed from the server, named by piece and squares so that no
+//! `+` or `x` gives the answer away), and clicks on the board each square
 //! the opponent threatens (a mate in one or a capture winning material, were
 //! it the opponent's turn). "Check" compares with the server's complete
 //! sets and names what is missing or wrong. Then the reader picks two
@@ -10,7 +11,7 @@ import { h, type VNode } from 'snabbdom';
 import { t } from '../../i18n.js';
 import { type Inspection, inspect, type LegalMove, type Reply, strongestReply } from './api.js';
 import { ExerciseBoard, turnOf } from './board.js';
-import { compareMarks, type Comparison, threatName, threatSquare } from './marks.js';
+import { compareMarks, type Comparison, plainMove, threatName, threatSquare } from './marks.js';
 import { markDone } from './progress.js';
 import { button, Exercise, errorText, feedbackView, san, statusText } from './widget.js';
 
@@ -161,7 +162,7 @@ export class ChecksCapturesThreats extends Exercise {
         'tbody',
         this.moves.map((m) =>
           h('tr', { key: m.uci, attrs: { 'data-testid': 'cct-move', 'data-uci': m.uci } }, [
-            h('td.ex-san', san(m.san)),
+            h('td.ex-san', { attrs: { 'data-testid': 'cct-move-name' } }, san(plainMove(m))),
             h('td', [this.box(this.checks, m, 'check')]),
             h('td', [this.box(this.captures, m, 'capture')]),
           ]),
@@ -172,7 +173,7 @@ export class ChecksCapturesThreats extends Exercise {
 
   private box(set: Set<string>, m: LegalMove, kind: 'check' | 'capture'): VNode {
     return h('input', {
-      attrs: { type: 'checkbox', 'data-testid': `cct-${kind}-${m.uci}`, 'aria-label': t(kind === 'check' ? 'ex.cct.isCheck' : 'ex.cct.isCapture', { move: san(m.san) }) },
+      attrs: { type: 'checkbox', 'data-testid': `cct-${kind}-${m.uci}`, 'aria-label': t(kind === 'check' ? 'ex.cct.isCheck' : 'ex.cct.isCapture', { move: san(plainMove(m)) }) },
       props: { checked: set.has(m.uci) },
       on: { change: () => this.toggle(set, m.uci) },
     });

@@ -64,3 +64,16 @@ export function threatName(fen: string, th: Threat): string {
   const piece = board?.get(from)?.toUpperCase() ?? '';
   return `${piece === 'P' ? '' : piece}${from}${board?.has(to) ? 'x' : '-'}${to}`;
 }
+
+/**
+ * A move named by its piece and squares (`Ng1–f3`, `e4–d5`, `e7–e8=Q`,
+ * `O-O`), with no mark of check, capture or mate: the list the reader ticks
+ * must not give the answers away. English letters; the caller localises.
+ */
+export function plainMove(m: { uci: string; san: string }): string {
+  const san = m.san.replace(/[+#!?]+$/, '');
+  if (san.startsWith('O-O')) return san;
+  const piece = /^[KQRBN]/.test(san) ? san[0]! : '';
+  const promotion = m.uci.length === 5 ? `=${m.uci[4]!.toUpperCase()}` : '';
+  return `${piece}${m.uci.slice(0, 2)}–${m.uci.slice(2, 4)}${promotion}`;
+}

@@ -2,7 +2,9 @@
 //! `puzzle:ID`, `drill:ID`), kept in this browser's localStorage and sent to
 //! the server, which keeps them per account or per anonymous player. On
 //! first use the two copies are merged both ways, so progress made before
-//! logging in joins the account.
+//! logging in joins the account. Puzzle keys (`puzzle:ID`, `puzzle-helped:ID`)
+//! are the server's: it records them as it judges, so they are read from
+//! it and never sent.
 import { getProgress, postProgress } from './api.js';
 
 /** localStorage key of the list. */
@@ -78,9 +80,10 @@ export function syncProgress(): Promise<void> {
     const local = readLocal(storage());
     try {
       const server = await getProgress();
-      const merged = mergeKeys(local, server);
+      // The server's word on puzzles stands; other keys are merged both ways.
+      const merged = mergeKeys(local.filter((k) => !serverOwned(k)), server);
       publish(merged);
-      const missing = merged.filter((k) => !server.includes(k));
+      const missing = merged.filter((k) => !server.includes(k) && !serverOwned(k));
       for (let i = 0; i < missing.length; i += BATCH) await postProgress(missing.slice(i, i + BATCH));
     } catch {
       // Offline or not available: local progress is still shown.
@@ -96,9 +99,19 @@ export function isDone(key: string): boolean {
   return done.has(key);
 }
 
+/** Whether only the server records `key` (puzzles, judged as they are played). */
+export function serverOwned(key: string): boolean {
+  return key.startsWith('puzzle:') || key.startsWith('puzzle-helped:');
+}
+
+/** Notes here a key the server has just recorded itself. */
+export function noteDone(key: string): void {
+  if (isProgressKey(key) && !done.has(key)) publish(mergeKeys([...done], [key]));
+}
+
 /** Records `key` as done, here and on the server. */
 export async function markDone(key: string): Promise<void> {
-  if (!isProgressKey(key)) return;
+  if (!isProgressKey(key) || serverOwned(key)) return;
   if (!done.has(key)) publish(mergeKeys([...done], [key]));
   try {
     await postProgress([key]);

@@ -1,15 +1,18 @@
 //! Exercise "puzzles": mate in one and mate in two from the server's list.
 //! The reader plays on the board; the server judges each move (the first
 //! must be the puzzle's unique key, the last must mate) and answers with the
-//! defender's reply. Two levels of hint (the piece, then its square), a
-//! wrong answer shows the solution's next move, and "Next" moves on.
+//! defender's reply. Two levels of hint (the piece, then its square). A
+//! wrong move gives nothing away: it is taken back and the reader tries
+//! again. As on lichess a puzzle counts as solved only when solved with no
+//! wrong move and no hint; the server judges that and keeps the record
+//! (`puzzle:ID`), and the page shows what it said.
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import { h, type VNode } from 'snabbdom';
 import { t } from '../../i18n.js';
 import { checkPuzzle, type Hint, type LegalMove, type Puzzle, puzzleHint, puzzles } from './api.js';
 import { turnOf } from './board.js';
 import { PlayBoard, type Shown } from './play.js';
-import { firstOpen, isDone, markDone } from './progress.js';
+import { firstOpen, isDone, markDone, noteDone } from './progress.js';
 import { button, Exercise, feedbackView, roleText, san } from './widget.js';
 
 /** The puzzle being solved. */
@@ -19,6 +22,8 @@ interface Attempt {
   line: string[];
   over: boolean;
   hint: Hint | null;
+  /** A hint was asked for or a wrong move played: solving no longer counts. */
+  helped: boolean;
 }
 
 /** The puzzles. */
@@ -59,7 +64,7 @@ export class Puzzles extends Exercise {
   private open(index: number): void {
     const puzzle = this.list![index]!;
     this.index = index;
-    this.attempt = { puzzle, line: [], over: false, hint: null };
+    this.attempt = { puzzle, line: [], over: false, hint: null, helped: false };
     this.board.promotion = null;
     this.board.orientation = turnOf(puzzle.fen);
     this.say('info', t(puzzle.mate_in === 1 ? 'ex.puzzle.goal1' : 'ex.puzzle.goal2', { color: t(`color.${turnOf(puzzle.fen)}`) }));
@@ -75,7 +80,6 @@ export class Puzzles extends Exercise {
   private async play(m: LegalMove): Promise<void> {
     const a = this.attempt;
     if (!a || a.over) return;
-    const before = this.board.moves ?? [];
     const at = { fen: this.board.fen, lastMove: this.board.lastMove };
     this.board.pending(m);
     a.hint = null;
@@ -85,9 +89,9 @@ export class Puzzles extends Exercise {
       const r = await checkPuzzle(a.puzzle.id, [...a.line, m.uci]);
       if (!this.alive || this.attempt !== a) return;
       this.busy = false;
-      if (!r.correct) return this.wrong(a, m, before, r.solution ?? []);
+      if (!r.correct) return this.wrong(a, m, at);
       a.line.push(m.uci);
-      if (r.done) return this.solved(a, m);
+      if (r.done) return this.solved(a, m, r.counted);
       a.line.push(r.reply!);
       this.say('ok', t('ex.puzzle.right', { move: san(r.san), reply: san(r.reply_san ?? '') }));
       this.redraw();
@@ -98,21 +102,22 @@ export class Puzzles extends Exercise {
     }
   }
 
-  private wrong(a: Attempt, m: LegalMove, before: LegalMove[], solution: readonly string[]): void {
-    a.over = true;
-    const next = solution[a.line.length];
-    const named = before.find((x) => x.uci === next);
-    this.board.end(null, next ? [{ orig: next.slice(0, 2) as DrawShape['orig'], dest: next.slice(2, 4) as DrawShape['orig'], brush: 'green' }] : []);
-    this.say('bad', t('ex.puzzle.wrong', { move: san(m.san) }), named ? t('ex.puzzle.solution', { move: san(named.san) }) : t('ex.puzzle.again'));
+  /** A wrong move: taken back, nothing of the solution shown; the hint stays available. */
+  private wrong(a: Attempt, m: LegalMove, at: Shown): void {
+    a.helped = true;
+    this.say('bad', t('ex.puzzle.wrong', { move: san(m.san) }));
     this.redraw();
+    void this.goTo(at);
   }
 
-  private solved(a: Attempt, m: LegalMove): void {
+  private solved(a: Attempt, m: LegalMove, counted: boolean): void {
     a.over = true;
     this.board.end({ fen: m.fen, lastMove: m.uci });
-    this.say('ok', t('ex.puzzle.solved', { move: san(m.san) }));
-    void markDone(`puzzle:${a.puzzle.id}`);
-    void markDone(this.progressKey);
+    if (counted) {
+      this.say('ok', t('ex.puzzle.solved', { move: san(m.san) }));
+      noteDone(`puzzle:${a.puzzle.id}`);
+      void markDone(this.progressKey);
+    } else this.say('info', t('ex.puzzle.solvedHelped', { move: san(m.san) }));
     this.redraw();
   }
 
@@ -124,6 +129,7 @@ export class Puzzles extends Exercise {
       const hint = await puzzleHint(a.puzzle.id, level, a.line);
       if (!this.alive || this.attempt !== a) return;
       a.hint = hint;
+      a.helped = true;
       const piece = roleText(hint.role);
       this.say('info', hint.square ? t('ex.puzzle.hint2', { piece, square: hint.square }) : t('ex.puzzle.hint1', { piece }));
       this.board.shapes(hint.square ? [{ orig: hint.square as DrawShape['orig'], brush: 'yellow' }] : []);
