@@ -92,7 +92,7 @@ function lineView(ctrl: AnalysisCtrl, l: Line): VNode {
       tok.prefix + localiseSan(tok.san, letters),
     ),
   );
-  return h('li.analysis-line', { attrs: { 'data-testid': 'analysis-line' } }, [h('strong.analysis-score', scoreText(l.score)), ' ', ...moves]);
+  return h('li.analysis-line', { attrs: { 'data-testid': 'analysis-line' } }, [h('strong.analysis-score', scoreText(l.score)), ...moves.flatMap((m) => [' ', m])]);
 }
 
 function lines(ctrl: AnalysisCtrl): VNode {

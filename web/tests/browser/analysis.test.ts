@@ -90,7 +90,7 @@ test('the analysis board: a game walked back, a variation, opening, eval bar, nu
   // PGN in: a variation of its own, nested inside.
   await page.getByTestId('analysis-pgn-in').fill('1. d4 d5 (1... Nf6 2. c4 (2. Nf3)) 2. c4 e6 *');
   await page.getByTestId('analysis-pgn-load').click();
-  await page.locator('[data-testid="tree-move"]').nth(6).waitFor();
+  await page.getByTestId('tree-moves').filter({ hasText: /^1\.d4/ }).waitFor();
   assert.equal(await page.getByTestId('tree-move').count(), 7);
   assert.match((await page.getByTestId('tree-moves').textContent()) ?? '', /^1\.d4d5\(1…Nf62\.c4\(2\.Nf3\)\)2\.c4e6$/);
   await waitPly(page, 0);

@@ -13,7 +13,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 use game::pgn::{MoveTree, TreeLimits, line_tree, read_tree};
 use game::shakmaty::fen::Fen;
-use game::shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use game::shakmaty::{CastlingMode, Chess, EnPassantMode};
 use game::{Game, RuleSet, notation};
 use plyyard_review::openings::{Opening, opening_of};
 use serde::{Deserialize, Serialize};
