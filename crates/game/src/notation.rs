@@ -326,6 +326,35 @@ pub fn long_algebraic(pos: &Chess, m: Move) -> String {
     s
 }
 
+/// The legal moves of `pos` by from-square, as UCI squares in `mode`
+/// (a board's "destinations": castling is the king's two-square move in
+/// standard chess, king onto rook in Chess960).
+///
+/// # Examples
+///
+/// ```
+/// use game::shakmaty::{CastlingMode, Chess};
+/// let dests = game::notation::dests(&Chess::default(), CastlingMode::Standard);
+/// assert_eq!(dests["g1"], ["f3", "h3"]);
+/// assert_eq!(dests.len(), 10);
+/// ```
+pub fn dests(pos: &Chess, mode: CastlingMode) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut dests: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for m in pos.legal_moves() {
+        let uci = uci(m, mode);
+        if uci.len() >= 4 {
+            let to = dests.entry(uci[..2].to_owned()).or_default();
+            if !to.iter().any(|t| t == &uci[2..4]) {
+                to.push(uci[2..4].to_owned());
+            }
+        }
+    }
+    for to in dests.values_mut() {
+        to.sort();
+    }
+    dests
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,9 +10,11 @@ mod import;
 #[cfg(test)]
 mod round_trips;
 mod tags;
+mod tree;
 
 pub use import::{ImportedGame, PgnError, PgnErrorKind, PgnImporter};
 pub use tags::{DERIVED_TAGS, PgnTags};
+pub use tree::{MoveTree, TreeError, TreeLimits, TreeNode, line_tree, read_tree};
 
 use crate::game::Game;
 use crate::notation::{self, Lang};

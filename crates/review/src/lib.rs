@@ -19,6 +19,7 @@ pub mod accuracy;
 pub mod analyse;
 pub mod explain;
 pub mod label;
+pub mod openings;
 pub mod text;
 
 pub use analyse::{

@@ -42,9 +42,9 @@ export function sourceOf(pathname: string, search: string): Source {
   return { fen: q.get('fen') ?? START_FEN };
 }
 
-/** A score as text, from White's side: `+0.35`, `#3`, `#−2`. */
+/** A score as text, from White's side: `+0.35`, `#3`, `−#2` (Black mates in 2). */
 export function scoreText(s: Score): string {
-  if ('mate' in s) return s.mate >= 0 ? `#${s.mate}` : `#−${-s.mate}`;
+  if ('mate' in s) return s.mate >= 0 ? `#${s.mate}` : `−#${-s.mate}`;
   return `${s.cp >= 0 ? '+' : '−'}${(Math.abs(s.cp) / 100).toFixed(2)}`;
 }
 

@@ -440,6 +440,7 @@ function tableControls(ctrl: GameCtrl, g: GameState): VNode {
     control('rematch', 'repeat', rematchLabel, () => ctrl.rematch(), { hidden: !seated || ongoing, disabled: rematchBy !== null && rematchBy === g.you }),
     h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
     reviewLink(g),
+    analysisLink(g),
     control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
     ongoing || seated ? null : h('a.control', { attrs: { href: '/multiplayer', 'data-testid': 'back-multiplayer' } }, [icon('home'), h('span.label', t('table.backToLobby'))]),
     ctrl.offerDraw && ongoing ? h('p.muted.small.offer-note', { attrs: { 'data-testid': 'offer-note' } }, t('table.offerDraw.note')) : null,
@@ -450,6 +451,12 @@ function tableControls(ctrl: GameCtrl, g: GameState): VNode {
 function reviewLink(g: GameState): VNode | null {
   if (!isReviewable(g)) return null;
   return h('a.control', { attrs: { href: `/game/${encodeURIComponent(g.id)}/review`, 'data-testid': 'review-link' } }, [icon('enter'), h('span.label', t('review.link'))]);
+}
+
+/** The link to a finished game on the analysis board, at its last position, the game's moves as the main line. */
+function analysisLink(g: GameState): VNode | null {
+  if (!isReviewable(g)) return null;
+  return h('a.control', { attrs: { href: `/analysis?game=${encodeURIComponent(g.id)}&ply=${g.moves.length}`, 'data-testid': 'analysis-link' } }, [icon('enter'), h('span.label', t('analysis.link'))]);
 }
 
 function controls(ctrl: GameCtrl, g: GameState): VNode {
@@ -463,6 +470,7 @@ function controls(ctrl: GameCtrl, g: GameState): VNode {
     control('new-game', 'plus', t('game.newGame'), () => ctrl.openNewGame()),
     h('a.control', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'download-pgn' } }, [icon('download'), h('span.label', t('game.pgn'))]),
     reviewLink(g),
+    analysisLink(g),
     control('sound-toggle', soundOn ? 'soundOn' : 'soundOff', t(soundOn ? 'game.sound.on' : 'game.sound.off'), () => ctrl.toggleSound(), { pressed: soundOn }),
   ]);
 }

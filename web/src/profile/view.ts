@@ -34,6 +34,7 @@ function gameItem(g: GameListItem): VNode {
       h('a.button', { attrs: { href, 'data-testid': 'profile-game-link' } }, t('profile.open')),
       h('a.button', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'profile-game-pgn' } }, t('profile.pgn')),
       isReviewable(g) ? h('a.button', { attrs: { href: `${href}/review`, 'data-testid': 'profile-game-review' } }, t('review.link')) : null,
+      isReviewable(g) ? h('a.button', { attrs: { href: `/analysis?game=${encodeURIComponent(g.id)}&ply=${g.plies}`, 'data-testid': 'profile-game-analysis' } }, t('analysis.link')) : null,
     ]),
   ]);
 }

@@ -196,8 +196,11 @@ export class ReviewCtrl implements Controller {
   private key(e: KeyboardEvent): void {
     const target = e.target as HTMLElement | null;
     if (!this.data || target?.closest?.('input, textarea, select')) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === 'ArrowLeft') this.goTo(this.ply - 1);
     else if (e.key === 'ArrowRight') this.goTo(this.ply + 1);
+    else if (e.key === 'ArrowUp' || e.key === 'Home') this.goTo(0);
+    else if (e.key === 'ArrowDown' || e.key === 'End') this.goTo(this.data.game.moves.length);
     else return;
     e.preventDefault();
   }

@@ -50,6 +50,11 @@ test('a finished computer game: its review with graph, labels, the engine line, 
   const label = page.getByTestId('review-label').first();
   assert.match((await label.textContent()) ?? '', /^\?\??$|^\?!$/);
   assert.equal(await page.getByTestId('review-summary').locator('tbody tr').count(), 4);
+  // End and Home (or ↓ and ↑) go to the last move and to the start.
+  await page.keyboard.press('End');
+  await page.locator('[data-testid="review-move"][data-ply="2"][aria-current="true"]').waitFor();
+  await page.keyboard.press('ArrowUp');
+  await page.locator('[data-testid="review-move"][aria-current="true"]').waitFor({ state: 'detached' });
 
   // Next mistake selects the knight's capture: its verdict, the engine's better line, arrows on the board.
   await page.getByTestId('review-next-mistake').click();
@@ -76,10 +81,11 @@ test('a finished computer game: its review with graph, labels, the engine line, 
   await graph.click({ position: { x: 2, y: box.height / 2 } });
   assert.equal(await page.locator('[data-testid="review-move"][aria-current="true"]').count(), 0);
 
-  // The analysis board from the review's position.
+  // The analysis board from the review's position (the start: ply 0), the game's moves as its main line.
   await page.getByTestId('review-analyse').click();
-  // The address becomes the position's FEN once the first lines arrive.
-  await page.waitForURL(/\/analysis\?(game|fen)=/);
+  await page.waitForURL(new RegExp(`/analysis\\?game=${id}&ply=0$`));
+  await page.locator('[data-testid="tree-move"]').nth(1).waitFor();
+  assert.equal(await page.getByTestId('tree-move').count(), 2);
   await page.locator('[data-testid="analysis-line"]').nth(2).waitFor({ timeout: 30_000 });
   assert.equal(await page.getByTestId('analysis-line').count(), 3);
   await shot(page, 'analysis-desktop');
@@ -87,7 +93,8 @@ test('a finished computer game: its review with graph, labels, the engine line, 
   assert.equal(await page.getByTestId('analysis-fen').inputValue(), OPEN_GAME);
   await clickMove(page, 'f1', 'c4');
   await page.waitForFunction(() => /2B1P3/.test((document.querySelector('[data-testid="analysis-fen"]') as HTMLInputElement | null)?.value ?? ''));
-  assert.match(page.url(), /\/analysis\?fen=/);
+  // Bc4 is a variation beside the game's Nxe5.
+  assert.match((await page.getByTestId('tree-variation').textContent()) ?? '', /Bc4/);
   await page.locator('[data-testid="analysis-line"]').nth(2).waitFor({ timeout: 30_000 });
   // And a move of a line: the position after Black's best reply.
   const shown = await page.getByTestId('analysis-fen').inputValue();
@@ -219,7 +226,7 @@ test('phone-sized screens: review, analysis board and import fit', async () => {
   await shot(page, 'review-phone');
   await page.goto(`/analysis?fen=${encodeURIComponent('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1')}`);
   await page.locator('[data-testid="analysis-line"]').first().waitFor({ timeout: 30_000 });
-  assert.match((await page.getByTestId('analysis-line').first().textContent()) ?? '', /^#1 Ra8#/);
+  assert.match((await page.getByTestId('analysis-line').first().textContent()) ?? '', /^#1 1\. Ra8#/);
   await shot(page, 'analysis-phone');
   await done(context, page);
 });

@@ -37,6 +37,7 @@ test('winning chances follow the server curve, mates at the ends', () => {
   assert.equal(evalText({ mate: -2 }), '#−2');
   assert.equal(scoreText({ mate: 1 }), '#1');
   assert.equal(scoreText({ cp: 0 }), '+0.00');
+  assert.equal(scoreText({ mate: -2 }), '−#2');
 });
 
 test('move numbers count from the starting position', () => {

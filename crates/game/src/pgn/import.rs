@@ -277,7 +277,10 @@ fn tag_value<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn start_game(tags: &[(String, String)], default_rules: RuleSet) -> Result<Game, PgnErrorKind> {
+pub(super) fn start_game(
+    tags: &[(String, String)],
+    default_rules: RuleSet,
+) -> Result<Game, PgnErrorKind> {
     let rules = match tag_value(tags, "Rules") {
         Some(r) => r.parse::<RuleSet>().map_err(|e| PgnErrorKind::Tag {
             name: "Rules".into(),

@@ -9,6 +9,7 @@
 //! `socket` bounds every websocket.
 
 mod accounts;
+mod analysis;
 mod assets;
 pub(crate) mod body;
 mod exercises;
@@ -47,6 +48,7 @@ pub fn router(state: AppState) -> Router {
         .merge(positions::routes())
         .merge(exercises::routes())
         .merge(review::routes())
+        .merge(analysis::routes())
         .merge(accounts::router())
         .merge(crate::lichess::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))

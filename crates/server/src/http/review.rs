@@ -86,12 +86,12 @@ struct ReviewMove {
 }
 
 /// A stored game as the review shows it.
-struct Loaded {
-    row: GameRow,
-    game: Game,
+pub(super) struct Loaded {
+    pub(super) row: GameRow,
+    pub(super) game: Game,
 }
 
-async fn load(state: &Shared, id: &str) -> Result<Loaded, ApiError> {
+pub(super) async fn load(state: &Shared, id: &str) -> Result<Loaded, ApiError> {
     if id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return Err(ApiError::no_game(id));
     }
@@ -107,7 +107,7 @@ async fn load(state: &Shared, id: &str) -> Result<Loaded, ApiError> {
 /// Whether a game may be reviewed: a finished game, or any imported one;
 /// never an aborted game (`*` once ended: called off before both sides had
 /// moved, nothing to review).
-fn reviewable(row: &GameRow) -> Result<(), ApiError> {
+pub(super) fn reviewable(row: &GameRow) -> Result<(), ApiError> {
     if row.kind == GameKind::Imported {
         return Ok(());
     }

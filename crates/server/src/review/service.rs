@@ -606,19 +606,7 @@ async fn yield_after_slice(
 
 /// The legal moves of `pos` by from-square, in UCI squares.
 fn dests_of(pos: &Chess) -> BTreeMap<String, Vec<String>> {
-    use game::shakmaty::Position as _;
-    use game::shakmaty::uci::UciMove;
-    let mut dests: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for m in pos.legal_moves() {
-        let uci = UciMove::from_move(m, game::shakmaty::CastlingMode::Standard).to_string();
-        if uci.len() >= 4 {
-            let to = dests.entry(uci[..2].to_owned()).or_default();
-            if !to.iter().any(|t| t == &uci[2..4]) {
-                to.push(uci[2..4].to_owned());
-            }
-        }
-    }
-    dests
+    game::notation::dests(pos, game::shakmaty::CastlingMode::Standard)
 }
 
 /// Searches `pos` for [`ANALYSIS_LINES`] lines, sending a snapshot after

@@ -3,6 +3,7 @@
 //! with `PLYYARD_TEST_PG`, on PostgreSQL. One binary links once.
 
 mod accounts;
+mod analysis;
 mod exercises;
 mod games;
 mod guards;
