@@ -48,6 +48,8 @@ pub struct Shared {
     pub lobby: Lobby,
     /// Which accounts have an open stream or socket.
     pub presence: Arc<Presence>,
+    /// The Lichess-API game streams open per account.
+    pub game_streams: Arc<crate::lichess::GameStreams>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -89,6 +91,7 @@ impl Shared {
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby: Lobby::default(),
             presence: Arc::new(Presence::default()),
+            game_streams: Arc::new(crate::lichess::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

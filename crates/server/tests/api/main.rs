@@ -7,6 +7,7 @@ mod exercises;
 mod games;
 mod guards;
 mod learn;
+mod lichess_play;
 mod lichess_tokens;
 mod positions;
 mod ratings;
