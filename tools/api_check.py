@@ -3,11 +3,13 @@
 lichess client, and checks what berserk makes of every answer.
 
     pip install berserk==0.14.0
-    python3 tools/api_check.py http://127.0.0.1:8080 lip_A lip_B [--game ID]
+    python3 tools/api_check.py http://127.0.0.1:8080 lip_A lip_B --password PW
+    python3 tools/api_check.py http://127.0.0.1:8080 lip_A lip_B --game ID
 
-Both tokens need `board:play`. Without `--game` the first account opens a
-casual 5+3 table (`POST /api/tables`, with its token) and the second sits
-at it. The two players stream the game (`board.stream_game_state`), play
+Both tokens need `board:play`. With `--password` (both accounts' password)
+the first account logs in, opens a casual 5+3 table and the second sits at
+it (tables are opened from the web app, with a session); `--game` names
+an ongoing game of the two accounts with no move played instead. The two players stream the game (`board.stream_game_state`), play
 1. e4 e5 2. Nf3 Nc6 (castling-free), see the game in
 `games.get_ongoing`, then Black resigns; the script checks each line
 berserk parses (times as `timedelta`, i.e. integers in ms on the wire),
@@ -17,6 +19,7 @@ check passed, 1 otherwise.
 
 import argparse
 import datetime
+import http.cookiejar
 import json
 import sys
 import urllib.request
@@ -33,24 +36,43 @@ def check(what, ok, detail=""):
         FAILED.append(what)
 
 
-def post_json(url, token, body):
-    """POSTs JSON with a bearer token; the parsed answer."""
-    req = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return json.loads(resp.read() or b"{}")
+def next_state(stream):
+    """The stream's next gameState, passing over (and printing) the
+    opponentGone lines a stream sends while the other player's stream is
+    not open yet."""
+    for line in stream:
+        if line.get("type") == "opponentGone":
+            print(f"     (opponentGone: {line})")
+            continue
+        return line
+    return None
 
 
-def open_table(base, host_token, guest_token):
-    """A new table game between the two accounts: its id."""
-    table = post_json(f"{base}/api/tables", host_token,
-                      {"minutes": 5, "increment": 3, "rules": "plyyard", "rated": False, "public": False})
-    joined = post_json(f"{base}/api/tables/{table['code']}/join", guest_token, {})
-    return joined["game_id"]
+def web_session(base, username, password):
+    """A logged-in web session (cookies, same origin): a function that
+    POSTs JSON and returns the parsed answer."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def post(path, body):
+        req = urllib.request.Request(
+            base + path,
+            data=json.dumps(body).encode(),
+            headers={"Origin": base, "Content-Type": "application/json"},
+            method="POST",
+        )
+        with opener.open(req, timeout=10) as resp:
+            return json.loads(resp.read() or b"{}")
+
+    post("/api/account/login", {"username": username, "password": password})
+    return post
+
+
+def open_table(base, names, password):
+    """A new casual 5+3 table game between the two accounts: its id."""
+    host, guest = (web_session(base, n, password) for n in names)
+    table = host("/api/tables", {"minutes": 5, "increment": 3, "rules": "plyyard", "rated": False,
+                                 "public": False})
+    return guest(f"/api/tables/{table['code']}/join", {})["game_id"]
 
 
 def main():
@@ -59,6 +81,7 @@ def main():
     p.add_argument("token_a")
     p.add_argument("token_b")
     p.add_argument("--game", help="an ongoing game of the two accounts, no move played yet")
+    p.add_argument("--password", help="both accounts' password, to open a table for the game")
     args = p.parse_args()
     base = args.base_url.rstrip("/")
     print(f"berserk {berserk.__version__} against {base}")
@@ -66,7 +89,9 @@ def main():
     clients = [berserk.Client(berserk.TokenSession(t), base_url=base) for t in (args.token_a, args.token_b)]
     names = [c.account.get()["username"] for c in clients]
     check("account.get gives both usernames", all(names), str(names))
-    game_id = args.game or open_table(base, args.token_a, args.token_b)
+    if not args.game and not args.password:
+        p.error("give --game or --password")
+    game_id = args.game or open_table(base, names, args.password)
     print(f"game {game_id}")
 
     streams = [c.board.stream_game_state(game_id) for c in clients]
@@ -92,7 +117,7 @@ def main():
         mover.board.make_move(game_id, uci)
         played.append(uci)
         for s in streams:
-            st = next(s)
+            st = next_state(s)
             ok = (st.get("type") == "gameState" and st.get("moves") == " ".join(played)
                   and st.get("status") == "started")
             check(f"gameState after {uci}", ok, st)
@@ -105,7 +130,7 @@ def main():
 
     clients[order[1]].board.resign_game(game_id)
     for s in streams:
-        st = next(s)
+        st = next_state(s)
         check("the last gameState is a resignation",
               st.get("status") == "resign" and st.get("winner") == "white", st)
         rest = list(s)

@@ -169,14 +169,25 @@ impl Stream {
         }
     }
 
-    /// The next JSON line, skipping keep-alives.
-    async fn next(&mut self) -> Value {
+    /// The next JSON line, skipping keep-alives and, unless `gone`,
+    /// `opponentGone` (sent while the other player's stream is not open
+    /// yet).
+    async fn next_line(&mut self, gone: bool) -> Value {
         loop {
             let line = self.line().await.expect("the stream is open");
-            if !line.is_empty() {
-                return serde_json::from_str(&line).unwrap();
+            if line.is_empty() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if gone || v["type"] != "opponentGone" {
+                return v;
             }
         }
+    }
+
+    /// The next line but `opponentGone` and keep-alives.
+    async fn next(&mut self) -> Value {
+        self.next_line(false).await
     }
 
     /// Asserts that the stream ends (after keep-alives only).
@@ -449,11 +460,11 @@ async fn bots_play_on_the_bot_api_and_claims_follow_closed_streams(db: TestDb) {
     }
     // The bot's stream closes: the person is told, then may claim.
     drop(rs);
-    let gone = ps.next().await;
+    let gone = ps.next_line(true).await;
     assert_eq!(gone, json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 1}));
     let early = post(&c, &person.token, &format!("/api/board/game/{id}/claim-victory")).await;
     assert_eq!(early.0, 400, "{}", early.1);
-    let claimable = ps.next().await;
+    let claimable = ps.next_line(true).await;
     assert_eq!(claimable, json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 0}));
     let online = c.get("/api/users/status?ids=robo").await.unwrap().json::<Value>().unwrap();
     assert_eq!(online[0]["online"], false, "{online}");
