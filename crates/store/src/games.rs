@@ -145,7 +145,11 @@ impl Store {
     ///
     /// # Errors
     /// A database failure or a corrupt row.
-    pub async fn ongoing_games(&self, player: &str, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+    pub async fn ongoing_games(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
         sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM games \
              WHERE (white_player = $1 OR black_player = $1) AND status = 'ongoing' \

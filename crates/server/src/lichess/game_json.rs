@@ -554,7 +554,9 @@ pub fn player_game(
             rating: None,
             ai: Some(*ai_level),
         },
-        Player::Person { id, name, rating, .. } => OpponentJson {
+        Player::Person {
+            id, name, rating, ..
+        } => OpponentJson {
             id: id.clone(),
             username: name.clone(),
             rating: *rating,
@@ -608,21 +610,51 @@ mod tests {
                 assert!(s.id >= 25 && s.id < 40, "{reason:?} {s:?}");
             }
         }
-        assert_eq!(status(None, None), Status { id: 20, name: "started" });
+        assert_eq!(
+            status(None, None),
+            Status {
+                id: 20,
+                name: "started"
+            }
+        );
         let w = Some(Color::Black);
         assert_eq!(status(Some(Reason::Checkmate), w).name, "mate");
         assert_eq!(status(Some(Reason::Resignation), w).name, "resign");
         assert_eq!(status(Some(Reason::Stalemate), None).name, "stalemate");
-        assert_eq!(status(Some(Reason::Timeout), w), Status { id: 35, name: "outoftime" });
+        assert_eq!(
+            status(Some(Reason::Timeout), w),
+            Status {
+                id: 35,
+                name: "outoftime"
+            }
+        );
         assert_eq!(
             status(Some(Reason::TimeoutVsInsufficientMaterial), None).name,
             "outoftime"
         );
-        assert_eq!(status(Some(Reason::Abandonment), w), Status { id: 33, name: "timeout" });
+        assert_eq!(
+            status(Some(Reason::Abandonment), w),
+            Status {
+                id: 33,
+                name: "timeout"
+            }
+        );
         assert_eq!(status(Some(Reason::Abandonment), None).name, "draw");
-        assert_eq!(status(Some(Reason::Agreement), None), Status { id: 34, name: "draw" });
+        assert_eq!(
+            status(Some(Reason::Agreement), None),
+            Status {
+                id: 34,
+                name: "draw"
+            }
+        );
         assert_eq!(status(Some(Reason::FiftyMoves), None).name, "draw");
-        assert_eq!(status(Some(Reason::Aborted), None), Status { id: 25, name: "aborted" });
+        assert_eq!(
+            status(Some(Reason::Aborted), None),
+            Status {
+                id: 25,
+                name: "aborted"
+            }
+        );
     }
 
     #[test]

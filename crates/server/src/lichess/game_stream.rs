@@ -105,7 +105,10 @@ pub fn ndjson_response(rx: mpsc::Receiver<Bytes>) -> Response {
     });
     let mut resp = Response::new(Body::from_stream(lines));
     let headers = resp.headers_mut();
-    headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(NDJSON));
+    headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static(NDJSON),
+    );
     headers.insert(
         header::CACHE_CONTROL,
         header::HeaderValue::from_static("no-cache"),
@@ -192,11 +195,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     Ok(ndjson_response(rx))
 }
 
-async fn subscribe(
-    state: &Shared,
-    id: &str,
-    since: Option<u64>,
-) -> Result<Subscription, ApiError> {
+async fn subscribe(state: &Shared, id: &str, since: Option<u64>) -> Result<Subscription, ApiError> {
     live::request(&state.live, id, |reply| Cmd::Subscribe { since, reply }).await
 }
 

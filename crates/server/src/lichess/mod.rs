@@ -55,17 +55,35 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account/playing", get(games::playing))
         .route("/api/board/game/stream/{id}", get(game_stream::board))
         .route("/api/bot/game/stream/{id}", get(game_stream::bot))
-        .route("/api/board/game/{id}/move/{uci}", post(play::make_move::<false>))
-        .route("/api/bot/game/{id}/move/{uci}", post(play::make_move::<true>))
+        .route(
+            "/api/board/game/{id}/move/{uci}",
+            post(play::make_move::<false>),
+        )
+        .route(
+            "/api/bot/game/{id}/move/{uci}",
+            post(play::make_move::<true>),
+        )
         .route("/api/board/game/{id}/abort", post(play::abort::<false>))
         .route("/api/bot/game/{id}/abort", post(play::abort::<true>))
         .route("/api/board/game/{id}/resign", post(play::resign::<false>))
         .route("/api/bot/game/{id}/resign", post(play::resign::<true>))
-        .route("/api/board/game/{id}/draw/{answer}", post(play::draw::<false>))
+        .route(
+            "/api/board/game/{id}/draw/{answer}",
+            post(play::draw::<false>),
+        )
         .route("/api/bot/game/{id}/draw/{answer}", post(play::draw::<true>))
-        .route("/api/board/game/{id}/takeback/{answer}", post(play::takeback))
-        .route("/api/board/game/{id}/claim-victory", post(play::claim_victory))
-        .route("/api/board/game/{id}/claim-victory/", post(play::claim_victory))
+        .route(
+            "/api/board/game/{id}/takeback/{answer}",
+            post(play::takeback),
+        )
+        .route(
+            "/api/board/game/{id}/claim-victory",
+            post(play::claim_victory),
+        )
+        .route(
+            "/api/board/game/{id}/claim-victory/",
+            post(play::claim_victory),
+        )
         .route("/game/export/{id}", get(games::export))
         .route("/api/games/user/{username}", get(games::user_games))
 }

@@ -205,7 +205,12 @@ async fn stream(srv: &TestServer, s: &Side, id: &str) -> Stream {
 }
 
 async fn mv(s: &Side, id: &str, uci: &str) -> (u16, Value) {
-    post(&s.web, &s.token, &format!("/api/board/game/{id}/move/{uci}")).await
+    post(
+        &s.web,
+        &s.token,
+        &format!("/api/board/game/{id}/move/{uci}"),
+    )
+    .await
 }
 
 const OK: (u16, &str) = (200, r#"{"ok":true}"#);
@@ -217,26 +222,42 @@ fn ok(r: (u16, Value)) -> (u16, String) {
 async fn a_board_game_with_a_draw_offer_and_the_exports(db: TestDb) {
     let srv = start(&db).await;
     let board = ["board:play"];
-    let (w, b, id) = table_game(side(&srv, "Anna", &board).await, side(&srv, "Boris", &board).await).await;
+    let (w, b, id) = table_game(
+        side(&srv, "Anna", &board).await,
+        side(&srv, "Boris", &board).await,
+    )
+    .await;
     let mut ws = stream(&srv, &w, &id).await;
     let mut bs = stream(&srv, &b, &id).await;
     let full = ws.next().await;
     assert_eq!(full["type"], "gameFull", "{full}");
     assert_eq!(full["id"], id.as_str());
-    assert_eq!(full["variant"], json!({"key":"standard","name":"Standard","short":"Std"}));
+    assert_eq!(
+        full["variant"],
+        json!({"key":"standard","name":"Standard","short":"Std"})
+    );
     assert_eq!(full["speed"], "blitz");
     assert_eq!(full["perf"]["name"], "Blitz");
     assert_eq!(full["rated"], false);
-    assert!(full["createdAt"].as_i64().unwrap() > 1_600_000_000_000, "{full}");
+    assert!(
+        full["createdAt"].as_i64().unwrap() > 1_600_000_000_000,
+        "{full}"
+    );
     assert_eq!(full["white"]["name"], w.name.as_str());
     assert_eq!(full["white"]["id"], w.name.to_lowercase());
     assert_eq!(full["black"]["name"], b.name.as_str());
     assert_eq!(full["initialFen"], "startpos");
-    assert_eq!(full["clock"], json!({"initial": 300_000, "increment": 3_000}));
+    assert_eq!(
+        full["clock"],
+        json!({"initial": 300_000, "increment": 3_000})
+    );
     let st = &full["state"];
     assert_eq!(st["type"], "gameState");
     assert_eq!(st["moves"], "");
-    assert_eq!((st["wtime"].as_u64(), st["winc"].as_u64()), (Some(300_000), Some(3_000)));
+    assert_eq!(
+        (st["wtime"].as_u64(), st["winc"].as_u64()),
+        (Some(300_000), Some(3_000))
+    );
     assert_eq!(st["status"], "started");
     assert_eq!(bs.next().await["type"], "gameFull");
 
@@ -253,7 +274,10 @@ async fn a_board_game_with_a_draw_offer_and_the_exports(db: TestDb) {
     );
     let reader = token(&w.web, &["challenge:read"]).await;
     let (status, body) = post(&w.web, &reader, &format!("/api/board/game/{id}/move/e2e4")).await;
-    assert_eq!((status, body["error"].as_str()), (403, Some("Missing scope: board:play")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (403, Some("Missing scope: board:play"))
+    );
     let bot_way = post(&w.web, &w.token, &format!("/api/bot/game/{id}/move/e2e4")).await;
     assert_eq!(bot_way.0, 403, "{}", bot_way.1);
     assert_eq!(mv(&b, &id, "e7e5").await.0, 400, "not Black's turn");
@@ -264,17 +288,27 @@ async fn a_board_game_with_a_draw_offer_and_the_exports(db: TestDb) {
     assert_eq!(mv(&w, &id, "e2e4").await.0, 400, "a duplicate");
     for s in [&mut ws, &mut bs] {
         let st = s.next().await;
-        assert_eq!((st["type"].as_str(), st["moves"].as_str()), (Some("gameState"), Some("e2e4")));
+        assert_eq!(
+            (st["type"].as_str(), st["moves"].as_str()),
+            (Some("gameState"), Some("e2e4"))
+        );
         assert_eq!(st["wtime"], 300_000);
     }
 
     // What each one plays.
     let c = srv.client();
-    let r = c.with_token(&b.token, Method::GET, "/api/account/playing", None).await.unwrap();
+    let r = c
+        .with_token(&b.token, Method::GET, "/api/account/playing", None)
+        .await
+        .unwrap();
     assert_eq!(r.status, 200, "{}", r.text());
     let playing: Value = r.json().unwrap();
     let g = &playing["nowPlaying"][0];
-    assert_eq!(playing["nowPlaying"].as_array().unwrap().len(), 1, "{playing}");
+    assert_eq!(
+        playing["nowPlaying"].as_array().unwrap().len(),
+        1,
+        "{playing}"
+    );
     assert_eq!(g["gameId"], id.as_str());
     assert_eq!(g["fullId"].as_str().unwrap().len(), 12);
     assert_eq!(g["color"], "black");
@@ -289,55 +323,123 @@ async fn a_board_game_with_a_draw_offer_and_the_exports(db: TestDb) {
     // The full id works wherever the game id does.
     let full_id = g["fullId"].as_str().unwrap().to_owned();
 
-    let (status, _) = post(&b.web, &b.token, &format!("/api/board/game/{full_id}/move/e7e5?offeringDraw=true")).await;
+    let (status, _) = post(
+        &b.web,
+        &b.token,
+        &format!("/api/board/game/{full_id}/move/e7e5?offeringDraw=true"),
+    )
+    .await;
     assert_eq!(status, 200);
     for s in [&mut ws, &mut bs] {
         let st = s.next().await;
         assert_eq!(st["moves"], "e2e4 e7e5");
-        assert_eq!((st["bdraw"].as_bool(), st.get("wdraw")), (Some(true), None), "{st}");
+        assert_eq!(
+            (st["bdraw"].as_bool(), st.get("wdraw")),
+            (Some(true), None),
+            "{st}"
+        );
     }
-    assert_eq!(post(&w.web, &w.token, &format!("/api/board/game/{id}/takeback/yes")).await.0, 400);
-    assert_eq!(ok(post(&w.web, &w.token, &format!("/api/board/game/{id}/takeback/no")).await).0, 200);
-    assert_eq!(ok(post(&w.web, &w.token, &format!("/api/board/game/{id}/draw/yes")).await), (OK.0, OK.1.to_owned()));
+    assert_eq!(
+        post(
+            &w.web,
+            &w.token,
+            &format!("/api/board/game/{id}/takeback/yes")
+        )
+        .await
+        .0,
+        400
+    );
+    assert_eq!(
+        ok(post(
+            &w.web,
+            &w.token,
+            &format!("/api/board/game/{id}/takeback/no")
+        )
+        .await)
+        .0,
+        200
+    );
+    assert_eq!(
+        ok(post(&w.web, &w.token, &format!("/api/board/game/{id}/draw/yes")).await),
+        (OK.0, OK.1.to_owned())
+    );
     for s in [&mut ws, &mut bs] {
         let st = s.next().await;
-        assert_eq!((st["status"].as_str(), st.get("winner")), (Some("draw"), None), "{st}");
+        assert_eq!(
+            (st["status"].as_str(), st.get("winner")),
+            (Some("draw"), None),
+            "{st}"
+        );
         s.ends().await;
     }
     assert_eq!(mv(&b, &id, "g8f6").await.0, 400, "late");
-    assert_eq!(post(&w.web, &w.token, &format!("/api/board/game/{id}/draw/yes")).await.0, 400);
+    assert_eq!(
+        post(&w.web, &w.token, &format!("/api/board/game/{id}/draw/yes"))
+            .await
+            .0,
+        400
+    );
 
     // A finished game's stream: gameFull, then the end.
     let mut late = stream(&srv, &w, &id).await;
     let full = late.next().await;
-    assert_eq!((full["type"].as_str(), full["state"]["status"].as_str()), (Some("gameFull"), Some("draw")));
+    assert_eq!(
+        (full["type"].as_str(), full["state"]["status"].as_str()),
+        (Some("gameFull"), Some("draw"))
+    );
     late.ends().await;
 
     // Exports.
     let pgn = c.get(&format!("/game/export/{id}")).await.unwrap();
     assert_eq!(pgn.status, 200);
-    assert!(pgn.text().contains("1. e4 e5"), "{}", pgn.text());
+    assert!(
+        pgn.text().contains("1. e4 {[%clk 0:05:00]} 1... e5"),
+        "{}",
+        pgn.text()
+    );
     let r = c
-        .send(c.builder(Method::GET, &format!("/game/export/{id}?pgnInJson=true")).header("accept", "application/json"))
+        .send(
+            c.builder(Method::GET, &format!("/game/export/{id}?pgnInJson=true"))
+                .header("accept", "application/json"),
+        )
         .await
         .unwrap();
     let g: Value = r.json().unwrap();
     assert_eq!(g["id"], id.as_str());
-    assert_eq!((g["status"].as_str(), g["moves"].as_str()), (Some("draw"), Some("e4 e5")));
+    assert_eq!(
+        (g["status"].as_str(), g["moves"].as_str()),
+        (Some("draw"), Some("e4 e5"))
+    );
     assert_eq!(g["players"]["white"]["user"]["name"], w.name.as_str());
-    assert_eq!(g["clock"], json!({"initial": 300, "increment": 3, "totalTime": 420}));
-    assert!(g["pgn"].as_str().unwrap().contains("[Result \"1/2-1/2\"]"), "{g}");
+    assert_eq!(
+        g["clock"],
+        json!({"initial": 300, "increment": 3, "totalTime": 420})
+    );
+    assert!(
+        g["pgn"].as_str().unwrap().contains("[Result \"1/2-1/2\"]"),
+        "{g}"
+    );
     assert!(g["lastMoveAt"].as_i64() >= g["createdAt"].as_i64());
     assert_eq!(c.get("/game/export/nosuchgm").await.unwrap().status, 404);
     let r = c
-        .send(c.builder(Method::GET, &format!("/api/games/user/{}?max=5", w.name)).header("accept", "application/x-ndjson"))
+        .send(
+            c.builder(Method::GET, &format!("/api/games/user/{}?max=5", w.name))
+                .header("accept", "application/x-ndjson"),
+        )
         .await
         .unwrap();
     assert_eq!(r.status, 200);
-    let lines: Vec<Value> = r.text().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = r
+        .text()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(lines[0]["id"], id.as_str());
-    let r = c.get(&format!("/api/games/user/{}?since=0&until=1", w.name)).await.unwrap();
+    let r = c
+        .get(&format!("/api/games/user/{}?since=0&until=1", w.name))
+        .await
+        .unwrap();
     assert_eq!((r.status, r.text()), (200, String::new()));
     let r = c.get(&format!("/api/games/user/{}", b.name)).await.unwrap();
     assert!(r.text().starts_with("[Event "), "{}", r.text());
@@ -347,7 +449,11 @@ async fn a_board_game_with_a_draw_offer_and_the_exports(db: TestDb) {
 async fn mate_resign_abort_castling_and_concurrent_duplicates(db: TestDb) {
     let srv = start(&db).await;
     let board = ["board:play"];
-    let (w, b, id) = table_game(side(&srv, "Carla", &board).await, side(&srv, "Dmitri", &board).await).await;
+    let (w, b, id) = table_game(
+        side(&srv, "Carla", &board).await,
+        side(&srv, "Dmitri", &board).await,
+    )
+    .await;
     let mut ws = stream(&srv, &w, &id).await;
     ws.next().await;
     // The same move sent twice at once is played once.
@@ -364,7 +470,10 @@ async fn mate_resign_abort_castling_and_concurrent_duplicates(db: TestDb) {
         let st = ws.next().await;
         seen.push(st["moves"].as_str().unwrap().to_owned());
         if st["status"] != "started" {
-            assert_eq!((st["status"].as_str(), st["winner"].as_str()), (Some("mate"), Some("black")));
+            assert_eq!(
+                (st["status"].as_str(), st["winner"].as_str()),
+                (Some("mate"), Some("black"))
+            );
             break;
         }
     }
@@ -387,19 +496,41 @@ async fn mate_resign_abort_castling_and_concurrent_duplicates(db: TestDb) {
         last = bs.next().await;
     }
     assert_eq!(last["moves"], "e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1 e8h8");
-    assert_eq!(post(&w.web, &w.token, &format!("/api/board/game/{id}/abort")).await.0, 400, "too late");
-    assert_eq!(post(&b.web, &b.token, &format!("/api/board/game/{id}/resign")).await.0, 200);
+    assert_eq!(
+        post(&w.web, &w.token, &format!("/api/board/game/{id}/abort"))
+            .await
+            .0,
+        400,
+        "too late"
+    );
+    assert_eq!(
+        post(&b.web, &b.token, &format!("/api/board/game/{id}/resign"))
+            .await
+            .0,
+        200
+    );
     let end = bs.next().await;
-    assert_eq!((end["status"].as_str(), end["winner"].as_str()), (Some("resign"), Some("white")));
+    assert_eq!(
+        (end["status"].as_str(), end["winner"].as_str()),
+        (Some("resign"), Some("white"))
+    );
     bs.ends().await;
 
     // Abort before the first moves.
     let (w, _b, id) = table_game(w, b).await;
     let mut ws = stream(&srv, &w, &id).await;
     ws.next().await;
-    assert_eq!(post(&w.web, &w.token, &format!("/api/board/game/{id}/abort")).await.0, 200);
+    assert_eq!(
+        post(&w.web, &w.token, &format!("/api/board/game/{id}/abort"))
+            .await
+            .0,
+        200
+    );
     let end = ws.next().await;
-    assert_eq!((end["status"].as_str(), end.get("winner")), (Some("aborted"), None));
+    assert_eq!(
+        (end["status"].as_str(), end.get("winner")),
+        (Some("aborted"), None)
+    );
     ws.ends().await;
 }
 
@@ -419,26 +550,44 @@ async fn bots_play_on_the_bot_api_and_claims_follow_closed_streams(db: TestDb) {
     let board_token = token(&robot.web, &["board:play"]).await;
     let r = post(&c, &board_token, &format!("/api/board/game/{id}/resign")).await;
     assert_eq!(r.0, 400, "{}", r.1);
-    assert!(r.1["error"].as_str().unwrap().contains("Bot account"), "{}", r.1);
+    assert!(
+        r.1["error"].as_str().unwrap().contains("Bot account"),
+        "{}",
+        r.1
+    );
     let r = post(&c, &person.token, &format!("/api/bot/game/{id}/resign")).await;
     assert_eq!(r.0, 403);
     let both = token(&person.web, &["board:play", "bot:play"]).await;
     let r = post(&c, &both, &format!("/api/bot/game/{id}/resign")).await;
     assert_eq!(r.0, 400, "{}", r.1);
     assert_eq!(
-        Stream::open(&srv, &robot.token, &format!("/api/board/game/stream/{id}")).await.err().map(|e| e.0),
+        Stream::open(&srv, &robot.token, &format!("/api/board/game/stream/{id}"))
+            .await
+            .err()
+            .map(|e| e.0),
         Some(403)
     );
 
-    let mut rs = Stream::open(&srv, &robot.token, &format!("/api/bot/game/stream/{id}")).await.unwrap();
+    let mut rs = Stream::open(&srv, &robot.token, &format!("/api/bot/game/stream/{id}"))
+        .await
+        .unwrap();
     let full = rs.next().await;
     assert_eq!(full["type"], "gameFull");
-    let bot_color = if full["white"]["name"] == "Robo" { "white" } else { "black" };
+    let bot_color = if full["white"]["name"] == "Robo" {
+        "white"
+    } else {
+        "black"
+    };
     assert_eq!(full[bot_color]["title"], "BOT");
     let mut ps = stream(&srv, &person, &id).await;
     ps.next().await;
     // The bot is online while its stream is open.
-    let online = c.get("/api/users/status?ids=robo").await.unwrap().json::<Value>().unwrap();
+    let online = c
+        .get("/api/users/status?ids=robo")
+        .await
+        .unwrap()
+        .json::<Value>()
+        .unwrap();
     assert_eq!(online[0]["online"], true, "{online}");
 
     let moves = ["e2e4", "e7e5", "g1f3", "b8c6"];
@@ -461,12 +610,28 @@ async fn bots_play_on_the_bot_api_and_claims_follow_closed_streams(db: TestDb) {
     // The bot's stream closes: the person is told, then may claim.
     drop(rs);
     let gone = ps.next_line(true).await;
-    assert_eq!(gone, json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 1}));
-    let early = post(&c, &person.token, &format!("/api/board/game/{id}/claim-victory")).await;
+    assert_eq!(
+        gone,
+        json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 1})
+    );
+    let early = post(
+        &c,
+        &person.token,
+        &format!("/api/board/game/{id}/claim-victory"),
+    )
+    .await;
     assert_eq!(early.0, 400, "{}", early.1);
     let claimable = ps.next_line(true).await;
-    assert_eq!(claimable, json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 0}));
-    let online = c.get("/api/users/status?ids=robo").await.unwrap().json::<Value>().unwrap();
+    assert_eq!(
+        claimable,
+        json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 0})
+    );
+    let online = c
+        .get("/api/users/status?ids=robo")
+        .await
+        .unwrap()
+        .json::<Value>()
+        .unwrap();
     assert_eq!(online[0]["online"], false, "{online}");
 
     // Streams per account are bounded.
@@ -477,15 +642,39 @@ async fn bots_play_on_the_bot_api_and_claims_follow_closed_streams(db: TestDb) {
     let refused = Stream::open(&srv, &person.token, &format!("/api/board/game/stream/{id}")).await;
     assert_eq!(refused.err().map(|e| e.0), Some(429));
     // An empty line comes at least every 6 s.
-    let keep_alive = tokio::time::timeout(Duration::from_secs(8), more[0].line()).await;
-    assert_eq!(keep_alive.ok().flatten().as_deref(), Some(""));
+    let first = &mut more[0];
+    assert_eq!(first.next().await["type"], "gameFull");
+    let keep_alive = tokio::time::timeout(Duration::from_secs(8), async {
+        loop {
+            match first.line().await {
+                Some(l) if l.is_empty() => return true,
+                Some(_) => {}
+                None => return false,
+            }
+        }
+    })
+    .await;
+    assert_eq!(keep_alive.ok(), Some(true));
     drop(more);
 
-    let (status, _) = post(&c, &person.token, &format!("/api/board/game/{id}/claim-victory/")).await;
+    let (status, _) = post(
+        &c,
+        &person.token,
+        &format!("/api/board/game/{id}/claim-victory/"),
+    )
+    .await;
     assert_eq!(status, 200);
     let end = ps.next().await;
-    let winner = if bot_color == "white" { "black" } else { "white" };
-    assert_eq!((end["status"].as_str(), end["winner"].as_str()), (Some("timeout"), Some(winner)), "{end}");
+    let winner = if bot_color == "white" {
+        "black"
+    } else {
+        "white"
+    };
+    assert_eq!(
+        (end["status"].as_str(), end["winner"].as_str()),
+        (Some("timeout"), Some(winner)),
+        "{end}"
+    );
     ps.ends().await;
 }
 
