@@ -49,7 +49,7 @@ pub struct Shared {
     /// Which accounts have an open stream or socket.
     pub presence: Arc<Presence>,
     /// The Lichess-API game streams open per account.
-    pub game_streams: Arc<crate::lichess::GameStreams>,
+    pub game_streams: Arc<crate::lichess::slots::GameStreams>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -91,7 +91,7 @@ impl Shared {
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby: Lobby::default(),
             presence: Arc::new(Presence::default()),
-            game_streams: Arc::new(crate::lichess::GameStreams::default()),
+            game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

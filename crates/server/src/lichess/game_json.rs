@@ -664,7 +664,8 @@ mod tests {
         assert_eq!(s(29, 0), "ultraBullet");
         assert_eq!(s(30, 0), "bullet");
         assert_eq!(s(60, 0), "bullet");
-        assert_eq!(s(60, 3), "bullet");
+        assert_eq!(s(60, 2), "bullet");
+        assert_eq!(s(60, 3), "blitz");
         assert_eq!(s(120, 2), "blitz");
         assert_eq!(s(180, 2), "blitz");
         assert_eq!(s(300, 4), "blitz");

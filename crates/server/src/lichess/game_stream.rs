@@ -8,11 +8,11 @@
 //! is: it relays the events in their order (catch-up first) and
 //! resubscribes from its version on a gap. While it is open its player
 //! counts as connected to the game (the away and abandonment rules) and as
-//! online. An account has at most [`MAX_STREAMS`] open at once.
+//! online. An account has at most [`MAX_STREAMS`] open at once
+//! ([`super::slots`]).
 
-use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -26,6 +26,7 @@ use tokio::sync::{broadcast, mpsc};
 use super::caller::{Api, Caller};
 use super::error::{LiError, LiResult};
 use super::game_json::{self, GameStateJson};
+use super::slots::MAX_STREAMS;
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
 use live::{CatchUp, Cmd, Event, Subscription, color_name};
@@ -35,56 +36,12 @@ use wire::protocol::{EventKind, GameState, MoveJson};
 /// An empty line goes out this often (lichess clients time out after 15 s
 /// of silence).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(6);
-/// Game streams one account may hold open at once, over all its games.
-pub const MAX_STREAMS: usize = 8;
 /// Lines waiting for a slow client before the stream waits for it.
 const BUFFER: usize = 32;
 
 /// The content type of every Lichess-API stream (never compressed: see
 /// `crate::http`).
 pub const NDJSON: &str = "application/x-ndjson";
-
-/// The game streams open per account (by lichess id).
-#[derive(Debug, Default)]
-pub struct GameStreams {
-    open: Mutex<HashMap<String, usize>>,
-}
-
-/// One open game stream of an account; dropping it frees its place.
-#[derive(Debug)]
-pub struct StreamSlot {
-    streams: Arc<GameStreams>,
-    id: String,
-}
-
-impl GameStreams {
-    /// A place for one more stream of `id`, or `None` when it holds
-    /// [`MAX_STREAMS`] already.
-    pub fn take(self: &Arc<GameStreams>, id: &str) -> Option<StreamSlot> {
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let n = open.entry(id.to_owned()).or_insert(0);
-        if *n >= MAX_STREAMS {
-            return None;
-        }
-        *n += 1;
-        Some(StreamSlot {
-            streams: Arc::clone(self),
-            id: id.to_owned(),
-        })
-    }
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        let mut open = self.streams.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.get_mut(&self.id) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.id);
-            }
-        }
-    }
-}
 
 /// A Lichess-API error for a game command or subscription that failed:
 /// 404 for an unknown game or someone else's, 429 kept, 500 for our own

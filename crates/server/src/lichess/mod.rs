@@ -14,6 +14,7 @@
 //!   players, `gameFull`/`gameState`, a game as one player sees it);
 //! - [`game_stream`]: the Board/Bot game streams;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
+//! - [`slots`]: the game streams open per account;
 //! - [`games`]: the games being played, and exports (PGN and JSON).
 
 pub mod body;
@@ -24,6 +25,7 @@ pub mod game_stream;
 mod games;
 mod oauth;
 mod play;
+pub mod slots;
 mod tokens;
 mod users;
 
@@ -32,7 +34,7 @@ use axum::routing::{delete, get, post};
 
 use crate::state::AppState;
 
-pub use game_stream::GameStreams;
+pub use slots::GameStreams;
 pub use tokens::{Created, MAX_DESCRIPTION, MAX_TOKENS, check_description, issue_personal};
 
 /// The routes, to be put under the identity middleware.
