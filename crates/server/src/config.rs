@@ -73,6 +73,10 @@ pub struct Tuning {
     pub challenge_ttl: Duration,
 }
 
+/// A waiting challenge goes offline this long after its challenger was
+/// last seen (the default of [`Tuning::challenge_ttl`]).
+pub const CHALLENGE_TTL: Duration = Duration::from_secs(20);
+
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
@@ -90,7 +94,7 @@ impl Default for Tuning {
             first_move_timeout: FIRST_MOVE,
             away_claim_after: AWAY_CLAIM,
             header_timeout: HEADER_TIMEOUT,
-            challenge_ttl: crate::lichess::challenges::TTL,
+            challenge_ttl: CHALLENGE_TTL,
         }
     }
 }

@@ -52,6 +52,8 @@ pub struct Shared {
     /// Each account's event-stream feed (challenges, games starting and
     /// ending).
     pub events: Arc<Events>,
+    /// The Lichess-API game streams open per account.
+    pub game_streams: Arc<crate::lichess::slots::GameStreams>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -94,6 +96,7 @@ impl Shared {
             lobby: Lobby::default(),
             presence: Arc::new(Presence::default()),
             events: Arc::new(Events::default()),
+            game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

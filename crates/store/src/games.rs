@@ -115,28 +115,6 @@ impl Store {
         .collect()
     }
 
-    /// The games `player` is playing now (not over), newest first.
-    ///
-    /// # Errors
-    /// A database failure or a corrupt row.
-    pub async fn ongoing_games(
-        &self,
-        player: &str,
-        limit: u32,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE (white_player = $1 OR black_player = $1) \
-             AND status = 'ongoing' ORDER BY created_at DESC, id LIMIT $2"
-        ))
-        .bind(player)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(game_from_row)
-        .collect()
-    }
-
     /// A page of a player's games, newest first: `limit` games after
     /// skipping `offset`.
     ///
@@ -155,6 +133,59 @@ impl Store {
         .bind(player)
         .bind(i64::from(limit))
         .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+
+    /// A player's ongoing games, most recently changed first, at most
+    /// `limit`.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn ongoing_games(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE (white_player = $1 OR black_player = $1) AND status = 'ongoing' \
+             ORDER BY updated_at DESC, created_at DESC, id LIMIT $2"
+        ))
+        .bind(player)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+
+    /// A player's games created from `since` up to `until` (Unix
+    /// milliseconds, both included), newest first, at most `limit`.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn games_created_between(
+        &self,
+        player: &str,
+        since: i64,
+        until: i64,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE (white_player = $1 OR black_player = $1) \
+             AND created_at >= $2 AND created_at <= $3 \
+             ORDER BY created_at DESC, id LIMIT $4"
+        ))
+        .bind(player)
+        .bind(since)
+        .bind(until)
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?
         .iter()

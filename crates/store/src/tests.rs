@@ -150,6 +150,16 @@ async fn recent_games_are_newest_first_and_settings_stick() {
         let ids = |rows: Vec<GameRow>| rows.into_iter().map(|g| g.id).collect::<Vec<_>>();
         assert_eq!(ids(store.recent_games("p1", 50).await.unwrap()), ["b", "a"]);
         assert_eq!(ids(store.games_page("p1", 1, 5).await.unwrap()), ["a"]);
+        assert_eq!(
+            ids(store.games_created_between("p1", 10, 29, 5).await.unwrap()),
+            ["a"]
+        );
+        assert_eq!(
+            ids(store.games_created_between("p1", 0, 100, 1).await.unwrap()),
+            ["b"]
+        );
+        assert_eq!(ids(store.ongoing_games("p1", 5).await.unwrap()).len(), 2);
+        assert!(store.ongoing_games("p3", 5).await.unwrap().is_empty());
         assert_eq!(store.setting_or_insert("k", "one").await.unwrap(), "one");
         assert_eq!(store.setting_or_insert("k", "two").await.unwrap(), "one");
     }

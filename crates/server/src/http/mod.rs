@@ -77,11 +77,16 @@ pub fn router(state: AppState) -> Router {
 
 /// gzip or brotli, as the client asks, for bodies of at least
 /// [`COMPRESS_MIN_BYTES`] that are not already compressed images; never
-/// for a websocket upgrade.
+/// for a websocket upgrade, and never for an event stream (SSE or the
+/// Lichess API's NDJSON): a compressor holds lines back until its buffer
+/// fills, and stream clients need each line at once.
 fn compression() -> CompressionLayer<impl Predicate> {
     let predicate = SizeAbove::new(COMPRESS_MIN_BYTES)
         .and(NotForContentType::IMAGES)
         .and(NotForContentType::SSE)
+        .and(NotForContentType::const_new(
+            crate::lichess::game_stream::NDJSON,
+        ))
         .and(not_an_upgrade);
     CompressionLayer::new()
         .gzip(true)

@@ -1,6 +1,7 @@
 //! Who calls a Lichess-API endpoint: an account by its token (with the
 //! token's scopes) or by its session cookie (the web app, which may do
-//! anything its account may), and the scope checks every endpoint makes.
+//! anything its account may), the scope checks every endpoint makes, and
+//! which of the Board and Bot APIs the account may play through.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -20,7 +21,45 @@ pub struct Caller {
     pub token: Option<TokenAuth>,
 }
 
+/// The two ways to play through the API: the Board API (people, with
+/// `board:play`) and the Bot API (bot accounts, with `bot:play`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// `/api/board/…`.
+    Board,
+    /// `/api/bot/…`.
+    Bot,
+}
+
 impl Caller {
+    /// Passes when the caller may play through `api`: the scope, then the
+    /// kind of account (bots play through the Bot API only, people through
+    /// the Board API only).
+    ///
+    /// # Errors
+    /// 403 `Missing scope: …`; 400 for the wrong kind of account.
+    pub fn require_api(&self, api: Api) -> Result<(), LiError> {
+        match api {
+            Api::Board => {
+                self.require(&[Scope::BoardPlay])?;
+                if self.account.bot {
+                    return Err(LiError::bad_request(
+                        "This endpoint cannot be used with a Bot account: use the Bot API (/api/bot/…)",
+                    ));
+                }
+            }
+            Api::Bot => {
+                self.require(&[Scope::BotPlay])?;
+                if !self.account.bot {
+                    return Err(LiError::bad_request(
+                        "This endpoint can only be used with a Bot account: upgrade it with POST /api/bot/account/upgrade",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Passes when the request may use any of `scopes`: a session always
     /// may; a token must carry one of them.
     ///

@@ -5,8 +5,9 @@
 //! (a private table with both seats taken).
 //!
 //! A challenge waits while its challenger is there (an open event stream
-//! or page renews it, see [`touch`]) and goes `offline` 20 s after that
-//! ([`expire`], run by the server every few seconds).
+//! or page renews it, see [`touch`]) and goes `offline`
+//! [`crate::Tuning::challenge_ttl`] (20 s) after that ([`expire`], run by
+//! the server every few seconds).
 
 use std::sync::Arc;
 
@@ -22,6 +23,7 @@ use wire::lichess::{OK, Scope};
 use super::body::decode;
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
+use super::game_json;
 use super::users::{title, user_id};
 use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
@@ -34,9 +36,6 @@ use plyyard_store::{
     Account, ChallengeRow, ChallengeStatus, PlayerId, Store, TableRow, TableStatus, now_ms,
 };
 
-/// A waiting challenge goes offline this long after its challenger was
-/// last seen (the default of [`crate::Tuning::challenge_ttl`]).
-pub const TTL: std::time::Duration = std::time::Duration::from_secs(20);
 /// Challenges one account may have waiting at once.
 pub const MAX_WAITING: u32 = 20;
 
@@ -158,24 +157,13 @@ pub fn terms(
     })
 }
 
-/// Lichess's speed of a clock: `limit + 40 × increment` seconds.
+/// Lichess's speed of a challenge's clock.
 pub fn speed_name(control: TimeControl) -> &'static str {
-    match control.speed() {
-        Speed::Blitz => "blitz",
-        Speed::Rapid => "rapid",
-        Speed::Classical => "classical",
-    }
+    let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    game_json::speed(ms(control.initial()), ms(control.increment()))
 }
 
-fn perf_name(control: TimeControl) -> &'static str {
-    match control.speed() {
-        Speed::Blitz => "Blitz",
-        Speed::Rapid => "Rapid",
-        Speed::Classical => "Classical",
-    }
-}
-
-/// A variant as lichess writes it in challenges and games.
+/// A variant as lichess writes it in challenges.
 pub fn variant_json(variant: Variant) -> Value {
     match variant {
         Variant::Standard => json!({"key": "standard", "name": "Standard", "short": "Std"}),
@@ -240,7 +228,7 @@ pub async fn challenge_json(
         },
         "color": c.color,
         "finalColor": c.final_color,
-        "perf": {"icon": "", "name": perf_name(control)},
+        "perf": {"icon": "", "name": game_json::perf_name(speed_name(control))},
     });
     if let Some(viewer) = viewer {
         v["direction"] = json!(if viewer == c.challenger { "out" } else { "in" });

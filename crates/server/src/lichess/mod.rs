@@ -11,7 +11,13 @@
 //! - [`oauth`]: the PKCE authorization code flow and `/api/token`;
 //! - [`users`]: the account, users, online status, bot upgrade;
 //! - [`challenges`]: challenges and their events;
-//! - [`events`]: each account's event-stream feed.
+//! - [`events`]: each account's event-stream feed;
+//! - [`game_json`]: a game as lichess writes it (statuses, speeds,
+//!   players, `gameFull`/`gameState`, a game as one player sees it);
+//! - [`game_stream`]: the Board/Bot game streams;
+//! - [`play`]: moves, abort, resign, draws, takebacks, claims;
+//! - [`slots`]: the game streams open per account;
+//! - [`games`]: the games being played, and exports (PGN and JSON).
 
 pub mod body;
 pub mod caller;
@@ -19,7 +25,12 @@ pub mod challenges;
 pub mod error;
 pub mod events;
 mod game_event;
+pub mod game_json;
+pub mod game_stream;
+mod games;
 mod oauth;
+mod play;
+pub mod slots;
 mod stream;
 mod tokens;
 mod users;
@@ -29,6 +40,7 @@ use axum::routing::{delete, get, post};
 
 use crate::state::AppState;
 
+pub use slots::GameStreams;
 pub use tokens::{Created, MAX_DESCRIPTION, MAX_TOKENS, check_description, issue_personal};
 
 /// The routes, to be put under the identity middleware.
@@ -54,6 +66,40 @@ pub fn routes() -> Router<AppState> {
         .route("/api/challenge/{id}/accept", post(challenges::accept))
         .route("/api/challenge/{id}/decline", post(challenges::decline))
         .route("/api/challenge/{id}/cancel", post(challenges::cancel))
+        .route("/api/account/playing", get(games::playing))
+        .route("/api/board/game/stream/{id}", get(game_stream::board))
+        .route("/api/bot/game/stream/{id}", get(game_stream::bot))
+        .route(
+            "/api/board/game/{id}/move/{uci}",
+            post(play::make_move::<false>),
+        )
+        .route(
+            "/api/bot/game/{id}/move/{uci}",
+            post(play::make_move::<true>),
+        )
+        .route("/api/board/game/{id}/abort", post(play::abort::<false>))
+        .route("/api/bot/game/{id}/abort", post(play::abort::<true>))
+        .route("/api/board/game/{id}/resign", post(play::resign::<false>))
+        .route("/api/bot/game/{id}/resign", post(play::resign::<true>))
+        .route(
+            "/api/board/game/{id}/draw/{answer}",
+            post(play::draw::<false>),
+        )
+        .route("/api/bot/game/{id}/draw/{answer}", post(play::draw::<true>))
+        .route(
+            "/api/board/game/{id}/takeback/{answer}",
+            post(play::takeback),
+        )
+        .route(
+            "/api/board/game/{id}/claim-victory",
+            post(play::claim_victory),
+        )
+        .route(
+            "/api/board/game/{id}/claim-victory/",
+            post(play::claim_victory),
+        )
+        .route("/game/export/{id}", get(games::export))
+        .route("/api/games/user/{username}", get(games::user_games))
 }
 
 /// Creates a personal token for the live account `username`, for the

@@ -2,18 +2,16 @@
 //! streams them. On open, one `gameStart` per ongoing game and one
 //! `challenge` per waiting challenge; then `gameStart` / `gameFinish` as
 //! the account's games start and end, and the challenge events its feed
-//! receives; an empty line every [`KEEP_ALIVE`]. One stream per account: a
+//! receives; an empty line every [`KEEP_ALIVE`] (6 s). One stream per account: a
 //! new one ends the old. While open, the account is online and its
 //! waiting challenges stay alive.
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 use wire::lichess::Scope;
@@ -22,31 +20,14 @@ use super::caller::Caller;
 use super::challenges::{challenge_json, touch};
 use super::error::LiResult;
 use super::game_event::game_event;
+use super::game_stream::{KEEP_ALIVE, line, ndjson_response};
 use super::users::user_id;
 use crate::state::{AppState, Shared};
 use live::lifecycle::{LifeEvent, LifeKind};
 use plyyard_store::PlayerId;
 
-/// An empty line at least this often: clients time out at 15 s and
-/// lichess-bot runs its timers on them.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(6);
-
 /// Ongoing games listed when a stream opens, at most.
 const MAX_ONGOING: u32 = 100;
-
-/// The headers of every NDJSON stream: never cached, never buffered by a
-/// proxy.
-pub fn ndjson(body: Body) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "application/x-ndjson"),
-            (header::CACHE_CONTROL, "no-cache"),
-            (header::HeaderName::from_static("x-accel-buffering"), "no"),
-        ],
-        body,
-    )
-        .into_response()
-}
 
 /// `GET /api/stream/event`.
 pub(super) async fn events(State(state): State<AppState>, caller: Caller) -> LiResult<Response> {
@@ -62,10 +43,7 @@ pub(super) async fn events(State(state): State<AppState>, caller: Caller) -> LiR
         let _here = here;
         run(&shared, &me, slot, life, &tx).await;
     });
-    let body = Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<_, std::io::Error>(b), rx))
-    }));
-    Ok(ndjson(body))
+    Ok(ndjson_response(rx))
 }
 
 /// The challenge id of a `challenge` event line (empty for other lines).
@@ -77,7 +55,8 @@ fn challenge_id(text: &str) -> String {
     v["challenge"]["id"].as_str().unwrap_or_default().to_owned()
 }
 
-fn line(text: &str) -> Bytes {
+/// One NDJSON line of pre-written JSON text.
+fn text_line(text: &str) -> Bytes {
     let mut s = String::with_capacity(text.len() + 1);
     s.push_str(text);
     s.push('\n');
@@ -85,8 +64,8 @@ fn line(text: &str) -> Bytes {
 }
 
 async fn game_line(state: &Shared, kind: &str, id: &str, me: &PlayerId) -> Option<Bytes> {
-    let game = game_event(state, id, me).await?;
-    Some(line(&json!({"type": kind, "game": game}).to_string()))
+    let event = game_event(state, kind, id, me).await?;
+    Some(line(&event))
 }
 
 /// Writes the stream until the client goes, a newer stream of the account
@@ -130,7 +109,7 @@ async fn run(
     {
         if let Ok(json) = challenge_json(state, &c, Some(&me.0)).await {
             listed.insert(("challenge", c.id.clone()));
-            let l = line(&json!({"type": "challenge", "challenge": json}).to_string());
+            let l = line(&json!({"type": "challenge", "challenge": json}));
             if tx.send(l).await.is_err() {
                 return;
             }
@@ -145,7 +124,7 @@ async fn run(
                 Some(Bytes::from_static(b"\n"))
             }
             got = slot.lines.recv() => match got {
-                Ok(text) if !listed.contains(&("challenge", challenge_id(&text))) => Some(line(&text)),
+                Ok(text) if !listed.contains(&("challenge", challenge_id(&text))) => Some(text_line(&text)),
                 Ok(_) => None,
                 Err(broadcast::error::RecvError::Lagged(_)) => None,
                 Err(broadcast::error::RecvError::Closed) => return,

@@ -110,7 +110,7 @@ pub(super) async fn account(
     Ok(Json(user_json(&state, &caller.account).await?))
 }
 
-async fn named(store: &Store, name: &str) -> LiResult<Account> {
+pub(super) async fn named(store: &Store, name: &str) -> LiResult<Account> {
     let found = if check_username(name).is_ok() {
         store.account_named(name).await?
     } else {

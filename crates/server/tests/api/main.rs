@@ -9,6 +9,7 @@ mod games;
 mod guards;
 mod learn;
 mod lichess_challenges;
+mod lichess_play;
 mod lichess_tokens;
 mod positions;
 mod ratings;

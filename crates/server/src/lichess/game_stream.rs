@@ -1,0 +1,371 @@
+//! The Board and Bot API's game stream, `GET /api/{board,bot}/game/stream/{id}`:
+//! one NDJSON line per event, `gameFull` first, then a `gameState` on
+//! every move (with its draw offer) and at the end, `opponentGone` when the
+//! opponent's connection goes or comes back; an empty line every
+//! [`KEEP_ALIVE`]; closed once the game is over.
+//!
+//! A stream is one more subscriber of the game's feed, as a game socket
+//! is: it relays the events in their order (catch-up first) and
+//! resubscribes from its version on a gap. While it is open its player
+//! counts as connected to the game (the away and abandonment rules) and as
+//! online. An account has at most [`MAX_STREAMS`] open at once
+//! ([`super::slots`]).
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::Response;
+use game::shakmaty::Color;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, mpsc};
+
+use super::caller::{Api, Caller};
+use super::error::{LiError, LiResult};
+use super::game_json::{self, GameStateJson};
+use super::slots::MAX_STREAMS;
+use crate::identity::PlayerId;
+use crate::state::{AppState, Shared};
+use live::{CatchUp, Cmd, Event, Subscription, color_name};
+use wire::error::{ApiError, ErrorCode};
+use wire::protocol::{EventKind, GameState, MoveJson};
+
+/// An empty line goes out this often (lichess clients time out after 15 s
+/// of silence).
+pub const KEEP_ALIVE: Duration = Duration::from_secs(6);
+/// Lines waiting for a slow client before the stream waits for it.
+const BUFFER: usize = 32;
+
+/// The content type of every Lichess-API stream (never compressed: see
+/// `crate::http`).
+pub const NDJSON: &str = "application/x-ndjson";
+
+/// A Lichess-API error for a game command or subscription that failed:
+/// 404 for an unknown game or someone else's, 429 kept, 500 for our own
+/// failures, 400 for everything else the game refused.
+pub fn game_error(e: ApiError) -> LiError {
+    match e.code {
+        ErrorCode::NotFound => LiError::not_found("No such game"),
+        ErrorCode::Forbidden => LiError::not_found("Not your game"),
+        ErrorCode::RateLimited | ErrorCode::Internal => LiError::from(e),
+        _ => LiError::bad_request(e.message),
+    }
+}
+
+/// A streamed NDJSON response fed by `rx`.
+pub fn ndjson_response(rx: mpsc::Receiver<Bytes>) -> Response {
+    let lines = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
+    });
+    let mut resp = Response::new(Body::from_stream(lines));
+    let headers = resp.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static(NDJSON),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    // Reverse proxies (nginx) pass each line on at once.
+    headers.insert("x-accel-buffering", header::HeaderValue::from_static("no"));
+    resp
+}
+
+/// One NDJSON line of `value`.
+pub fn line(value: &impl Serialize) -> Bytes {
+    let mut text = serde_json::to_vec(value).unwrap_or_else(|e| {
+        tracing::error!("cannot serialize a stream line: {e}");
+        b"{}".to_vec()
+    });
+    text.push(b'\n');
+    Bytes::from(text)
+}
+
+/// `GET /api/board/game/stream/{id}`.
+pub(super) async fn board(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> LiResult<Response> {
+    open(state, caller, &id, Api::Board).await
+}
+
+/// `GET /api/bot/game/stream/{id}`.
+pub(super) async fn bot(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> LiResult<Response> {
+    open(state, caller, &id, Api::Bot).await
+}
+
+async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<Response> {
+    caller.require_api(api)?;
+    let id = game_json::game_id(id).to_owned();
+    let user_id = caller.id();
+    let slot = state.game_streams.take(&user_id).ok_or_else(|| {
+        let mut e = LiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("Too many game streams: an account may hold {MAX_STREAMS} open at once"),
+        );
+        e.retry_after = Some(KEEP_ALIVE.as_secs());
+        e
+    })?;
+    let player = PlayerId(caller.account.player_id.clone());
+    let sub = subscribe(&state, &id, None).await.map_err(game_error)?;
+    let Some(color) = sub.seats.color_of(&player) else {
+        return Err(LiError::not_found("Not your game"));
+    };
+    let CatchUp::Full(full) = sub.catch_up else {
+        return Err(LiError::from(ApiError::internal(
+            "a subscription without a version did not get the whole state",
+        )));
+    };
+    let players = game_json::players(&state.store, &full).await?;
+    let first = line(&game_json::game_full(&full, players));
+    let (tx, rx) = mpsc::channel(BUFFER);
+    let _ = tx.try_send(first);
+    let ended = full.status != "ongoing";
+    let relay = Relay {
+        shared: Arc::clone(&state.0),
+        game_id: id,
+        player,
+        color,
+        tx,
+        moves: full.moves.clone().unwrap_or_default(),
+        sent_v: full.v,
+        gone: false,
+        claim_shown: false,
+    };
+    if !ended {
+        let here = state.presence.here(&user_id);
+        tokio::spawn(async move {
+            relay.run(sub.events, &full).await;
+            drop(here);
+            drop(slot);
+        });
+    }
+    Ok(ndjson_response(rx))
+}
+
+async fn subscribe(state: &Shared, id: &str, since: Option<u64>) -> Result<Subscription, ApiError> {
+    live::request(&state.live, id, |reply| Cmd::Subscribe { since, reply }).await
+}
+
+/// An event as the game's feed writes it.
+#[derive(Deserialize)]
+struct EventMsg {
+    v: u64,
+    kind: EventKind,
+    #[serde(rename = "move")]
+    mv: Option<MoveJson>,
+    game: GameState,
+}
+
+/// `opponentGone`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GoneJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    gone: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim_win_in_seconds: Option<u64>,
+}
+
+/// Why a relay stops.
+enum Stop {
+    /// The game is over, the client left or the server stops.
+    Done,
+}
+
+/// One stream's relay from the game's feed to its client.
+struct Relay {
+    shared: Arc<Shared>,
+    game_id: String,
+    player: PlayerId,
+    color: Color,
+    tx: mpsc::Sender<Bytes>,
+    /// The moves so far (events carry only their own).
+    moves: Vec<MoveJson>,
+    /// The version the client has.
+    sent_v: u64,
+    /// Whether the client was told its opponent is gone.
+    gone: bool,
+    /// Whether the client was told it may claim the win now.
+    claim_shown: bool,
+}
+
+impl Relay {
+    async fn send(&self, bytes: Bytes) -> Result<(), Stop> {
+        self.tx.send(bytes).await.map_err(|_| Stop::Done)
+    }
+
+    fn presence(&self, here: bool) {
+        live::notify(
+            &self.shared.live,
+            &self.game_id,
+            Cmd::Presence {
+                player: self.player.clone(),
+                here,
+            },
+        );
+    }
+
+    /// Relays until the game ends, the client goes or the server stops.
+    async fn run(mut self, events: broadcast::Receiver<Arc<Event>>, first: &GameState) {
+        self.presence(true);
+        let _ = self.serve(events, first).await;
+        self.presence(false);
+    }
+
+    async fn serve(
+        &mut self,
+        mut events: broadcast::Receiver<Arc<Event>>,
+        first: &GameState,
+    ) -> Result<(), Stop> {
+        self.opponent(first).await?;
+        let mut stopping = self.shared.shutting_down.subscribe();
+        if *stopping.borrow() {
+            return Ok(());
+        }
+        let start = tokio::time::Instant::now() + KEEP_ALIVE;
+        let mut keep_alive = tokio::time::interval_at(start, KEEP_ALIVE);
+        keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let lost = tokio::select! {
+                () = self.tx.closed() => return Ok(()),
+                changed = stopping.changed() => {
+                    if changed.is_err() || *stopping.borrow_and_update() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                _ = keep_alive.tick() => {
+                    self.send(Bytes::from_static(b"\n")).await?;
+                    continue;
+                }
+                ev = events.recv() => match ev {
+                    Ok(e) => {
+                        if self.event(&e).await? {
+                            continue;
+                        }
+                        None
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => None,
+                    Err(broadcast::error::RecvError::Closed) => Some(()),
+                },
+            };
+            // A gap or a new actor: catch up from the version the client has.
+            let sub = subscribe(&self.shared, &self.game_id, Some(self.sent_v))
+                .await
+                .map_err(|_| Stop::Done)?;
+            events = sub.events;
+            if lost.is_some() {
+                // A new actor has to learn that this player is here.
+                self.presence(true);
+            }
+            self.catch_up(sub.catch_up).await?;
+        }
+    }
+
+    async fn catch_up(&mut self, c: CatchUp) -> Result<(), Stop> {
+        match c {
+            CatchUp::UpToDate => Ok(()),
+            CatchUp::Events(events) => {
+                for e in events {
+                    if !self.event(&e).await? {
+                        return Err(Stop::Done);
+                    }
+                }
+                Ok(())
+            }
+            CatchUp::Full(g) => {
+                if g.v <= self.sent_v {
+                    return Ok(());
+                }
+                self.sent_v = g.v;
+                self.moves = g.moves.clone().unwrap_or_default();
+                self.state(&g).await?;
+                self.opponent(&g).await
+            }
+        }
+    }
+
+    /// Relays one event; `false` when it does not follow the client's
+    /// version (the caller catches up).
+    async fn event(&mut self, e: &Event) -> Result<bool, Stop> {
+        if e.v <= self.sent_v {
+            return Ok(true);
+        }
+        if e.v != self.sent_v + 1 {
+            return Ok(false);
+        }
+        let msg: EventMsg = serde_json::from_str(&e.text).map_err(|err| {
+            tracing::error!(game = %self.game_id, "unreadable event: {err}");
+            Stop::Done
+        })?;
+        self.sent_v = msg.v;
+        match msg.kind {
+            EventKind::Move => {
+                if let Some(mv) = msg.mv {
+                    self.moves.push(mv);
+                }
+                self.state(&msg.game).await?;
+            }
+            EventKind::Undo => {
+                self.moves.truncate(msg.game.ply as usize);
+                self.state(&msg.game).await?;
+            }
+            EventKind::End => self.state(&msg.game).await?,
+            EventKind::Away => self.opponent(&msg.game).await?,
+            EventKind::Rematch => {}
+        }
+        Ok(true)
+    }
+
+    /// Sends the `gameState` of `g`; stops after the game's last.
+    async fn state(&mut self, g: &GameState) -> Result<(), Stop> {
+        let json: GameStateJson = game_json::game_state(g, game_json::moves_text(&self.moves));
+        self.send(line(&json)).await?;
+        if g.status != "ongoing" {
+            return Err(Stop::Done);
+        }
+        Ok(())
+    }
+
+    /// Sends `opponentGone` when the opponent's connection went or came
+    /// back, or the claim against them opened.
+    async fn opponent(&mut self, g: &GameState) -> Result<(), Stop> {
+        let Some(t) = &g.table else { return Ok(()) };
+        if g.status != "ongoing" {
+            return Ok(());
+        }
+        let me = color_name(self.color);
+        let gone = self.color.fold_wb(t.away.black, t.away.white);
+        let claimable = t.away_claimable_by.as_deref() == Some(me);
+        if gone == self.gone && claimable == self.claim_shown {
+            return Ok(());
+        }
+        self.gone = gone;
+        self.claim_shown = gone && claimable;
+        let claim_win_in_seconds = match (gone, claimable) {
+            (false, _) => None,
+            (true, true) => Some(0),
+            // Before both sides moved, an absent player's game is aborted
+            // instead: nothing to claim.
+            (true, false) if g.ply < 2 => None,
+            (true, false) => Some(self.shared.tuning.away_claim_after.as_secs_f64().ceil() as u64),
+        };
+        self.send(line(&GoneJson {
+            kind: "opponentGone",
+            gone,
+            claim_win_in_seconds,
+        }))
+        .await
+    }
+}

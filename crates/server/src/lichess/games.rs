@@ -1,0 +1,389 @@
+//! Games through the Lichess API: the caller's ongoing games
+//! (`GET /api/account/playing`), one game exported as PGN or lichess's
+//! game JSON (`GET /game/export/{id}`), and a user's games streamed as
+//! PGN or NDJSON (`GET /api/games/user/{username}`).
+//!
+//! The games come from their live actors, so the PGN is the one
+//! `/api/games/{id}/pgn` gives.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::caller::Caller;
+use super::error::{LiError, LiResult};
+use super::game_json::{self, Player, PlayerGameJson};
+use super::game_stream::{NDJSON, game_error, line, ndjson_response};
+use crate::identity::PlayerId;
+use crate::state::{AppState, Shared};
+use live::Cmd;
+use plyyard_store::{GameKind, GameRow, now_ms};
+use wire::protocol::{GameState, Sides};
+
+/// Ongoing games `/api/account/playing` lists by default (as lichess).
+const PLAYING_DEFAULT: u32 = 9;
+/// Ongoing games `/api/account/playing` lists at most.
+const PLAYING_MAX: u32 = 50;
+/// Games one `/api/games/user/{username}` export streams at most.
+pub const EXPORT_MAX: u32 = 300;
+/// The content type of PGN.
+const PGN: &str = "application/x-chess-pgn";
+
+#[derive(Debug, Deserialize)]
+pub(super) struct PlayingQuery {
+    nb: Option<u32>,
+}
+
+/// `GET /api/account/playing?nb=`: the caller's ongoing games, most
+/// recently changed first (any valid token).
+pub(super) async fn playing(
+    State(state): State<AppState>,
+    caller: Caller,
+    q: Result<Query<PlayingQuery>, axum::extract::rejection::QueryRejection>,
+) -> LiResult<Json<serde_json::Value>> {
+    let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    let nb = q.nb.unwrap_or(PLAYING_DEFAULT).clamp(1, PLAYING_MAX);
+    let player = PlayerId(caller.account.player_id.clone());
+    let rows = state.store.ongoing_games(&player.0, nb).await?;
+    let mut now_playing: Vec<PlayerGameJson> = Vec::with_capacity(rows.len());
+    for row in rows.iter().filter(|r| r.kind != GameKind::Imported) {
+        let g = state_of(&state, &row.id, Some(&player)).await?;
+        let Some(me) = g.you.as_deref().and_then(color_of) else {
+            continue;
+        };
+        if g.status != "ongoing" {
+            continue;
+        }
+        let players = game_json::players(&state.store, &g).await?;
+        now_playing.push(game_json::player_game(&g, me, &player.0, &players));
+    }
+    Ok(Json(serde_json::json!({ "nowPlaying": now_playing })))
+}
+
+fn color_of(name: &str) -> Option<game::shakmaty::Color> {
+    match name {
+        "white" => Some(game::shakmaty::Color::White),
+        "black" => Some(game::shakmaty::Color::Black),
+        _ => None,
+    }
+}
+
+async fn state_of(state: &Shared, id: &str, viewer: Option<&PlayerId>) -> LiResult<GameState> {
+    live::request(&state.live, id, |reply| Cmd::State {
+        viewer: viewer.cloned(),
+        reply,
+    })
+    .await
+    .map_err(game_error)
+}
+
+async fn pgn_of(state: &Shared, id: &str) -> LiResult<String> {
+    live::request(&state.live, id, |reply| Cmd::Pgn { reply })
+        .await
+        .map_err(game_error)
+}
+
+/// Whether the client asks for `content_type` (by `Accept`).
+fn accepts(headers: &HeaderMap, content_type: &str) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').any(|t| t.trim().starts_with(content_type)))
+}
+
+/// A flag of an export's query: `true`/`false`, `default` when absent.
+fn flag(v: Option<&str>, name: &str, default: bool) -> LiResult<bool> {
+    match v {
+        None => Ok(default),
+        Some("true" | "1") => Ok(true),
+        Some("false" | "0") => Ok(false),
+        Some(_) => Err(LiError::bad_request(format!("{name} is true or false"))),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ExportQuery {
+    pgn_in_json: Option<String>,
+    moves: Option<String>,
+}
+
+/// A user of an exported game.
+#[derive(Debug, Serialize)]
+struct UserJson {
+    name: String,
+    id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'static str>,
+}
+
+/// A player of an exported game.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum ExportPlayer {
+    User {
+        user: UserJson,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rating: Option<i64>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        provisional: bool,
+    },
+    Anonymous {
+        name: String,
+    },
+    Computer {
+        #[serde(rename = "aiLevel")]
+        ai_level: u8,
+    },
+}
+
+impl From<Player> for ExportPlayer {
+    fn from(p: Player) -> ExportPlayer {
+        match p {
+            Player::Computer { ai_level } => ExportPlayer::Computer { ai_level },
+            Player::Person {
+                id: Some(id),
+                name,
+                title,
+                rating,
+                provisional,
+            } => ExportPlayer::User {
+                user: UserJson { name, id, title },
+                rating,
+                provisional,
+            },
+            Player::Person { name, .. } => ExportPlayer::Anonymous { name },
+        }
+    }
+}
+
+/// A clock as an export gives it, in seconds.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExportClock {
+    initial: u64,
+    increment: u64,
+    total_time: u64,
+}
+
+/// A game as lichess exports it in JSON.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExportJson {
+    id: String,
+    rated: bool,
+    variant: &'static str,
+    speed: &'static str,
+    perf: &'static str,
+    created_at: i64,
+    last_move_at: i64,
+    status: &'static str,
+    source: &'static str,
+    players: Sides<ExportPlayer>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    initial_fen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<ExportClock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pgn: Option<String>,
+}
+
+/// What an export writes of each game.
+#[derive(Debug, Clone, Copy)]
+struct ExportWants {
+    json: bool,
+    moves: bool,
+    pgn_in_json: bool,
+}
+
+impl ExportWants {
+    fn of(headers: &HeaderMap, json_type: &str, q: &ExportQuery) -> LiResult<ExportWants> {
+        Ok(ExportWants {
+            json: accepts(headers, json_type),
+            moves: flag(q.moves.as_deref(), "moves", true)?,
+            pgn_in_json: flag(q.pgn_in_json.as_deref(), "pgnInJson", false)?,
+        })
+    }
+}
+
+/// Game `row` as the export writes it: lichess's JSON or PGN text.
+async fn export_one(state: &Shared, row: &GameRow, wants: ExportWants) -> LiResult<Bytes> {
+    let id = &row.id;
+    if !wants.json {
+        let pgn = pgn_of(state, id).await?;
+        return Ok(Bytes::from(format!("{}\n\n\n", pgn.trim_end())));
+    }
+    let g = state_of(state, id, None).await?;
+    let players = game_json::players(&state.store, &g).await?;
+    let pgn = if wants.pgn_in_json {
+        Some(pgn_of(state, id).await?)
+    } else {
+        None
+    };
+    let moves = g.moves.as_deref().unwrap_or_default();
+    let fen = game_json::initial_fen(&g);
+    let json = ExportJson {
+        id: id.clone(),
+        rated: g.table.as_ref().is_some_and(|t| t.rated),
+        variant: game_json::variant_of(&g).key,
+        speed: game_json::speed_of(&g),
+        perf: game_json::perf_of(&g),
+        created_at: row.created_at,
+        last_move_at: row.summary.updated_at,
+        status: game_json::status_of(&g).name,
+        source: if g.table.is_some() { "friend" } else { "ai" },
+        players: Sides {
+            white: players.white.into(),
+            black: players.black.into(),
+        },
+        winner: game_json::winner(&g.result).map(wire::protocol::color_name),
+        initial_fen: (fen != "startpos").then_some(fen),
+        moves: wants.moves.then(|| {
+            moves
+                .iter()
+                .map(|m| m.san.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
+        clock: g.table.as_ref().map(|t| {
+            let (initial, increment) = (t.clock.initial_ms / 1000, t.clock.increment_ms / 1000);
+            ExportClock {
+                initial,
+                increment,
+                total_time: initial + 40 * increment,
+            }
+        }),
+        pgn,
+    };
+    Ok(line(&json))
+}
+
+/// `GET /game/export/{id}`: PGN, or lichess's game JSON with
+/// `Accept: application/json` (`?pgnInJson=true`, `?moves=false`).
+pub(super) async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
+) -> LiResult<Response> {
+    let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    let wants = ExportWants::of(&headers, "application/json", &q)?;
+    let id = game_json::game_id(&id);
+    let row = match live::handle(&state.live, id).await {
+        Ok(_) => state.store.load_game(id).await?.map(|(row, _)| row),
+        Err(_) => None,
+    };
+    let Some(row) = row.filter(|r| r.kind != GameKind::Imported) else {
+        return Err(LiError::not_found("No such game"));
+    };
+    let body = export_one(&state, &row, wants).await?;
+    let content_type = if wants.json { "application/json" } else { PGN };
+    Ok(([(header::CONTENT_TYPE, content_type)], body).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct UserGamesQuery {
+    max: Option<u32>,
+    since: Option<i64>,
+    until: Option<i64>,
+    ongoing: Option<String>,
+    pgn_in_json: Option<String>,
+    moves: Option<String>,
+}
+
+/// `GET /api/games/user/{username}`: the user's games, newest first,
+/// streamed as PGN or as NDJSON (`Accept: application/x-ndjson`);
+/// `max` (at most [`EXPORT_MAX`]), `since` and `until` in Unix ms, finished
+/// games only unless `ongoing=true`.
+pub(super) async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<UserGamesQuery>, axum::extract::rejection::QueryRejection>,
+) -> LiResult<Response> {
+    let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    let wants = ExportWants::of(
+        &headers,
+        NDJSON,
+        &ExportQuery {
+            pgn_in_json: q.pgn_in_json.clone(),
+            moves: q.moves.clone(),
+        },
+    )?;
+    let ongoing = flag(q.ongoing.as_deref(), "ongoing", false)?;
+    let account = super::users::named(&state.store, &name).await?;
+    let max = q.max.unwrap_or(EXPORT_MAX).min(EXPORT_MAX);
+    let since = q.since.unwrap_or(0);
+    let until = q.until.unwrap_or_else(now_ms);
+    if since > until {
+        return Err(LiError::bad_request("since is after until"));
+    }
+    let (tx, rx) = mpsc::channel::<Bytes>(4);
+    let shared = std::sync::Arc::clone(&state.0);
+    tokio::spawn(async move {
+        let mut sent = 0;
+        let mut until = until;
+        // Pages of the newest games first, leaving out the ones not shown.
+        while sent < max {
+            let page = match shared
+                .store
+                .games_created_between(&account.player_id, since, until, max)
+                .await
+            {
+                Ok(p) => p,
+                Err(e) => {
+                    tracing::warn!("game export: {e}");
+                    return;
+                }
+            };
+            let full = page.len() == max as usize;
+            let Some(oldest) = page.last().map(|r| r.created_at) else {
+                return;
+            };
+            for row in &page {
+                if sent >= max || row.created_at == oldest && full {
+                    break;
+                }
+                let shown = row.kind != GameKind::Imported
+                    && (ongoing || row.summary.status.as_str() != "ongoing");
+                if !shown {
+                    continue;
+                }
+                match export_one(&shared, row, wants).await {
+                    Ok(bytes) => {
+                        if tx.send(bytes).await.is_err() {
+                            return;
+                        }
+                        sent += 1;
+                    }
+                    Err(e) => tracing::warn!(game = %row.id, "game export: {}", e.message),
+                }
+            }
+            if !full {
+                return;
+            }
+            // The next page starts with the oldest games' time, which was
+            // held back so that games sharing it are not split.
+            until = oldest;
+            if page.iter().all(|r| r.created_at == oldest) {
+                return;
+            }
+        }
+    });
+    let mut resp = ndjson_response(rx);
+    if !wants.json {
+        resp.headers_mut()
+            .insert(header::CONTENT_TYPE, header::HeaderValue::from_static(PGN));
+    }
+    Ok(resp)
+}
