@@ -23,7 +23,7 @@ use super::explain::{self, Explanation, MoveFacts};
 use super::label::{self, Eval, Judgement, Label, MateChange, Side};
 
 /// Format of [`Review`] as stored; bumped when its meaning changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// Nodes searched per position by default (see `docs/review.md`).
 pub const DEFAULT_NODES: u64 = 150_000;
 /// Hash table of the engines [`review_game`] callers should make, MiB.

@@ -103,8 +103,9 @@ pub async fn review(store: &Store, game_id: &str) -> Result<Option<StoredReview>
     .transpose()
 }
 
-/// Stores the review of `game_id` unless one is stored already (the first
-/// stays: reviews never change).
+/// Stores the review of `game_id` unless one of the same or a newer format
+/// is stored already (the first stays; one made by an older format of the
+/// analysis is replaced).
 ///
 /// # Errors
 /// A database failure.
@@ -115,7 +116,9 @@ pub async fn save_review(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO reviews (game_id, format, analysis, created_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (game_id) DO NOTHING",
+         ON CONFLICT (game_id) DO UPDATE SET format = excluded.format, \
+         analysis = excluded.analysis, created_at = excluded.created_at \
+         WHERE reviews.format < excluded.format",
     )
     .bind(game_id)
     .bind(i64::from(review.format))

@@ -488,3 +488,35 @@ async fn challenges_settle_once_and_expire_without_their_challenger() {
         assert_eq!(store.waiting_challenges("ann").await.unwrap().len(), 1);
     }
 }
+
+#[tokio::test]
+async fn a_review_of_an_older_format_is_replaced_and_never_the_reverse() {
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        store
+            .insert_game(&sample("g0000001", "p1", 1))
+            .await
+            .unwrap();
+        let review = |format: u32, analysis: &str| reviews::StoredReview {
+            format,
+            analysis: analysis.into(),
+            created_at: i64::from(format),
+        };
+        reviews::save_review(&store, "g0000001", &review(1, "old"))
+            .await
+            .unwrap();
+        reviews::save_review(&store, "g0000001", &review(1, "again"))
+            .await
+            .unwrap();
+        let got = reviews::review(&store, "g0000001").await.unwrap().unwrap();
+        assert_eq!((got.format, got.analysis.as_str()), (1, "old"));
+        reviews::save_review(&store, "g0000001", &review(2, "new"))
+            .await
+            .unwrap();
+        reviews::save_review(&store, "g0000001", &review(1, "stale"))
+            .await
+            .unwrap();
+        let got = reviews::review(&store, "g0000001").await.unwrap().unwrap();
+        assert_eq!((got.format, got.analysis.as_str()), (2, "new"));
+    }
+}

@@ -195,6 +195,18 @@ fn fen_of(p: &Chess) -> String {
     Fen::from_position(p, EnPassantMode::Legal).to_string()
 }
 
+/// The stored review of game `id`, unless it was made by an older format
+/// of the analysis (then the game is reviewed again, and the new review
+/// replaces it).
+async fn current_review(
+    state: &Shared,
+    id: &str,
+) -> Result<Option<review_store::StoredReview>, ApiError> {
+    let stored = review_store::review(&state.store, id).await?;
+    let format = state.reviews.reviewer().format();
+    Ok(stored.filter(|s| s.format == format))
+}
+
 /// The answer for a stored review, rendered in `lang`.
 async fn done_json(
     state: &Shared,
@@ -255,7 +267,7 @@ async fn start_review(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let l = load(&state, &id).await?;
     reviewable(&l.row)?;
-    if let Some(stored) = review_store::review(&state.store, &id).await? {
+    if let Some(stored) = current_review(&state, &id).await? {
         let lang = lang_of(&q, &headers);
         return Ok((
             StatusCode::OK,
@@ -282,7 +294,7 @@ async fn get_review(
     // watch says done: a review that finishes in between is never missed.
     let running = state.reviews.watch(&id);
     for _ in 0..2 {
-        if let Some(stored) = review_store::review(&state.store, &id).await? {
+        if let Some(stored) = current_review(&state, &id).await? {
             let lang = lang_of(&q, &headers);
             return Ok(Json(done_json(&state, &player, &l, &stored, lang).await?));
         }
@@ -306,7 +318,7 @@ async fn review_events(
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let l = load(&state, &id).await?;
-    let first = if review_store::review(&state.store, &id).await?.is_some() {
+    let first = if current_review(&state, &id).await?.is_some() {
         Some(Progress::Done)
     } else {
         None
