@@ -85,6 +85,11 @@ pub struct ServeArgs {
     /// address and its account alike, also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_TABLES_PER_MINUTE", default_value_t = 20)]
     pub limit_tables_per_minute: u32,
+    /// Seeks (quick pairing) one client may start per minute, counted
+    /// against its address and its account alike, also the burst; 0 turns
+    /// the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_SEEKS_PER_MINUTE", default_value_t = 30)]
+    pub limit_seeks_per_minute: u32,
     /// PGN imports one client may make per minute (address and account
     /// alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_IMPORTS_PER_MINUTE", default_value_t = 10)]
@@ -159,6 +164,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             logins_per_minute: args.limit_logins_per_minute,
             tables_per_minute: args.limit_tables_per_minute,
             imports_per_minute: args.limit_imports_per_minute,
+            seeks_per_minute: args.limit_seeks_per_minute,
             progress_per_minute: args.limit_progress_per_minute,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..server::security::Quotas::default()
@@ -203,6 +209,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         logins_per_minute: 0,
         tables_per_minute: 0,
         imports_per_minute: 0,
+        seeks_per_minute: 0,
         progress_per_minute: 0,
         table_lookups_per_minute: 0,
         ..quotas

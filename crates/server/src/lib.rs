@@ -14,6 +14,7 @@ pub mod identity;
 pub mod learn;
 pub mod review;
 pub mod security;
+pub mod seeks;
 pub mod state;
 pub mod tables;
 pub mod ws;
@@ -125,6 +126,7 @@ impl Server {
         let app = http::router(self.state.clone());
         let purge = tokio::spawn(purge_sessions(self.state.clone()));
         let expire = tokio::spawn(expire_tables(self.state.clone()));
+        let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let state = self.state.clone();
         conn::serve(
             self.listener,
@@ -138,6 +140,7 @@ impl Server {
         .await;
         purge.abort();
         expire.abort();
+        sweep.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
@@ -172,6 +175,17 @@ async fn expire_tables(state: AppState) {
             }
             Err(e) => tracing::warn!("cannot expire tables: {e}"),
         }
+    }
+}
+
+/// Pairs waiting seeks as their rating ranges widen, every
+/// [`seeks::SWEEP_EVERY`].
+async fn sweep_seeks(state: AppState) {
+    let mut every = tokio::time::interval(seeks::SWEEP_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        state.seeks.sweep().await;
     }
 }
 

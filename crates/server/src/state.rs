@@ -11,6 +11,7 @@ use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
+use crate::seeks::{MemorySeeks, Seeks};
 use crate::tables::lobby::Lobby;
 use live::engine_pool::EnginePool;
 use live::fair::Requester;
@@ -43,8 +44,10 @@ pub struct Shared {
     pub secure_cookies: bool,
     /// Password hashing (a bounded pool).
     pub hasher: Hasher,
-    /// The lobby's live feed of open tables.
+    /// The lobby's live feed of open tables and seeks.
     pub lobby: Lobby,
+    /// Quick pairing: the waiting seeks and their seekers.
+    pub seeks: Arc<Seeks<MemorySeeks>>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -66,11 +69,10 @@ impl Shared {
             tuning.think_time_factor,
             Arc::clone(&metrics),
         ));
-        Shared {
-            store: store.clone(),
-            live: Arc::new(LiveDeps::new(
+        let lobby = Lobby::default();
+        let live = Arc::new(LiveDeps::new(
                 live::registry(),
-                store,
+                store.clone(),
                 Arc::clone(&engines),
                 Arc::clone(&metrics),
                 LiveTuning {
@@ -78,13 +80,17 @@ impl Shared {
                     first_move_timeout: tuning.first_move_timeout,
                     away_claim_after: tuning.away_claim_after,
                 },
-            )),
+            ));
+        Shared {
+            store,
+            seeks: Arc::new(Seeks::new(MemorySeeks::new(lobby.clone()), Arc::clone(&live))),
+            live,
             engines,
             metrics,
             signer: CookieSigner::new(secret),
             limits: Arc::new(Limits::new(&tuning.quotas)),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
-            lobby: Lobby::default(),
+            lobby,
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

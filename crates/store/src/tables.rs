@@ -129,35 +129,24 @@ impl Store {
         if count_open(&mut tx, &t.host, t.created_at).await? >= max_open {
             return Ok(false);
         }
-        let done = sqlx::query(
-            "INSERT INTO tables (code, host_player, guest_player, variant, minutes, increment_s, \
-             rules, rated, public, status, game_id, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        )
-        .bind(&t.code)
-        .bind(&t.host)
-        .bind(&t.guest)
-        .bind(t.variant.as_str())
-        .bind(i64::from(t.minutes))
-        .bind(i64::from(t.increment_s))
-        .bind(t.rules.as_str())
-        .bind(t.rated)
-        .bind(t.public)
-        .bind(t.status.as_str())
-        .bind(&t.game_id)
-        .bind(t.created_at)
-        .bind(t.expires_at)
-        .execute(&mut *tx)
-        .await;
-        match done {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(StoreError::Taken(t.code.clone()));
-            }
-            Err(e) => return Err(e.into()),
-        }
+        insert_table_in(&mut tx, t).await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// Stores a table `t` whose two seats are already taken (status
+    /// `playing`, `guest` and `game_id` set) together with its first game
+    /// `g`, in one transaction: two players paired by their seeks. Nothing
+    /// is written on failure.
+    ///
+    /// # Errors
+    /// [`StoreError::Taken`] if the code is taken; a database failure.
+    pub async fn insert_paired_table(&self, t: &TableRow, g: &GameRow) -> Result<(), StoreError> {
+        let mut tx = self.begin_write().await?;
+        insert_game_in(&mut *tx, g).await?;
+        insert_table_in(&mut tx, t).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The table with `code`.
@@ -376,4 +365,38 @@ async fn count_open(
     .await?
     .try_get(0)?;
     Ok(u64::try_from(n).unwrap_or(0))
+}
+
+/// Inserts the table row `t` in `tx`.
+async fn insert_table_in(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    t: &TableRow,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "INSERT INTO tables (code, host_player, guest_player, variant, minutes, increment_s, \
+         rules, rated, public, status, game_id, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(&t.code)
+    .bind(&t.host)
+    .bind(&t.guest)
+    .bind(t.variant.as_str())
+    .bind(i64::from(t.minutes))
+    .bind(i64::from(t.increment_s))
+    .bind(t.rules.as_str())
+    .bind(t.rated)
+    .bind(t.public)
+    .bind(t.status.as_str())
+    .bind(&t.game_id)
+    .bind(t.created_at)
+    .bind(t.expires_at)
+    .execute(&mut **tx)
+    .await;
+    match done {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(StoreError::Taken(t.code.clone()))
+        }
+        Err(e) => Err(e.into()),
+    }
 }

@@ -133,6 +133,9 @@ pub struct Quotas {
     /// PGN imports one client may make per minute (address and account);
     /// also the burst.
     pub imports_per_minute: u32,
+    /// Seeks (quick pairing) one client may start per minute (address and
+    /// account); also the burst.
+    pub seeks_per_minute: u32,
     /// Learn progress writes one client may make per minute (address and
     /// account); also the burst.
     pub progress_per_minute: u32,
@@ -152,6 +155,7 @@ impl Default for Quotas {
             login_tracked_max: 100_000,
             tables_per_minute: 20,
             imports_per_minute: 10,
+            seeks_per_minute: 30,
             progress_per_minute: 60,
         }
     }
@@ -312,6 +316,7 @@ pub struct Limits {
     backoff: LoginBackoff,
     tables: Keyed<Subject>,
     imports: Keyed<Subject>,
+    seeks: Keyed<Subject>,
     progress: Keyed<Subject>,
 }
 
@@ -331,6 +336,7 @@ impl Limits {
             login: Keyed::new(per(q.logins_per_minute, Duration::from_secs(60))),
             tables: Keyed::new(per(q.tables_per_minute, Duration::from_secs(60))),
             imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
+            seeks: Keyed::new(per(q.seeks_per_minute, Duration::from_secs(60))),
             progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
             table_lookup: Keyed::new(per(q.table_lookups_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
@@ -409,6 +415,19 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         check_both(&self.tables, ip, account)
+    }
+
+    /// Counts one seek started by a client (quick pairing), against its
+    /// address and its account alike.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its seeks per minute.
+    pub fn check_seeks(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.seeks, ip, account)
     }
 
     /// Counts one PGN import by a client (address and account).
