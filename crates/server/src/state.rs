@@ -71,19 +71,22 @@ impl Shared {
         ));
         let lobby = Lobby::default();
         let live = Arc::new(LiveDeps::new(
-                live::registry(),
-                store.clone(),
-                Arc::clone(&engines),
-                Arc::clone(&metrics),
-                LiveTuning {
-                    idle_unload: tuning.idle_unload,
-                    first_move_timeout: tuning.first_move_timeout,
-                    away_claim_after: tuning.away_claim_after,
-                },
-            ));
+            live::registry(),
+            store.clone(),
+            Arc::clone(&engines),
+            Arc::clone(&metrics),
+            LiveTuning {
+                idle_unload: tuning.idle_unload,
+                first_move_timeout: tuning.first_move_timeout,
+                away_claim_after: tuning.away_claim_after,
+            },
+        ));
         Shared {
             store,
-            seeks: Arc::new(Seeks::new(MemorySeeks::new(lobby.clone()), Arc::clone(&live))),
+            seeks: Arc::new(Seeks::new(
+                MemorySeeks::new(lobby.clone()),
+                Arc::clone(&live),
+            )),
             live,
             engines,
             metrics,

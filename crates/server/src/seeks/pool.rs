@@ -104,7 +104,9 @@ impl Pool {
         let best = waiting
             .iter()
             .enumerate()
-            .filter(|(_, w)| w.player != seek.player && w.accepts(&seek, now) && seek.accepts(w, now))
+            .filter(|(_, w)| {
+                w.player != seek.player && w.accepts(&seek, now) && seek.accepts(w, now)
+            })
             .min_by_key(|(_, w)| ((w.rating - seek.rating).abs(), w.since, w.id))
             .map(|(i, _)| i);
         let paired = match best {
@@ -114,7 +116,8 @@ impl Pool {
                 Some(ordered(other, seek))
             }
             None => {
-                self.by_player.insert(seek.player.clone(), (seek.key, seek.id));
+                self.by_player
+                    .insert(seek.player.clone(), (seek.key, seek.id));
                 let at = waiting.partition_point(|w| (w.since, w.id) <= (seek.since, seek.id));
                 waiting.insert(at, seek);
                 None
@@ -266,7 +269,10 @@ mod tests {
         c960.key.variant = Variant::Chess960;
         assert_eq!(pool.add(c960, 0).paired, None);
         assert_eq!(pool.len(), 4);
-        assert!(pool.sweep(120_000).is_empty(), "keys differ however long they wait");
+        assert!(
+            pool.sweep(120_000).is_empty(),
+            "keys differ however long they wait"
+        );
     }
 
     #[test]
@@ -284,15 +290,16 @@ mod tests {
     #[test]
     fn the_closest_rating_in_range_is_chosen() {
         let mut pool = Pool::default();
-        pool.add(seek(1, "far", 1640, 0), 0);
-        pool.add(seek(2, "near", 1540, 0), 0);
-        pool.add(seek(3, "out", 1200, 0), 0);
+        // Far enough from one another not to pair among themselves.
+        assert_eq!(pool.add(seek(1, "far", 1640, 0), 0).paired, None);
+        assert_eq!(pool.add(seek(2, "near", 1460, 0), 0).paired, None);
+        assert_eq!(pool.add(seek(3, "out", 1200, 0), 0).paired, None);
         let p = pool.add(seek(4, "me", 1500, 0), 0).paired.unwrap();
         assert_eq!(ids(&p), (2, 4));
         // Equal distance: the one waiting longer.
         let mut pool = Pool::default();
-        pool.add(seek(5, "later", 1550, 100), 100);
-        pool.add(seek(6, "earlier", 1450, 50), 100);
+        assert_eq!(pool.add(seek(5, "later", 1580, 100), 100).paired, None);
+        assert_eq!(pool.add(seek(6, "earlier", 1420, 50), 100).paired, None);
         let p = pool.add(seek(7, "me", 1500, 200), 200).paired.unwrap();
         assert_eq!(p.0.player, "earlier");
     }
@@ -332,7 +339,10 @@ mod tests {
         }
         // At 3 s ranges are 300: 1-2 then 3-4.
         let pairs = pool.sweep(3_000);
-        assert_eq!(pairs.iter().map(ids).collect::<Vec<_>>(), vec![(1, 2), (3, 4)]);
+        assert_eq!(
+            pairs.iter().map(ids).collect::<Vec<_>>(),
+            vec![(1, 2), (3, 4)]
+        );
         assert!(pool.is_empty());
     }
 

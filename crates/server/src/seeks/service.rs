@@ -161,7 +161,8 @@ impl<S: SeekStore> Seeks<S> {
                 let mut w = self.waiters();
                 (w.remove(&a.id), w.remove(&b.id))
             };
-            let here = |t: &Option<oneshot::Sender<Answer>>| t.as_ref().is_some_and(|t| !t.is_closed());
+            let here =
+                |t: &Option<oneshot::Sender<Answer>>| t.as_ref().is_some_and(|t| !t.is_closed());
             if !(here(&ta) && here(&tb)) {
                 for (seek, tx) in [(a, ta), (b, tb)] {
                     if let Some(tx) = tx.filter(|t| !t.is_closed()) {

@@ -49,7 +49,9 @@ impl MemorySeeks {
     fn pool(&self) -> std::sync::MutexGuard<'_, Pool> {
         // A panic while holding the lock leaves the pool consistent (each
         // step mutates last), so a poisoned lock is still usable.
-        self.pool.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.pool
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn gone(&self, seek: &Seek) {

@@ -55,8 +55,7 @@ impl NewSeek {
 
 /// The speed of a pool's games (`blitz`, `rapid`, `classical`).
 pub fn speed_of(key: &PoolKey) -> ::game::Speed {
-    TimeControl::table(key.minutes, key.increment)
-        .map_or(::game::Speed::Rapid, |tc| tc.speed())
+    TimeControl::table(key.minutes, key.increment).map_or(::game::Speed::Rapid, |tc| tc.speed())
 }
 
 /// A waiting seek as the lobby shows it.
@@ -121,14 +120,22 @@ mod tests {
         let s: NewSeek = serde_json::from_str(r#"{"minutes":3,"increment":2}"#).unwrap();
         let key = s.key().unwrap();
         assert!(!key.rated && key.variant == Variant::Standard);
-        let s: NewSeek =
-            serde_json::from_str(r#"{"minutes":30,"increment":20,"variant":"chess960","rated":true}"#)
-                .unwrap();
+        let s: NewSeek = serde_json::from_str(
+            r#"{"minutes":30,"increment":20,"variant":"chess960","rated":true}"#,
+        )
+        .unwrap();
         assert_eq!(speed_of(&s.key().unwrap()).as_str(), "classical");
         let odd: NewSeek = serde_json::from_str(r#"{"minutes":4,"increment":2}"#).unwrap();
         let e = odd.key().unwrap_err();
-        assert!(e.message.contains("3+2, 5+3, 10+5, 15+10, 30+20"), "{}", e.message);
-        assert!(serde_json::from_str::<NewSeek>(r#"{"minutes":3,"increment":2,"variant":"atomic"}"#).is_err());
+        assert!(
+            e.message.contains("3+2, 5+3, 10+5, 15+10, 30+20"),
+            "{}",
+            e.message
+        );
+        assert!(
+            serde_json::from_str::<NewSeek>(r#"{"minutes":3,"increment":2,"variant":"atomic"}"#)
+                .is_err()
+        );
         assert!(serde_json::from_str::<NewSeek>(r#"{"minutes":3,"increment":2,"x":1}"#).is_err());
     }
 }

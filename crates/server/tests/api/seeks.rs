@@ -63,7 +63,11 @@ async fn until_waiting(c: &Client, n: usize) -> Vec<Value> {
         if seeks.len() == n {
             return seeks;
         }
-        assert!(t0.elapsed() < WAIT, "{} seeks waiting, not {n}: {seeks:?}", seeks.len());
+        assert!(
+            t0.elapsed() < WAIT,
+            "{} seeks waiting, not {n}: {seeks:?}",
+            seeks.len()
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -76,9 +80,18 @@ async fn two_seekers_of_the_same_game_get_the_same_new_game(db: TestDb) {
     let ann = player(&srv, "seekann").await;
     let bob = player(&srv, "seekbob").await;
     for (bad, says) in [
-        (json!({"minutes": 4, "increment": 2}), "3+2, 5+3, 10+5, 15+10, 30+20"),
-        (json!({"minutes": 3, "increment": 2, "variant": "atomic"}), "atomic"),
-        (json!({"minutes": 3, "increment": 2, "colour": "white"}), "colour"),
+        (
+            json!({"minutes": 4, "increment": 2}),
+            "3+2, 5+3, 10+5, 15+10, 30+20",
+        ),
+        (
+            json!({"minutes": 3, "increment": 2, "variant": "atomic"}),
+            "atomic",
+        ),
+        (
+            json!({"minutes": 3, "increment": 2, "colour": "white"}),
+            "colour",
+        ),
         (json!({"minutes": 3}), "increment"),
     ] {
         let r = ann.post_json("/api/seeks", &bad).await.unwrap();
@@ -96,8 +109,22 @@ async fn two_seekers_of_the_same_game_get_the_same_new_game(db: TestDb) {
         .unwrap();
     let s = &added["seek"];
     assert_eq!(
-        (&s["name"], &s["minutes"], &s["increment"], &s["rated"], &s["variant"], &s["speed"]),
-        (&json!("seekann"), &json!(3), &json!(2), &json!(true), &json!("standard"), &json!("blitz")),
+        (
+            &s["name"],
+            &s["minutes"],
+            &s["increment"],
+            &s["rated"],
+            &s["variant"],
+            &s["speed"]
+        ),
+        (
+            &json!("seekann"),
+            &json!(3),
+            &json!(2),
+            &json!(true),
+            &json!("standard"),
+            &json!("blitz")
+        ),
         "{added}"
     );
     assert_eq!(s["rating"], 1500);
@@ -119,15 +146,38 @@ async fn two_seekers_of_the_same_game_get_the_same_new_game(db: TestDb) {
     let id = pa["game_id"].as_str().unwrap();
     let game = ann.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(game["you"], pa["color"], "{game}");
-    assert_eq!(game["status"], "playing", "{game}");
+    assert_eq!(game["status"], "ongoing", "{game}");
+    assert_eq!(
+        (&game["kind"], &game["rated"], &game["table"]),
+        (&json!("table"), &json!(true), &json!(code))
+    );
     let table = ann.get_value(&format!("/api/tables/{code}")).await;
     assert_eq!(
-        (&table["status"], &table["game_id"], &table["public"], &table["rated"], &table["minutes"]),
-        (&json!("playing"), &json!(id), &json!(false), &json!(true), &json!(3)),
+        (
+            &table["status"],
+            &table["game_id"],
+            &table["public"],
+            &table["rated"],
+            &table["minutes"]
+        ),
+        (
+            &json!("playing"),
+            &json!(id),
+            &json!(false),
+            &json!(true),
+            &json!(3)
+        ),
         "{table}"
     );
     assert!(waiting(&anon).await.is_empty());
-    assert_eq!(bob.get_value("/api/my-games").await.as_array().unwrap().len(), 1);
+    assert_eq!(
+        bob.get_value("/api/my-games")
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     srv.stop().await;
 }
 
@@ -164,7 +214,11 @@ async fn different_games_never_pair_and_cancelled_seeks_leave_nothing(db: TestDb
         .await
         .unwrap()
         .unwrap();
-    assert_eq!((status, &body["error"]["code"]), (409, &json!("conflict")), "{body}");
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (409, &json!("conflict")),
+        "{body}"
+    );
     let r = clients[3]
         .request(Method::DELETE, "/api/seeks", None)
         .await
@@ -207,16 +261,28 @@ async fn a_new_seek_replaces_the_old_and_seeks_are_limited(db: TestDb) {
     let second = seek(&ann, json!({"minutes": 10, "increment": 5}));
     let (status, body) = tokio::time::timeout(WAIT, first).await.unwrap().unwrap();
     assert_eq!(status, 409, "{body}");
-    assert!(body["error"]["message"].as_str().unwrap().contains("replaced"));
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("replaced")
+    );
     let seeks = until_waiting(&ann, 1).await;
-    assert_eq!((&seeks[0]["minutes"], &seeks[0]["name"]), (&json!(10), &json!("replacer")));
+    assert_eq!(
+        (&seeks[0]["minutes"], &seeks[0]["name"]),
+        (&json!(10), &json!("replacer"))
+    );
     let third = seek(&ann, blitz());
     let (status, _) = tokio::time::timeout(WAIT, second).await.unwrap().unwrap();
     assert_eq!(status, 409);
     let r = ann.post_json("/api/seeks", &blitz()).await.unwrap();
     assert_eq!(r.status, 429, "{}", r.text());
     assert!(r.header("retry-after").is_some());
-    assert_eq!(until_waiting(&ann, 1).await[0]["minutes"], 3, "the refused seek changed nothing");
+    assert_eq!(
+        until_waiting(&ann, 1).await[0]["minutes"],
+        3,
+        "the refused seek changed nothing"
+    );
     third.abort();
     until_waiting(&ann, 0).await;
     srv.stop().await;
@@ -277,7 +343,10 @@ async fn two_hundred_seekers_at_once_all_pair_exactly_once(db: TestDb) {
     }
     assert!(waiting(&srv.client()).await.is_empty());
     for (_, c) in players.iter().take(4) {
-        assert_eq!(c.get_value("/api/my-games").await.as_array().unwrap().len(), 1);
+        assert_eq!(
+            c.get_value("/api/my-games").await.as_array().unwrap().len(),
+            1
+        );
     }
     srv.stop().await;
 }

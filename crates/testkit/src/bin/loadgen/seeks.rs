@@ -96,7 +96,8 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
     let mut running = tokio::task::JoinSet::new();
     for (i, c) in players.into_iter().enumerate() {
         let (variant, minutes, increment) = CELLS[i % cells];
-        let body = json!({"variant": variant, "minutes": minutes, "increment": increment, "rated": true});
+        let body =
+            json!({"variant": variant, "minutes": minutes, "increment": increment, "rated": true});
         let release = Arc::clone(&release);
         running.spawn(async move { seek(c, i, body, release).await });
     }
@@ -155,7 +156,9 @@ async fn seek(
     release.wait().await;
     let r = tokio::time::timeout(SEEK_WAIT, c.post("/api/seeks", &text))
         .await
-        .map_err(|_| ClientError::Unexpected(format!("player {i}: no game within {SEEK_WAIT:?}")))??;
+        .map_err(|_| {
+            ClientError::Unexpected(format!("player {i}: no game within {SEEK_WAIT:?}"))
+        })??;
     let at = Instant::now();
     let r = super::expect("seek", r, 200)?;
     Ok((i, at, r.json()?))
