@@ -30,6 +30,10 @@ use plyyard_store::{TableRow, TableStatus, now_ms};
 /// How often waiting seeks are matched again as their ranges widen.
 pub const SWEEP_EVERY: Duration = Duration::from_millis(500);
 
+/// Seeks listed in the lobby's first message at most (later ones come
+/// as they are added).
+pub const LOBBY_SEEKS: usize = 500;
+
 /// Attempts at a free table code for a paired game.
 const CODE_ATTEMPTS: usize = 5;
 
@@ -125,9 +129,14 @@ impl<S: SeekStore> Seeks<S> {
         self.store.waiting().await
     }
 
-    /// The lobby's JSON of every waiting seek, oldest first.
+    /// The lobby's JSON of the waiting seeks, the [`LOBBY_SEEKS`] oldest.
     pub async fn lobby_json(&self) -> Vec<SeekJson> {
-        self.waiting().await.iter().map(SeekJson::from).collect()
+        self.waiting()
+            .await
+            .iter()
+            .take(LOBBY_SEEKS)
+            .map(SeekJson::from)
+            .collect()
     }
 
     /// Pairs the seeks whose ranges widened enough; returns how many pairs
