@@ -78,7 +78,7 @@ pub struct Report {
 /// Setup failures; a refused seek (`429`: rate limits must be off).
 pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
     let cells = o.cells.clamp(1, CELLS.len());
-    if o.players % (2 * cells) != 0 {
+    if !o.players.is_multiple_of(2 * cells) {
         return Err(ClientError::Unexpected(format!(
             "--players must be a multiple of 2 × --cells ({}) so that everyone can pair",
             2 * cells
