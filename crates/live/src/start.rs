@@ -184,7 +184,10 @@ pub struct PairedGame {
 /// Starts the game of `table`, a table opened for two paired players with
 /// both seats taken (`host` and `guest` set, status `playing`, not public):
 /// colours drawn by lot, one Chess960 position for both. The table and its
-/// game are stored in one transaction, then the game's actor starts.
+/// game are stored in one transaction; the game's actor then starts on a
+/// task of its own (so that its first-move deadline runs), and the game is
+/// returned at once: the players may be told while it loads (a request for
+/// the game meanwhile waits for the same load).
 ///
 /// # Errors
 /// `conflict` if the table's code is taken (draw another and try again);
@@ -217,9 +220,11 @@ pub async fn start_paired_game(
         }
         Err(e) => return Err(e.into()),
     }
-    started(shared, &row).await;
+    let loading = Arc::clone(shared);
+    let id = row.id.clone();
+    tokio::spawn(async move { started(&loading, &row).await });
     Ok(PairedGame {
-        game_id: row.id,
+        game_id: id,
         code: table.code,
         white,
         black,

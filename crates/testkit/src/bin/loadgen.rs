@@ -208,6 +208,10 @@ enum Mode {
         /// spread over, 1–10.
         #[arg(long, default_value_t = 10)]
         cells: usize,
+        /// No warm-up request: every seek opens its connection when
+        /// released (2,000 connections at once).
+        #[arg(long)]
+        cold: bool,
     },
     /// Table games between accounts, both players on sockets, moving after
     /// a think time: persisted moves/s and move → ack latency.
@@ -352,8 +356,17 @@ fn main() -> std::process::ExitCode {
                     };
                     fairness::run(cli.addr, o).await
                 }
-                Mode::Seeks { players, cells } => {
-                    seeks::run(cli.addr, seeks::Options { players, cells }).await
+                Mode::Seeks {
+                    players,
+                    cells,
+                    cold,
+                } => {
+                    let o = seeks::Options {
+                        players,
+                        cells,
+                        cold,
+                    };
+                    seeks::run(cli.addr, o).await
                 }
                 Mode::Tables {
                     games,

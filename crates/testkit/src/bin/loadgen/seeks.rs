@@ -4,6 +4,12 @@
 //! Setup (not measured): accounts `load0`, `load1`, … are signed up, or
 //! logged in to when they exist (as `loadgen tables` does).
 //!
+//! Warm-up (not measured): every player asks `GET /api/session`, so that
+//! each has an open connection as a player on the site has (the accounts'
+//! own connections closed while the others were set up; without this, the
+//! run measures 2,000 TCP connections at once, past the listener's backlog
+//! of 1,024, unless `--cold`).
+//!
 //! Measured: every player sends `POST /api/seeks` at once (the requests
 //! are all built first, then released together), player `i` seeking the
 //! grid's cell `i mod --cells` (the five presets rated, then the five in
@@ -51,6 +57,8 @@ pub struct Options {
     pub players: usize,
     /// Grid cells the players are spread over (1–10).
     pub cells: usize,
+    /// No warm-up: each seek opens its connection when released.
+    pub cold: bool,
 }
 
 /// What a run measured.
@@ -99,7 +107,8 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         let body =
             json!({"variant": variant, "minutes": minutes, "increment": increment, "rated": true});
         let release = Arc::clone(&release);
-        running.spawn(async move { seek(c, i, body, release).await });
+        let cold = o.cold;
+        running.spawn(async move { seek(c, i, body, cold, release).await });
     }
     release.wait().await;
     let t0 = Instant::now();
@@ -150,9 +159,13 @@ async fn seek(
     c: Client,
     i: usize,
     body: Value,
+    cold: bool,
     release: Arc<Barrier>,
 ) -> Result<(usize, Instant, Value)> {
     let text = body.to_string();
+    if !cold {
+        super::expect("warm-up", c.get("/api/session").await?, 200)?;
+    }
     release.wait().await;
     let r = tokio::time::timeout(SEEK_WAIT, c.post("/api/seeks", &text))
         .await
