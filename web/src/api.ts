@@ -113,8 +113,42 @@ export interface NewTableRequest {
   public: boolean;
 }
 
+/** A player waiting for a game by quick pairing (protocol "Seek"). */
+export interface Seek {
+  id: number;
+  name: string;
+  rating: number;
+  provisional: boolean;
+  variant: Variant;
+  minutes: number;
+  increment: number;
+  rated: boolean;
+  speed: Speed | string;
+}
+
+/** Body of POST /api/seeks. */
+export interface NewSeekRequest {
+  variant: Variant;
+  minutes: number;
+  increment: number;
+  rated: boolean;
+}
+
+/** The answer of POST /api/seeks once paired. */
+export interface Paired {
+  game_id: string;
+  code: string;
+  url: string;
+  color: Color;
+}
+
 /** Messages of the lobby socket. */
-export type LobbyMessage = { t: 'lobby'; tables: Table[] } | { t: 'add'; table: Table } | { t: 'remove'; code: string };
+export type LobbyMessage =
+  | { t: 'lobby'; tables: Table[]; seeks?: Seek[] }
+  | { t: 'add'; table: Table }
+  | { t: 'remove'; code: string }
+  | { t: 'seek_add'; seek: Seek }
+  | { t: 'seek_remove'; id: number };
 
 /** Who sits on one side of a game (protocol "Seat"). */
 export interface Seat {
@@ -214,11 +248,12 @@ export interface Answer {
 }
 
 /** Sends a request with the session cookie; an ApiError `network` when no answer came. */
-export async function send(method: string, path: string, body?: unknown): Promise<Answer> {
+export async function send(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Answer> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
+      signal: signal ?? null,
       credentials: 'same-origin',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
@@ -261,6 +296,13 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   if (!a.ok) throw failure(a);
   if (a.status === 204) return undefined as T;
   return a.json as T;
+}
+
+/** Seeks a game by quick pairing: answers once paired (the request stays open until then); aborting `signal` cancels the seek. */
+export async function seekGame(req: NewSeekRequest, signal: AbortSignal): Promise<Paired> {
+  const a = await send('POST', '/api/seeks', req, signal);
+  if (!a.ok) throw failure(a);
+  return a.json as Paired;
 }
 
 /** Starts a game against the computer. */

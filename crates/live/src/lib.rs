@@ -68,7 +68,9 @@ pub use feed::{CatchUp, Event};
 pub use hub::{Hub, LiveDeps, refresh_seats};
 pub use hub::{handle, notify, request};
 pub use seat::{Seat, Seats, seat_name};
-pub use start::{create_computer_game, start_challenge_game, start_table_game};
+pub use start::{
+    PairedGame, create_computer_game, start_challenge_game, start_paired_game, start_table_game,
+};
 pub use tuning::{AWAY_CLAIM, FIRST_MOVE, IDLE_UNLOAD, LiveTuning};
 pub use view::{color_name, rfc3339};
 

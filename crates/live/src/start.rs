@@ -1,5 +1,6 @@
 //! Where new games come from: games against the computer, the first game
-//! at a table, and rematches. Each is stored from one row constructor
+//! at a table, the game of two players paired by their seeks (a table
+//! opened with both seats taken), and rematches. Each is stored from one row constructor
 //! ([`new_row`]) and its actor started at once (a computer game's with the
 //! client that asked; a table game's so that its first-move deadline runs).
 
@@ -173,6 +174,70 @@ pub async fn start_table_game(
     }
     started(shared, &row).await;
     Ok(Some(row.id))
+}
+
+/// The game of two players paired by their seeks: where it is played and
+/// who has White.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairedGame {
+    /// The new game's id.
+    pub game_id: String,
+    /// The code of the table it is played at (rematches happen there).
+    pub code: String,
+    /// Player id of White.
+    pub white: String,
+    /// Player id of Black.
+    pub black: String,
+}
+
+/// Starts the game of `table`, a table opened for two paired players with
+/// both seats taken (`host` and `guest` set, status `playing`, not public):
+/// colours drawn by lot, one Chess960 position for both. The table and its
+/// game are stored in one transaction; the game's actor then starts on a
+/// task of its own (so that its first-move deadline runs), and the game is
+/// returned at once: the players may be told while it loads (a request for
+/// the game meanwhile waits for the same load).
+///
+/// # Errors
+/// `conflict` if the table's code is taken (draw another and try again);
+/// `bad_request` for a table without a guest; a database failure.
+pub async fn start_paired_game(
+    shared: &Arc<LiveDeps>,
+    table: &TableRow,
+) -> Result<PairedGame, ApiError> {
+    let guest = table
+        .guest
+        .clone()
+        .ok_or_else(|| ApiError::bad_request("a paired table needs two players"))?;
+    let (white, black) = if rand::rng().random_bool(0.5) {
+        (guest, table.host.clone())
+    } else {
+        (table.host.clone(), guest)
+    };
+    let row = table_game_row(table, white.clone(), black.clone())?;
+    let table = TableRow {
+        game_id: Some(row.id.clone()),
+        ..table.clone()
+    };
+    match shared.store.insert_paired_table(&table, &row).await {
+        Ok(()) => {}
+        Err(plyyard_store::StoreError::Taken(code)) => {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!("table code {code} is taken"),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let loading = Arc::clone(shared);
+    let id = row.id.clone();
+    tokio::spawn(async move { started(&loading, &row).await });
+    Ok(PairedGame {
+        game_id: id,
+        code: table.code,
+        white,
+        black,
+    })
 }
 
 /// The next game at the table of `previous`, colours swapped; its id.

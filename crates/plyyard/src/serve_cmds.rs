@@ -85,6 +85,11 @@ pub struct ServeArgs {
     /// address and its account alike, also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_TABLES_PER_MINUTE", default_value_t = 20)]
     pub limit_tables_per_minute: u32,
+    /// Seeks (quick pairing) one client may start per minute, counted
+    /// against its address and its account alike, also the burst; 0 turns
+    /// the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_SEEKS_PER_MINUTE", default_value_t = 30)]
+    pub limit_seeks_per_minute: u32,
     /// PGN imports one client may make per minute (address and account
     /// alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_IMPORTS_PER_MINUTE", default_value_t = 10)]
@@ -176,6 +181,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             logins_per_minute: args.limit_logins_per_minute,
             tables_per_minute: args.limit_tables_per_minute,
             imports_per_minute: args.limit_imports_per_minute,
+            seeks_per_minute: args.limit_seeks_per_minute,
             progress_per_minute: args.limit_progress_per_minute,
             credentials_per_minute: args.limit_credentials_per_minute,
             challenges_per_minute: args.limit_challenges_per_minute,
@@ -222,6 +228,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         logins_per_minute: 0,
         tables_per_minute: 0,
         imports_per_minute: 0,
+        seeks_per_minute: 0,
         progress_per_minute: 0,
         credentials_per_minute: 0,
         challenges_per_minute: 0,

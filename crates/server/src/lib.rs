@@ -17,6 +17,7 @@ pub mod lichess;
 pub mod presence;
 pub mod review;
 pub mod security;
+pub mod seeks;
 pub mod state;
 pub mod tables;
 pub mod ws;
@@ -129,6 +130,7 @@ impl Server {
         let purge = tokio::spawn(purge_sessions(self.state.clone()));
         let expire = tokio::spawn(expire_tables(self.state.clone()));
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
+        let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let state = self.state.clone();
         conn::serve(
             self.listener,
@@ -143,6 +145,7 @@ impl Server {
         purge.abort();
         expire.abort();
         challenges.abort();
+        sweep.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
@@ -186,6 +189,17 @@ async fn expire_challenges(state: AppState) {
     loop {
         every.tick().await;
         lichess::challenges::expire(&state.0).await;
+    }
+}
+
+/// Pairs waiting seeks as their rating ranges widen, every
+/// [`seeks::SWEEP_EVERY`].
+async fn sweep_seeks(state: AppState) {
+    let mut every = tokio::time::interval(seeks::SWEEP_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        state.seeks.sweep().await;
     }
 }
 

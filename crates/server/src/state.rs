@@ -13,6 +13,7 @@ use crate::lichess::events::Events;
 use crate::presence::Presence;
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
+use crate::seeks::{MemorySeeks, Seeks};
 use crate::tables::lobby::Lobby;
 use live::engine_pool::EnginePool;
 use live::fair::Requester;
@@ -45,7 +46,7 @@ pub struct Shared {
     pub secure_cookies: bool,
     /// Password hashing (a bounded pool).
     pub hasher: Hasher,
-    /// The lobby's live feed of open tables.
+    /// The lobby's live feed of open tables and seeks.
     pub lobby: Lobby,
     /// Which accounts have an open stream or socket.
     pub presence: Arc<Presence>,
@@ -54,6 +55,8 @@ pub struct Shared {
     pub events: Arc<Events>,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::lichess::slots::GameStreams>,
+    /// Quick pairing: the waiting seeks and their seekers.
+    pub seeks: Arc<Seeks<MemorySeeks>>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -75,25 +78,31 @@ impl Shared {
             tuning.think_time_factor,
             Arc::clone(&metrics),
         ));
+        let lobby = Lobby::default();
+        let live = Arc::new(LiveDeps::new(
+            live::registry(),
+            store.clone(),
+            Arc::clone(&engines),
+            Arc::clone(&metrics),
+            LiveTuning {
+                idle_unload: tuning.idle_unload,
+                first_move_timeout: tuning.first_move_timeout,
+                away_claim_after: tuning.away_claim_after,
+            },
+        ));
         Shared {
-            store: store.clone(),
-            live: Arc::new(LiveDeps::new(
-                live::registry(),
-                store,
-                Arc::clone(&engines),
-                Arc::clone(&metrics),
-                LiveTuning {
-                    idle_unload: tuning.idle_unload,
-                    first_move_timeout: tuning.first_move_timeout,
-                    away_claim_after: tuning.away_claim_after,
-                },
+            store,
+            seeks: Arc::new(Seeks::new(
+                MemorySeeks::new(lobby.clone()),
+                Arc::clone(&live),
             )),
+            live,
             engines,
             metrics,
             signer: CookieSigner::new(secret),
             limits: Arc::new(Limits::new(&tuning.quotas)),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
-            lobby: Lobby::default(),
+            lobby,
             presence: Arc::new(Presence::default()),
             events: Arc::new(Events::default()),
             game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),

@@ -1,16 +1,19 @@
-//! The Multiplayer page's controller: the open-a-table form (remembered
-//! choices), the live lobby (GET /api/lobby, then the lobby socket) and
-//! sitting down at a table from the lobby or by its code.
-import { ApiError, getLobby, joinTable, lobbySocketUrl, openTable, type Table } from '../api.js';
+//! The Multiplayer page's controller: quick pairing (seek a preset, wait,
+//! cancel), the open-a-table form (remembered choices), the live lobby
+//! (GET /api/lobby, then the lobby socket) and sitting down at a table from
+//! the lobby or by its code.
+import { ApiError, getLobby, joinTable, lobbySocketUrl, openTable, type Seek, seekGame, type Table } from '../api.js';
 import { tableErrorText } from '../errors.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
 import { lobbyReduce, normalizeCode, sameName, type TableSettings, tableRequest, type TimeControl } from '../tables.js';
 
 export type { TableSettings };
+import { type Cell, cellId, seekRequest, seeksReduce } from './quick.js';
 import { LobbySocket } from './socket.js';
 
 const STORAGE_KEY = 'plyyard.table';
+const QUICK_RATED_KEY = 'plyyard.quickRated';
 
 
 const DEFAULTS: TableSettings = { variant: 'standard', minutes: '5', increment: '3', rules: 'plyyard', rated: true, private: false };
@@ -32,6 +35,14 @@ export function loadTableSettings(): TableSettings {
   }
 }
 
+function loadQuickRated(): boolean {
+  try {
+    return localStorage.getItem(QUICK_RATED_KEY) !== 'false';
+  } catch {
+    return true;
+  }
+}
+
 /** State of the Multiplayer page. */
 export class MultiplayerCtrl implements Controller {
   settings: TableSettings = loadTableSettings();
@@ -49,7 +60,16 @@ export class MultiplayerCtrl implements Controller {
   joinError: string | null = null;
   joining = false;
 
+  /** The players waiting by quick pairing (from the lobby socket). */
+  seeks: Seek[] = [];
+  /** Quick pairing seeks rated games. */
+  quickRated = loadQuickRated();
+  /** The cell being sought (its button shows waiting), by `cellId`. */
+  seeking: string | null = null;
+  quickError: string | null = null;
+
   private socket: LobbySocket | null = null;
+  private seekAbort: AbortController | null = null;
   private alive = true;
 
   constructor(readonly ctx: Ctx) {
@@ -69,6 +89,7 @@ export class MultiplayerCtrl implements Controller {
       lobbySocketUrl(),
       (msg) => {
         this.lobby = lobbyReduce(this.lobby ?? [], msg);
+        this.seeks = seeksReduce(this.seeks, msg);
         this.lobbyFailed = false;
         this.redraw();
       },
@@ -84,6 +105,7 @@ export class MultiplayerCtrl implements Controller {
   }
 
   destroy(): void {
+    this.stopSeeking();
     this.alive = false;
     this.socket?.close();
     this.socket = null;
@@ -91,6 +113,60 @@ export class MultiplayerCtrl implements Controller {
 
   redraw(): void {
     if (this.alive) this.ctx.redraw();
+  }
+
+  /** Seeks a game of `cell`, or cancels when it is the one being sought; pairing opens the game's table. */
+  quick(cell: Cell): void {
+    const id = cellId(cell);
+    const again = this.seeking === id;
+    this.stopSeeking();
+    this.quickError = null;
+    if (again) {
+      this.redraw();
+      return;
+    }
+    const abort = new AbortController();
+    this.seekAbort = abort;
+    this.seeking = id;
+    this.redraw();
+    seekGame(seekRequest(cell, this.quickRated), abort.signal)
+      .then((paired) => {
+        if (!this.alive || this.seekAbort !== abort) return;
+        this.seekAbort = null;
+        this.seeking = null;
+        this.ctx.navigate(paired.url || `/t/${paired.code}`);
+      })
+      .catch((e: unknown) => {
+        if (!this.alive || this.seekAbort !== abort) return;
+        this.seekAbort = null;
+        this.seeking = null;
+        this.quickError = tableErrorText(e);
+        this.redraw();
+      });
+  }
+
+  /**
+   * Cancels the seek under way, if any: the seek lives as long as its
+   * request, so ending the request ends it (no separate cancel that could
+   * overtake the next seek).
+   */
+  stopSeeking(): void {
+    if (!this.seekAbort) return;
+    this.seekAbort.abort();
+    this.seekAbort = null;
+    this.seeking = null;
+  }
+
+  /** Chooses rated or casual quick pairing (remembered; a seek under way is cancelled). */
+  setQuickRated(rated: boolean): void {
+    this.stopSeeking();
+    this.quickRated = rated;
+    try {
+      localStorage.setItem(QUICK_RATED_KEY, String(rated));
+    } catch {
+      // Not remembered when storage is unavailable.
+    }
+    this.redraw();
   }
 
   /** Is the logged-in account the host of `table`? */

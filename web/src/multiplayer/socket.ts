@@ -1,5 +1,5 @@
-//! The lobby socket: the open public tables, a full list on every (re)connection
-//! then additions and removals; reconnects with the game socket's backoff.
+//! The lobby socket: the open public tables and waiting seeks, a full list on
+//! every (re)connection then additions and removals; reconnects with the game socket's backoff.
 import type { LobbyMessage } from '../api.js';
 import { backoff, type Connect } from '../socket.js';
 
@@ -41,7 +41,7 @@ export class LobbySocket {
       } catch {
         return;
       }
-      if (msg && (msg.t === 'lobby' || msg.t === 'add' || msg.t === 'remove')) this.onMessage(msg);
+      if (msg && ['lobby', 'add', 'remove', 'seek_add', 'seek_remove'].includes(msg.t)) this.onMessage(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;

@@ -1,12 +1,65 @@
-//! The Multiplayer page as a function of its controller: open a table (or
-//! log in first), the live lobby, and joining by code.
+//! The Multiplayer page as a function of its controller: the quick-pairing
+//! grid, open a table (or log in first), the live lobby, and joining by code.
 import { h, type VNode } from 'snabbdom';
 import type { Table } from '../api.js';
 import { choiceGroup } from '../choices.js';
-import { type Key, t } from '../i18n.js';
+import { type Key, t, tp } from '../i18n.js';
 import { authPath } from '../route.js';
 import { INCREMENT, MINUTES, PRESETS, parseTimeControl, ratingLabel, tcLabel } from '../tables.js';
 import type { MultiplayerCtrl, TableSettings } from './ctrl.js';
+import { CELLS, type Cell, cellId, waitingFor } from './quick.js';
+
+function quickButton(ctrl: MultiplayerCtrl, cell: Cell): VNode {
+  const id = cellId(cell);
+  const waiting = ctrl.seeking === id;
+  const others = waitingFor(ctrl.seeks, cell, ctrl.quickRated, ctrl.ctx.account()?.username);
+  const speed = t(`speed.${cell.speed}` as Key);
+  const kind = cell.variant === 'chess960' ? `${t('variant.chess960')} · ${speed}` : speed;
+  return h(
+    'button.quick-cell',
+    {
+      key: id,
+      class: { waiting },
+      attrs: {
+        type: 'button',
+        'data-testid': `quick-${id}`,
+        'aria-pressed': String(waiting),
+        title: waiting ? t('quick.cancel') : t('multiplayer.form.tcTitle', { minutes: cell.minutes, increment: cell.increment }),
+      },
+      on: { click: () => ctrl.quick(cell) },
+    },
+    [
+      h('span.quick-tc', tcLabel(cell)),
+      h('span.quick-kind', kind),
+      waiting
+        ? h('span.quick-status', { attrs: { 'data-testid': 'quick-waiting' } }, t('quick.waiting'))
+        : h('span.quick-status.muted', others > 0 ? tp('quick.others', others) : '\u00a0'),
+    ],
+  );
+}
+
+function quickCard(ctrl: MultiplayerCtrl): VNode {
+  const account = ctrl.ctx.account();
+  return h('section.card.quick-card', { attrs: { 'aria-labelledby': 'quick-title', 'data-testid': 'quick' } }, [
+    h('h2', { attrs: { id: 'quick-title' } }, t('quick.title')),
+    h('p.muted', t('quick.intro')),
+    account
+      ? h('div.quick-body', [
+          h('div.check-field', [
+            h('input', {
+              attrs: { id: 'quick-rated', type: 'checkbox', 'data-testid': 'quick-rated' },
+              props: { checked: ctrl.quickRated },
+              on: { change: (e: Event) => ctrl.setQuickRated((e.target as HTMLInputElement).checked) },
+            }),
+            h('label', { attrs: { for: 'quick-rated' } }, t('multiplayer.form.rated')),
+          ]),
+          h('div.quick-grid', CELLS.map((cell) => quickButton(ctrl, cell))),
+          h('p.muted.small', { attrs: { role: 'status', 'data-testid': 'quick-hint' } }, ctrl.seeking ? t('quick.hint') : ''),
+          h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'quick-error' } }, ctrl.quickError ?? ''),
+        ])
+      : loginFirst('/multiplayer', 'quick.loginFirst', 'quick-login'),
+  ]);
+}
 
 function radios<K extends 'variant' | 'rules'>(ctrl: MultiplayerCtrl, name: K, legend: Key, options: ReadonlyArray<TableSettings[K]>, label: (o: TableSettings[K]) => Key): VNode {
   return choiceGroup({
@@ -194,6 +247,7 @@ function joinForm(ctrl: MultiplayerCtrl): VNode {
 export function multiplayerView(ctrl: MultiplayerCtrl): VNode {
   const account = ctrl.ctx.account();
   return h('div.multiplayer', [
+    quickCard(ctrl),
     h('section.card.open-card', { attrs: { 'aria-labelledby': 'open-title' } }, [
       h('h1', { attrs: { id: 'open-title' } }, t('multiplayer.title')),
       h('p.intro', t('multiplayer.intro')),

@@ -193,7 +193,7 @@ test('the lobby socket hands over its messages, reconnects after a drop and stop
   const conn: boolean[] = [];
   const sock = new LobbySocket(
     'ws://x/api/lobby/socket',
-    (m) => got.push(m.t === 'remove' ? `remove ${m.code}` : m.t === 'add' ? `add ${m.table.code}` : `lobby ${m.tables.length}`),
+    (m) => got.push(m.t === 'remove' ? `remove ${m.code}` : m.t === 'add' ? `add ${m.table.code}` : m.t === 'lobby' ? `lobby ${m.tables.length}` : m.t),
     (open) => conn.push(open),
     (u) => new FakeLobbySocket(u) as unknown as WebSocket,
   );
@@ -204,7 +204,8 @@ test('the lobby socket hands over its messages, reconnects after a drop and stop
   first.receive('not json');
   first.receive({ t: 'something-else' });
   first.receive({ t: 'remove', code: 'AAAAAA' });
-  assert.deepEqual(got, ['lobby 1', 'add BBBBBB', 'remove AAAAAA']);
+  first.receive({ t: 'seek_remove', id: 4 });
+  assert.deepEqual(got, ['lobby 1', 'add BBBBBB', 'remove AAAAAA', 'seek_remove']);
   // A drop: reported, then a new connection after the backoff (0.5–0.625 s).
   first.onclose?.();
   assert.deepEqual(conn, [true, false]);

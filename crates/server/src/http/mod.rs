@@ -3,7 +3,8 @@
 //! JSON bodies into clear errors.
 //!
 //! The routes live by what they serve: `games` (computer games, game state,
-//! PGN, the game websocket), `tables` (tables and the lobby), `accounts`
+//! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
+//! (quick pairing), `accounts`
 //! (accounts and profiles), `positions`, `exercises`, `review`, and
 //! `assets` (the embedded web app). `body` decodes request bodies,
 //! `socket` bounds every websocket.
@@ -16,6 +17,7 @@ mod exercises;
 mod games;
 mod positions;
 mod review;
+mod seeks;
 mod socket;
 mod tables;
 
@@ -45,6 +47,7 @@ pub fn router(state: AppState) -> Router {
     crate::learn::prepare();
     let api = games::routes()
         .merge(tables::routes())
+        .merge(seeks::routes())
         .merge(positions::routes())
         .merge(exercises::routes())
         .merge(review::routes())

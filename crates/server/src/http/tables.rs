@@ -16,7 +16,7 @@ use crate::security::{AccountKey, ClientIp};
 use crate::tables::lobby::LobbyMsg;
 use crate::tables::{self, MAX_OPEN, NewTable, OPEN_FOR, TableJson, listing, normalize_code};
 use crate::{AppState, Shared};
-use plyyard_store::{Store, TableRow, TableStatus, now_ms};
+use plyyard_store::{TableRow, TableStatus, now_ms};
 
 /// The table routes, to be put under the identity middleware.
 pub(super) fn routes() -> Router<AppState> {
@@ -211,9 +211,10 @@ async fn cancel_table(
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn lobby(State(store): State<Store>) -> Result<Json<listing::LobbyJson>, ApiError> {
+async fn lobby(State(state): State<AppState>) -> Result<Json<listing::LobbyJson>, ApiError> {
     Ok(Json(listing::LobbyJson {
-        tables: listing::open_tables(&store).await?,
+        tables: listing::open_tables(&state.store).await?,
+        seeks: state.seeks.lobby_json().await,
     }))
 }
 

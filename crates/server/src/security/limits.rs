@@ -133,6 +133,9 @@ pub struct Quotas {
     /// PGN imports one client may make per minute (address and account);
     /// also the burst.
     pub imports_per_minute: u32,
+    /// Seeks (quick pairing) one client may start per minute (address and
+    /// account); also the burst.
+    pub seeks_per_minute: u32,
     /// Learn progress writes one client may make per minute (address and
     /// account); also the burst.
     pub progress_per_minute: u32,
@@ -159,6 +162,7 @@ impl Default for Quotas {
             login_tracked_max: 100_000,
             tables_per_minute: 20,
             imports_per_minute: 10,
+            seeks_per_minute: 30,
             progress_per_minute: 60,
             credentials_per_minute: 10,
             challenges_per_minute: 20,
@@ -321,6 +325,7 @@ pub struct Limits {
     backoff: LoginBackoff,
     tables: Keyed<Subject>,
     imports: Keyed<Subject>,
+    seeks: Keyed<Subject>,
     progress: Keyed<Subject>,
     credentials: Keyed<Subject>,
     challenges: Keyed<Subject>,
@@ -342,6 +347,7 @@ impl Limits {
             login: Keyed::new(per(q.logins_per_minute, Duration::from_secs(60))),
             tables: Keyed::new(per(q.tables_per_minute, Duration::from_secs(60))),
             imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
+            seeks: Keyed::new(per(q.seeks_per_minute, Duration::from_secs(60))),
             progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
             credentials: Keyed::new(per(q.credentials_per_minute, Duration::from_secs(60))),
             challenges: Keyed::new(per(q.challenges_per_minute, Duration::from_secs(60))),
@@ -422,6 +428,19 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         check_both(&self.tables, ip, account)
+    }
+
+    /// Counts one seek started by a client (quick pairing), against its
+    /// address and its account alike.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its seeks per minute.
+    pub fn check_seeks(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        check_both(&self.seeks, ip, account)
     }
 
     /// Counts one PGN import by a client (address and account).

@@ -57,6 +57,8 @@ async fn tables_json(store: &Store, tables: &[TableRow]) -> Result<Vec<TableJson
 pub struct LobbyJson {
     /// The open public tables, newest first.
     pub tables: Vec<TableJson>,
+    /// The waiting seeks (quick pairing), oldest first.
+    pub seeks: Vec<crate::seeks::wire::SeekJson>,
 }
 
 /// The lobby's list: the open public tables, newest first.

@@ -1,5 +1,5 @@
-//! The lobby's live feed: tables appearing and leaving, fanned out to every
-//! lobby socket.
+//! The lobby's live feed: tables and quick-pairing seeks appearing and
+//! leaving, fanned out to every lobby socket.
 //!
 //! Each change is serialised once and the same text goes to every socket.
 //! The feed is in-process today; several servers will carry it over Redis
@@ -11,6 +11,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use super::TableJson;
+use crate::seeks::wire::SeekJson;
 
 /// Changes kept for slow lobby sockets before they must reload the list.
 const BACKLOG: usize = 256;
@@ -23,6 +24,8 @@ pub enum LobbyMsg {
     Lobby {
         /// The open public tables, newest first.
         tables: Vec<TableJson>,
+        /// The waiting seeks, oldest first.
+        seeks: Vec<SeekJson>,
     },
     /// A table opened.
     Add {
@@ -34,6 +37,17 @@ pub enum LobbyMsg {
     Remove {
         /// Its code.
         code: String,
+    },
+    /// A player started seeking a game (quick pairing).
+    SeekAdd {
+        /// The seek.
+        seek: Box<SeekJson>,
+    },
+    /// A seek stopped waiting (paired, cancelled, replaced, its client
+    /// left).
+    SeekRemove {
+        /// Its number.
+        id: u64,
     },
 }
 
@@ -47,8 +61,8 @@ impl LobbyMsg {
     }
 }
 
-/// The lobby's feed.
-#[derive(Debug)]
+/// The lobby's feed (a clone publishes to the same sockets).
+#[derive(Debug, Clone)]
 pub struct Lobby {
     tx: broadcast::Sender<Arc<str>>,
 }

@@ -1,5 +1,5 @@
-//! The lobby's websocket: the list of open public tables at once, then
-//! every change as it happens (see [`crate::tables::lobby`]). The client
+//! The lobby's websocket: the list of open public tables and waiting seeks
+//! at once, then every change as it happens (see [`crate::tables::lobby`]). The client
 //! has nothing to say on it; what it sends anyway goes through a
 //! [`FloodGuard`], and a flood closes the socket.
 
@@ -17,7 +17,11 @@ pub async fn session(state: AppState, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let mut changes = state.lobby.subscribe();
     let first = match crate::tables::listing::open_tables(&state.store).await {
-        Ok(tables) => LobbyMsg::Lobby { tables }.to_text(),
+        Ok(tables) => LobbyMsg::Lobby {
+            tables,
+            seeks: state.seeks.lobby_json().await,
+        }
+        .to_text(),
         Err(_) => return,
     };
     if sink.send(Message::Text(first.into())).await.is_err() {

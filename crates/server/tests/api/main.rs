@@ -15,5 +15,6 @@ mod positions;
 mod ratings;
 mod review;
 mod security;
+mod seeks;
 mod tables;
 mod two_servers;

@@ -11,6 +11,8 @@
 //! - `tables`: many table games between accounts, two sockets each, moves
 //!   after a think time for a fixed window: persisted moves per second and
 //!   move → ack latency (see [`tables`]); its last line is one JSON object.
+//! - `seeks`: many players seek a game by quick pairing at the same moment:
+//!   the time until every one is paired (see [`seeks`]).
 //! - `password-flood`: sign-ups and password changes with 256-character
 //!   passwords from many clients against the default limits, while
 //!   `/healthz` and a socket ping are timed (see [`flood`]).
@@ -28,6 +30,8 @@
 mod fairness;
 #[path = "loadgen/flood.rs"]
 mod flood;
+#[path = "loadgen/seeks.rs"]
+mod seeks;
 #[path = "loadgen/tables.rs"]
 mod tables;
 
@@ -193,6 +197,22 @@ enum Mode {
         #[arg(long, default_value_t = 60)]
         seconds: u64,
     },
+    /// Players seeking a game by quick pairing all at once: the time until
+    /// every one is paired.
+    Seeks {
+        /// Players seeking at once (accounts `load0`…, signed up or logged
+        /// in to; a multiple of 2 × `--cells`).
+        #[arg(long, default_value_t = 2000)]
+        players: usize,
+        /// Grid cells (presets, then the same in Chess960) the players are
+        /// spread over, 1–10.
+        #[arg(long, default_value_t = 10)]
+        cells: usize,
+        /// No warm-up request: every seek opens its connection when
+        /// released (2,000 connections at once).
+        #[arg(long)]
+        cold: bool,
+    },
     /// Table games between accounts, both players on sockets, moving after
     /// a think time: persisted moves/s and move → ack latency.
     Tables {
@@ -335,6 +355,18 @@ fn main() -> std::process::ExitCode {
                         seconds,
                     };
                     fairness::run(cli.addr, o).await
+                }
+                Mode::Seeks {
+                    players,
+                    cells,
+                    cold,
+                } => {
+                    let o = seeks::Options {
+                        players,
+                        cells,
+                        cold,
+                    };
+                    seeks::run(cli.addr, o).await
                 }
                 Mode::Tables {
                     games,

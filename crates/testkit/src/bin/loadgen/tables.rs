@@ -253,7 +253,7 @@ fn round(x: f64, digits: i32) -> f64 {
 
 /// Accounts `load0` … `load{n-1}`, each with its own cookie jar: signed up,
 /// or logged in to when the name is taken.
-async fn accounts(addr: SocketAddr, n: usize) -> Result<Vec<Client>> {
+pub(crate) async fn accounts(addr: SocketAddr, n: usize) -> Result<Vec<Client>> {
     let mut out: Vec<Option<Client>> = vec![None; n];
     let mut running = tokio::task::JoinSet::new();
     let mut next = 0;
@@ -876,7 +876,7 @@ fn machine_ticks() -> Option<MachineTicks> {
 
 /// Raises this process's soft limit of open files to at least `need`
 /// (up to the hard limit).
-fn raise_open_files(need: u64) -> Result<()> {
+pub(crate) fn raise_open_files(need: u64) -> Result<()> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,

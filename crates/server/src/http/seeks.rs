@@ -1,0 +1,78 @@
+//! Quick-pairing routes (`docs/protocol.md`, "Quick pairing"): `POST
+//! /api/seeks` seeks a game and holds the request open until paired (the
+//! seek dies with the request), `DELETE /api/seeks` cancels the caller's
+//! seek.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+use axum::{Extension, Json, Router};
+
+use super::body::{JsonBody, json_body};
+use crate::AppState;
+use crate::error::{ApiError, ErrorCode};
+use crate::identity::Session;
+use crate::security::{AccountKey, ClientIp};
+use crate::seeks::wire::speed_of;
+use crate::seeks::{NewSeek, PairedJson, Seeker};
+use plyyard_store::now_ms;
+
+/// The quick-pairing routes, to be put under the identity middleware.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new().route("/api/seeks", post(seek).delete(cancel))
+}
+
+fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
+    session.ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in to play at a table"))
+}
+
+/// Seeks a game and answers once paired. The seek is held by this
+/// request: when the client goes away the handler is dropped, and with it
+/// the seek.
+async fn seek(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+    Extension(ip): Extension<ClientIp>,
+    body: JsonBody,
+) -> Result<Json<PairedJson>, ApiError> {
+    let session = logged_in(session)?;
+    let req: NewSeek = json_body(body, "seek")?;
+    let key = req.key()?;
+    let player = session.account.player_id.clone();
+    state
+        .limits
+        .check_seeks(ip, Some(&AccountKey(player.clone())))?;
+    let ratings = state.store.ratings_of(&[player.as_str()]).await?;
+    let r = ratings
+        .get(&(player.clone(), speed_of(&key)))
+        .copied()
+        .unwrap_or_default();
+    let seeker = Seeker {
+        player,
+        name: session.account.username.clone(),
+        rating: plyyard_rating::display(r.at(now_ms()).rating),
+        provisional: r.provisional(),
+    };
+    let mut stopping = state.shutting_down.subscribe();
+    let mut handle = state.seeks.seek(seeker, key).await;
+    tokio::select! {
+        answer = handle.paired() => answer.map(Json),
+        _ = stopping.wait_for(|s| *s) => Err(ApiError::new(
+            ErrorCode::Conflict,
+            "the server is restarting: seek again",
+        )),
+    }
+}
+
+/// Cancels the caller's waiting seek: `204`, or `404` when none waits.
+async fn cancel(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+) -> Result<StatusCode, ApiError> {
+    let session = logged_in(session)?;
+    if state.seeks.cancel_player(&session.account.player_id).await {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::new(ErrorCode::NotFound, "no seek is waiting"))
+    }
+}
