@@ -45,7 +45,7 @@ const COMPRESS_MIN_BYTES: u16 = 256;
 pub fn router(state: AppState) -> Router {
     assets::prepare();
     crate::learn::prepare();
-    let api = games::routes()
+    let own = games::routes()
         .merge(tables::routes())
         .merge(seeks::routes())
         .merge(positions::routes())
@@ -53,6 +53,8 @@ pub fn router(state: AppState) -> Router {
         .merge(review::routes())
         .merge(analysis::routes())
         .merge(accounts::router())
+        .layer(axum::middleware::from_fn(refuse_tokens));
+    let api = own
         .merge(crate::lichess::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(
@@ -76,6 +78,20 @@ pub fn router(state: AppState) -> Router {
     security::with_headers(guarded)
         .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
+}
+
+/// Middleware on the web app's own API: a request authenticated by an API
+/// token is refused (403). Tokens carry scopes, which only the
+/// Lichess-compatible API checks; the web app's endpoints (and its game
+/// socket) act for a whole account and take a session.
+async fn refuse_tokens(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if req.extensions().get::<crate::bearer::TokenAuth>().is_some() {
+        return ApiError::forbidden(
+            "API tokens work on the Lichess-compatible API only (docs/api.md); this endpoint takes a session",
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 /// gzip or brotli, as the client asks, for bodies of at least

@@ -13,9 +13,7 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::Session;
 use crate::security::{AccountKey, ClientIp};
-use crate::seeks::wire::speed_of;
-use crate::seeks::{NewSeek, PairedJson, Seeker};
-use plyyard_store::now_ms;
+use crate::seeks::{NewSeek, PairedJson, seeker_for};
 
 /// The quick-pairing routes, to be put under the identity middleware.
 pub(super) fn routes() -> Router<AppState> {
@@ -23,7 +21,14 @@ pub(super) fn routes() -> Router<AppState> {
 }
 
 fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
-    session.ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in to play at a table"))
+    let session = session
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in to play at a table"))?;
+    if session.account.bot {
+        return Err(ApiError::forbidden(
+            "bot accounts play through the Bot API: tables and quick pairing are for people",
+        ));
+    }
+    Ok(session)
 }
 
 /// Seeks a game and answers once paired. The seek is held by this
@@ -38,21 +43,10 @@ async fn seek(
     let session = logged_in(session)?;
     let req: NewSeek = json_body(body, "seek")?;
     let key = req.key()?;
-    let player = session.account.player_id.clone();
     state
         .limits
-        .check_seeks(ip, Some(&AccountKey(player.clone())))?;
-    let ratings = state.store.ratings_of(&[player.as_str()]).await?;
-    let r = ratings
-        .get(&(player.clone(), speed_of(&key)))
-        .copied()
-        .unwrap_or_default();
-    let seeker = Seeker {
-        player,
-        name: session.account.username.clone(),
-        rating: plyyard_rating::display(r.at(now_ms()).rating),
-        provisional: r.provisional(),
-    };
+        .check_seeks(ip, Some(&AccountKey(session.account.player_id.clone())))?;
+    let seeker = seeker_for(&state.store, &session.account, &key).await?;
     let mut stopping = state.shutting_down.subscribe();
     let mut handle = state.seeks.seek(seeker, key).await;
     tokio::select! {

@@ -30,7 +30,14 @@ pub(super) fn routes() -> Router<AppState> {
 }
 
 fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
-    session.ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in to play at a table"))
+    let session = session
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in to play at a table"))?;
+    if session.account.bot {
+        return Err(ApiError::forbidden(
+            "bot accounts play through the Bot API: tables and quick pairing are for people",
+        ));
+    }
+    Ok(session)
 }
 
 fn no_table(code: &str) -> ApiError {

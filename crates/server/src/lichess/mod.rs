@@ -12,6 +12,7 @@
 //! - [`users`]: the account, users, online status, bot upgrade;
 //! - [`challenges`]: challenges and their events;
 //! - [`events`]: each account's event-stream feed;
+//! - `seek`: the Board API's seek, our quick pairing's;
 //! - [`game_json`]: a game as lichess writes it (statuses, speeds,
 //!   players, `gameFull`/`gameState`, a game as one player sees it);
 //! - [`game_stream`]: the Board/Bot game streams;
@@ -30,6 +31,7 @@ pub mod game_stream;
 mod games;
 mod oauth;
 mod play;
+mod seek;
 pub mod slots;
 mod stream;
 mod tokens;
@@ -61,6 +63,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/oauth/request", get(oauth::describe))
         .route("/api/oauth/approve", post(oauth::approve))
         .route("/api/stream/event", get(stream::events))
+        .route("/api/board/seek", post(seek::board_seek))
         .route("/api/challenge", get(challenges::mine))
         .route("/api/challenge/{username}", post(challenges::create))
         .route("/api/challenge/{id}/accept", post(challenges::accept))

@@ -17,3 +17,27 @@ pub use pool::{PoolKey, Seek, SeekId};
 pub use service::{SWEEP_EVERY, SeekHandle, Seeker, Seeks};
 pub use store::{MemorySeeks, SeekStore};
 pub use wire::{NewSeek, PairedJson, SeekJson};
+
+/// `account` as a seeker of `key`: its name and its rating at the key's
+/// speed.
+///
+/// # Errors
+/// A database failure.
+pub async fn seeker_for(
+    store: &plyyard_store::Store,
+    account: &plyyard_store::Account,
+    key: &PoolKey,
+) -> Result<Seeker, crate::error::ApiError> {
+    let player = account.player_id.clone();
+    let ratings = store.ratings_of(&[player.as_str()]).await?;
+    let r = ratings
+        .get(&(player.clone(), wire::speed_of(key)))
+        .copied()
+        .unwrap_or_default();
+    Ok(Seeker {
+        player,
+        name: account.username.clone(),
+        rating: plyyard_rating::display(r.at(plyyard_store::now_ms()).rating),
+        provisional: r.provisional(),
+    })
+}

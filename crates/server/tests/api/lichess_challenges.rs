@@ -406,7 +406,91 @@ async fn bad_challenges_are_refused_and_change_nothing(db: TestDb) {
     srv.stop().await;
 }
 
+async fn board_seeks_pair_and_tokens_stay_off_the_web_apps_api(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(20)).await;
+    let alice = player(&srv, "alice", &SCOPES).await;
+    let bob = player(&srv, "bob", &SCOPES).await;
+    let c = srv.client();
+    let mut a_events = Stream::open(&c, &alice, "/api/stream/event").await;
+    let mut b_events = Stream::open(&c, &bob, "/api/stream/event").await;
+    let seek = |token: String| {
+        let url = c.url("/api/board/seek");
+        async move {
+            reqwest::Client::new()
+                .post(url)
+                .bearer_auth(token)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body("rated=false&time=5&increment=3&variant=standard&color=random&ratingRange=")
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let a = seek(alice.clone()).await;
+    assert_eq!(a.status(), 200);
+    let b = seek(bob.clone()).await;
+    assert_eq!(b.status(), 200);
+    // Paired: both seeks' streams end, and the game starts on both event streams.
+    for resp in [a, b] {
+        tokio::time::timeout(WAIT, resp.bytes())
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    let a_start = a_events.event().await;
+    assert_eq!(a_start["type"], "gameStart", "{a_start}");
+    let b_start = b_events.event().await;
+    assert_eq!(a_start["game"]["id"], b_start["game"]["id"]);
+    assert_ne!(a_start["game"]["color"], b_start["game"]["color"]);
+
+    // Bad seeks are 400s; a time control quick pairing does not offer too.
+    for body in [
+        "time=5",
+        "time=2.5&increment=3",
+        "time=7&increment=1",
+        "days=2",
+    ] {
+        let r = c
+            .with_token(
+                &alice,
+                Method::POST,
+                "/api/board/seek",
+                Some(("application/x-www-form-urlencoded", body)),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+    }
+    // A token works on the Lichess-compatible API only.
+    let r = c
+        .with_token(
+            &alice,
+            Method::POST,
+            "/api/computer-games",
+            Some((
+                "application/json",
+                r#"{"level":"beginner","color":"white"}"#,
+            )),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{}", r.text());
+    let game = a_start["game"]["id"].as_str().unwrap();
+    let r = c
+        .with_token(
+            &alice,
+            Method::GET,
+            &format!("/api/games/{game}/socket"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "no game socket with a token");
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    board_seeks_pair_and_tokens_stay_off_the_web_apps_api,
     a_challenge_accepted_starts_the_game_on_both_streams,
     declines_and_cancels_reach_both_players,
     a_challenge_without_its_challenger_goes_offline,

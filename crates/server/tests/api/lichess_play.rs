@@ -89,6 +89,36 @@ async fn table_game(host: Side, guest: Side) -> (Side, Side, String) {
     }
 }
 
+/// `challenger` challenges `dest` (5+3, casual) and `dest` accepts, all
+/// through the API: (white, black, game id).
+async fn challenge_game(c: &Client, challenger: Side, dest: Side) -> (Side, Side, String) {
+    let r = c
+        .with_token(
+            &challenger.token,
+            Method::POST,
+            &format!("/api/challenge/{}", dest.name),
+            Some((
+                "application/x-www-form-urlencoded",
+                "clock.limit=300&clock.increment=3",
+            )),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let id = r.json::<Value>().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = post(c, &dest.token, &format!("/api/challenge/{id}/accept")).await;
+    assert_eq!(status, 200, "{body}");
+    let state = c.get_value(&format!("/api/games/{id}")).await;
+    if state["white"]["name"] == challenger.name.as_str() {
+        (challenger, dest, id)
+    } else {
+        (dest, challenger, id)
+    }
+}
+
 async fn side(srv: &TestServer, name: &str, scopes: &[&str]) -> Side {
     let web = account(srv, name).await;
     let token = token(&web, scopes).await;
@@ -541,7 +571,17 @@ async fn bots_play_on_the_bot_api_and_claims_follow_closed_streams(db: TestDb) {
     let (status, _) = post(&c, &robot.token, "/api/bot/account/upgrade").await;
     assert_eq!(status, 200);
     let person = side(&srv, "Petra", &["board:play"]).await;
-    let (w, b, id) = table_game(person, robot).await;
+    // A bot cannot sit at a table meant for people; a challenge brings it.
+    let r = robot
+        .web
+        .post_json(
+            "/api/tables",
+            &json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{}", r.text());
+    let (w, b, id) = challenge_game(&c, person, robot).await;
     let (person, robot) = if w.name == "Petra" { (w, b) } else { (b, w) };
     let bot_path = |what: &str| format!("/api/bot/game/{id}/{what}");
     // Each API keeps to its own kind of account.
