@@ -337,10 +337,14 @@ pub(super) async fn create(
     Ok(Json(json).into_response())
 }
 
-/// `GET /api/challenge`: the caller's waiting challenges, in and out.
+/// `GET /api/challenge`: the caller's waiting challenges, in and out; it
+/// renews the caller's own (they are there).
 pub(super) async fn mine(State(state): State<AppState>, caller: Caller) -> LiResult<Json<Value>> {
     caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
     let me = &caller.account.player_id;
+    // Asking keeps one's own challenges alive, as an open event stream
+    // does: the web app asks every few seconds instead of holding a stream.
+    touch(&state, me).await;
     let mut incoming = Vec::new();
     let mut outgoing = Vec::new();
     for c in state.store.waiting_challenges(me).await? {
