@@ -10,7 +10,8 @@
 //! - [`tokens`]: personal access tokens and `POST /api/token/test`;
 //! - [`oauth`]: the PKCE authorization code flow and `/api/token`;
 //! - [`users`]: the account, users, online status, bot upgrade;
-//! - [`challenges`]: challenges and their events;
+//! - [`challenges`]: challenges and their events; `ai`: a game against
+//!   our computer (`/api/challenge/ai`);
 //! - [`events`]: each account's event-stream feed;
 //! - `seek`: the Board API's seek, our quick pairing's;
 //! - [`game_json`]: a game as lichess writes it (statuses, speeds,
@@ -20,6 +21,7 @@
 //! - [`slots`]: the game streams open per account;
 //! - [`games`]: the games being played, and exports (PGN and JSON).
 
+mod ai;
 pub mod body;
 pub mod caller;
 pub mod challenges;
@@ -65,6 +67,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/stream/event", get(stream::events))
         .route("/api/board/seek", post(seek::board_seek))
         .route("/api/challenge", get(challenges::mine))
+        .route("/api/challenge/ai", post(ai::challenge_ai))
         .route("/api/challenge/{username}", post(challenges::create))
         .route("/api/challenge/{id}/accept", post(challenges::accept))
         .route("/api/challenge/{id}/decline", post(challenges::decline))

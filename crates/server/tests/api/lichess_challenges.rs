@@ -489,7 +489,74 @@ async fn board_seeks_pair_and_tokens_stay_off_the_web_apps_api(db: TestDb) {
     srv.stop().await;
 }
 
+async fn a_game_against_the_computer_is_played_through_the_board_api(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(20)).await;
+    let alice = player(&srv, "alice", &SCOPES).await;
+    let c = srv.client();
+    let mut events = Stream::open(&c, &alice, "/api/stream/event").await;
+    let r = c
+        .with_token(
+            &alice,
+            Method::POST,
+            "/api/challenge/ai",
+            Some((
+                "application/x-www-form-urlencoded",
+                "level=1&color=white&clock.limit=300&clock.increment=3",
+            )),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let game: Value = r.json().unwrap();
+    let id = game["id"].as_str().unwrap().to_owned();
+    assert_eq!(game["player"], "white");
+    assert_eq!(game["source"], "ai");
+    assert_eq!(game["status"]["name"], "started");
+    let start = events.event().await;
+    assert_eq!(start["type"], "gameStart");
+    assert_eq!(start["game"]["id"], id.as_str());
+    assert_eq!(start["game"]["opponent"]["ai"], 1);
+
+    let mut s = Stream::open(&c, &alice, &format!("/api/board/game/stream/{id}")).await;
+    let full = s.event().await;
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["black"]["aiLevel"], 1);
+    let r = c
+        .with_token(
+            &alice,
+            Method::POST,
+            &format!("/api/board/game/{id}/move/e2e4"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    // Our move, then the computer's reply.
+    loop {
+        let st = s.event().await;
+        let moves = st["moves"].as_str().unwrap_or_default().to_owned();
+        if moves.split(' ').count() >= 2 {
+            assert!(moves.starts_with("e2e4 "), "{moves}");
+            break;
+        }
+    }
+    for bad in ["level=9", "level=3&days=2", "level=3&variant=atomic"] {
+        let r = c
+            .with_token(
+                &alice,
+                Method::POST,
+                "/api/challenge/ai",
+                Some(("application/x-www-form-urlencoded", bad)),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 400, "{bad}");
+    }
+    srv.stop().await;
+}
+
 testkit::both_backends!(
+    a_game_against_the_computer_is_played_through_the_board_api,
     board_seeks_pair_and_tokens_stay_off_the_web_apps_api,
     a_challenge_accepted_starts_the_game_on_both_streams,
     declines_and_cancels_reach_both_players,

@@ -1,0 +1,139 @@
+//! `POST /api/challenge/ai`: a game against our computer, started at once,
+//! played through the Board (or Bot) API like any game. Lichess's levels
+//! 1–5 are our Beginner … Expert; our computer games have no clock.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::{Extension, response::IntoResponse, response::Response};
+use serde::Deserialize;
+use serde_json::json;
+use wire::lichess::Scope;
+use wire::protocol::{ColorChoice, NewComputerGame};
+
+use super::body::decode;
+use super::caller::Caller;
+use super::challenges::variant_json;
+use super::error::{LiError, LiResult};
+use super::game_json::{status_of, unix_ms};
+use crate::http::body::JsonBody;
+use crate::security::{AccountKey, ClientIp, LimitKey};
+use crate::state::AppState;
+use engine::Level;
+use game::Variant;
+use plyyard_store::PlayerId;
+
+/// The body of `POST /api/challenge/ai` (JSON or form).
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct AiBody {
+    level: Option<u8>,
+    color: Option<String>,
+    variant: Option<String>,
+    days: Option<u32>,
+    fen: Option<String>,
+}
+
+/// Our computer level for lichess's `level`.
+///
+/// # Errors
+/// 400 for a level other than 1 to 5.
+pub fn level_of(level: Option<u8>) -> LiResult<Level> {
+    match level {
+        Some(1) => Ok(Level::Beginner),
+        Some(2) => Ok(Level::Easy),
+        Some(3) => Ok(Level::Normal),
+        Some(4) => Ok(Level::Hard),
+        Some(5) => Ok(Level::Expert),
+        _ => Err(LiError::bad_request(
+            "level is 1 to 5 (Beginner, Easy, Normal, Hard, Expert)",
+        )),
+    }
+}
+
+fn request(b: &AiBody) -> LiResult<NewComputerGame> {
+    if b.days.is_some() {
+        return Err(LiError::bad_request(
+            "Correspondence games are not played here",
+        ));
+    }
+    let color = match b.color.as_deref().unwrap_or("random") {
+        "random" => ColorChoice::Random,
+        "white" => ColorChoice::White,
+        "black" => ColorChoice::Black,
+        _ => return Err(LiError::bad_request("color is random, white or black")),
+    };
+    let variant = match b.variant.as_deref().unwrap_or("standard") {
+        "standard" | "fromPosition" => Variant::Standard,
+        "chess960" => Variant::Chess960,
+        _ => return Err(LiError::bad_request("variant is standard or chess960")),
+    };
+    Ok(NewComputerGame {
+        level: level_of(b.level)?,
+        color,
+        variant,
+        position: None,
+        rules: game::RuleSet::PlyYard,
+        fen: b.fen.clone().filter(|f| !f.is_empty()),
+    })
+}
+
+/// `POST /api/challenge/ai`.
+pub(super) async fn challenge_ai(
+    State(state): State<AppState>,
+    Extension(ip): Extension<ClientIp>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> LiResult<Response> {
+    caller.require(&[Scope::ChallengeWrite, Scope::BoardPlay, Scope::BotPlay])?;
+    let b: AiBody = decode(&headers, body, "challenge")?;
+    let req = request(&b)?;
+    let key = AccountKey(caller.account.player_id.clone());
+    state
+        .limits
+        .check_create_game(&LimitKey::new(ip, Some(&key)))
+        .map_err(crate::error::ApiError::from)?;
+    let player = PlayerId(caller.account.player_id.clone());
+    let client = state.requester(&player, ip, Some(&key));
+    let g = live::create_computer_game(&state.live, &player, client, req).await?;
+    let variant = if g.variant == "chess960" {
+        Variant::Chess960
+    } else {
+        Variant::Standard
+    };
+    let status = status_of(&g);
+    let body = json!({
+        "id": g.id,
+        "variant": variant_json(variant),
+        "speed": "correspondence",
+        "perf": "correspondence",
+        "rated": false,
+        "fen": g.fen,
+        "turns": g.ply,
+        "source": "ai",
+        "status": status,
+        "createdAt": unix_ms(&g.created_at),
+        "player": g.you,
+    });
+    Ok((axum::http::StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_one_to_five_are_ours() {
+        assert_eq!(level_of(Some(1)).unwrap(), Level::Beginner);
+        assert_eq!(level_of(Some(5)).unwrap(), Level::Expert);
+        for bad in [None, Some(0), Some(6), Some(8)] {
+            assert_eq!(level_of(bad).unwrap_err().status, 400);
+        }
+        let b = AiBody {
+            level: Some(3),
+            color: Some("green".into()),
+            ..AiBody::default()
+        };
+        assert!(request(&b).is_err());
+    }
+}
