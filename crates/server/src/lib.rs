@@ -35,6 +35,29 @@ use tokio::net::TcpListener;
 
 use plyyard_store::Store;
 
+/// Connections the kernel may hold for the server before it accepts them
+/// (capped by `net.core.somaxconn`): a crowd arriving at once (2,000
+/// players seeking a game) is queued, not left to retry after a second.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` (`host:port`) with [`LISTEN_BACKLOG`].
+async fn listen(addr: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for a in tokio::net::lookup_host(addr).await? {
+        let socket = if a.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(a).and_then(|()| socket.listen(LISTEN_BACKLOG)) {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("the address resolves to nothing")))
+}
+
 /// Settings key of the generated cookie secret.
 const SECRET_KEY: &str = "cookie_secret";
 
@@ -80,13 +103,12 @@ impl Server {
             ),
             None => None,
         };
-        let listener =
-            TcpListener::bind(&config.addr)
-                .await
-                .map_err(|source| StartError::Bind {
-                    addr: config.addr.clone(),
-                    source,
-                })?;
+        let listener = listen(&config.addr)
+            .await
+            .map_err(|source| StartError::Bind {
+                addr: config.addr.clone(),
+                source,
+            })?;
         let store = Store::open(&config.db).await?;
         tracing::info!("database {}", plyyard_store::redact_url(&config.db));
         let secret = match config.secret {
