@@ -66,6 +66,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/board/seek", post(seek::board_seek))
         .route("/api/challenge", get(challenges::mine))
         .route("/api/challenge/{username}", post(challenges::create))
+        .route("/api/challenge/{id}/show", get(challenges::show))
         .route("/api/challenge/{id}/accept", post(challenges::accept))
         .route("/api/challenge/{id}/decline", post(challenges::decline))
         .route("/api/challenge/{id}/cancel", post(challenges::cancel))
