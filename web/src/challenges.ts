@@ -79,7 +79,7 @@ export function endedText(c: Challenge, name: string): string | null {
     case 'created':
       return null;
     default:
-      return t('challenge.ended.other');
+      return t('challenge.ended.unknown');
   }
 }
 
