@@ -25,6 +25,8 @@ export class IncomingCtrl {
   busy: string | null = null;
   error: string | null = null;
 
+  /** Challenges answered here: a poll sent before the answer must not show them again. */
+  private readonly answered = new Set<string>();
   private on = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Bumped on every start and stop, so that an answer from before is dropped. */
@@ -62,7 +64,7 @@ export class IncomingCtrl {
     listChallenges()
       .then((mine) => {
         if (epoch !== this.epoch) return;
-        this.list = mine.in;
+        this.list = mine.in.filter((c) => !this.answered.has(c.id));
       })
       .catch((e: unknown) => {
         if (epoch !== this.epoch) return;
@@ -90,12 +92,17 @@ export class IncomingCtrl {
     if (this.busy) return;
     this.busy = c.id;
     this.error = null;
+    this.answered.add(c.id);
     this.host.redraw();
     acceptChallenge(c.id)
       .then(async () => {
         this.list = this.list.filter((o) => o.id !== c.id);
-        const game = await getGame(c.id);
-        this.host.navigate(gamePath(c.id, game.table));
+        // The game has the challenge's id; its table's page is where it is played.
+        const table = await getGame(c.id).then(
+          (g) => g.table,
+          () => null,
+        );
+        this.host.navigate(gamePath(c.id, table));
       })
       .catch((e: unknown) => {
         this.error = challengeErrorText(e, false);
@@ -112,6 +119,7 @@ export class IncomingCtrl {
     if (this.busy) return;
     this.busy = c.id;
     this.error = null;
+    this.answered.add(c.id);
     this.host.redraw();
     declineChallenge(c.id, this.reasons[c.id] ?? 'generic')
       .catch((e: unknown) => {
