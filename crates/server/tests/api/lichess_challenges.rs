@@ -274,7 +274,12 @@ async fn declines_and_cancels_reach_both_players(db: TestDb) {
     // Either player may look at it afterwards (the web app learns why so).
     for (token, direction) in [(&alice, "out"), (&bob, "in")] {
         let r = c
-            .with_token(token, Method::GET, &format!("/api/challenge/{id}/show"), None)
+            .with_token(
+                token,
+                Method::GET,
+                &format!("/api/challenge/{id}/show"),
+                None,
+            )
             .await
             .unwrap();
         assert_eq!(r.status, 200, "{}", r.text());
@@ -285,7 +290,12 @@ async fn declines_and_cancels_reach_both_players(db: TestDb) {
     }
     let carol = player(&srv, "carol", &SCOPES).await;
     let r = c
-        .with_token(&carol, Method::GET, &format!("/api/challenge/{id}/show"), None)
+        .with_token(
+            &carol,
+            Method::GET,
+            &format!("/api/challenge/{id}/show"),
+            None,
+        )
         .await
         .unwrap();
     assert_eq!(r.status, 404, "another's challenge is not shown");
