@@ -466,3 +466,72 @@ export async function approveOAuth(search: string, approve: boolean): Promise<st
   const params = Object.fromEntries(new URLSearchParams(search));
   return (await call<{ redirect: string }>('POST', '/api/oauth/approve', { ...params, approve })).redirect;
 }
+
+/** A player in a challenge (the Lichess-compatible API's `LightUser` with rating). */
+export interface ChallengeUser {
+  id: string;
+  name: string;
+  rating?: number;
+  provisional?: boolean;
+  title?: string;
+  online?: boolean;
+}
+
+/** A challenge as the Lichess-compatible API shows it (the fields the web app reads; docs/api.md). */
+export interface Challenge {
+  id: string;
+  url: string;
+  /** `created` while waiting; then `accepted`, `declined`, `canceled` or `offline`. */
+  status: 'created' | 'accepted' | 'declined' | 'canceled' | 'offline' | string;
+  challenger: ChallengeUser;
+  destUser: ChallengeUser | null;
+  variant: { key: Variant | string; name: string };
+  rated: boolean;
+  speed: string;
+  timeControl: { type: string; limit?: number; increment?: number; show?: string };
+  color: Color | 'random' | string;
+  finalColor?: Color | string;
+  /** `in` (addressed to the viewer) or `out` (made by the viewer). */
+  direction?: 'in' | 'out';
+  /** Lichess's decline reason key (e.g. `later`), once declined. */
+  declineReasonKey?: string;
+}
+
+/** Body of POST /api/challenge/{username}, with lichess's field names (seconds). */
+export interface ChallengeRequest {
+  'clock.limit': number;
+  'clock.increment': number;
+  rated: boolean;
+  color: Color | 'random';
+  variant: Variant;
+}
+
+/** Challenges `username`; the challenge, waiting. */
+export function createChallenge(username: string, req: ChallengeRequest): Promise<Challenge> {
+  return call('POST', `/api/challenge/${encodeURIComponent(username)}`, req);
+}
+
+/** The account's waiting challenges, received (`in`) and made (`out`); asking keeps one's own alive. */
+export function listChallenges(): Promise<{ in: Challenge[]; out: Challenge[] }> {
+  return call('GET', '/api/challenge');
+}
+
+/** One of the account's challenges, whatever its status. */
+export function showChallenge(id: string): Promise<Challenge> {
+  return call('GET', `/api/challenge/${encodeURIComponent(id)}/show`);
+}
+
+/** Accepts a challenge: its game (same id) starts. */
+export async function acceptChallenge(id: string): Promise<void> {
+  await call('POST', `/api/challenge/${encodeURIComponent(id)}/accept`);
+}
+
+/** Declines a challenge with one of lichess's reason keys. */
+export async function declineChallenge(id: string, reason: string): Promise<void> {
+  await call('POST', `/api/challenge/${encodeURIComponent(id)}/decline`, { reason });
+}
+
+/** Withdraws one's own challenge. */
+export async function cancelChallenge(id: string): Promise<void> {
+  await call('POST', `/api/challenge/${encodeURIComponent(id)}/cancel`);
+}

@@ -1,6 +1,7 @@
 //! The app shell: routing from the URL to a page (its controller composed
 //! with its view), client-side navigation (links inside the app, history),
-//! the account shown in the header, the language switch, and `redraw()`,
+//! the account shown in the header, the incoming-challenges banner, the
+//! language switch, and `redraw()`,
 //! which renders the whole view from the state and patches the DOM. Leaving
 //! a page calls its `destroy()` and removes its DOM, whose destroy hooks
 //! dispose the board.
@@ -12,6 +13,8 @@ import { sourceOf } from './analysis/source.js';
 import { analysisView } from './analysis/view.js';
 import { type Account, logout } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
+import { IncomingCtrl } from './challenge-banner.js';
+import { incomingView } from './challenge-view.js';
 import { authView } from './auth/view.js';
 import { GameCtrl } from './game/ctrl.js';
 import { gameView } from './game/view.js';
@@ -60,6 +63,8 @@ export class App {
   /** The language being switched to (shown in the switcher while its table loads). */
   private wantedLang: Lang = lang();
   private readonly ctx: Ctx;
+  /** The challenges received, shown on every page. */
+  private readonly incoming: IncomingCtrl;
 
   constructor(
     root: Element,
@@ -71,9 +76,11 @@ export class App {
       account: () => this.account,
       setAccount: (a) => {
         this.account = a;
+        this.incoming.follow(a !== null);
         this.redraw();
       },
     };
+    this.incoming = new IncomingCtrl({ redraw: () => this.redraw(), navigate: (path) => this.navigate(path) });
     this.vnode = root;
     this.page = this.open();
     // Pages the server rendered itself (Learn) are in the root: the first page has taken what it needs.
@@ -87,6 +94,7 @@ export class App {
     });
     window.addEventListener('popstate', () => this.show());
     this.redraw();
+    this.incoming.follow(account !== null);
   }
 
   private open(): Page {
@@ -149,6 +157,7 @@ export class App {
       .catch(() => undefined)
       .finally(() => {
         this.account = null;
+        this.incoming.follow(false);
         this.navigate('/');
       });
   }
@@ -161,6 +170,7 @@ export class App {
         switchLang: (l) => this.switchLang(l),
         logout: () => this.logout(),
       }),
+      incomingView(this.incoming),
       h('main#main', { attrs: { tabindex: -1 } }, [h('div.page', { key: this.pageNo }, [this.page.view()])]),
     ]);
   }

@@ -1,8 +1,11 @@
 //! The profile page's controller (`/@/{username}?page=N`): the player and
-//! one page of their games, newest first.
+//! one page of their games, newest first, and challenging them
+//! (`challenge.ts`).
 import { type Account, ApiError, type GamePage, getUser, userGames } from '../api.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
+import { sameName } from '../tables.js';
+import { ChallengeCtrl } from './challenge.js';
 
 /** State of a profile page. */
 export class ProfileCtrl implements Controller {
@@ -10,6 +13,8 @@ export class ProfileCtrl implements Controller {
   games: GamePage | null = null;
   /** Loading failed: 'missing' (no such player) or 'network'. */
   error: 'missing' | 'network' | null = null;
+  /** Challenging this player. */
+  readonly challenge: ChallengeCtrl;
   private alive = true;
 
   constructor(
@@ -17,6 +22,7 @@ export class ProfileCtrl implements Controller {
     readonly username: string,
     readonly page: number,
   ) {
+    this.challenge = new ChallengeCtrl(ctx, username);
     Promise.all([getUser(username), userGames(username, page)])
       .then(([user, games]) => {
         this.user = user;
@@ -30,11 +36,18 @@ export class ProfileCtrl implements Controller {
       });
   }
 
+  /** May the viewer challenge this player (logged in, someone else)? */
+  canChallenge(): boolean {
+    const me = this.ctx.account();
+    return me !== null && this.user !== null && !sameName(me.username, this.user.username);
+  }
+
   title(): string {
     return `${this.user?.username ?? this.username} · ${t('site.name')}`;
   }
 
   destroy(): void {
     this.alive = false;
+    this.challenge.destroy();
   }
 }

@@ -1,5 +1,5 @@
 //! The profile page: the player's name, when they joined, their rating per
-//! speed, and their games
+//! speed, the challenge section, and their games
 //! (players, result, moves, date, a link to the game and to its PGN), paged.
 import { h, type VNode } from 'snabbdom';
 import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
@@ -8,6 +8,7 @@ import { type Key, lang, t, tp } from '../i18n.js';
 import { isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { ratingLabel } from '../tables.js';
+import { challengeView } from './challenge-view.js';
 import type { ProfileCtrl } from './ctrl.js';
 
 function seatView(seat: Seat): VNode {
@@ -51,6 +52,7 @@ export function profileView(ctrl: ProfileCtrl): VNode {
   const base = profilePath(user.username);
   return h('section.card.profile', { attrs: { 'data-testid': 'profile', 'aria-labelledby': 'profile-name' } }, [
     h('h1', { attrs: { id: 'profile-name', 'data-testid': 'profile-name' } }, user.username),
+    ctrl.canChallenge() ? challengeView(ctrl.challenge, user.username) : null,
     Number.isNaN(joined.getTime()) ? null : h('p.muted', t('profile.since', { date: new Intl.DateTimeFormat(lang(), { dateStyle: 'long' }).format(joined) })),
     user.ratings
       ? h(

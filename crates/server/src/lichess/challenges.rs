@@ -1,5 +1,6 @@
 //! Challenges, as lichess serves them: `POST /api/challenge/{username}`,
-//! `GET /api/challenge`, `POST /api/challenge/{id}/accept|decline|cancel`,
+//! `GET /api/challenge`, `GET /api/challenge/{id}/show`,
+//! `POST /api/challenge/{id}/accept|decline|cancel`,
 //! and their events on both players' event streams. An accepted
 //! challenge's game has the challenge's id; it is an ordinary table game
 //! (a private table with both seats taken).
@@ -360,6 +361,26 @@ pub(super) async fn mine(State(state): State<AppState>, caller: Caller) -> LiRes
 
 fn not_found() -> LiError {
     LiError::not_found("No such challenge")
+}
+
+/// `GET /api/challenge/{id}/show`: one of the caller's challenges, made or
+/// received, whatever its status (how the web app learns why its
+/// challenge stopped waiting: accepted, or declined and why).
+pub(super) async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> LiResult<Json<Value>> {
+    caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
+    if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(not_found());
+    }
+    let me = &caller.account.player_id;
+    let c = state.store.challenge(&id).await?.ok_or_else(not_found)?;
+    if &c.challenger != me && &c.dest != me {
+        return Err(not_found());
+    }
+    Ok(Json(challenge_json(&state, &c, Some(me)).await?))
 }
 
 /// The waiting challenge `id` addressed to (`dest`) or made by the caller.

@@ -69,6 +69,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/challenge", get(challenges::mine))
         .route("/api/challenge/ai", post(ai::challenge_ai))
         .route("/api/challenge/{username}", post(challenges::create))
+        .route("/api/challenge/{id}/show", get(challenges::show))
         .route("/api/challenge/{id}/accept", post(challenges::accept))
         .route("/api/challenge/{id}/decline", post(challenges::decline))
         .route("/api/challenge/{id}/cancel", post(challenges::cancel))

@@ -271,6 +271,39 @@ async fn declines_and_cancels_reach_both_players(db: TestDb) {
     assert_eq!(ev["challenge"]["status"], "declined");
     assert_eq!(ev["challenge"]["declineReasonKey"], "later");
     assert!(ev["challenge"]["declineReason"].is_string());
+    // Either player may look at it afterwards (the web app learns why so).
+    for (token, direction) in [(&alice, "out"), (&bob, "in")] {
+        let r = c
+            .with_token(
+                token,
+                Method::GET,
+                &format!("/api/challenge/{id}/show"),
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        let shown: Value = r.json().unwrap();
+        assert_eq!(shown["status"], "declined");
+        assert_eq!(shown["declineReasonKey"], "later");
+        assert_eq!(shown["direction"], direction);
+    }
+    let carol = player(&srv, "carol", &SCOPES).await;
+    let r = c
+        .with_token(
+            &carol,
+            Method::GET,
+            &format!("/api/challenge/{id}/show"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404, "another's challenge is not shown");
+    let r = c
+        .with_token(&alice, Method::GET, "/api/challenge/nope/show", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404);
 
     let ch: Value = challenge(&c, &alice, "bob", Some(BLITZ))
         .await
