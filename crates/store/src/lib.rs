@@ -13,6 +13,7 @@
 
 mod accounts;
 mod backend;
+mod chat;
 mod challenges;
 mod db;
 mod error;
@@ -29,6 +30,7 @@ mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
 pub use backend::Backend;
+pub use chat::ChatLineRow;
 pub use challenges::{ChallengeRow, ChallengeStatus};
 pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
