@@ -40,8 +40,8 @@ impl Store {
             let seq: i64 = sqlx::query(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_lines WHERE game_id = $1 AND room = $2",
             )
-            .bind(&line.game_id)
-            .bind(&line.room)
+            .bind(line.game_id.as_str())
+            .bind(line.room.as_str())
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
@@ -49,12 +49,12 @@ impl Store {
                 "INSERT INTO chat_lines (game_id, room, seq, author, author_name, text, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
-            .bind(&line.game_id)
-            .bind(&line.room)
+            .bind(line.game_id.as_str())
+            .bind(line.room.as_str())
             .bind(seq)
-            .bind(&line.author)
-            .bind(&line.author_name)
-            .bind(&line.text)
+            .bind(line.author.as_str())
+            .bind(line.author_name.as_str())
+            .bind(line.text.as_str())
             .bind(line.created_at)
             .execute(&mut *tx)
             .await;
