@@ -63,7 +63,9 @@ impl Store {
                     tx.commit().await?;
                     return Ok(());
                 }
-                Err(sqlx::Error::Database(e)) if e.is_unique_violation() && tries < INSERT_TRIES => {
+                Err(sqlx::Error::Database(e))
+                    if e.is_unique_violation() && tries < INSERT_TRIES =>
+                {
                     drop(tx);
                 }
                 Err(e) => return Err(e.into()),

@@ -13,8 +13,8 @@
 
 mod accounts;
 mod backend;
-mod chat;
 mod challenges;
+mod chat;
 mod db;
 mod error;
 mod games;
@@ -30,8 +30,8 @@ mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
 pub use backend::Backend;
-pub use chat::ChatLineRow;
 pub use challenges::{ChallengeRow, ChallengeStatus};
+pub use chat::ChatLineRow;
 pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::insert_game_in;

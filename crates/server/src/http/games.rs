@@ -15,11 +15,11 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 
 use super::body::{JsonBody, json_body};
+use crate::chat::Speaker;
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame, SeatJson};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
-use crate::chat::Speaker;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use live::fair::Requester;

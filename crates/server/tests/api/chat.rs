@@ -76,11 +76,15 @@ async fn ws(c: &Client, id: &str) -> (Socket, Value) {
         .await
         .unwrap();
     send_json(&mut s, &json!({"t": "ping"})).await.unwrap();
-    let next = recv_until(&mut s, WAIT, |m| m["t"] == "chat_history" || m["t"] == "pong")
-        .await
-        .unwrap();
+    let next = recv_until(&mut s, WAIT, |m| {
+        m["t"] == "chat_history" || m["t"] == "pong"
+    })
+    .await
+    .unwrap();
     if next["t"] == "chat_history" {
-        recv_until(&mut s, WAIT, |m| m["t"] == "pong").await.unwrap();
+        recv_until(&mut s, WAIT, |m| m["t"] == "pong")
+            .await
+            .unwrap();
         (s, next)
     } else {
         (s, Value::Null)
@@ -89,9 +93,12 @@ async fn ws(c: &Client, id: &str) -> (Socket, Value) {
 
 /// Says `text` in `room`: the ack or the error.
 async fn say(s: &mut Socket, id: u64, room: &str, text: &str) -> Value {
-    send_json(s, &json!({"t": "chat", "id": id, "room": room, "text": text}))
-        .await
-        .unwrap();
+    send_json(
+        s,
+        &json!({"t": "chat", "id": id, "room": room, "text": text}),
+    )
+    .await
+    .unwrap();
     recv_until(s, WAIT, |m| m["id"] == id).await.unwrap()
 }
 
@@ -117,10 +124,19 @@ async fn players_and_spectators_talk_in_their_rooms(db: TestDb) {
     let (mut b, bh) = ws(&black, &id).await;
     let (mut s, sh) = ws(&watcher, &id).await;
     let (mut a, ah) = ws(&anon, &id).await;
-    assert_eq!(wh, json!({"t": "chat_history", "room": "player", "lines": []}));
+    assert_eq!(
+        wh,
+        json!({"t": "chat_history", "room": "player", "lines": []})
+    );
     assert_eq!(bh["room"], "player");
-    assert_eq!(sh, json!({"t": "chat_history", "room": "spectator", "lines": []}));
-    assert_eq!(ah["room"], "spectator", "anonymous viewers read the spectator room");
+    assert_eq!(
+        sh,
+        json!({"t": "chat_history", "room": "spectator", "lines": []})
+    );
+    assert_eq!(
+        ah["room"], "spectator",
+        "anonymous viewers read the spectator room"
+    );
 
     // Players talk; markup is text, trimmed.
     let r = say(&mut w, 1, "player", "  <b>hi</b> & good luck ").await;
@@ -138,7 +154,11 @@ async fn players_and_spectators_talk_in_their_rooms(db: TestDb) {
     assert_eq!(heard(&mut s).await, spec);
     assert_eq!(heard(&mut a).await, spec);
     assert!(acked(&say(&mut w, 4, "player", "thanks").await));
-    assert_eq!(heard(&mut b).await["text"], "thanks", "no spectator line in between");
+    assert_eq!(
+        heard(&mut b).await["text"],
+        "thanks",
+        "no spectator line in between"
+    );
     assert_eq!(heard(&mut w).await["text"], "thanks");
 
     // Who may not speak where, and bad texts: refused, nothing said.
@@ -155,9 +175,12 @@ async fn players_and_spectators_talk_in_their_rooms(db: TestDb) {
         assert_eq!(r["code"], "bad_request", "{bad:?}: {r}");
     }
     assert!(acked(&say(&mut w, 20, "player", &"é".repeat(140)).await));
-    send_json(&mut w, &json!({"t": "chat", "id": 21, "room": "lobby", "text": "hi"}))
-        .await
-        .unwrap();
+    send_json(
+        &mut w,
+        &json!({"t": "chat", "id": 21, "room": "lobby", "text": "hi"}),
+    )
+    .await
+    .unwrap();
     let r = recv_until(&mut w, WAIT, |m| m["id"] == 21).await.unwrap();
     assert_eq!(r["code"], "bad_request", "{r}");
     send_json(&mut w, &json!({"t": "chat", "id": 22, "room": "player"}))
@@ -300,22 +323,53 @@ async fn chat_through_the_board_api(db: TestDb) {
 
     let path = format!("/api/board/game/{id}/chat");
     let form = "room=player&text=Hello+%3Ci%3Ethere%3C%2Fi%3E";
-    let r = call(&white, &wt, Method::POST, &path, Some(("application/x-www-form-urlencoded", form))).await;
+    let r = call(
+        &white,
+        &wt,
+        Method::POST,
+        &path,
+        Some(("application/x-www-form-urlencoded", form)),
+    )
+    .await;
     assert_eq!(r, (200, json!({"ok": true})));
     assert_eq!(
         next_event(&mut bs, &mut buf).await,
         json!({"type": "chatLine", "username": wn, "text": "Hello <i>there</i>", "room": "player"})
     );
-    assert_eq!(heard(&mut wsock).await["text"], "Hello <i>there</i>", "the web app hears it");
+    assert_eq!(
+        heard(&mut wsock).await["text"],
+        "Hello <i>there</i>",
+        "the web app hears it"
+    );
 
     // The spectator room is open to players through the API (lichess bots
     // greet spectators), but the game stream carries the player room only.
-    let r = call(&black, &bt, Method::POST, &path, Some(("application/json", r#"{"room":"spectator","text":"hi all"}"#))).await;
+    let r = call(
+        &black,
+        &bt,
+        Method::POST,
+        &path,
+        Some((
+            "application/json",
+            r#"{"room":"spectator","text":"hi all"}"#,
+        )),
+    )
+    .await;
     assert_eq!(r, (200, json!({"ok": true})));
-    let r = call(&black, &bt, Method::POST, &path, Some(("application/json", r#"{"room":"player","text":"gl"}"#))).await;
+    let r = call(
+        &black,
+        &bt,
+        Method::POST,
+        &path,
+        Some(("application/json", r#"{"room":"player","text":"gl"}"#)),
+    )
+    .await;
     assert_eq!(r.0, 200, "{}", r.1);
     let got = next_event(&mut bs, &mut buf).await;
-    assert_eq!((got["text"].as_str(), got["username"].as_str()), (Some("gl"), Some(bn)));
+    assert_eq!(
+        (got["text"].as_str(), got["username"].as_str()),
+        (Some("gl"), Some(bn))
+    );
 
     let bot_path = format!("/api/bot/game/{id}/chat");
     let (status, list) = call(&black, &bt, Method::GET, &path, None).await;
@@ -329,7 +383,10 @@ async fn chat_through_the_board_api(db: TestDb) {
     let long = format!("room=player&text={}", "x".repeat(141));
     for (body, want) in [
         (("application/x-www-form-urlencoded", long.as_str()), 400),
-        (("application/x-www-form-urlencoded", "room=lobby&text=hi"), 400),
+        (
+            ("application/x-www-form-urlencoded", "room=lobby&text=hi"),
+            400,
+        ),
         (("application/x-www-form-urlencoded", "text=hi"), 400),
         (("application/json", r#"{"room":"player"}"#), 400),
         (("application/json", r#"{"room":"player","#), 400),
@@ -338,15 +395,36 @@ async fn chat_through_the_board_api(db: TestDb) {
         assert_eq!(status, want, "{body:?}: {v}");
         assert!(v["error"].is_string(), "{v}");
     }
-    let (status, _) = call(&white, &wt, Method::POST, &bot_path, Some(("application/json", r#"{"room":"player","text":"hi"}"#))).await;
+    let (status, _) = call(
+        &white,
+        &wt,
+        Method::POST,
+        &bot_path,
+        Some(("application/json", r#"{"room":"player","text":"hi"}"#)),
+    )
+    .await;
     assert_eq!(status, 403, "a board token on the bot API");
     let eve = account(&srv, "Evelyn").await;
     let et = token(&eve, &["board:play"]).await;
-    let (status, v) = call(&eve, &et, Method::POST, &path, Some(("application/json", r#"{"room":"player","text":"psst"}"#))).await;
+    let (status, v) = call(
+        &eve,
+        &et,
+        Method::POST,
+        &path,
+        Some(("application/json", r#"{"room":"player","text":"psst"}"#)),
+    )
+    .await;
     assert_eq!(status, 403, "{v}");
     let (status, _) = call(&eve, &et, Method::GET, &path, None).await;
     assert_eq!(status, 404, "someone else's player room");
-    let (status, _) = call(&eve, &et, Method::GET, "/api/board/game/zzzzzzzz/chat", None).await;
+    let (status, _) = call(
+        &eve,
+        &et,
+        Method::GET,
+        "/api/board/game/zzzzzzzz/chat",
+        None,
+    )
+    .await;
     assert_eq!(status, 404);
     let (_, list) = call(&white, &wt, Method::GET, &path, None).await;
     assert_eq!(list.as_array().unwrap().len(), 2, "{list}");
