@@ -38,10 +38,11 @@ impl LocalHub {
 impl ChatHub for LocalHub {
     fn publish(&self, game_id: &str, line: ChatLine) {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tx) = games.get(game_id) {
-            if tx.send(Arc::new(line)).is_err() {
-                games.remove(game_id);
-            }
+        let unheard = games
+            .get(game_id)
+            .is_some_and(|tx| tx.send(Arc::new(line)).is_err());
+        if unheard {
+            games.remove(game_id);
         }
     }
 
