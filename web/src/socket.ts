@@ -9,13 +9,25 @@ export interface GameEvent {
   move: MoveRecord | null;
 }
 
+/** A chat room of a table game. */
+export type ChatRoom = 'player' | 'spectator';
+
+/** A line of game chat: plain text, never markup. */
+export interface ChatLine {
+  room: ChatRoom;
+  user: string;
+  text: string;
+}
+
 /** Messages the server sends. */
 export type ServerMessage =
   | { t: 'full'; v: number; game: GameState }
   | { t: 'event'; v: number; kind: string; move: MoveRecord | null; game: GameState }
   | { t: 'ack'; id: number; v: number }
   | { t: 'error'; id?: number | null; code: string; message: string }
-  | { t: 'pong' };
+  | { t: 'pong' }
+  | ({ t: 'chat' } & ChatLine)
+  | { t: 'chat_history'; room: ChatRoom; lines: ChatLine[] };
 
 /** Requests the client makes (ids are added by the socket). */
 export type Request =
@@ -26,7 +38,8 @@ export type Request =
   | { t: 'accept_draw' }
   | { t: 'abort' }
   | { t: 'claim_away'; outcome: 'win' | 'draw' }
-  | { t: 'rematch' };
+  | { t: 'rematch' }
+  | { t: 'chat'; room: ChatRoom; text: string };
 
 /** Close code the server uses for a game that does not exist (docs/protocol.md). */
 export const CLOSE_NO_SUCH_GAME = 4404;
@@ -51,6 +64,10 @@ export interface SocketListener {
   error?(code: string, message: string): void;
   /** The game no longer exists: the socket stops reconnecting. */
   gone?(): void;
+  /** The chat room the viewer reads, with its last lines (after each connection). */
+  chatHistory?(room: ChatRoom, lines: ChatLine[]): void;
+  /** A new line in that room. */
+  chat?(line: ChatLine): void;
 }
 
 /** Something that can open a websocket; swapped in tests. */
@@ -258,6 +275,12 @@ export class GameSocket {
       } else {
         this.listener.error?.(m.code, m.message);
       }
+    },
+    chat: (m) => {
+      this.listener.chat?.({ room: m.room, user: m.user, text: m.text });
+    },
+    chat_history: (m) => {
+      this.listener.chatHistory?.(m.room, m.lines);
     },
     pong: () => {
       if (this.pingAt !== null) this.lag = Math.round((performance.now() - this.pingAt) / 2);

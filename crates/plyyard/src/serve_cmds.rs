@@ -115,6 +115,10 @@ pub struct ServeArgs {
         default_value_t = 20
     )]
     pub limit_challenges_per_minute: u32,
+    /// Chat lines one client may say in any ten seconds (address and
+    /// account alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
+    pub limit_chat_lines_per_10s: u32,
     /// Table look-ups by code that could reveal a private table (unknown
     /// codes, private tables one does not sit at) one address, and one
     /// account, may make per minute, also the burst; 0 turns the limit off.
@@ -185,6 +189,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             progress_per_minute: args.limit_progress_per_minute,
             credentials_per_minute: args.limit_credentials_per_minute,
             challenges_per_minute: args.limit_challenges_per_minute,
+            chat_lines_per_10s: args.limit_chat_lines_per_10s,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..server::security::Quotas::default()
         },
@@ -232,6 +237,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         progress_per_minute: 0,
         credentials_per_minute: 0,
         challenges_per_minute: 0,
+        chat_lines_per_10s: 0,
         table_lookups_per_minute: 0,
         ..quotas
     }

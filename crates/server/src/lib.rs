@@ -7,6 +7,7 @@
 
 pub mod auth;
 pub mod bearer;
+pub mod chat;
 pub mod config;
 pub mod conn;
 pub mod http;

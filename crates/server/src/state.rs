@@ -53,6 +53,8 @@ pub struct Shared {
     /// Each account's event-stream feed (challenges, games starting and
     /// ending).
     pub events: Arc<Events>,
+    /// Game chat's delivery to the sockets and streams of each game.
+    pub chat: Arc<dyn crate::chat::hub::ChatHub>,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::lichess::slots::GameStreams>,
     /// Quick pairing: the waiting seeks and their seekers.
@@ -105,6 +107,7 @@ impl Shared {
             lobby,
             presence: Arc::new(Presence::default()),
             events: Arc::new(Events::default()),
+            chat: Arc::new(crate::chat::hub::LocalHub::default()),
             game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),

@@ -14,6 +14,7 @@
 mod accounts;
 mod backend;
 mod challenges;
+mod chat;
 mod db;
 mod error;
 mod games;
@@ -30,6 +31,7 @@ mod writer;
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
 pub use backend::Backend;
 pub use challenges::{ChallengeRow, ChallengeStatus};
+pub use chat::ChatLineRow;
 pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::insert_game_in;

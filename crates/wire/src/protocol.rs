@@ -381,6 +381,56 @@ pub enum ClientMsg {
     },
     /// Keep-alive.
     Ping,
+    /// Say something in a chat room of a table game.
+    Chat {
+        /// The room.
+        room: ChatRoom,
+        /// The text, as typed (the server trims and checks it).
+        text: String,
+    },
+}
+
+/// A chat room of a table game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRoom {
+    /// The game's two players.
+    Player,
+    /// Everyone else (anyone with an account may speak).
+    Spectator,
+}
+
+impl ChatRoom {
+    /// The room's name on the wire and in the database.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ChatRoom::Player => "player",
+            ChatRoom::Spectator => "spectator",
+        }
+    }
+}
+
+impl std::str::FromStr for ChatRoom {
+    type Err = ApiError;
+
+    fn from_str(s: &str) -> Result<ChatRoom, ApiError> {
+        match s {
+            "player" => Ok(ChatRoom::Player),
+            "spectator" => Ok(ChatRoom::Spectator),
+            _ => Err(ApiError::bad_request("room is player or spectator")),
+        }
+    }
+}
+
+/// One line of chat as clients get it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The room it was said in.
+    pub room: ChatRoom,
+    /// Who said it (a username).
+    pub user: String,
+    /// What they said (plain text: clients never read it as markup).
+    pub text: String,
 }
 
 /// Longest move text accepted (UCI is at most 5 characters).
@@ -467,6 +517,20 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
             None => Err(ApiError::bad_request("sync needs a number \"v\"")),
         },
         "ping" => Ok(ClientMsg::Ping),
+        "chat" => {
+            let room = obj.get("room").and_then(serde_json::Value::as_str);
+            let text = obj.get("text").and_then(serde_json::Value::as_str);
+            match (room.map(str::parse::<ChatRoom>), text) {
+                (Some(Ok(room)), Some(text)) => Ok(ClientMsg::Chat {
+                    room,
+                    text: text.to_owned(),
+                }),
+                (Some(Err(e)), _) => Err(e),
+                _ => Err(ApiError::bad_request(
+                    "chat needs a \"room\" (player or spectator) and a string \"text\"",
+                )),
+            }
+        }
         other => {
             let shown: String = other.chars().take(32).collect();
             Err(ApiError::bad_request(format!(
@@ -518,6 +582,20 @@ pub enum ServerMsg {
     },
     /// Answer to `ping`.
     Pong,
+    /// A line said in a chat room the client sees (its own lines too).
+    Chat {
+        /// The line.
+        #[serde(flatten)]
+        line: ChatLine,
+    },
+    /// The last lines of a chat room the client sees, oldest first: sent
+    /// once, after the first state, for each such room.
+    ChatHistory {
+        /// The room.
+        room: ChatRoom,
+        /// Its last lines.
+        lines: Vec<ChatLine>,
+    },
 }
 
 impl ServerMsg {

@@ -5,7 +5,8 @@
 //! Table games (kind "table") add two clocks counted down from the server's
 //! state, premoves, draw offers sent with a move, abort, resigning (the game
 //! ends, the player stays for a rematch), leaving (resigning, then the lobby),
-//! claims against an away opponent and rematches.
+//! claims against an away opponent and rematches, and the game chat
+//! (`chat.ts`).
 //! `destroy()` closes the socket and removes every listener and timer.
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
@@ -21,6 +22,7 @@ import type { Controller, Ctx } from '../page.js';
 import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
+import { ChatCtrl } from './chat.js';
 import { isTableGame, opposite } from './model.js';
 
 const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
@@ -74,6 +76,12 @@ export class GameCtrl implements Controller {
   private lowTimeWarned = false;
   private followedRematch = false;
 
+  /** Table games: the chat room the viewer reads. */
+  readonly chat = new ChatCtrl(
+    (room, text) => this.socket?.request({ t: 'chat', room, text }) ?? Promise.reject(new RequestError('disconnected', 'not connected')),
+    () => this.redraw(),
+  );
+
   private socket: GameSocket | null = null;
   private ground: Api | null = null;
   private timers = new Set<ReturnType<typeof setTimeout>>();
@@ -104,6 +112,8 @@ export class GameCtrl implements Controller {
             this.gone = true;
             this.redraw();
           },
+          chatHistory: (room, lines) => this.chat.history(room, lines),
+          chat: (line) => this.chat.heard(line),
         });
         this.socket.known(g);
         this.listen(window, 'pagehide', () => this.socket?.close());

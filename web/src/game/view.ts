@@ -17,6 +17,7 @@ import { isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { ratingLabel, signed } from '../tables.js';
+import { chatPanel } from './chatView.js';
 import type { GameCtrl } from './ctrl.js';
 import { canAbort, isTableGame, opposite } from './model.js';
 
@@ -59,6 +60,7 @@ export function gameView(ctrl: GameCtrl): VNode {
       resignDialog(ctrl, g),
       leaveDialog(ctrl, g),
       controls(ctrl, g),
+      chatPanel(ctrl.chat, ctrl.ctx.account() !== null),
     ]),
     // Not the status line: this live region speaks moves and results once.
     h('div.visually-hidden', { attrs: { 'aria-live': 'polite', 'data-testid': 'announcer' } }, ctrl.announcement),

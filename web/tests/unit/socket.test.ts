@@ -184,3 +184,29 @@ test('an event is completed with the known viewer and move list', () => {
   assert.equal(withKnown(wire({ ply: 2, away_claimable_by: 'black' }), null, moved).can_claim_away, true);
   assert.equal(withKnown(wire({ ply: 2, away_claimable_by: 'white' }), null, moved).can_claim_away, false);
 });
+
+test('chat history and lines go to the listener; a chat request is acknowledged by id', async () => {
+  FakeSocket.all = [];
+  const heard: string[] = [];
+  const sock = new GameSocket(
+    (n) => `ws://x/api/games/abc/socket?v=${n}`,
+    3,
+    {
+      state: () => {},
+      connection: () => {},
+      chatHistory: (room, lines) => heard.push(`${room}:${lines.map((l) => l.text).join(',')}`),
+      chat: (line) => heard.push(`${line.room}:${line.user}:${line.text}`),
+    },
+    (url) => new FakeSocket(url) as unknown as WebSocket,
+  );
+  const ws = FakeSocket.all[0]!;
+  ws.open();
+  ws.receive({ t: 'chat_history', room: 'player', lines: [{ room: 'player', user: 'ann', text: 'hi' }] });
+  ws.receive({ t: 'chat', room: 'player', user: 'bob', text: '<b>yo</b>' });
+  assert.deepEqual(heard, ['player:hi', 'player:bob:<b>yo</b>']);
+  const sent = sock.request({ t: 'chat', room: 'player', text: 'gl' });
+  assert.deepEqual(ws.sent.at(-1), { t: 'chat', room: 'player', text: 'gl', id: 1 });
+  ws.receive({ t: 'error', id: 1, code: 'rate_limited', message: 'slow down' });
+  await assert.rejects(sent, (e: unknown) => e instanceof RequestError && e.code === 'rate_limited');
+  sock.close();
+});

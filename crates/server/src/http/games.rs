@@ -15,6 +15,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 
 use super::body::{JsonBody, json_body};
+use crate::chat::Speaker;
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame, SeatJson};
@@ -161,8 +162,13 @@ async fn game_socket(
     // Refuse unknown games before upgrading, so the client gets a 404.
     live::handle(&state.live, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
+    let speaker = Speaker {
+        player: player.clone(),
+        account: key.account.clone(),
+        ip: key.ip,
+    };
     Ok(super::socket::bounded_socket(ws)
-        .on_upgrade(move |socket| session(state.0, id, player, client, q.v, socket)))
+        .on_upgrade(move |socket| session(state.0, id, player, client, speaker, q.v, socket)))
 }
 
 /// Runs a game session over an upgraded socket.
@@ -171,6 +177,7 @@ async fn session(
     id: String,
     player: PlayerId,
     client: Vec<Requester>,
+    speaker: Speaker,
     since: Option<u64>,
     socket: WebSocket,
 ) {
@@ -206,6 +213,7 @@ async fn session(
         id,
         player,
         client,
+        speaker,
         since,
         Box::pin(sink),
         Box::pin(stream),

@@ -1,7 +1,8 @@
 //! The Board and Bot API's game stream, `GET /api/{board,bot}/game/stream/{id}`:
 //! one NDJSON line per event, `gameFull` first, then a `gameState` on
 //! every move (with its draw offer) and at the end, `opponentGone` when the
-//! opponent's connection goes or comes back; an empty line every
+//! opponent's connection goes or comes back, `chatLine` for each line said
+//! in the player room from then on ([`crate::chat`]); an empty line every
 //! [`KEEP_ALIVE`]; closed once the game is over.
 //!
 //! A stream is one more subscriber of the game's feed, as a game socket
@@ -31,7 +32,7 @@ use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
 use live::{CatchUp, Cmd, Event, Subscription, color_name};
 use wire::error::{ApiError, ErrorCode};
-use wire::protocol::{EventKind, GameState, MoveJson};
+use wire::protocol::{ChatLine, ChatRoom, EventKind, GameState, MoveJson};
 
 /// An empty line goes out this often (lichess clients time out after 15 s
 /// of silence).
@@ -127,6 +128,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     };
     let players = game_json::players(&state.store, &full).await?;
     let first = line(&game_json::game_full(&full, players));
+    let chat = state.chat.subscribe(&id);
     let (tx, rx) = mpsc::channel(BUFFER);
     let _ = tx.try_send(first);
     let ended = full.status != "ongoing";
@@ -144,7 +146,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     if !ended {
         let here = state.presence.here(&user_id);
         tokio::spawn(async move {
-            relay.run(sub.events, &full).await;
+            relay.run(sub.events, chat, &full).await;
             drop(here);
             drop(slot);
         });
@@ -175,6 +177,16 @@ struct GoneJson {
     gone: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     claim_win_in_seconds: Option<u64>,
+}
+
+/// `chatLine`.
+#[derive(Serialize)]
+struct ChatLineJson<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    username: &'a str,
+    text: &'a str,
+    room: &'static str,
 }
 
 /// Why a relay stops.
@@ -217,15 +229,21 @@ impl Relay {
     }
 
     /// Relays until the game ends, the client goes or the server stops.
-    async fn run(mut self, events: broadcast::Receiver<Arc<Event>>, first: &GameState) {
+    async fn run(
+        mut self,
+        events: broadcast::Receiver<Arc<Event>>,
+        chat: broadcast::Receiver<Arc<ChatLine>>,
+        first: &GameState,
+    ) {
         self.presence(true);
-        let _ = self.serve(events, first).await;
+        let _ = self.serve(events, chat, first).await;
         self.presence(false);
     }
 
     async fn serve(
         &mut self,
         mut events: broadcast::Receiver<Arc<Event>>,
+        mut chat: broadcast::Receiver<Arc<ChatLine>>,
         first: &GameState,
     ) -> Result<(), Stop> {
         self.opponent(first).await?;
@@ -247,6 +265,26 @@ impl Relay {
                 }
                 _ = keep_alive.tick() => {
                     self.send(Bytes::from_static(b"\n")).await?;
+                    continue;
+                }
+                said = chat.recv() => {
+                    match said {
+                        Ok(l) if l.room == ChatRoom::Player => {
+                            self.send(line(&ChatLineJson {
+                                kind: "chatLine",
+                                username: &l.user,
+                                text: &l.text,
+                                room: l.room.as_str(),
+                            }))
+                            .await?;
+                        }
+                        // Lines missed by a slow client stay missed (GET
+                        // …/chat lists them).
+                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Closed) => {
+                            chat = self.shared.chat.subscribe(&self.game_id);
+                        }
+                    }
                     continue;
                 }
                 ev = events.recv() => match ev {

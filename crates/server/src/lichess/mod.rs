@@ -18,6 +18,7 @@
 //!   players, `gameFull`/`gameState`, a game as one player sees it);
 //! - [`game_stream`]: the Board/Bot game streams;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
+//! - `chat`: game chat, posted and listed;
 //! - [`slots`]: the game streams open per account;
 //! - [`games`]: the games being played, and exports (PGN and JSON).
 
@@ -25,6 +26,7 @@ mod ai;
 pub mod body;
 pub mod caller;
 pub mod challenges;
+mod chat;
 pub mod error;
 pub mod events;
 mod game_event;
@@ -104,6 +106,14 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/board/game/{id}/claim-victory/",
             post(play::claim_victory),
+        )
+        .route(
+            "/api/board/game/{id}/chat",
+            get(chat::list::<false>).post(chat::post::<false>),
+        )
+        .route(
+            "/api/bot/game/{id}/chat",
+            get(chat::list::<true>).post(chat::post::<true>),
         )
         .route("/game/export/{id}", get(games::export))
         .route("/api/games/user/{username}", get(games::user_games))

@@ -199,7 +199,7 @@ pub(super) async fn claim_victory(
 ///
 /// # Errors
 /// 404 for an unknown game or someone else's.
-async fn check_player(state: &AppState, caller: &Caller, id: &str) -> LiResult<()> {
+pub(super) async fn check_player(state: &AppState, caller: &Caller, id: &str) -> LiResult<()> {
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
     let game = live::request(&state.live, id, |reply| Cmd::State {

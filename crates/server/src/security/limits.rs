@@ -146,6 +146,9 @@ pub struct Quotas {
     /// Challenges one account (and one address) may send per minute; also
     /// the burst.
     pub challenges_per_minute: u32,
+    /// Chat lines one account (and one address) may say in any ten
+    /// seconds, in every game and room together; also the burst.
+    pub chat_lines_per_10s: u32,
 }
 
 impl Default for Quotas {
@@ -166,6 +169,7 @@ impl Default for Quotas {
             progress_per_minute: 60,
             credentials_per_minute: 10,
             challenges_per_minute: 20,
+            chat_lines_per_10s: 10,
         }
     }
 }
@@ -329,6 +333,7 @@ pub struct Limits {
     progress: Keyed<Subject>,
     credentials: Keyed<Subject>,
     challenges: Keyed<Subject>,
+    chat: Keyed<Subject>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -351,6 +356,7 @@ impl Limits {
             progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
             credentials: Keyed::new(per(q.credentials_per_minute, Duration::from_secs(60))),
             challenges: Keyed::new(per(q.challenges_per_minute, Duration::from_secs(60))),
+            chat: Keyed::new(per(q.chat_lines_per_10s, Duration::from_secs(10))),
             table_lookup: Keyed::new(per(q.table_lookups_per_minute, Duration::from_secs(60))),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
@@ -490,6 +496,14 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         check_both(&self.challenges, ip, account)
+    }
+
+    /// Counts one chat line said by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its lines per ten seconds.
+    pub fn check_chat(&self, ip: ClientIp, account: Option<&AccountKey>) -> Result<(), RetryAfter> {
+        check_both(&self.chat, ip, account)
     }
 
     /// Counts one look-up of a table by its code that could reveal a

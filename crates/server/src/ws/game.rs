@@ -1,5 +1,7 @@
 //! One websocket session on a game: catch-up by version, client commands
-//! forwarded to the game's actor, events fanned out, rate limiting.
+//! forwarded to the game's actor, events fanned out, rate limiting, and
+//! the chat room the viewer reads at a table game (its history after the
+//! first state, then its lines as they are said; see [`crate::chat`]).
 //!
 //! The session is written over any `Sink`/`Stream` of [`Outgoing`] and
 //! [`Incoming`] frames, so it is tested with plain channels as well as with
@@ -14,9 +16,10 @@ use tokio::sync::{broadcast, oneshot};
 
 use super::{FloodGuard, Incoming, MAX_FRAME_BYTES, Outgoing, Verdict, close};
 use crate::Shared;
+use crate::chat::{self, Speaker};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
-use crate::protocol::{ClientMsg, GameState, ServerMsg, parse_client};
+use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
 use live::fair::Requester;
 use live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 
@@ -31,6 +34,7 @@ struct Session<'a, S> {
     game_id: &'a str,
     player: &'a PlayerId,
     client: &'a [Requester],
+    speaker: Speaker,
     sink: S,
     seats: Seats,
     sent_v: u64,
@@ -109,6 +113,28 @@ where
         Ok(sub)
     }
 
+    /// At a table game: listens to the chat room the viewer reads and
+    /// sends its history. `None` for games without chat.
+    async fn open_chat(
+        &mut self,
+    ) -> Result<Option<(ChatRoom, broadcast::Receiver<Arc<ChatLine>>)>, E> {
+        let room = match chat::room_of(self.shared, self.game_id, self.player).await {
+            Ok(Some(room)) => room,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                tracing::warn!(game = %self.game_id, "no chat for a socket: {e}");
+                return Ok(None);
+            }
+        };
+        // Listen first: a line said meanwhile may come twice, never not at all.
+        let rx = self.shared.chat.subscribe(self.game_id);
+        match chat::history(self.shared, self.game_id, room).await {
+            Ok(lines) => self.send(&ServerMsg::ChatHistory { room, lines }).await?,
+            Err(e) => tracing::warn!(game = %self.game_id, "no chat history: {e}"),
+        }
+        Ok(Some((room, rx)))
+    }
+
     async fn command(&mut self, msg: ClientMsg) -> Result<Option<u64>, ApiError> {
         let Some(make) = command_for(self.player, self.client, msg) else {
             return Ok(None);
@@ -170,7 +196,7 @@ fn command_for(player: &PlayerId, client: &[Requester], msg: ClientMsg) -> Optio
             player: p.clone(),
             reply,
         }),
-        ClientMsg::Sync { .. } | ClientMsg::Ping => return None,
+        ClientMsg::Sync { .. } | ClientMsg::Ping | ClientMsg::Chat { .. } => return None,
     };
     Some(make)
 }
@@ -180,12 +206,15 @@ type CommandFor = dyn Fn(oneshot::Sender<Result<u64, ApiError>>) -> Cmd + Send +
 
 /// Runs a session of `player`, from the client of `client` (its keys, see
 /// [`Requester::keys`]), until either side closes. `since` is the version
-/// the client already has (`?v=`).
+/// the client already has (`?v=`); `speaker` is who speaks in chat (the
+/// same player, with their account and address).
+#[allow(clippy::too_many_arguments)]
 pub async fn run_session<S, R, E>(
     shared: Arc<Shared>,
     game_id: String,
     player: PlayerId,
     client: Vec<Requester>,
+    speaker: Speaker,
     since: Option<u64>,
     sink: S,
     mut stream: R,
@@ -199,6 +228,7 @@ pub async fn run_session<S, R, E>(
         game_id: &game_id,
         player: &player,
         client: &client,
+        speaker,
         sink,
         seats: Seats::empty(),
         sent_v: 0,
@@ -243,6 +273,7 @@ where
             return Ok(());
         }
     };
+    let mut chat = session.open_chat().await?;
     let mut guard = FloodGuard::new();
     let mut stopping = session.shared.shutting_down.subscribe();
     if *stopping.borrow() {
@@ -250,6 +281,22 @@ where
     }
     loop {
         tokio::select! {
+            line = async {
+                match chat.as_mut() {
+                    Some((_, rx)) => rx.recv().await,
+                    None => std::future::pending().await,
+                }
+            } => match line {
+                Ok(line) => {
+                    if chat.as_ref().is_some_and(|(room, _)| *room == line.room) {
+                        session.send(&ServerMsg::Chat { line: ChatLine::clone(&line) }).await?;
+                    }
+                }
+                // Lines missed by a slow socket stay missed: chat is not
+                // replayed.
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => chat = None,
+            },
             changed = stopping.changed() => {
                 let stop = changed.is_err() || *stopping.borrow_and_update();
                 if stop {
@@ -300,6 +347,15 @@ where
                 match parsed {
                     Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                     Ok(ClientMsg::Ping) => session.send(&ServerMsg::Pong).await?,
+                    Ok(ClientMsg::Chat { room, text }) => {
+                        match chat::say(session.shared, session.game_id, &session.speaker, room, &text).await {
+                            Ok(_) => {
+                                let v = session.sent_v;
+                                session.send(&ServerMsg::Ack { id, v }).await?;
+                            }
+                            Err(e) => session.send(&ServerMsg::error(id, e)).await?,
+                        }
+                    }
                     Ok(ClientMsg::Sync { v }) => match session.subscribe(Some(v)).await {
                         Ok(sub) => {
                             events = sub.events;
@@ -362,6 +418,14 @@ mod tests {
         Arc::new(Shared::new(store, b"test", tuning))
     }
 
+    fn anonymous(player: &PlayerId) -> Speaker {
+        Speaker {
+            player: player.clone(),
+            account: None,
+            ip: crate::security::ClientIp(std::net::Ipv4Addr::LOCALHOST.into()),
+        }
+    }
+
     async fn next(rx: &mut mpsc::UnboundedReceiver<Outgoing>) -> Outgoing {
         tokio::time::timeout(Duration::from_secs(20), rx.next())
             .await
@@ -408,8 +472,9 @@ mod tests {
         let task = tokio::spawn(run_session(
             Arc::clone(&shared),
             g.id.clone(),
-            player,
+            player.clone(),
             client,
+            anonymous(&player),
             None,
             to_client,
             from_client,
@@ -461,11 +526,13 @@ mod tests {
         let shared = shared(&dir).await;
         let (to_client, mut client_rx) = mpsc::unbounded::<Outgoing>();
         let (_client_tx, from_client) = mpsc::unbounded::<Incoming>();
+        let player = crate::identity::new_player_id();
         run_session(
             shared,
             "nosuchgm".into(),
-            crate::identity::new_player_id(),
+            player.clone(),
             Vec::new(),
+            anonymous(&player),
             None,
             to_client,
             from_client,
@@ -493,6 +560,7 @@ mod tests {
                 g.id.clone(),
                 player.clone(),
                 client.clone(),
+                anonymous(&player),
                 None,
                 to_client,
                 from_client,

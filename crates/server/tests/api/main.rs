@@ -4,6 +4,7 @@
 
 mod accounts;
 mod analysis;
+mod chat;
 mod exercises;
 mod games;
 mod guards;

@@ -1,0 +1,103 @@
+//! Game chat in the web app: two players talk at a table (markup shown as
+//! text), a spectator talks in the spectator room that the players do not
+//! see, and "Hide chat" hides the panel and is remembered after a reload.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { closeBrowser, done, newPage, shot } from './helpers.js';
+
+after(closeBrowser);
+
+/** Signs up through the form and waits for the name in the header. */
+async function signUp(page: Page, prefix: string): Promise<string> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await page.goto('/signup');
+  await page.getByTestId('username').fill(name);
+  await page.getByTestId('password').fill(`amber-lantern-${randomBytes(6).toString('hex')}-orbit`);
+  await page.getByTestId('submit').click();
+  await page.getByTestId('nav-user').filter({ hasText: name }).waitFor();
+  return name;
+}
+
+/** Says `text` in the page's chat. */
+async function say(page: Page, text: string): Promise<void> {
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-send').click();
+}
+
+/** The texts of the chat lines a page shows. */
+async function lines(page: Page): Promise<string[]> {
+  return (await page.getByTestId('chat-line').allTextContents()).map((s) => s.trim());
+}
+
+/** Waits until the page shows `n` chat lines, the last one ending with `text`. */
+async function heard(page: Page, n: number, text: string): Promise<void> {
+  await page.getByTestId('chat-line').nth(n - 1).filter({ hasText: text }).waitFor({ timeout: 15_000 });
+  assert.equal((await lines(page)).length, n, (await lines(page)).join(' | '));
+}
+
+test('two players chat at a table, a spectator in its own room; markup is text; Hide chat is remembered', async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const c = await newPage();
+  const aName = await signUp(a.page, 'Chatter');
+  const bName = await signUp(b.page, 'Replier');
+  const cName = await signUp(c.page, 'Watcher');
+
+  const code = await a.page.evaluate(async () => {
+    const r = await fetch('/api/tables', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ minutes: 5, increment: 3, rules: 'plyyard', rated: false, public: true }),
+    });
+    return ((await r.json()) as { code: string }).code;
+  });
+  await a.page.goto(`/t/${code}`);
+  await b.page.goto(`/t/${code}`);
+  await b.page.getByTestId('sit-down').click();
+  for (const p of [a.page, b.page]) {
+    await p.getByTestId('board').waitFor({ timeout: 15_000 });
+    await p.locator('[data-testid="chat"][data-room="player"]').waitFor();
+  }
+
+  // The players talk; markup is shown as typed, never made into elements.
+  assert.equal(await a.page.getByTestId('chat-input').getAttribute('maxlength'), '140');
+  await say(a.page, '<b>hi</b> <img src=x onerror=alert(1)>');
+  await heard(b.page, 1, '<b>hi</b> <img src=x onerror=alert(1)>');
+  await heard(a.page, 1, '<img src=x onerror=alert(1)>');
+  assert.equal(await b.page.locator('[data-testid="chat-lines"] b, [data-testid="chat-lines"] img').count(), 0);
+  assert.equal((await lines(b.page))[0], `${aName} <b>hi</b> <img src=x onerror=alert(1)>`);
+  await say(b.page, 'good luck');
+  await heard(a.page, 2, 'good luck');
+  assert.equal(await a.page.getByTestId('chat-input').inputValue(), '', 'sent lines leave the input');
+
+  // A spectator reads and speaks in the spectator room only.
+  await c.page.goto(`/t/${code}`);
+  await c.page.locator('[data-testid="chat"][data-room="spectator"]').waitFor();
+  assert.deepEqual(await lines(c.page), []);
+  await say(c.page, 'nice opening');
+  await heard(c.page, 1, 'nice opening');
+  assert.equal((await lines(c.page))[0], `${cName} nice opening`);
+  await say(b.page, 'thanks');
+  await heard(a.page, 3, 'thanks');
+  assert.ok(!(await lines(a.page)).some((l) => l.includes('nice opening')), 'players do not see the spectator room');
+  assert.deepEqual(await lines(c.page), [`${cName} nice opening`], 'spectators do not see the player room');
+  await shot(a.page, 'game-chat-desktop');
+
+  // Hide chat: gone, and still hidden after a reload; Show chat brings the history back.
+  await a.page.getByTestId('chat-toggle').click();
+  assert.equal(await a.page.getByTestId('chat-lines').count(), 0);
+  await a.page.reload();
+  await a.page.getByTestId('board').waitFor();
+  await a.page.getByTestId('chat-toggle').filter({ hasText: 'Show chat' }).waitFor();
+  assert.equal(await a.page.getByTestId('chat-lines').count(), 0);
+  await say(b.page, 'still there?');
+  await a.page.getByTestId('chat-toggle').click();
+  await heard(a.page, 4, 'still there?');
+  assert.equal((await lines(a.page))[1], `${bName} good luck`);
+  assert.equal(await b.page.getByTestId('chat-lines').count(), 1, 'hiding is one player’s choice');
+  await done(c.context, c.page);
+  await done(b.context, b.page);
+  await done(a.context, a.page);
+});
