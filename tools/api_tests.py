@@ -19,6 +19,7 @@ stops talking fails a test instead of hanging it.
 
 import argparse
 import base64
+import datetime
 import hashlib
 import http.client
 import os
@@ -299,6 +300,11 @@ class BoardGame(Base):
             self.assertEqual(full["clock"], {"initial": 300000, "increment": 3000})
             self.assertEqual(full["white"]["name"], wn)
             self.assertEqual(full["black"]["name"], bn)
+            # berserk turns createdAt into a datetime and a gameState's
+            # times (integers in ms) into timedeltas; gameFull's own state
+            # it leaves as sent.
+            self.assertIsInstance(full["createdAt"], datetime.datetime)
+            self.assertEqual(full["state"]["wtime"], 300000)
         played = []
         for i, uci in enumerate(["e2e4", "e7e5", "g1f3"]):
             (w if i % 2 == 0 else b).board.make_move(gid, uci)
@@ -306,6 +312,7 @@ class BoardGame(Base):
             for s in streams:
                 st = s.state()
                 self.assertEqual((st["type"], st["moves"], st["status"]), ("gameState", " ".join(played), "started"))
+                self.assertIsInstance(st["btime"], datetime.timedelta)
         # The same move again is late: refused, never applied twice.
         with self.assertRaises(berserk.exceptions.ResponseError) as e:
             w.board.make_move(gid, "g1f3")
