@@ -403,7 +403,7 @@ impl Board {
     }
 
     fn to_move(&self) -> bool {
-        self.ongoing && (self.applied % 2 == 0) == self.white
+        self.ongoing && self.applied.is_multiple_of(2) == self.white
     }
 
     /// Takes in a stream line: applies its new moves. Returns the number of
