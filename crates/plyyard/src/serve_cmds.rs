@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// Seconds a game without sockets or activity stays in memory.
     #[arg(long, env = "PLYYARD_IDLE_UNLOAD_SECS", default_value_t = 600)]
     pub idle_unload_secs: u64,
+    /// Seconds a waiting challenge stays open after its challenger was last
+    /// seen (an open event stream renews it; at least 1).
+    #[arg(long, env = "PLYYARD_CHALLENGE_TTL_SECS", default_value_t = 20)]
+    pub challenge_ttl_secs: u64,
     /// The URL people reach the site at, e.g. `https://chess.example`: only
     /// its origin may make state-changing requests, and with `https` the
     /// cookies are marked `Secure`. Without it, the request's `Host` is the
@@ -178,6 +182,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             .review_nodes
             .clamp(1, plyyard_review::analyse::MAX_NODES),
         review_threads: args.review_threads.clamp(1, 8),
+        challenge_ttl: Duration::from_secs(args.challenge_ttl_secs.max(1)),
         quotas: server::security::Quotas {
             games_per_minute: args.limit_games_per_minute,
             replies_per_minute: args.limit_replies_per_minute,
@@ -259,6 +264,10 @@ mod tests {
     fn rate_limits_are_on_by_default_and_off_turns_every_quota_off() {
         let on = Cli::try_parse_from(["plyyard"]).unwrap().serve;
         assert_eq!(on.rate_limits, Switch::On);
+        assert_eq!(
+            Duration::from_secs(on.challenge_ttl_secs),
+            server::config::CHALLENGE_TTL
+        );
         let off = Cli::try_parse_from(["plyyard", "--rate-limits", "off"])
             .unwrap()
             .serve;

@@ -11,6 +11,10 @@
 //! - `tables`: many table games between accounts, two sockets each, moves
 //!   after a think time for a fixed window: persisted moves per second and
 //!   move → ack latency (see [`tables`]); its last line is one JSON object.
+//! - `bots`: many games between bot accounts over the Lichess-compatible
+//!   API only (HTTP and NDJSON game streams): moves per second and the
+//!   latency from a move's POST to the opponent's `gameState` (see
+//!   [`bots`]); its last line is one JSON object.
 //! - `seeks`: many players seek a game by quick pairing at the same moment:
 //!   the time until every one is paired (see [`seeks`]).
 //! - `password-flood`: sign-ups and password changes with 256-character
@@ -26,6 +30,8 @@
 //! The server's rate limits must be off for these loads (`plyyard serve
 //! --rate-limits off`); a `429` stops the tool with that advice.
 
+#[path = "loadgen/bots.rs"]
+mod bots;
 #[path = "loadgen/fairness.rs"]
 mod fairness;
 #[path = "loadgen/flood.rs"]
@@ -197,6 +203,27 @@ enum Mode {
         #[arg(long, default_value_t = 60)]
         seconds: u64,
     },
+    /// Games between bot accounts over the Lichess-compatible API (HTTP
+    /// and NDJSON game streams): moves/s and move POST → opponent's
+    /// `gameState` latency.
+    Bots {
+        /// Games played at once (two game streams each).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Length of the measured window, seconds.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// Bot accounts `bot0`… (signed up, or logged in to if they exist;
+        /// at least games / 4: an account holds 8 game streams).
+        #[arg(long, default_value_t = 250)]
+        accounts: usize,
+        /// Mean think time per move, ms (uniform in [0, 2 × this]).
+        #[arg(long, default_value_t = 2400)]
+        think_ms: u64,
+        /// Seed of the think times and move choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Players seeking a game by quick pairing all at once: the time until
     /// every one is paired.
     Seeks {
@@ -256,7 +283,9 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     let window = match &cli.mode {
-        Mode::Tables { seconds, .. } | Mode::PasswordFlood { seconds, .. } => *seconds,
+        Mode::Tables { seconds, .. }
+        | Mode::Bots { seconds, .. }
+        | Mode::PasswordFlood { seconds, .. } => *seconds,
         Mode::Fairness {
             warmup, seconds, ..
         } => warmup + seconds,
@@ -367,6 +396,22 @@ fn main() -> std::process::ExitCode {
                         cold,
                     };
                     seeks::run(cli.addr, o).await
+                }
+                Mode::Bots {
+                    games,
+                    seconds,
+                    accounts,
+                    think_ms,
+                    seed,
+                } => {
+                    let o = bots::Options {
+                        games,
+                        seconds,
+                        accounts,
+                        think_ms,
+                        seed,
+                    };
+                    bots::run(cli.addr, o).await
                 }
                 Mode::Tables {
                     games,

@@ -1,0 +1,648 @@
+#!/usr/bin/env python3
+"""The Lichess-compatible API driven by berserk, a real lichess client.
+
+    pip install berserk==0.14.0
+    python3 tools/api_tests.py [--bin target/debug/plyyard] [-v]
+
+Starts its own server (`plyyard serve` on 127.0.0.1, a free port, SQLite in
+a temporary folder, challenges expiring after 8 s), signs accounts up over
+HTTP, makes their tokens with `plyyard token create`, and checks, through
+berserk wherever berserk has the call: a Board-API game between two
+accounts (challenge, accept, event and game streams, moves, a draw offered
+with a move and accepted), bots (upgrade, challenge, accept, a game played
+to mate through `bots.*`), challenge decline / cancel / expiry, the streams'
+keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
+`requests`, as an app does it). The server and the temporary folder are
+removed on any exit. Every stream read has a deadline, so that a server that
+stops talking fails a test instead of hanging it.
+"""
+
+import argparse
+import base64
+import datetime
+import hashlib
+import http.client
+import os
+import queue
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.parse
+
+import berserk
+import requests
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("PLYYARD_BIN", os.path.join(ROOT, "target", "debug", "plyyard"))
+PASSWORD = "correct horse battery staple"
+BOARD_SCOPES = "board:play,challenge:read,challenge:write"
+CHALLENGE_TTL_SECS = 8
+# Every read from a stream waits at most this long.
+WAIT = 15.0
+# The whole run's deadline: past it the run fails (and still cleans up).
+RUN_DEADLINE_SECS = 150
+
+
+class Server:
+    """A `plyyard serve` child process on a free loopback port with its own
+    SQLite database in a temporary folder."""
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.dir = tempfile.mkdtemp(prefix="plyyard-api-tests.")
+        self.db = f"sqlite://{self.dir}/api.db"
+        self.log_path = os.path.join(self.dir, "server.log")
+        self.proc = None
+        self.base = None
+
+    def start(self):
+        """Starts the server; returns once it listens."""
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--addr", "127.0.0.1:0", "--db", self.db,
+             "--challenge-ttl-secs", str(CHALLENGE_TTL_SECS), "--limit-signups-per-hour", "100",
+             "--engine-workers", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True)
+        found = queue.Queue()
+
+        def drain():
+            with open(self.log_path, "w", encoding="utf-8") as log:
+                for raw in self.proc.stderr:
+                    line = raw.decode("utf-8", "replace")
+                    log.write(line)
+                    log.flush()
+                    m = re.search(r"listening on (http://[0-9.:]+)", line)
+                    if m:
+                        found.put(m.group(1))
+            found.put(None)
+
+        threading.Thread(target=drain, daemon=True).start()
+        try:
+            self.base = found.get(timeout=60)
+        except queue.Empty:
+            self.base = None
+        if not self.base:
+            raise RuntimeError("the server did not start:\n" + self.log())
+
+    def log(self):
+        """The server's log so far."""
+        try:
+            with open(self.log_path, encoding="utf-8") as f:
+                return f.read()[-6000:]
+        except OSError:
+            return ""
+
+    def token(self, user, scopes, description="api tests"):
+        """A new personal token of `user` (`plyyard token create`)."""
+        out = subprocess.run(
+            [self.binary, "token", "create", "--db", self.db, "--user", user, "--scopes", scopes,
+             "--description", description],
+            capture_output=True, text=True, timeout=60, check=False)
+        if out.returncode != 0:
+            raise RuntimeError(f"token create failed: {out.stderr}")
+        token = out.stdout.strip()
+        assert token.startswith("lip_"), token
+        return token
+
+    def stop(self):
+        """Stops the server (its whole process group) and removes the
+        temporary folder."""
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.proc.wait(timeout=10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+SERVER = None
+
+
+def web(name):
+    """A new account `name`, signed up over HTTP: its logged-in session
+    (cookies; requests carry the site's Origin as the web app's do)."""
+    s = requests.Session()
+    s.headers["Origin"] = SERVER.base
+    r = s.post(SERVER.base + "/api/account/signup", json={"username": name, "password": PASSWORD}, timeout=30)
+    assert r.status_code in (200, 201), (r.status_code, r.text)
+    return s
+
+
+def client(token):
+    """A berserk client with `token` against the test server."""
+    return berserk.Client(berserk.TokenSession(token), base_url=SERVER.base)
+
+
+def player(name, scopes=BOARD_SCOPES):
+    """A new account and a berserk client with a token of `scopes`."""
+    web(name)
+    token = SERVER.token(name, scopes)
+    return client(token), token
+
+
+class Feed:
+    """The lines of a berserk stream, read by a thread, each awaited with a
+    deadline (`next`), keeping what was seen (`seen`)."""
+
+    def __init__(self, iterator):
+        self.q = queue.Queue()
+        self.seen = []
+        self.ended = False
+
+        def pump():
+            try:
+                for item in iterator:
+                    self.q.put(("line", item))
+            except Exception as e:  # noqa: BLE001 - handed to the reader
+                self.q.put(("error", e))
+            self.q.put(("end", None))
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def next(self, timeout=WAIT):
+        """The next line; None once the stream ended."""
+        if self.ended:
+            return None
+        try:
+            kind, item = self.q.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no line within {timeout} s; seen so far: {self.seen}") from None
+        if kind == "error":
+            raise item
+        if kind == "end":
+            self.ended = True
+            return None
+        self.seen.append(item)
+        return item
+
+    def until(self, pred, timeout=WAIT, what="a line"):
+        """The first line meeting `pred`, the lines passed over before it."""
+        deadline = time.monotonic() + timeout
+        skipped = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {what} within {timeout} s; passed over {skipped}")
+            line = self.next(left)
+            if line is None:
+                raise AssertionError(f"the stream ended before {what}; passed over {skipped}")
+            if pred(line):
+                return line, skipped
+            skipped.append(line)
+
+    def state(self):
+        """The next `gameState`, passing over `opponentGone` lines."""
+        line, _ = self.until(lambda l: l.get("type") != "opponentGone", what="a gameState")
+        return line
+
+    def end(self, timeout=WAIT):
+        """Waits for the stream to close; the lines before the end."""
+        rest = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.next(max(0.1, deadline - time.monotonic()))
+            if line is None:
+                return rest
+            rest.append(line)
+
+
+def is_type(kind, key=None, value=None):
+    """A predicate: a line of type `kind` (whose `key` object has `id` or
+    `gameId` `value`, when given)."""
+    def pred(line):
+        if line.get("type") != kind:
+            return False
+        if key is None:
+            return True
+        obj = line.get(key) or {}
+        return value in (obj.get("id"), obj.get("gameId"))
+    return pred
+
+
+def raw_post(token, path):
+    """A POST with `token` outside berserk (for what berserk has no call
+    for): the status and the parsed answer."""
+    r = requests.post(SERVER.base + path, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    return r.status_code, r.json()
+
+
+class Base(unittest.TestCase):
+    """Names unique to each test, so the tests share one server."""
+
+    def name(self, stem):
+        return f"{stem}{secrets.token_hex(3)}"
+
+    def challenge_game(self, a, b, b_name, a_events, b_events, color="white"):
+        """`a` challenges `b` (5+3, casual, `a` plays `color`), `b`
+        accepts: the game id, once both event streams announced it."""
+        c = a.challenges.create(b_name, rated=False, clock_limit=300, clock_increment=3, color=color)
+        cid = c["id"]
+        self.assertEqual(c["status"], "created")
+        self.assertEqual(c["timeControl"]["limit"], 300)
+        self.assertEqual(c["timeControl"]["increment"], 3)
+        seen, _ = b_events.until(is_type("challenge", "challenge", cid), what="the challenge")
+        self.assertEqual(seen["challenge"]["direction"], "in")
+        b.challenges.accept(cid)
+        for feed in (a_events, b_events):
+            start, _ = feed.until(is_type("gameStart", "game", cid), what="gameStart")
+            self.assertEqual(start["game"]["gameId"], cid)
+        return cid
+
+
+class Tokens(Base):
+    def test_test_tokens_tells_owner_and_scopes(self):
+        name = self.name("tok")
+        c, token = player(name, "board:play,challenge:read")
+        got = c.oauth.test_tokens(token, "lip_doesnotexist0000000000")
+        self.assertEqual(got[token]["userId"], name.lower())
+        self.assertEqual(set(got[token]["scopes"].split(",")), {"board:play", "challenge:read"})
+        self.assertIsNone(got["lip_doesnotexist0000000000"])
+        self.assertEqual(c.account.get()["username"], name)
+
+    def test_unknown_token_and_missing_scope_are_refused(self):
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            client("lip_doesnotexist0000000000").account.get()
+        self.assertEqual(e.exception.status_code, 401)
+        name = self.name("scope")
+        c, _ = player(name, "preference:read")
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            c.challenges.create("nobody", rated=False, clock_limit=300, clock_increment=3)
+        self.assertEqual(e.exception.status_code, 403)
+        self.assertIn("Missing scope", str(e.exception))
+
+
+class BoardGame(Base):
+    def test_board_game_with_draw_by_agreement(self):
+        wn, bn = self.name("white"), self.name("black")
+        (w, wt), (b, bt) = player(wn), player(bn)
+        w_events = Feed(w.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        gid = self.challenge_game(w, b, bn, w_events, b_events, color="white")
+        self.assertIn(gid, [g["gameId"] for g in w.games.get_ongoing()])
+        streams = [Feed(c.board.stream_game_state(gid)) for c in (w, b)]
+        for s in streams:
+            full = s.next()
+            self.assertEqual(full["type"], "gameFull")
+            self.assertEqual(full["id"], gid)
+            self.assertEqual(full["state"]["type"], "gameState")
+            self.assertEqual(full["clock"], {"initial": 300000, "increment": 3000})
+            self.assertEqual(full["white"]["name"], wn)
+            self.assertEqual(full["black"]["name"], bn)
+            # berserk turns createdAt into a datetime and a gameState's
+            # times (integers in ms) into timedeltas; gameFull's own state
+            # it leaves as sent.
+            self.assertIsInstance(full["createdAt"], datetime.datetime)
+            self.assertEqual(full["state"]["wtime"], 300000)
+        played = []
+        for i, uci in enumerate(["e2e4", "e7e5", "g1f3"]):
+            (w if i % 2 == 0 else b).board.make_move(gid, uci)
+            played.append(uci)
+            for s in streams:
+                st = s.state()
+                self.assertEqual((st["type"], st["moves"], st["status"]), ("gameState", " ".join(played), "started"))
+                self.assertIsInstance(st["btime"], datetime.timedelta)
+        # The same move again is late: refused, never applied twice.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            w.board.make_move(gid, "g1f3")
+        self.assertTrue(400 <= e.exception.status_code < 500)
+        # Draw offers go with a move (berserk's make_move has no flag for it).
+        status, body = raw_post(bt, f"/api/board/game/{gid}/move/b8c6?offeringDraw=true")
+        self.assertEqual((status, body), (200, {"ok": True}))
+        for s in streams:
+            st = s.state()
+            self.assertEqual(st["moves"], "e2e4 e7e5 g1f3 b8c6")
+            self.assertTrue(st.get("bdraw"), st)
+        w.board.accept_draw(gid)
+        for s in streams:
+            st = s.state()
+            self.assertEqual(st["status"], "draw")
+            self.assertNotIn("winner", st)
+            self.assertEqual(s.end(), [])
+        for feed in (w_events, b_events):
+            fin, _ = feed.until(is_type("gameFinish", "game", gid), what="gameFinish")
+            self.assertEqual(fin["game"]["status"]["name"], "draw")
+        exported = w.games.export(gid)
+        self.assertEqual((exported["id"], exported["status"]), (gid, "draw"))
+        # An account that has played cannot become a bot.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            client(SERVER.token(wn, "bot:play")).account.upgrade_to_bot()
+        self.assertEqual(e.exception.status_code, 400)
+
+    def test_game_stream_lines_come_in_order(self):
+        wn, bn = self.name("ordw"), self.name("ordb")
+        (w, _), (b, _) = player(wn), player(bn)
+        w_events = Feed(w.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        gid = self.challenge_game(w, b, bn, w_events, b_events)
+        watcher = Feed(w.board.stream_game_state(gid))
+        self.assertEqual(watcher.next()["type"], "gameFull")
+        moves = ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7"]
+        # Moves sent back to back, without waiting for the stream: each
+        # gameState adds exactly the next move.
+        for i, uci in enumerate(moves):
+            (w if i % 2 == 0 else b).board.make_move(gid, uci)
+        for n in range(1, len(moves) + 1):
+            self.assertEqual(watcher.state()["moves"], " ".join(moves[:n]))
+        b.board.resign_game(gid)
+        last = watcher.state()
+        self.assertEqual((last["status"], last["winner"]), ("resign", "white"))
+        self.assertEqual(watcher.end(), [])
+        # A stream opened on a finished game: gameFull, then the end.
+        late = Feed(b.board.stream_game_state(gid))
+        full = late.next()
+        self.assertEqual((full["type"], full["state"]["status"]), ("gameFull", "resign"))
+        self.assertEqual(late.end(), [])
+
+
+class Bots(Base):
+    def test_bots_upgrade_and_play_to_mate(self):
+        an, bn = self.name("botw"), self.name("botb")
+        (a, _), (b, _) = player(an, "bot:play"), player(bn, "bot:play")
+        for c in (a, b):
+            c.account.upgrade_to_bot()
+            self.assertEqual(c.account.get()["title"], "BOT")
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            a.account.upgrade_to_bot()
+        self.assertEqual(e.exception.status_code, 400)
+        a_events = Feed(a.bots.stream_incoming_events())
+        b_events = Feed(b.bots.stream_incoming_events())
+        deadline = time.monotonic() + WAIT
+        while an.lower() not in [u["id"] for u in b.bots.get_online_bots()]:
+            self.assertLess(time.monotonic(), deadline, "the bot never showed online")
+            time.sleep(0.2)
+        c = b.challenges.create(an, rated=False, clock_limit=180, clock_increment=2, color="black")
+        cid = c["id"]
+        got, _ = a_events.until(is_type("challenge", "challenge", cid), what="the challenge")
+        self.assertEqual(got["challenge"]["challenger"]["title"], "BOT")
+        a.bots.accept_challenge(cid)
+        for feed in (a_events, b_events):
+            feed.until(is_type("gameStart", "game", cid), what="gameStart")
+        streams = {x: Feed(c.bots.stream_game_state(cid)) for x, c in (("w", a), ("b", b))}
+        for s in streams.values():
+            full = s.next()
+            self.assertEqual((full["type"], full["speed"]), ("gameFull", "blitz"))
+            self.assertEqual(full["white"]["title"], "BOT")
+        # A bot token cannot use the Board API.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            a.board.make_move(cid, "f2f3")
+        self.assertTrue(400 <= e.exception.status_code < 500)
+        played = []
+        for i, uci in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+            (a if i % 2 == 0 else b).bots.make_move(cid, uci)
+            played.append(uci)
+            for s in streams.values():
+                st = s.state()
+                self.assertEqual(st["moves"], " ".join(played))
+                self.assertEqual(st["status"], "mate" if len(played) == 4 else "started")
+        for s in streams.values():
+            self.assertEqual(s.end(), [])
+        exported = a.games.export(cid)
+        self.assertEqual((exported["status"], exported["winner"]), ("mate", "black"))
+        for feed in (a_events, b_events):
+            fin, _ = feed.until(is_type("gameFinish", "game", cid), what="gameFinish")
+            self.assertEqual(fin["game"]["status"]["name"], "mate")
+
+    def test_board_token_cannot_use_bot_endpoints(self):
+        name = self.name("human")
+        c, _ = player(name, "board:play,bot:play")
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            list(c.bots.stream_game_state("abcdefgh"))
+        self.assertTrue(400 <= e.exception.status_code < 500)
+
+
+class Challenges(Base):
+    def test_decline_with_a_reason(self):
+        an, bn = self.name("chal"), self.name("decl")
+        (a, _), (b, _) = player(an), player(bn)
+        a_events = Feed(a.board.stream_incoming_events())
+        c = a.challenges.create(bn, rated=False, clock_limit=600, clock_increment=5)
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            b.challenges.decline(c["id"], reason="notAReason")
+        self.assertEqual(e.exception.status_code, 400)
+        self.assertIn(c["id"], [x["id"] for x in b.challenges.get_mine()["in"]])
+        b.challenges.decline(c["id"], reason="tooSlow")
+        got, _ = a_events.until(is_type("challengeDeclined", "challenge", c["id"]), what="challengeDeclined")
+        self.assertEqual(got["challenge"]["status"], "declined")
+        self.assertEqual(got["challenge"]["declineReasonKey"].lower(), "tooslow")
+        self.assertEqual(b.challenges.get_mine()["in"], [])
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            b.challenges.accept(c["id"])
+        self.assertEqual(e.exception.status_code, 400)
+
+    def test_cancel(self):
+        an, bn = self.name("canc"), self.name("cdest")
+        (a, _), (b, _) = player(an), player(bn)
+        b_events = Feed(b.board.stream_incoming_events())
+        c = a.challenges.create(bn, rated=False, clock_limit=300, clock_increment=3)
+        b_events.until(is_type("challenge", "challenge", c["id"]), what="the challenge")
+        self.assertEqual([x["id"] for x in a.challenges.get_mine()["out"]], [c["id"]])
+        a.challenges.cancel(c["id"])
+        got, _ = b_events.until(is_type("challengeCanceled", "challenge", c["id"]), what="challengeCanceled")
+        self.assertEqual(got["challenge"]["status"], "canceled")
+        self.assertEqual(a.challenges.get_mine()["out"], [])
+
+    def test_challenge_expires_without_its_challenger(self):
+        an, bn = self.name("gone"), self.name("wait")
+        (a, _), (b, _) = player(an), player(bn)
+        b_events = Feed(b.board.stream_incoming_events())
+        started = time.monotonic()
+        c = a.challenges.create(bn, rated=False, clock_limit=300, clock_increment=3)
+        got, _ = b_events.until(is_type("challengeCanceled", "challenge", c["id"]),
+                                timeout=CHALLENGE_TTL_SECS + 15, what="the expiry")
+        self.assertGreaterEqual(time.monotonic() - started, CHALLENGE_TTL_SECS - 1)
+        self.assertEqual(got["challenge"]["status"], "offline")
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            b.challenges.accept(c["id"])
+        self.assertEqual(e.exception.status_code, 400)
+
+    def test_challenge_to_oneself_or_nobody(self):
+        name = self.name("self")
+        a, _ = player(name)
+        for dest, status in ((name, 400), ("nosuchplayer42", 404)):
+            with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                a.challenges.create(dest, rated=False, clock_limit=300, clock_increment=3)
+            self.assertEqual(e.exception.status_code, status)
+
+
+def first_lines(token, path, until_empty, timeout):
+    """Opens an NDJSON stream with http.client and reads it byte by byte:
+    the lines up to and including the first empty one, each with the
+    seconds since the stream opened."""
+    u = urllib.parse.urlsplit(SERVER.base)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+    resp = conn.getresponse()
+    assert resp.status == 200, resp.status
+    assert resp.getheader("Content-Type", "").startswith("application/x-ndjson"), resp.getheaders()
+    opened = time.monotonic()
+    lines, buf = [], b""
+    try:
+        while True:
+            ch = resp.read(1)
+            if not ch:
+                break
+            if ch != b"\n":
+                buf += ch
+                continue
+            lines.append((buf.decode(), time.monotonic() - opened))
+            if until_empty and buf == b"":
+                break
+            buf = b""
+    finally:
+        conn.close()
+    return lines
+
+
+class Streams(Base):
+    def test_keep_alive_within_seven_seconds(self):
+        wn, bn = self.name("kaw"), self.name("kab")
+        (w, wt), (b, _) = player(wn), player(bn)
+        w_events = Feed(w.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        gid = self.challenge_game(w, b, bn, w_events, b_events)
+        got = {}
+
+        def read(key, path):
+            try:
+                got[key] = first_lines(wt, path, True, 10)
+            except Exception as e:  # noqa: BLE001 - checked below
+                got[key] = e
+
+        threads = [threading.Thread(target=read, args=a) for a in
+                   (("event", "/api/stream/event"), ("game", f"/api/board/game/stream/{gid}"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        for key in ("event", "game"):
+            lines = got.get(key)
+            self.assertIsInstance(lines, list, f"{key} stream: {lines}")
+            text, at = lines[-1]
+            self.assertEqual(text, "", f"{key} stream: no empty line: {lines}")
+            self.assertLess(at, 7.0, f"{key} stream: the keep-alive came after {at:.1f} s")
+        self.assertIn('"gameStart"', got["event"][0][0])
+        self.assertIn('"gameFull"', got["game"][0][0])
+        w.board.abort_game(gid)
+
+    def test_new_event_stream_ends_the_old_one(self):
+        name = self.name("one")
+        a, _ = player(name)
+        first = Feed(a.board.stream_incoming_events())
+        time.sleep(0.5)
+        second = Feed(a.board.stream_incoming_events())
+        self.assertEqual(first.end(), [])
+        self.assertFalse(second.ended)
+
+
+def pkce_pair():
+    verifier = secrets.token_urlsafe(48)
+    digest = hashlib.sha256(verifier.encode()).digest()
+    return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+class OAuth(Base):
+    def test_pkce_flow(self):
+        name = self.name("oauth")
+        session = web(name)
+        verifier, challenge = pkce_pair()
+        request = {
+            "response_type": "code", "client_id": "api-tests", "redirect_uri": "http://127.0.0.1:9/back",
+            "code_challenge_method": "S256", "code_challenge": challenge,
+            "scope": "board:play challenge:read", "state": "st4te",
+        }
+        r = session.get(SERVER.base + "/api/oauth/request", params=request, timeout=30)
+        self.assertEqual(r.status_code, 200, r.text)
+        # Approving takes the player's session and the site's Origin.
+        r = requests.post(SERVER.base + "/api/oauth/approve", json={**request, "approve": True},
+                          cookies=session.cookies, timeout=30)
+        self.assertEqual(r.status_code, 403, r.text)
+        r = session.post(SERVER.base + "/api/oauth/approve", json={**request, "approve": True}, timeout=30)
+        self.assertEqual(r.status_code, 200, r.text)
+        back = urllib.parse.urlsplit(r.json()["redirect"])
+        self.assertEqual(f"{back.scheme}://{back.netloc}{back.path}", request["redirect_uri"])
+        q = dict(urllib.parse.parse_qsl(back.query))
+        self.assertEqual(q["state"], "st4te")
+        exchange = {"grant_type": "authorization_code", "code": q["code"], "code_verifier": verifier,
+                    "redirect_uri": request["redirect_uri"], "client_id": "api-tests"}
+        # A wrong verifier fails and uses the code up.
+        r = requests.post(SERVER.base + "/api/token", data={**exchange, "code_verifier": "x" * 43}, timeout=30)
+        self.assertEqual((r.status_code, r.json()["error"]), (400, "invalid_grant"))
+        r = requests.post(SERVER.base + "/api/token", data=exchange, timeout=30)
+        self.assertEqual((r.status_code, r.json()["error"]), (400, "invalid_grant"))
+        # A fresh code, exchanged with the right verifier (no cookie, no Origin).
+        r = session.post(SERVER.base + "/api/oauth/approve", json={**request, "approve": True}, timeout=30)
+        exchange["code"] = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(r.json()["redirect"]).query))["code"]
+        r = requests.post(SERVER.base + "/api/token", data=exchange, timeout=30)
+        self.assertEqual(r.status_code, 200, r.text)
+        body = r.json()
+        self.assertEqual(body["token_type"], "Bearer")
+        self.assertTrue(body["access_token"].startswith("lio_"))
+        self.assertEqual(body["expires_in"], 31536000)
+        token = body["access_token"]
+        c = client(token)
+        self.assertEqual(c.account.get()["username"], name)
+        tested = c.oauth.test_tokens(token)[token]
+        self.assertEqual(set(tested["scopes"].split(",")), {"board:play", "challenge:read"})
+        self.assertIsNotNone(tested["expires"])
+        r = requests.post(SERVER.base + "/api/token", data=exchange, timeout=30)
+        self.assertEqual(r.status_code, 400, "a code works once")
+        # Refusing sends the player back with access_denied.
+        r = session.post(SERVER.base + "/api/oauth/approve", json={**request, "approve": False}, timeout=30)
+        self.assertIn("error=access_denied", r.json()["redirect"])
+        r = requests.delete(SERVER.base + "/api/token", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        self.assertEqual(r.status_code, 204)
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            c.account.get()
+        self.assertEqual(e.exception.status_code, 401)
+
+
+def main():
+    global SERVER
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", default=BIN, help="the plyyard binary (default: target/debug/plyyard or $PLYYARD_BIN)")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("tests", nargs="*", help="test names (unittest patterns) to run")
+    args = p.parse_args()
+    print(f"berserk {berserk.__version__}, requests {requests.__version__}, server {args.bin}")
+
+    def too_long(_sig, _frame):
+        raise TimeoutError(f"the API tests took over {RUN_DEADLINE_SECS} s")
+
+    signal.signal(signal.SIGALRM, too_long)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.alarm(RUN_DEADLINE_SECS)
+    SERVER = Server(args.bin)
+    ok = False
+    try:
+        SERVER.start()
+        print(f"server at {SERVER.base}")
+        loader = unittest.TestLoader()
+        if args.tests:
+            loader.testNamePatterns = [f"*{t}*" for t in args.tests]
+        suite = loader.loadTestsFromModule(sys.modules[__name__])
+        result = unittest.TextTestRunner(verbosity=2 if args.verbose else 1).run(suite)
+        ok = result.wasSuccessful()
+        failed = len(result.failures) + len(result.errors)
+        print(f"{result.testsRun - failed} passed, {failed} failed")
+        if not ok:
+            print("--- server log (end) ---\n" + SERVER.log())
+    finally:
+        signal.alarm(0)
+        SERVER.stop()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
