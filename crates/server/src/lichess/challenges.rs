@@ -25,7 +25,7 @@ use super::body::decode;
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use super::game_json;
-use super::users::{title, user_id};
+use super::users::{named, title, user_id};
 use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::{AppState, Shared};
@@ -259,15 +259,6 @@ pub async fn announce(state: &Shared, kind: &str, c: &ChallengeRow) {
             }
         }
     }
-}
-
-async fn named(store: &Store, name: &str) -> LiResult<Account> {
-    let found = if crate::auth::rules::check_username(name).is_ok() {
-        store.account_named(name).await?
-    } else {
-        None
-    };
-    found.ok_or_else(|| LiError::not_found("No such user"))
 }
 
 const CHALLENGE_SCOPES: [Scope; 3] = [Scope::ChallengeWrite, Scope::BotPlay, Scope::BoardPlay];
