@@ -12,6 +12,7 @@ rules:
   wire types know no runtime, framework or database (the wire types reach axum only
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
+- the bus between nodes knows no web framework, no database and no chess;
 - nothing but the binary and the test kit depends on the server crate
   (nothing imports the HTTP layer).
 
@@ -39,6 +40,15 @@ RULES: dict[str, set[str]] = {
     "plyyard-i18n": RUNTIME,
     "plyyard-store": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-live": {"axum", "hyper", "tower-http", "plyyard-server"},
+    "plyyard-cluster": {
+        "axum",
+        "hyper",
+        "tower-http",
+        "sqlx",
+        "plyyard-server",
+        "plyyard-game",
+        "plyyard-store",
+    },
 }
 
 # Only these may depend on the server crate.

@@ -68,6 +68,15 @@ pub struct ServeArgs {
     /// the server directly: they could then pick any address.
     #[arg(long, env = "PLYYARD_TRUST_PROXY")]
     pub trust_proxy: bool,
+    /// Run as one node of a cluster: the Redis server the nodes share,
+    /// `redis://HOST:PORT/DB`. Needs a PostgreSQL `--db` (the nodes share
+    /// it too). Without it this node serves alone.
+    #[arg(long, env = "PLYYARD_REDIS", hide_env_values = true)]
+    pub redis: Option<String>,
+    /// This node's id in a cluster (letters, digits, `-`, `_`); by default
+    /// one unique to this process.
+    #[arg(long, env = "PLYYARD_NODE_ID", value_parser = node_id)]
+    pub node_id: Option<String>,
     /// New games one client (address, or account when logged in) may start
     /// per minute, also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_GAMES_PER_MINUTE", default_value_t = 30)]
@@ -218,6 +227,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         tuning,
         trust_proxy: args.trust_proxy,
         public_url: args.public_url,
+        redis: args.redis,
+        node_id: args.node_id,
     };
     match server::run(config) {
         Ok(()) => ExitCode::SUCCESS,
@@ -225,6 +236,18 @@ fn serve(args: ServeArgs) -> ExitCode {
             eprintln!("plyyard: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A node id: 1 to 64 letters, digits, `-` or `_`.
+fn node_id(s: &str) -> Result<String, String> {
+    let ok = (1..=64).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err("a node id is 1 to 64 letters, digits, '-' or '_'".to_owned())
     }
 }
 

@@ -26,6 +26,11 @@ pub struct Config {
     /// known: its origin is the only one allowed to change state, and an
     /// `https` URL makes cookies `Secure`.
     pub public_url: Option<String>,
+    /// The Redis server the nodes of a cluster share (`redis://HOST:PORT/DB`);
+    /// `None`: this node runs alone. Needs a PostgreSQL database.
+    pub redis: Option<String>,
+    /// This node's id in a cluster; `None`: one unique to this process.
+    pub node_id: Option<String>,
 }
 
 /// Tunables with sensible defaults.
@@ -108,6 +113,8 @@ impl Default for Config {
             tuning: Tuning::default(),
             trust_proxy: false,
             public_url: None,
+            redis: None,
+            node_id: None,
         }
     }
 }

@@ -30,6 +30,7 @@ pub use state::{AppState, Shared};
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -79,6 +80,19 @@ pub enum StartError {
         /// Why.
         source: std::io::Error,
     },
+    /// `--redis` was given with a database other than PostgreSQL.
+    #[error(
+        "--redis needs a PostgreSQL database (--db postgres://…): the nodes of a cluster share it; SQLite serves one node only"
+    )]
+    RedisNeedsPostgres,
+    /// The Redis server cannot be used.
+    #[error("cannot use Redis at {url}: {source}")]
+    Bus {
+        /// The URL given, without its password.
+        url: String,
+        /// Why.
+        source: cluster::BusError,
+    },
     /// The server stopped with an I/O error.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
@@ -110,6 +124,10 @@ impl Server {
                 addr: config.addr.clone(),
                 source,
             })?;
+        let bus = match config.redis.as_deref().filter(|u| !u.is_empty()) {
+            Some(url) => Some(connect_bus(url, &config.db, config.node_id.as_deref()).await?),
+            None => None,
+        };
         let store = Store::open(&config.db).await?;
         tracing::info!("database {}", plyyard_store::redact_url(&config.db));
         let secret = match config.secret {
@@ -120,7 +138,7 @@ impl Server {
                     .await?
             }
         };
-        let mut shared = Shared::new(store, secret.as_bytes(), config.tuning);
+        let mut shared = Shared::with_bus(store, secret.as_bytes(), config.tuning, bus);
         shared.trust_proxy = config.trust_proxy;
         shared.secure_cookies = public_origin
             .as_deref()
@@ -173,6 +191,29 @@ impl Server {
         self.state.store.close().await;
         Ok(())
     }
+}
+
+/// Connects this node to the cluster's Redis at `url`, refusing a
+/// database other than PostgreSQL.
+async fn connect_bus(
+    url: &str,
+    db: &str,
+    node_id: Option<&str>,
+) -> Result<Arc<cluster::Bus>, StartError> {
+    if !(db.starts_with("postgres://") || db.starts_with("postgresql://")) {
+        return Err(StartError::RedisNeedsPostgres);
+    }
+    let node = node_id
+        .filter(|n| !n.is_empty())
+        .map_or_else(cluster::new_node_id, str::to_owned);
+    let bus = cluster::Bus::connect(url, &node)
+        .await
+        .map_err(|source| StartError::Bus {
+            url: plyyard_store::redact_url(url),
+            source,
+        })?;
+    tracing::info!(node = %node, "cluster node on Redis {}", plyyard_store::redact_url(url));
+    Ok(bus)
 }
 
 /// Deletes expired log-in sessions once an hour.

@@ -68,11 +68,25 @@ pub struct Shared {
     /// Becomes `true` when the server starts shutting down; open sockets
     /// then close with "going away" so clients reconnect to the next server.
     pub shutting_down: tokio::sync::watch::Sender<bool>,
+    /// The bus to the other nodes of a cluster; `None` when this node runs
+    /// alone.
+    pub bus: Option<Arc<cluster::Bus>>,
 }
 
 impl Shared {
-    /// The shared state over an open store, signing cookies with `secret`.
+    /// The shared state of a node running alone over an open store,
+    /// signing cookies with `secret`.
     pub fn new(store: Store, secret: &[u8], tuning: Tuning) -> Shared {
+        Shared::with_bus(store, secret, tuning, None)
+    }
+
+    /// The shared state of a node, in a cluster when given its `bus`.
+    pub fn with_bus(
+        store: Store,
+        secret: &[u8],
+        tuning: Tuning,
+        bus: Option<Arc<cluster::Bus>>,
+    ) -> Shared {
         let metrics = Arc::new(Metrics::default());
         let engines = Arc::new(EnginePool::new(
             tuning.engine_workers,
@@ -119,6 +133,7 @@ impl Shared {
             secure_cookies: false,
             tuning,
             shutting_down: tokio::sync::watch::Sender::new(false),
+            bus,
         }
     }
 }

@@ -1,0 +1,185 @@
+//! The bus against a real Redis server started for each test (Debian's
+//! `redis-server`; without it the tests are skipped unless
+//! `PLYYARD_REQUIRE_REDIS` is set).
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use cluster::inbox::Inbox;
+use cluster::{Bus, BusError};
+
+struct Redis {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Redis {
+    fn start() -> Option<Redis> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .ok()?
+            .local_addr()
+            .ok()?
+            .port();
+        Redis::on(port)
+    }
+
+    fn on(port: u16) -> Option<Redis> {
+        let dir = tempfile::tempdir().ok()?;
+        let spawned = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .spawn();
+        let child = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                assert!(
+                    std::env::var_os("PLYYARD_REQUIRE_REDIS").is_none(),
+                    "redis-server: {e}"
+                );
+                return None;
+            }
+        };
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(Redis {
+            child,
+            port,
+            _dir: dir,
+        })
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn next(rx: &mut tokio::sync::broadcast::Receiver<bytes::Bytes>) -> Vec<u8> {
+    tokio::time::timeout(Duration::from_secs(5), rx.recv())
+        .await
+        .expect("a message in time")
+        .expect("a message")
+        .to_vec()
+}
+
+/// Publishes on `topic` until someone hears it (a subscription takes a
+/// moment to reach Redis).
+async fn publish_heard(bus: &Bus, topic: &str, payload: &[u8]) {
+    for _ in 0..100 {
+        if bus.publish(topic, payload).await.unwrap_or(0) > 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("nobody subscribed to {topic}");
+}
+
+#[tokio::test]
+async fn messages_reach_every_node_that_listens() {
+    let Some(redis) = Redis::start() else { return };
+    let a = Bus::connect(&redis.url(), "a").await.unwrap();
+    let b = Bus::connect(&redis.url(), "b").await.unwrap();
+    let mut on_a = a.subscribe("lobby");
+    let mut on_b = b.subscribe("lobby");
+    publish_heard(&a, "lobby", b"one").await;
+    while b.publish("lobby", b"probe").await.unwrap() < 2 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    b.publish("lobby", b"two").await.unwrap();
+    let mut seen_b = Vec::new();
+    while seen_b.last().map(Vec::as_slice) != Some(&b"two"[..]) {
+        seen_b.push(next(&mut on_b).await);
+    }
+    let mut seen_a = Vec::new();
+    while seen_a.last().map(Vec::as_slice) != Some(&b"two"[..]) {
+        seen_a.push(next(&mut on_a).await);
+    }
+    assert_eq!(seen_a.first().map(Vec::as_slice), Some(&b"one"[..]));
+}
+
+#[tokio::test]
+async fn a_request_is_answered_by_its_node_and_fails_fast_when_nobody_listens() {
+    let Some(redis) = Redis::start() else { return };
+    let a = Bus::connect(&redis.url(), "a").await.unwrap();
+    let b = Bus::connect(&redis.url(), "b").await.unwrap();
+    let (inbox_a, _) = Inbox::start(&a);
+    let (_inbox_b, mut to_b) = Inbox::start(&b);
+    tokio::spawn(async move {
+        while let Some(msg) = to_b.recv().await {
+            let mut body = msg.body.to_vec();
+            body.reverse();
+            if let Some(r) = msg.reply {
+                r.answer(&body).await;
+            }
+        }
+    });
+    let mut answer = None;
+    for _ in 0..100 {
+        match inbox_a.request("b", b"abc", Duration::from_secs(2)).await {
+            Ok(body) => {
+                answer = Some(body);
+                break;
+            }
+            Err(BusError::NoListener(_)) => tokio::time::sleep(Duration::from_millis(20)).await,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(answer.as_deref(), Some(&b"cba"[..]));
+    let gone = inbox_a
+        .request("nobody", b"x", Duration::from_secs(2))
+        .await;
+    assert!(matches!(gone, Err(BusError::NoListener(n)) if n == "nobody"));
+}
+
+#[tokio::test]
+async fn a_bad_url_or_no_server_fails_at_once() {
+    assert!(matches!(
+        Bus::connect("http://nope", "a").await,
+        Err(BusError::BadUrl { .. })
+    ));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let started = std::time::Instant::now();
+    let refused = Bus::connect(&format!("redis://127.0.0.1:{port}/0"), "a").await;
+    assert!(matches!(refused, Err(BusError::Redis(_))));
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[tokio::test]
+async fn listeners_hear_again_after_redis_restarts() {
+    let Some(redis) = Redis::start() else { return };
+    let port = redis.port;
+    let bus: Arc<Bus> = Bus::connect(&redis.url(), "a").await.unwrap();
+    let mut rx = bus.subscribe("t");
+    let mut again = bus.resubscribed();
+    publish_heard(&bus, "t", b"before").await;
+    assert_eq!(next(&mut rx).await, b"before");
+    drop(redis);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _redis = Redis::on(port).expect("redis again");
+    tokio::time::timeout(Duration::from_secs(10), again.changed())
+        .await
+        .expect("resubscribed in time")
+        .unwrap();
+    assert!(bus.is_up());
+    publish_heard(&bus, "t", b"after").await;
+    assert_eq!(next(&mut rx).await, b"after");
+}
