@@ -16,6 +16,8 @@
 mod bus;
 mod error;
 pub mod inbox;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use bus::{Bus, NODE_TOPIC_PREFIX};
 pub use error::BusError;

@@ -1,73 +1,12 @@
-//! The bus against a real Redis server started for each test (Debian's
-//! `redis-server`; without it the tests are skipped unless
-//! `PLYYARD_REQUIRE_REDIS` is set).
+//! The bus against a real Redis server started for each test (see
+//! [`cluster::testing`]).
 
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
 use cluster::inbox::Inbox;
+use cluster::testing::TestRedis as Redis;
 use cluster::{Bus, BusError};
-
-struct Redis {
-    child: Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl Redis {
-    fn start() -> Option<Redis> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .ok()?
-            .local_addr()
-            .ok()?
-            .port();
-        Redis::on(port)
-    }
-
-    fn on(port: u16) -> Option<Redis> {
-        let dir = tempfile::tempdir().ok()?;
-        let spawned = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .spawn();
-        let child = match spawned {
-            Ok(c) => c,
-            Err(e) => {
-                assert!(
-                    std::env::var_os("PLYYARD_REQUIRE_REDIS").is_none(),
-                    "redis-server: {e}"
-                );
-                return None;
-            }
-        };
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(Redis {
-            child,
-            port,
-            _dir: dir,
-        })
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 async fn next(rx: &mut tokio::sync::broadcast::Receiver<bytes::Bytes>) -> Vec<u8> {
     tokio::time::timeout(Duration::from_secs(5), rx.recv())
@@ -166,7 +105,7 @@ async fn a_bad_url_or_no_server_fails_at_once() {
 #[tokio::test]
 async fn listeners_hear_again_after_redis_restarts() {
     let Some(redis) = Redis::start() else { return };
-    let port = redis.port;
+    let port = redis.port();
     let bus: Arc<Bus> = Bus::connect(&redis.url(), "a").await.unwrap();
     let mut rx = bus.subscribe("t");
     let mut again = bus.resubscribed();

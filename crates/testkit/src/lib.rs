@@ -8,6 +8,7 @@
 //!   [`Backend::Postgres`] (through `PLYYARD_TEST_PG`).
 //! - [`TestServer`] (the library in-process) and [`ServerProcess`] (the real
 //!   binary, for crash tests).
+//! - [`TestRedis`]: a real Redis server for cluster tests.
 //! - [`both_backends!`]: one test body, run once per backend.
 //!
 //! # PostgreSQL on a developer's machine
@@ -37,6 +38,7 @@ use std::future::Future;
 pub use client::{
     Client, ClientError, HTTP_TIMEOUT, Method, Response, Socket, recv_json, recv_until, send_json,
 };
+pub use cluster::testing::{REQUIRE_REDIS_ENV, TestRedis};
 pub use db::{Backend, PG_ENV, REQUIRE_PG_ENV, TestDb};
 pub use servers::{ServerProcess, TestServer, tuning};
 
