@@ -12,6 +12,26 @@ use crate::error::StoreError;
 use crate::rows::{GameRow, GameSummary, MoveRow, TableGame, version_to_db};
 use crate::writer;
 
+/// What a live game's write expects to find: the game still at `version`
+/// and, in a cluster, still owned at `epoch` (see `leases.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fence {
+    /// The game's version before the change.
+    pub version: u64,
+    /// The lease's fencing epoch; `None` for a node running alone.
+    pub epoch: Option<i64>,
+}
+
+impl From<u64> for Fence {
+    /// The version alone (a node running alone).
+    fn from(version: u64) -> Fence {
+        Fence {
+            version,
+            epoch: None,
+        }
+    }
+}
+
 impl Store {
     /// Inserts a new game with no moves.
     ///
@@ -48,7 +68,8 @@ impl Store {
     }
 
     /// Appends moves and updates the game's summary in one transaction,
-    /// provided the game is still at version `expected`. Writes of several
+    /// provided the game is still at version `expected` (and, in a cluster,
+    /// its lease still at `expected`'s epoch). Writes of several
     /// games share a transaction (see `writer.rs`); this one's effect is
     /// all or nothing all the same.
     ///
@@ -58,12 +79,13 @@ impl Store {
     pub async fn append_moves(
         &self,
         game_id: &str,
-        expected: u64,
+        expected: impl Into<Fence>,
         moves: &[MoveRow],
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
         let op = writer::Op::Append(moves.to_vec());
-        self.writer.write(game_id, expected, summary, op).await
+        let Fence { version, epoch } = expected.into();
+        self.writer.write(game_id, version, epoch, summary, op).await
     }
 
     /// Deletes the moves after ply `keep` and updates the summary, in one
@@ -74,12 +96,13 @@ impl Store {
     pub async fn truncate_moves(
         &self,
         game_id: &str,
-        expected: u64,
+        expected: impl Into<Fence>,
         keep: u32,
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
         let op = writer::Op::Truncate(keep);
-        self.writer.write(game_id, expected, summary, op).await
+        let Fence { version, epoch } = expected.into();
+        self.writer.write(game_id, version, epoch, summary, op).await
     }
 
     /// Updates only the summary (a resignation, for example), provided the
@@ -90,11 +113,12 @@ impl Store {
     pub async fn update_game(
         &self,
         game_id: &str,
-        expected: u64,
+        expected: impl Into<Fence>,
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
         let op = writer::Op::Summary;
-        self.writer.write(game_id, expected, summary, op).await
+        let Fence { version, epoch } = expected.into();
+        self.writer.write(game_id, version, epoch, summary, op).await
     }
 
     /// The games of a player, most recently changed first.

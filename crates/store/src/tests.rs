@@ -520,3 +520,66 @@ async fn a_review_of_an_older_format_is_replaced_and_never_the_reverse() {
         assert_eq!((got.format, got.analysis.as_str()), (2, "new"));
     }
 }
+
+#[tokio::test]
+async fn one_node_holds_a_lease_until_it_expires_and_old_epochs_cannot_write() {
+    use std::time::Duration;
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        let mut g = sample("gl", "p1", 10);
+        g.kind = GameKind::Table;
+        store.insert_game(&g).await.unwrap();
+        let long = Duration::from_secs(30);
+        let Lease::Held(first) = store.acquire_lease("gl", "a", long).await.unwrap() else {
+            panic!("node a takes a free lease");
+        };
+        assert_eq!(
+            store.acquire_lease("gl", "b", long).await.unwrap(),
+            Lease::Elsewhere("a".into())
+        );
+        assert_eq!(store.orphaned_games(10).await.unwrap(), Vec::<String>::new());
+        assert_eq!(store.renew_leases("a", long).await.unwrap(), vec!["gl"]);
+        assert_eq!(
+            store.acquire_lease("nope", "a", long).await.unwrap(),
+            Lease::NoGame
+        );
+        // Node a's lease runs out: node b takes the game over at a new epoch.
+        store.renew_leases("a", Duration::ZERO).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        assert_eq!(store.orphaned_games(10).await.unwrap(), vec!["gl"]);
+        let Lease::Held(second) = store.acquire_lease("gl", "b", long).await.unwrap() else {
+            panic!("node b takes an expired lease");
+        };
+        assert!(second > first);
+        assert!(store.renew_leases("a", long).await.unwrap().is_empty());
+        let mut s = g.summary.clone();
+        s.version = 1;
+        s.plies = 1;
+        let stale = Fence {
+            version: 0,
+            epoch: Some(first),
+        };
+        let e4 = [mv(1, "e2e4", "e4")];
+        let refused = store.append_moves("gl", stale, &e4, &s).await;
+        assert!(matches!(refused, Err(StoreError::Conflict { .. })));
+        let owner = Fence {
+            version: 0,
+            epoch: Some(second),
+        };
+        store
+            .append_moves("gl", owner, &[mv(1, "e2e4", "e4")], &s)
+            .await
+            .unwrap();
+        // Giving it up at an old epoch does nothing; at its own, frees it.
+        store.release_lease("gl", "b", first).await.unwrap();
+        assert!(matches!(
+            store.acquire_lease("gl", "a", long).await.unwrap(),
+            Lease::Elsewhere(_)
+        ));
+        assert_eq!(store.release_leases("b").await.unwrap(), vec!["gl"]);
+        assert!(matches!(
+            store.acquire_lease("gl", "a", long).await.unwrap(),
+            Lease::Held(_)
+        ));
+    }
+}

@@ -37,6 +37,9 @@ pub(super) enum Op {
 pub(super) struct Write {
     pub(super) game_id: String,
     pub(super) expected: u64,
+    /// The fencing epoch the writer holds (`None`: a node running alone,
+    /// which takes no leases).
+    pub(super) epoch: Option<i64>,
     pub(super) summary: GameSummary,
     pub(super) op: Op,
     pub(super) done: oneshot::Sender<Result<(), StoreError>>,
@@ -61,6 +64,7 @@ impl Writer {
         &self,
         game_id: &str,
         expected: u64,
+        epoch: Option<i64>,
         summary: &GameSummary,
         op: Op,
     ) -> Result<(), StoreError> {
@@ -68,6 +72,7 @@ impl Writer {
         let w = Write {
             game_id: game_id.to_owned(),
             expected,
+            epoch,
             summary: summary.clone(),
             op,
             done,
@@ -122,7 +127,7 @@ async fn commit(pool: &AnyPool, backend: Backend, batch: &mut Vec<Write>) {
 }
 
 async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(), StoreError> {
-    update_summary(tx, &w.game_id, w.expected, &w.summary).await?;
+    update_summary(tx, w).await?;
     match &w.op {
         Op::Append(moves) => {
             for m in moves {
@@ -155,28 +160,35 @@ async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(
 
 async fn update_summary(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    game_id: &str,
-    expected: u64,
-    s: &GameSummary,
+    w: &Write,
 ) -> Result<(), StoreError> {
-    let done = sqlx::query(
+    let s = &w.summary;
+    let fenced = if w.epoch.is_some() {
+        " AND owner_epoch = $9"
+    } else {
+        ""
+    };
+    let sql = format!(
         "UPDATE games SET status = $1, result = $2, reason = $3, plies = $4, version = $5, \
-         updated_at = $6 WHERE id = $7 AND version = $8",
-    )
-    .bind(s.status.as_str())
-    .bind(s.result.as_str())
-    .bind(s.reason.map(Reason::as_str))
-    .bind(i64::from(s.plies))
-    .bind(version_to_db(s.version))
-    .bind(s.updated_at)
-    .bind(game_id)
-    .bind(version_to_db(expected))
-    .execute(&mut **tx)
-    .await?;
+         updated_at = $6 WHERE id = $7 AND version = $8{fenced}"
+    );
+    let mut query = sqlx::query(&sql)
+        .bind(s.status.as_str())
+        .bind(s.result.as_str())
+        .bind(s.reason.map(Reason::as_str))
+        .bind(i64::from(s.plies))
+        .bind(version_to_db(s.version))
+        .bind(s.updated_at)
+        .bind(&w.game_id)
+        .bind(version_to_db(w.expected));
+    if let Some(epoch) = w.epoch {
+        query = query.bind(epoch);
+    }
+    let done = query.execute(&mut **tx).await?;
     if done.rows_affected() != 1 {
         return Err(StoreError::Conflict {
-            game: game_id.to_owned(),
-            expected,
+            game: w.game_id.clone(),
+            expected: w.expected,
         });
     }
     Ok(())
