@@ -194,6 +194,10 @@ impl Actor {
             Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
             Cmd::EngineBusy { token } => self.engine_busy(token),
             Cmd::Retry => self.think_if_needed(),
+            Cmd::Release => {
+                self.thinker.cancel();
+                self.stale = true;
+            }
             action => self.act(action).await,
         }
     }
@@ -396,7 +400,11 @@ impl Actor {
         played: Option<&MoveRow>,
         summary: &GameSummary,
     ) -> Result<(), StoreError> {
-        let (id, v) = (&self.live.row.id, self.live.version);
+        let id = &self.live.row.id;
+        let v = plyyard_store::Fence {
+            version: self.live.version,
+            epoch: self.live.epoch,
+        };
         let store = &self.shared.store;
         match change {
             Change::Move => {
@@ -420,7 +428,7 @@ impl Actor {
         self.live.row.summary = summary;
         if ended {
             self.table_game_ended().await;
-            self.shared.life.announce(LifeEvent {
+            self.shared.announce(LifeEvent {
                 game: self.live.row.id.clone(),
                 kind: LifeKind::Ended,
                 players: ByColor {
@@ -452,8 +460,11 @@ impl Actor {
         if let (Some(t), Some(shown)) = (self.live.table.as_mut(), &game.table) {
             t.shown(shown);
         }
-        self.feed
-            .publish(Event::new(self.live.version, kind, mv, game));
+        let event = Event::new(self.live.version, kind, mv, game);
+        if let Some(c) = &self.shared.cluster {
+            c.publish_event(&self.live.row.id, event.v, &event.text);
+        }
+        self.feed.publish(event);
         self.live.version
     }
 

@@ -152,6 +152,9 @@ pub enum Cmd {
     /// Start the computer's search again (internal, after a failed commit
     /// or a refused search).
     Retry,
+    /// This node gave up or lost the game's lease: the actor stops at once,
+    /// after the commands before this one (internal).
+    Release,
 }
 
 /// The address of a live game actor.
@@ -189,8 +192,9 @@ pub(super) enum Exit {
     /// Nothing ran and nothing came for a while: the registry unloads the
     /// actor (given back) unless a command waits for it.
     Idle(Box<dyn Life>),
-    /// The database holds a newer version than the actor: the registry
-    /// forgets it, and the game reloads on its next command.
+    /// The database holds a newer version than the actor, or the node
+    /// no longer owns the game: the registry forgets it, and the game
+    /// reloads (or is found elsewhere) on its next command.
     Stale,
     /// Every sender is gone.
     Closed,

@@ -28,7 +28,8 @@ use tokio::sync::oneshot;
 
 /// Who asks for engine work: the keys a [`Fair`] share and the rate limits
 /// of reviews and analyses count against.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Requester {
     /// A client address (IPv6 by its /64, see the server's `ClientIp`).
     Ip(IpAddr),

@@ -35,6 +35,9 @@ pub(super) struct LiveGame {
     pub(super) version: u64,
     /// Clocks, deadlines and presence of a table game.
     pub(super) table: Option<TableLive>,
+    /// The fencing epoch of this node's lease on the game, which every
+    /// write names (`None`: a node running alone takes no leases).
+    pub(super) epoch: Option<i64>,
 }
 
 /// What a commit writes, and the event it publishes.
@@ -93,6 +96,7 @@ impl LiveGame {
             imported_tags,
             game,
             table,
+            epoch: None,
         }
     }
 

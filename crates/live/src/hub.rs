@@ -10,19 +10,21 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{OnceCell, mpsc, oneshot};
 
 use super::cmd::{Cmd, Exit, Handle, Life};
 use super::game::LiveGame;
 use super::seat::{imported_seats, seat_names};
+use crate::cluster::{Cluster, ForwardError, LEASE_TTL};
 use crate::engine_pool::EnginePool;
 use crate::fair::Requester;
 use crate::metrics::Metrics;
 use crate::tuning::LiveTuning;
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{rebuild, valid_game_id};
-use plyyard_store::{GameKind, Store};
+use plyyard_store::{GameKind, Lease, Store};
 use wire::error::ApiError;
 
 /// Makes the actor of a live game whose computer answers the client of
@@ -90,12 +92,17 @@ impl Hub {
         true
     }
 
-    /// The handles of the games loaded now.
-    fn handles(&self) -> Vec<Handle> {
+    /// The games loaded now and their handles.
+    fn handles(&self) -> Vec<(String, Handle)> {
         self.lock()
-            .values()
-            .filter_map(|slot| slot.get().cloned())
+            .iter()
+            .filter_map(|(id, slot)| slot.get().map(|h| (id.clone(), h.clone())))
             .collect()
+    }
+
+    /// The handle of game `id` if its actor runs here now.
+    fn loaded(&self, id: &str) -> Option<Handle> {
+        self.lock().get(id).and_then(|slot| slot.get().cloned())
     }
 
     /// Number of games loaded.
@@ -109,19 +116,55 @@ impl Hub {
     }
 }
 
+/// Where a game's commands go: its actor here, or the node that owns it.
+#[derive(Debug, Clone)]
+pub(crate) enum Route {
+    /// This node runs the game.
+    Local(Handle),
+    /// Another node owns it.
+    Remote(String),
+}
+
+/// Why a game was not loaded here.
+enum NotLoaded {
+    /// Another node owns it.
+    Elsewhere(String),
+    /// It does not exist, or it cannot be loaded.
+    Failed(ApiError),
+}
+
+impl From<ApiError> for NotLoaded {
+    fn from(e: ApiError) -> NotLoaded {
+        NotLoaded::Failed(e)
+    }
+}
+
+impl From<plyyard_store::StoreError> for NotLoaded {
+    fn from(e: plyyard_store::StoreError) -> NotLoaded {
+        NotLoaded::Failed(e.into())
+    }
+}
+
 /// Starts the actor of `live` and the registry's task that runs it.
 fn start(shared: &Arc<LiveDeps>, live: LiveGame, client: Option<Vec<Requester>>) -> Handle {
     let id = live.row.id.clone();
+    let epoch = live.epoch;
     let generation = shared.hub.generation.fetch_add(1, Ordering::Relaxed);
     let (tx, life) = (shared.hub.spawn)(shared, live, client);
-    tokio::spawn(supervise(Arc::clone(shared), id, generation, life));
+    tokio::spawn(supervise(Arc::clone(shared), id, generation, epoch, life));
     Handle { tx, generation }
 }
 
 /// Runs the actor of game `id` (`generation`) until it is done: a stale
 /// actor is forgotten, an idle one unloaded unless a command waits for it
-/// (then it runs on).
-async fn supervise(shared: Arc<LiveDeps>, id: String, generation: u64, mut life: Box<dyn Life>) {
+/// (then it runs on). In a cluster, the game's lease is given up then.
+async fn supervise(
+    shared: Arc<LiveDeps>,
+    id: String,
+    generation: u64,
+    epoch: Option<i64>,
+    mut life: Box<dyn Life>,
+) {
     loop {
         match life.run().await {
             Exit::Idle(back) => {
@@ -137,38 +180,95 @@ async fn supervise(shared: Arc<LiveDeps>, id: String, generation: u64, mut life:
             Exit::Closed => break,
         }
     }
+    if let (Some(c), Some(epoch)) = (&shared.cluster, epoch)
+        && let Err(e) = shared.store.release_lease(&id, c.node(), epoch).await
+    {
+        tracing::warn!(game = %id, "cannot give up the lease: {e}");
+    }
     tracing::debug!(game = %id, "game unloaded");
 }
 
 /// Starts the actor of a game just created, whose computer answers the
 /// client of `client`, and registers it (its id is fresh: nobody can have
-/// asked for it yet).
-pub(super) fn start_new(shared: &Arc<LiveDeps>, live: LiveGame, client: Vec<Requester>) {
+/// asked for it yet). In a cluster this node takes the game's lease first.
+///
+/// # Errors
+/// `internal` if the lease cannot be taken.
+pub(super) async fn start_new(
+    shared: &Arc<LiveDeps>,
+    mut live: LiveGame,
+    client: Vec<Requester>,
+) -> Result<(), ApiError> {
     let id = live.row.id.clone();
+    if let Some(c) = &shared.cluster {
+        match shared.store.acquire_lease(&id, c.node(), LEASE_TTL).await? {
+            Lease::Held(epoch) => live.epoch = Some(epoch),
+            other => return Err(ApiError::internal(format!("new game {id}: {other:?}"))),
+        }
+    }
     let handle = start(shared, live, Some(client));
     let _ = shared.hub.slot(&id).set(handle);
+    Ok(())
 }
 
-/// The handle of game `id`, loading it from the database if needed.
+/// Checks that game `id` exists, loading it (in a cluster, where nobody
+/// owns it) so that its deadlines run.
 ///
 /// # Errors
 /// `not_found` if there is no such game; `internal` if it cannot be loaded.
-pub async fn handle(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, ApiError> {
+pub async fn exists(shared: &Arc<LiveDeps>, id: &str) -> Result<(), ApiError> {
+    route(shared, id).await.map(|_| ())
+}
+
+/// Where game `id`'s commands go: its actor here (loading the game, and in
+/// a cluster taking its lease, if nobody runs it), or its owner.
+///
+/// # Errors
+/// `not_found` if there is no such game; `internal` if it cannot be loaded.
+pub(crate) async fn route(shared: &Arc<LiveDeps>, id: &str) -> Result<Route, ApiError> {
     if !valid_game_id(id) {
         return Err(ApiError::no_game(id));
     }
-    let slot = shared.hub.slot(id);
-    let result = slot.get_or_try_init(|| load(shared, id)).await.cloned();
-    if result.is_err() {
-        shared.hub.forget(id, None);
+    if let Some(h) = shared.hub.loaded(id) {
+        return Ok(Route::Local(h));
     }
-    result
+    if let Some(node) = shared.cluster.as_ref().and_then(|c| c.owner_hint(id)) {
+        return Ok(Route::Remote(node));
+    }
+    let slot = shared.hub.slot(id);
+    let loaded = slot.get_or_try_init(|| load(shared, id)).await.cloned();
+    match loaded {
+        Ok(h) => Ok(Route::Local(h)),
+        Err(NotLoaded::Elsewhere(node)) => {
+            shared.hub.forget(id, None);
+            if let Some(c) = &shared.cluster
+                && !node.is_empty()
+            {
+                c.set_owner(id, &node);
+            }
+            Ok(Route::Remote(node))
+        }
+        Err(NotLoaded::Failed(e)) => {
+            shared.hub.forget(id, None);
+            Err(e)
+        }
+    }
 }
 
-/// Loads game `id` from the database and starts its actor.
-async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, ApiError> {
+/// Loads game `id` from the database and starts its actor; in a cluster,
+/// only once this node holds the game's lease.
+async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
+    let epoch = match &shared.cluster {
+        None => None,
+        Some(c) if c.draining() => return Err(NotLoaded::Elsewhere(String::new())),
+        Some(c) => match shared.store.acquire_lease(id, c.node(), LEASE_TTL).await? {
+            Lease::Held(epoch) => Some(epoch),
+            Lease::Elsewhere(node) => return Err(NotLoaded::Elsewhere(node)),
+            Lease::NoGame => return Err(ApiError::no_game(id).into()),
+        },
+    };
     let Some((row, moves)) = shared.store.load_game(id).await? else {
-        return Err(ApiError::no_game(id));
+        return Err(ApiError::no_game(id).into());
     };
     shared.metrics.games_loaded.fetch_add(1, Ordering::Relaxed);
     let game = rebuild(&row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
@@ -179,57 +279,121 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, ApiError> {
     } else {
         (seat_names(&shared.store, &row).await?, None)
     };
-    let live = LiveGame::new(row, game, names, tags, &shared.tuning);
+    let mut live = LiveGame::new(row, game, names, tags, &shared.tuning);
+    live.epoch = epoch;
+    if let Some(c) = &shared.cluster {
+        c.relays.close(id);
+        c.forget_owner(id);
+        c.publish_owner_changed(id);
+    }
     Ok(start(shared, live, None))
 }
 
-/// Sends `cmd` to game `id` if it is loaded, without waiting; a game not
-/// in memory has nobody to tell.
-pub fn notify(shared: &LiveDeps, id: &str, cmd: Cmd) {
-    let handle = shared
-        .hub
-        .lock()
-        .get(id)
-        .and_then(|slot| slot.get().cloned());
-    if let Some(h) = handle
-        && h.tx.try_send(cmd).is_err()
-    {
-        tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+/// Sends `cmd` to game `id` if it is loaded here, or to its owner, without
+/// waiting; a game in nobody's memory has nobody to tell.
+pub fn notify(shared: &Arc<LiveDeps>, id: &str, cmd: Cmd) {
+    if let Some(h) = shared.hub.loaded(id) {
+        if h.tx.try_send(cmd).is_err() {
+            tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+        }
+        return;
     }
+    let Some(c) = shared.cluster.clone() else {
+        return;
+    };
+    let Some(node) = c.owner_hint(id) else { return };
+    let id = id.to_owned();
+    tokio::spawn(async move {
+        if let Err(e) = c.forward(&node, &id, cmd).await {
+            tracing::debug!(game = %id, "a notice was not forwarded: {e:?}");
+        }
+    });
 }
 
-/// Sends a command built by `make` to game `id` and waits for the answer,
-/// reloading the game if its actor stopped in between.
+/// How long a command waits for a game whose owner is gone to be taken
+/// over (its lease to expire) before the client is told to try again.
+const PATIENCE: Duration = Duration::from_secs(12);
+/// The pause before asking again where a game is.
+const ASK_AGAIN: Duration = Duration::from_millis(100);
+
+/// Sends a command built by `make` to game `id` and waits for the answer:
+/// to its actor here (reloading the game if its actor stopped in between),
+/// or, in a cluster, to the node that owns it. A command to an owner that
+/// is gone waits until the game is taken over (here, once its lease has
+/// expired) and goes there.
 ///
 /// # Errors
-/// `not_found`, or `internal` if the actor failed.
+/// `not_found`; `conflict` when the owner did not answer in time (the
+/// command may have been applied: the client reloads); `unavailable` when
+/// the bus is down; `internal` if the actor failed.
 pub async fn request<T>(
     shared: &Arc<LiveDeps>,
     id: &str,
     make: impl Fn(oneshot::Sender<T>) -> Cmd,
 ) -> Result<T, ApiError> {
-    for _ in 0..3 {
-        let h = handle(shared, id).await?;
-        let (tx, rx) = oneshot::channel();
-        if h.tx.send(make(tx)).await.is_ok()
-            && let Ok(answer) = rx.await
-        {
-            return Ok(answer);
+    let until = Instant::now() + PATIENCE;
+    let mut local_failures = 0;
+    loop {
+        match route(shared, id).await? {
+            Route::Local(h) => {
+                let (tx, rx) = oneshot::channel();
+                if h.tx.send(make(tx)).await.is_ok()
+                    && let Ok(answer) = rx.await
+                {
+                    return Ok(answer);
+                }
+                // The actor stopped (unloaded, or its lease lost, while the
+                // command was on its way): the command was not applied.
+                shared.hub.forget(id, Some(h.generation));
+                local_failures += 1;
+                if local_failures >= 3 && shared.cluster.is_none() {
+                    return Err(ApiError::internal(format!(
+                        "game {id}: actor keeps stopping"
+                    )));
+                }
+            }
+            Route::Remote(node) => {
+                let Some(c) = shared.cluster.clone() else {
+                    return Err(ApiError::internal("a remote game without a cluster"));
+                };
+                if !node.is_empty() {
+                    let (tx, rx) = oneshot::channel();
+                    match c.forward(&node, id, make(tx)).await {
+                        Ok(()) => {
+                            if let Ok(answer) = rx.await {
+                                return Ok(answer);
+                            }
+                            c.forget_owner(id);
+                        }
+                        Err(e @ (ForwardError::NoAnswer | ForwardError::Unavailable(_))) => {
+                            c.forget_owner(id);
+                            return Err(e.to_api(id));
+                        }
+                        Err(e @ (ForwardError::NotOwner | ForwardError::Gone)) => {
+                            c.forget_owner(id);
+                            if Instant::now() >= until {
+                                return Err(e.to_api(id));
+                            }
+                        }
+                    }
+                }
+            }
         }
-        // The actor stopped (unloaded while the command was on its way):
-        // the command was not applied; the game reloads from the database.
-        shared.hub.forget(id, Some(h.generation));
+        if Instant::now() >= until {
+            return Err(ApiError::new(
+                wire::error::ErrorCode::Conflict,
+                format!("game {id}: no server could take it in time; try again"),
+            ));
+        }
+        tokio::time::sleep(ASK_AGAIN).await;
     }
-    Err(ApiError::internal(format!(
-        "game {id}: actor keeps stopping"
-    )))
 }
 
 /// Tells every loaded game that `player`'s seats now show who `player` is
 /// (after an account was deleted, say); games not loaded read it when they
 /// load.
 pub async fn refresh_seats(shared: &LiveDeps, player: &PlayerId) {
-    for h in shared.hub.handles() {
+    for (_, h) in shared.hub.handles() {
         let (reply, done) = oneshot::channel();
         let cmd = Cmd::Reseat {
             from: player.clone(),
@@ -238,6 +402,17 @@ pub async fn refresh_seats(shared: &LiveDeps, player: &PlayerId) {
         };
         if h.tx.send(cmd).await.is_ok() {
             let _ = done.await;
+        }
+    }
+}
+
+/// Stops the actors of the loaded games whose id `which` picks (this node
+/// gave up or lost their leases).
+pub(crate) async fn release_where(shared: &LiveDeps, which: impl Fn(&str) -> bool) {
+    for (id, h) in shared.hub.handles() {
+        if which(&id) {
+            tracing::info!(game = %id, "this node no longer runs the game");
+            let _ = h.tx.send(Cmd::Release).await;
         }
     }
 }
@@ -257,6 +432,8 @@ pub struct LiveDeps {
     pub tuning: LiveTuning,
     /// Games starting and ending, for listeners across all games.
     pub life: crate::lifecycle::Lifecycle,
+    /// This node's part in a cluster (`None`: it runs alone).
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl LiveDeps {
@@ -275,6 +452,15 @@ impl LiveDeps {
             metrics,
             tuning,
             life: crate::lifecycle::Lifecycle::default(),
+            cluster: None,
+        }
+    }
+
+    /// Announces a game starting or ending to the listeners of every node.
+    pub fn announce(&self, event: crate::lifecycle::LifeEvent) {
+        match &self.cluster {
+            Some(c) => c.publish_life(&event),
+            None => self.life.announce(event),
         }
     }
 }

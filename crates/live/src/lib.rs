@@ -37,6 +37,9 @@
 //! - `tuning`: the live games' tunables;
 //! - `lifecycle`: games starting and ending, announced to listeners across
 //!   all games (the API's event streams);
+//! - `cluster`: several nodes — leases, forwarding to a game's owner,
+//!   taking over, sweeping, stopping; `remote` (commands as they cross
+//!   nodes) and `relay` (other nodes' events fanned out here) serve it;
 //! - `engine_pool`, `fair`: the computer's engines, shared fairly between
 //!   clients; `metrics`: the counters the server exports.
 //!
@@ -44,6 +47,7 @@
 //! rows) are `plyyard_store::replay`'s.
 
 mod actor;
+pub mod cluster;
 mod cmd;
 mod computer;
 pub mod engine_pool;
@@ -53,6 +57,8 @@ mod game;
 mod hub;
 pub mod lifecycle;
 pub mod metrics;
+mod relay;
+mod remote;
 mod seat;
 mod start;
 mod table;
@@ -66,7 +72,7 @@ pub use cmd::Cmd;
 pub use cmd::Subscription;
 pub use feed::{CatchUp, Event};
 pub use hub::{Hub, LiveDeps, refresh_seats};
-pub use hub::{handle, notify, request};
+pub use hub::{exists, notify, request};
 pub use seat::{Seat, Seats, seat_name};
 pub use start::{
     PairedGame, create_computer_game, start_challenge_game, start_paired_game, start_table_game,

@@ -45,7 +45,8 @@ impl Default for Lifecycle {
 }
 
 impl Lifecycle {
-    /// Announces `event` (nobody listening is fine).
+    /// Announces `event` to this node's listeners (nobody listening is
+    /// fine); [`crate::LiveDeps::announce`] reaches every node's.
     pub fn announce(&self, event: LifeEvent) {
         let _ = self.tx.send(event);
     }

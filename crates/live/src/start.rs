@@ -87,7 +87,7 @@ pub async fn create_computer_game(
     shared.store.touch_player(&player.0, row.created_at).await?;
     shared.store.insert_game(&row).await?;
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
-    shared.life.announce(LifeEvent {
+    shared.announce(LifeEvent {
         game: row.id.clone(),
         kind: LifeKind::Started,
         players: ByColor {
@@ -105,7 +105,7 @@ pub async fn create_computer_game(
     let id = row.id.clone();
     let names = seat_names(&shared.store, &row).await?;
     let live = LiveGame::new(row, game, names, None, &shared.tuning);
-    hub::start_new(shared, live, client);
+    hub::start_new(shared, live, client).await?;
     let viewer = Some(player.clone());
     request(shared, &id, |reply| Cmd::State {
         viewer: viewer.clone(),
@@ -276,7 +276,7 @@ pub(super) async fn start_rematch(
 /// Loads a new table game at once, so that its first-move deadline runs.
 async fn started(shared: &Arc<LiveDeps>, row: &GameRow) {
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
-    shared.life.announce(LifeEvent {
+    shared.announce(LifeEvent {
         game: row.id.clone(),
         kind: LifeKind::Started,
         players: ByColor {
@@ -285,7 +285,7 @@ async fn started(shared: &Arc<LiveDeps>, row: &GameRow) {
         },
     });
     tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
-    if let Err(e) = hub::handle(shared, &row.id).await {
+    if let Err(e) = hub::exists(shared, &row.id).await {
         tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
     }
 }

@@ -95,7 +95,7 @@ impl Shared {
             Arc::clone(&metrics),
         ));
         let lobby = Lobby::default();
-        let live = Arc::new(LiveDeps::new(
+        let mut live = LiveDeps::new(
             live::registry(),
             store.clone(),
             Arc::clone(&engines),
@@ -105,7 +105,9 @@ impl Shared {
                 first_move_timeout: tuning.first_move_timeout,
                 away_claim_after: tuning.away_claim_after,
             },
-        ));
+        );
+        live.cluster = bus.clone().map(live::cluster::Cluster::new);
+        let live = Arc::new(live);
         Shared {
             store,
             seeks: Arc::new(Seeks::new(

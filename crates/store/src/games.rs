@@ -85,7 +85,9 @@ impl Store {
     ) -> Result<(), StoreError> {
         let op = writer::Op::Append(moves.to_vec());
         let Fence { version, epoch } = expected.into();
-        self.writer.write(game_id, version, epoch, summary, op).await
+        self.writer
+            .write(game_id, version, epoch, summary, op)
+            .await
     }
 
     /// Deletes the moves after ply `keep` and updates the summary, in one
@@ -102,7 +104,9 @@ impl Store {
     ) -> Result<(), StoreError> {
         let op = writer::Op::Truncate(keep);
         let Fence { version, epoch } = expected.into();
-        self.writer.write(game_id, version, epoch, summary, op).await
+        self.writer
+            .write(game_id, version, epoch, summary, op)
+            .await
     }
 
     /// Updates only the summary (a resignation, for example), provided the
@@ -118,7 +122,9 @@ impl Store {
     ) -> Result<(), StoreError> {
         let op = writer::Op::Summary;
         let Fence { version, epoch } = expected.into();
-        self.writer.write(game_id, version, epoch, summary, op).await
+        self.writer
+            .write(game_id, version, epoch, summary, op)
+            .await
     }
 
     /// The games of a player, most recently changed first.

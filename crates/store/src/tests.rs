@@ -537,7 +537,10 @@ async fn one_node_holds_a_lease_until_it_expires_and_old_epochs_cannot_write() {
             store.acquire_lease("gl", "b", long).await.unwrap(),
             Lease::Elsewhere("a".into())
         );
-        assert_eq!(store.orphaned_games(10).await.unwrap(), Vec::<String>::new());
+        assert_eq!(
+            store.orphaned_games(10).await.unwrap(),
+            Vec::<String>::new()
+        );
         assert_eq!(store.renew_leases("a", long).await.unwrap(), vec!["gl"]);
         assert_eq!(
             store.acquire_lease("nope", "a", long).await.unwrap(),

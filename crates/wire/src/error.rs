@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Characters of client input (a path, a name, a field) an error message
 /// quotes at most.
@@ -64,7 +64,7 @@ fn clip_quoted(message: &str) -> String {
 }
 
 /// Machine-readable error codes (see `docs/protocol.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The request or message is malformed.
@@ -126,6 +126,9 @@ pub enum ErrorCode {
     TooLarge,
     /// Something failed on the server; details are in its log only.
     Internal,
+    /// The server cannot do it just now (a cluster's node lost its bus);
+    /// try again in a few seconds.
+    Unavailable,
 }
 
 impl ErrorCode {
@@ -161,6 +164,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

@@ -160,7 +160,7 @@ async fn game_socket(
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
-    live::handle(&state.live, &id).await?;
+    live::exists(&state.live, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
     let speaker = Speaker {
         player: player.clone(),

@@ -278,7 +278,7 @@ pub(super) async fn export(
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
     let wants = ExportWants::of(&headers, "application/json", &q)?;
     let id = game_json::game_id(&id);
-    let row = match live::handle(&state.live, id).await {
+    let row = match live::exists(&state.live, id).await {
         Ok(_) => state.store.load_game(id).await?.map(|(row, _)| row),
         Err(_) => None,
     };
