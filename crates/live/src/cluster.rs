@@ -56,6 +56,9 @@ const SWEEP_BATCH: u32 = 64;
 /// The topic of lifecycle announcements.
 const LIFE_TOPIC: &str = "life";
 
+/// A frame to publish: its topic and bytes.
+type Frame = (String, Vec<u8>);
+
 /// Why a forwarded command did not get its answer.
 #[derive(Debug)]
 pub(crate) enum ForwardError {
@@ -79,8 +82,8 @@ pub struct Cluster {
     /// Where other nodes' games were last found.
     owners: Mutex<HashMap<String, String>>,
     /// Frames to publish, in order, by the publisher task.
-    outgoing: mpsc::UnboundedSender<(String, Vec<u8>)>,
-    outgoing_rx: Mutex<Option<mpsc::UnboundedReceiver<(String, Vec<u8>)>>>,
+    outgoing: mpsc::UnboundedSender<Frame>,
+    outgoing_rx: Mutex<Option<mpsc::UnboundedReceiver<Frame>>>,
     draining: AtomicBool,
 }
 
@@ -299,6 +302,10 @@ async fn serve_one(shared: &Arc<LiveDeps>, body: &[u8]) -> Answer {
         Ok(Route::Remote(_)) => return Answer::NotOwner,
         Err(e) => return Answer::Failed { error: e.into() },
     };
+    shared
+        .metrics
+        .served_forwarded
+        .fetch_add(1, Ordering::Relaxed);
     let (cmd, pending) = rebuild(fwd.cmd);
     if handle.tx.send(cmd).await.is_err() {
         return Answer::NotOwner;
@@ -307,9 +314,14 @@ async fn serve_one(shared: &Arc<LiveDeps>, body: &[u8]) -> Answer {
 }
 
 /// Publishes the queued frames in order.
-async fn publish(bus: Arc<Bus>, mut rx: mpsc::UnboundedReceiver<(String, Vec<u8>)>) {
+async fn publish(bus: Arc<Bus>, mut rx: mpsc::UnboundedReceiver<Frame>) {
     let mut warned: Option<Instant> = None;
     while let Some((topic, frame)) = rx.recv().await {
+        // While Redis is down, frames are dropped at once rather than each
+        // waiting out a timeout: other nodes catch up when it is back.
+        if !bus.is_up() {
+            continue;
+        }
         if let Err(e) = bus.publish(&topic, &frame).await
             && warned.is_none_or(|t| t.elapsed() > Duration::from_secs(5))
         {

@@ -260,7 +260,13 @@ pub(crate) async fn route(shared: &Arc<LiveDeps>, id: &str) -> Result<Route, Api
 async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
     let epoch = match &shared.cluster {
         None => None,
-        Some(c) if c.draining() => return Err(NotLoaded::Elsewhere(String::new())),
+        // A stopping node takes no game: it sends commands on to whoever
+        // takes the game next.
+        Some(c) if c.draining() => {
+            let holder = shared.store.lease_holder(id).await?;
+            let elsewhere = holder.filter(|n| n != c.node()).unwrap_or_default();
+            return Err(NotLoaded::Elsewhere(elsewhere));
+        }
         Some(c) => match shared.store.acquire_lease(id, c.node(), LEASE_TTL).await? {
             Lease::Held(epoch) => Some(epoch),
             Lease::Elsewhere(node) => return Err(NotLoaded::Elsewhere(node)),
@@ -281,6 +287,9 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
     };
     let mut live = LiveGame::new(row, game, names, tags, &shared.tuning);
     live.epoch = epoch;
+    if epoch.is_some() {
+        shared.metrics.leases_taken.fetch_add(1, Ordering::Relaxed);
+    }
     if let Some(c) = &shared.cluster {
         c.relays.close(id);
         c.forget_owner(id);
@@ -358,6 +367,7 @@ pub async fn request<T>(
                 };
                 if !node.is_empty() {
                     let (tx, rx) = oneshot::channel();
+                    shared.metrics.forwarded.fetch_add(1, Ordering::Relaxed);
                     match c.forward(&node, id, make(tx)).await {
                         Ok(()) => {
                             if let Ok(answer) = rx.await {

@@ -28,6 +28,13 @@ pub struct Metrics {
     pub games_created: AtomicU64,
     /// Games loaded from the database into an actor since start.
     pub games_loaded: AtomicU64,
+    /// Commands this node sent on to the node owning their game.
+    pub forwarded: AtomicU64,
+    /// Commands other nodes sent to this one (it owns their games).
+    pub served_forwarded: AtomicU64,
+    /// Games this node loaded under a lease it took (in a cluster: games
+    /// nobody ran, or whose owner stopped or died).
+    pub leases_taken: AtomicU64,
     /// Stored reviews put into words since start (the others were read
     /// from the cache of rendered reviews).
     pub review_renders: AtomicU64,
@@ -46,6 +53,9 @@ impl Default for Metrics {
             engine_refused: AtomicU64::new(0),
             games_created: AtomicU64::new(0),
             games_loaded: AtomicU64::new(0),
+            forwarded: AtomicU64::new(0),
+            served_forwarded: AtomicU64::new(0),
+            leases_taken: AtomicU64::new(0),
             review_renders: AtomicU64::new(0),
             moves_total: AtomicU64::new(0),
             buckets: Mutex::new([(u64::MAX, 0); RATE_WINDOW_SECS as usize]),
@@ -111,6 +121,30 @@ impl Metrics {
             "counter",
             self.games_loaded.load(Ordering::Relaxed).to_string(),
         );
+        for (name, help, counter) in [
+            (
+                "plyyard_forwarded_total",
+                "Commands sent on to the node owning their game.",
+                &self.forwarded,
+            ),
+            (
+                "plyyard_served_forwarded_total",
+                "Commands other nodes sent to this one.",
+                &self.served_forwarded,
+            ),
+            (
+                "plyyard_leases_taken_total",
+                "Games loaded under a lease this node took.",
+                &self.leases_taken,
+            ),
+        ] {
+            gauge(
+                name,
+                help,
+                "counter",
+                counter.load(Ordering::Relaxed).to_string(),
+            );
+        }
         gauge(
             "plyyard_review_renders_total",
             "Stored reviews rendered since start (not read from the cache).",

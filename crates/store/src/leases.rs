@@ -94,6 +94,22 @@ impl Store {
         }
     }
 
+    /// The node holding game `id`'s lease now, if any holds one that has
+    /// not expired.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn lease_holder(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let now = now_ms(self.backend());
+        let row = sqlx::query(&format!(
+            "SELECT node_id FROM game_leases WHERE game_id = $1 AND expires_at >= {now}"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
     /// Renews every lease node `node` holds for another `ttl`; returns the
     /// games whose lease it still holds (any other is lost).
     ///
