@@ -20,25 +20,25 @@
 //!   and tells the other nodes, so that its games move at once.
 //!
 //! The lifecycle announcements (games starting and ending) go over the bus
-//! too, so every node's listeners hear every game.
+//! too, so every node's listeners hear every game. The node's tasks that
+//! do all this (serving forwarded commands, hearing the lanes, renewing,
+//! sweeping, draining) are `node`'s.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use bytes::Bytes;
 use cluster::inbox::{Inbox, Incoming};
 use cluster::{Bus, BusError};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 
 use crate::cmd::Cmd;
-use crate::hub::{self, LiveDeps, Route};
 use crate::lifecycle::LifeEvent;
 use crate::relay::Relays;
-use crate::remote::{Answer, Forward, RemoteError, rebuild, split};
+use crate::remote::{Answer, Forward, split};
 use wire::error::{ApiError, ErrorCode};
 
 /// A lease lasts this long unless renewed.
@@ -52,12 +52,12 @@ pub const FORWARD_WAIT: Duration = Duration::from_secs(5);
 /// Topics the games' events are spread over.
 pub const LANES: u64 = 16;
 /// Orphaned games one sweep takes over at most.
-const SWEEP_BATCH: u32 = 64;
+pub(crate) const SWEEP_BATCH: u32 = 64;
 /// The topic of lifecycle announcements.
-const LIFE_TOPIC: &str = "life";
+pub(crate) const LIFE_TOPIC: &str = "life";
 
 /// A frame to publish: its topic and bytes.
-type Frame = (String, Vec<u8>);
+pub(crate) type Frame = (String, Vec<u8>);
 
 /// Why a forwarded command did not get its answer.
 #[derive(Debug)]
@@ -100,7 +100,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The topic of game `game`'s events.
-fn lane(game: &str) -> String {
+pub(crate) fn lane(game: &str) -> String {
     let mut h = DefaultHasher::new();
     game.hash(&mut h);
     format!("game:{}", h.finish() % LANES)
@@ -132,6 +132,31 @@ impl Cluster {
     /// Whether this node is stopping (it takes no game any more).
     pub fn draining(&self) -> bool {
         self.draining.load(Ordering::Relaxed)
+    }
+
+    /// The bus.
+    pub(crate) fn bus(&self) -> &Arc<Bus> {
+        &self.bus
+    }
+
+    /// The commands forwarded to this node (once: the node's task takes them).
+    pub(crate) fn take_incoming(&self) -> Option<mpsc::Receiver<Incoming>> {
+        lock(&self.incoming).take()
+    }
+
+    /// The frames to publish (once: the publisher task takes them).
+    pub(crate) fn take_outgoing(&self) -> Option<mpsc::UnboundedReceiver<Frame>> {
+        lock(&self.outgoing_rx).take()
+    }
+
+    /// From now on this node takes no game.
+    pub(crate) fn start_draining(&self) {
+        self.draining.store(true, Ordering::Relaxed);
+    }
+
+    /// Forgets where every other node's game was.
+    pub(crate) fn forget_owners(&self) {
+        lock(&self.owners).clear();
     }
 
     pub(crate) fn owner_hint(&self, game: &str) -> Option<String> {
@@ -242,254 +267,5 @@ impl ForwardError {
                 format!("game {game}: its server changed meanwhile; try again"),
             ),
         }
-    }
-}
-
-/// Starts this node's cluster tasks: serving forwarded commands, hearing
-/// events and announcements, publishing, renewing leases and sweeping.
-pub fn start(shared: &Arc<LiveDeps>) {
-    let Some(c) = shared.cluster.clone() else {
-        return;
-    };
-    if let Some(incoming) = lock(&c.incoming).take() {
-        tokio::spawn(serve_forwarded(Arc::clone(shared), incoming));
-    }
-    if let Some(rx) = lock(&c.outgoing_rx).take() {
-        tokio::spawn(publish(Arc::clone(&c.bus), rx));
-    }
-    for n in 0..LANES {
-        let rx = c.bus.subscribe(&format!("game:{n}"));
-        tokio::spawn(hear_lane(Arc::clone(&c), rx));
-    }
-    tokio::spawn(hear_life(Arc::clone(shared), c.bus.subscribe(LIFE_TOPIC)));
-    tokio::spawn(catch_up_after_loss(Arc::clone(&c)));
-    tokio::spawn(renew(Arc::clone(shared)));
-    tokio::spawn(sweep(Arc::clone(shared)));
-}
-
-/// Answers the commands other nodes forward to this one, each in a task
-/// of its own (a game's actor still takes them one at a time).
-async fn serve_forwarded(shared: Arc<LiveDeps>, mut incoming: mpsc::Receiver<Incoming>) {
-    while let Some(msg) = incoming.recv().await {
-        let shared = Arc::clone(&shared);
-        tokio::spawn(async move {
-            let answer = serve_one(&shared, &msg.body).await;
-            if let Some(reply) = msg.reply {
-                match serde_json::to_vec(&answer) {
-                    Ok(body) => reply.answer(&body).await,
-                    Err(e) => tracing::error!("cannot write an answer: {e}"),
-                }
-            }
-        });
-    }
-}
-
-async fn serve_one(shared: &Arc<LiveDeps>, body: &[u8]) -> Answer {
-    let fwd: Forward = match serde_json::from_slice(body) {
-        Ok(f) => f,
-        Err(e) => {
-            let error =
-                RemoteError::from(ApiError::bad_request(format!("unreadable command: {e}")));
-            return Answer::Failed { error };
-        }
-    };
-    let draining = shared.cluster.as_ref().is_some_and(|c| c.draining());
-    if draining {
-        return Answer::NotOwner;
-    }
-    let handle = match hub::route(shared, &fwd.game).await {
-        Ok(Route::Local(h)) => h,
-        Ok(Route::Remote(_)) => return Answer::NotOwner,
-        Err(e) => return Answer::Failed { error: e.into() },
-    };
-    shared
-        .metrics
-        .served_forwarded
-        .fetch_add(1, Ordering::Relaxed);
-    let (cmd, pending) = rebuild(fwd.cmd);
-    if handle.tx.send(cmd).await.is_err() {
-        return Answer::NotOwner;
-    }
-    pending.answer().await
-}
-
-/// Publishes the queued frames in order.
-async fn publish(bus: Arc<Bus>, mut rx: mpsc::UnboundedReceiver<Frame>) {
-    let mut warned: Option<Instant> = None;
-    while let Some((topic, frame)) = rx.recv().await {
-        // While Redis is down, frames are dropped at once rather than each
-        // waiting out a timeout: other nodes catch up when it is back.
-        if !bus.is_up() {
-            continue;
-        }
-        if let Err(e) = bus.publish(&topic, &frame).await
-            && warned.is_none_or(|t| t.elapsed() > Duration::from_secs(5))
-        {
-            warned = Some(Instant::now());
-            tracing::warn!("bus: an event was not published ({e}); other nodes catch up");
-        }
-    }
-}
-
-/// Relays the events heard on one lane.
-async fn hear_lane(c: Arc<Cluster>, mut rx: broadcast::Receiver<Bytes>) {
-    loop {
-        match rx.recv().await {
-            Ok(frame) => on_lane_frame(&c, &frame),
-            Err(broadcast::error::RecvError::Lagged(_)) => c.relays.close_all(),
-            Err(broadcast::error::RecvError::Closed) => return,
-        }
-    }
-}
-
-fn on_lane_frame(c: &Cluster, frame: &[u8]) {
-    let Some(nl) = frame.iter().position(|&b| b == b'\n') else {
-        return;
-    };
-    let Ok(head) = std::str::from_utf8(&frame[..nl]) else {
-        return;
-    };
-    let mut parts = head.split(' ');
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some("E"), Some(game), Some(v)) => {
-            let (Ok(v), Ok(text)) = (v.parse(), std::str::from_utf8(&frame[nl + 1..])) else {
-                return;
-            };
-            c.relays.deliver(game, v, text);
-        }
-        (Some("O"), Some(game), None) => {
-            c.relays.close(game);
-            c.forget_owner(game);
-        }
-        _ => tracing::warn!("bus: an unreadable game frame"),
-    }
-}
-
-/// Delivers the lifecycle announcements of every node to this node's
-/// listeners.
-async fn hear_life(shared: Arc<LiveDeps>, mut rx: broadcast::Receiver<Bytes>) {
-    loop {
-        let frame = match rx.recv().await {
-            Ok(f) => f,
-            Err(broadcast::error::RecvError::Lagged(_)) => continue,
-            Err(broadcast::error::RecvError::Closed) => return,
-        };
-        let Ok(v) = serde_json::from_slice::<serde_json::Value>(&frame) else {
-            continue;
-        };
-        let name = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
-        let Some(game) = name("game") else { continue };
-        let started = v.get("started").and_then(serde_json::Value::as_bool);
-        shared.life.announce(LifeEvent {
-            game,
-            kind: if started == Some(true) {
-                crate::lifecycle::LifeKind::Started
-            } else {
-                crate::lifecycle::LifeKind::Ended
-            },
-            players: game::shakmaty::ByColor {
-                white: name("white"),
-                black: name("black"),
-            },
-        });
-    }
-}
-
-/// After the bus lost messages, every relay closes so that its sockets
-/// catch up from the games' owners.
-async fn catch_up_after_loss(c: Arc<Cluster>) {
-    let mut again = c.bus.resubscribed();
-    while again.changed().await.is_ok() {
-        c.relays.close_all();
-        lock(&c.owners).clear();
-    }
-}
-
-/// Renews this node's leases every [`RENEW_EVERY`]; stops the actors of
-/// games whose lease was lost, and all of them when renewing failed for
-/// longer than a lease lasts less one renewal (another node may own them).
-async fn renew(shared: Arc<LiveDeps>) {
-    let Some(c) = shared.cluster.clone() else {
-        return;
-    };
-    let mut every = tokio::time::interval(RENEW_EVERY);
-    let mut renewed = Instant::now();
-    loop {
-        every.tick().await;
-        if c.draining() {
-            return;
-        }
-        c.relays.prune();
-        match shared.store.renew_leases(c.node(), LEASE_TTL).await {
-            Ok(held) => {
-                renewed = Instant::now();
-                let held: std::collections::HashSet<String> = held.into_iter().collect();
-                hub::release_where(&shared, |id| !held.contains(id)).await;
-            }
-            Err(e) => {
-                tracing::warn!("cannot renew leases: {e}");
-                if renewed.elapsed() > LEASE_TTL - RENEW_EVERY {
-                    tracing::error!("leases not renewed in time: this node stops its games");
-                    hub::release_where(&shared, |_| true).await;
-                }
-            }
-        }
-    }
-}
-
-/// Takes over, every [`SWEEP_EVERY`], table games still being played that
-/// no node owns.
-async fn sweep(shared: Arc<LiveDeps>) {
-    let Some(c) = shared.cluster.clone() else {
-        return;
-    };
-    let mut every = tokio::time::interval(SWEEP_EVERY);
-    loop {
-        every.tick().await;
-        if c.draining() {
-            return;
-        }
-        let orphans = match shared.store.orphaned_games(SWEEP_BATCH).await {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::warn!("cannot look for orphaned games: {e}");
-                continue;
-            }
-        };
-        for id in orphans {
-            match hub::route(&shared, &id).await {
-                Ok(Route::Local(_)) => tracing::info!(game = %id, "took over an orphaned game"),
-                Ok(Route::Remote(_)) => {}
-                Err(e) => tracing::warn!(game = %id, "cannot take over: {}", e.message),
-            }
-        }
-    }
-}
-
-/// Stops this node's part in the cluster: it takes no game any more,
-/// stops its actors (each finishes the command in hand), gives up its
-/// leases and tells the other nodes, so that its games move at once.
-pub async fn drain(shared: &Arc<LiveDeps>) {
-    let Some(c) = shared.cluster.clone() else {
-        return;
-    };
-    c.draining.store(true, Ordering::Relaxed);
-    hub::release_where(shared, |_| true).await;
-    let until = Instant::now() + Duration::from_secs(3);
-    while !shared.hub.is_empty() && Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    match shared.store.release_leases(c.node()).await {
-        Ok(games) => {
-            tracing::info!(games = games.len(), "leases given up");
-            for game in &games {
-                let frame = format!("O {game}\n");
-                if let Err(e) = c.bus.publish(&lane(game), frame.as_bytes()).await {
-                    tracing::warn!("cannot tell other nodes: {e}");
-                    break;
-                }
-            }
-        }
-        Err(e) => tracing::warn!("cannot give up leases: {e}"),
     }
 }

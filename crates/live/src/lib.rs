@@ -37,9 +37,11 @@
 //! - `tuning`: the live games' tunables;
 //! - `lifecycle`: games starting and ending, announced to listeners across
 //!   all games (the API's event streams);
+//! - `node`: a node's tasks in a cluster (serving forwarded commands,
+//!   hearing the bus, renewing leases, sweeping, draining);
 //! - `cluster`: several nodes — leases, forwarding to a game's owner,
-//!   taking over, sweeping, stopping; `remote` (commands as they cross
-//!   nodes) and `relay` (other nodes' events fanned out here) serve it;
+//!   relaying its events; `remote` (commands as they cross nodes) and
+//!   `relay` (other nodes' events fanned out here) serve it;
 //! - `engine_pool`, `fair`: the computer's engines, shared fairly between
 //!   clients; `metrics`: the counters the server exports.
 //!
@@ -57,6 +59,7 @@ mod game;
 mod hub;
 pub mod lifecycle;
 pub mod metrics;
+pub mod node;
 mod relay;
 mod remote;
 mod seat;

@@ -172,7 +172,7 @@ impl Server {
         let expire = tokio::spawn(expire_tables(self.state.clone()));
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
-        live::cluster::start(&self.state.live);
+        live::node::start(&self.state.live);
         let state = self.state.clone();
         conn::serve(
             self.listener,
@@ -182,7 +182,7 @@ impl Server {
                 shutdown.await;
                 // A node of a cluster hands its games over first, so that
                 // the sockets it closes next find them on another node.
-                live::cluster::drain(&state.live).await;
+                live::node::drain(&state.live).await;
                 state.shutting_down.send_replace(true);
             },
         )
