@@ -2,6 +2,7 @@
 //! subcommands, the UCI engine, and the server process (crash and restart).
 
 mod cli_game;
+mod cluster_flags;
 mod no_train;
 mod puzzles;
 mod review_cli;
