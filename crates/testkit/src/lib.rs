@@ -7,7 +7,7 @@
 //! - [`TestDb`]: a fresh database on [`Backend::Sqlite`] or
 //!   [`Backend::Postgres`] (through `PLYYARD_TEST_PG`).
 //! - [`TestServer`] (the library in-process) and [`ServerProcess`] (the real
-//!   binary, for crash tests).
+//!   binary, for crash and cluster tests; [`plyyard_binary`] finds it).
 //! - [`TestRedis`]: a real Redis server for cluster tests.
 //! - [`both_backends!`]: one test body, run once per backend.
 //!
@@ -40,7 +40,7 @@ pub use client::{
 };
 pub use cluster::testing::{REQUIRE_REDIS_ENV, TestRedis};
 pub use db::{Backend, PG_ENV, REQUIRE_PG_ENV, TestDb};
-pub use servers::{ServerProcess, TestServer, tuning};
+pub use servers::{BIN_ENV, ServerProcess, TestServer, plyyard_binary, tuning};
 
 #[cfg(test)]
 mod tests;

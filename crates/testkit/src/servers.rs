@@ -1,10 +1,12 @@
 //! Servers for tests: [`TestServer`] runs the server library in-process on a
 //! port-0 listener; [`ServerProcess`] runs the real `plyyard serve` binary,
-//! to be stopped with SIGTERM or killed with SIGKILL.
+//! to be stopped with SIGTERM or killed with SIGKILL; [`plyyard_binary`]
+//! finds (and builds) that binary for tests outside its own package.
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use server::{Config, Server, Tuning};
@@ -127,6 +129,16 @@ impl ServerProcess {
     /// # Panics
     /// If it does not start within [`START_TIMEOUT`].
     pub async fn start(bin: &Path, db: &str, args: &[&str]) -> ServerProcess {
+        ServerProcess::start_named(bin, db, args, "server").await
+    }
+
+    /// Like [`ServerProcess::start`], its log lines prefixed with `[name]`
+    /// (to tell the nodes of a cluster apart).
+    ///
+    /// # Panics
+    /// As [`ServerProcess::start`].
+    pub async fn start_named(bin: &Path, db: &str, args: &[&str], name: &str) -> ServerProcess {
+        let name = name.to_owned();
         let mut child = tokio::process::Command::new(bin)
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
             .args(args)
@@ -145,7 +157,7 @@ impl ServerProcess {
             let mut tx = Some(tx);
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                eprintln!("[server] {line}");
+                eprintln!("[{name}] {line}");
                 if let Some(rest) = line.split("listening on http://").nth(1)
                     && let Some(tx) = tx.take()
                 {
@@ -197,4 +209,56 @@ impl ServerProcess {
             Err(_) => panic!("the server did not stop within {limit:?} of SIGTERM"),
         }
     }
+}
+
+/// Where `PLYYARD_BIN` may name the binary to test.
+pub const BIN_ENV: &str = "PLYYARD_BIN";
+
+/// The `plyyard` binary, for tests of another package than its own (those
+/// of `crates/plyyard` use `env!("CARGO_BIN_EXE_plyyard")`): `PLYYARD_BIN`
+/// when set, else the binary of this test's own target folder and profile,
+/// brought up to date by `cargo build -p plyyard` once per test process
+/// (a no-op when it is: a test never runs a stale binary).
+///
+/// # Panics
+/// If the build fails.
+pub fn plyyard_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| match std::env::var_os(BIN_ENV) {
+        Some(bin) if !bin.is_empty() => PathBuf::from(bin),
+        _ => build_plyyard(),
+    })
+    .clone()
+}
+
+/// Runs `cargo build -p plyyard` into the target folder and profile of the
+/// running test (`<target>/<profile>/deps/<test>`) and returns the binary.
+fn build_plyyard() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("a test binary lives in <target>/<profile>/deps");
+    let target = profile_dir.parent().expect("a target folder");
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev",
+        Some(other) => other,
+    };
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args([
+            "build",
+            "-p",
+            "plyyard",
+            "--profile",
+            profile,
+            "--target-dir",
+        ])
+        .arg(target)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p plyyard failed: {status}");
+    profile_dir.join("plyyard")
 }

@@ -5,6 +5,7 @@
 mod accounts;
 mod analysis;
 mod chat;
+mod cluster;
 mod cluster_live;
 mod exercises;
 mod games;
