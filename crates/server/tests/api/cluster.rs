@@ -319,7 +319,7 @@ struct Watcher {
     /// The moves as this socket knows them.
     moves: Vec<String>,
     status: String,
-    /// The versions of the events applied, in order.
+    /// The versions of the events applied since the last `full`, in order.
     seen: Vec<u64>,
     /// Events whose version was not new (`v <= mine`).
     duplicates: Vec<u64>,
@@ -424,6 +424,7 @@ impl Watcher {
         match m["t"].as_str() {
             Some("full") => {
                 self.fulls += 1;
+                self.seen.clear();
                 self.v = m["v"].as_u64().expect("full.v");
                 self.moves = ucis(&m["game"]["moves"]);
                 self.status = m["game"]["status"].as_str().unwrap_or("").to_owned();
@@ -564,7 +565,9 @@ impl Match {
     /// Sees the move sent as command `id` through: its acknowledgement, or
     /// (when the socket closed or nothing came) a reconnection to a running
     /// node and the move found applied or sent again, within `within`.
-    async fn settle(&mut self, cl: &Cluster, mut id: u64, within: Duration) {
+    /// `disrupted`: a node or Redis just went, and an error answer is
+    /// retried too until `within`; otherwise an error fails the test.
+    async fn settle(&mut self, cl: &Cluster, mut id: u64, within: Duration, disrupted: bool) {
         let deadline = Instant::now() + within;
         let uci = LINE[self.played.len()];
         let m = self.mover();
@@ -576,7 +579,14 @@ impl Match {
                     self.acked += 1;
                     return;
                 }
-                Ok(r) => r,
+                Ok(r) => {
+                    assert!(
+                        disrupted,
+                        "{uci} (ply {}) refused: {r}",
+                        self.played.len() + 1
+                    );
+                    r
+                }
                 Err(e) => json!(format!("{e:?}")),
             };
             let w = &mut self.sockets[m];
@@ -611,11 +621,18 @@ impl Match {
         }
     }
 
-    /// Plays the next move of [`LINE`] and waits for its acknowledgement
-    /// (or sees it through, within `within`).
+    /// Plays the next move of [`LINE`] and waits for its acknowledgement:
+    /// an error answer fails the test.
     async fn play(&mut self, cl: &Cluster, within: Duration) {
         let id = self.send_next().await;
-        self.settle(cl, id, within).await;
+        self.settle(cl, id, within, false).await;
+    }
+
+    /// Plays the next move of [`LINE`] right after a disruption: errors
+    /// are retried until `within`.
+    async fn play_through(&mut self, cl: &Cluster, within: Duration) {
+        let id = self.send_next().await;
+        self.settle(cl, id, within, true).await;
     }
 
     /// Moves every socket on node `k` (gone, or going) to the next running
@@ -740,7 +757,7 @@ async fn sigkill_of_each_node_in_turn_keeps_every_move(mut cl: Cluster) {
         let id = game.send_next().await;
         cl.kill(k).await;
         game.leave(&cl, k).await;
-        game.settle(&cl, id, WAIT).await;
+        game.settle(&cl, id, RESUME_WITHIN, true).await;
         cl.start_node(k).await;
         game.play(&cl, WAIT).await;
     }
@@ -761,13 +778,14 @@ async fn a_rolling_sigterm_restart_ends_no_game(mut cl: Cluster) {
         for w in &mut game.sockets {
             if w.node == k {
                 let who = w.who;
+                // Reading on until the server's close frame.
                 let closed = w.until(WAIT, |w| w.ws.is_none()).await;
-                assert!(closed.is_ok(), "{who}: not closed: {closed:?}");
+                assert!(w.ws.is_none(), "{who}: not closed: {closed:?}");
                 assert_eq!(w.close_code, Some(GOING_AWAY), "{who}: close code");
             }
         }
         game.leave(&cl, k).await;
-        game.settle(&cl, id, WAIT).await;
+        game.settle(&cl, id, RESUME_WITHIN, true).await;
         cl.start_node(k).await;
         game.play(&cl, WAIT).await;
     }
@@ -785,7 +803,7 @@ async fn a_redis_restart_loses_no_move(mut cl: Cluster) {
     }
     cl.restart_redis();
     let t0 = Instant::now();
-    game.play(&cl, RESUME_WITHIN).await;
+    game.play_through(&cl, RESUME_WITHIN).await;
     let resumed = t0.elapsed();
     assert!(resumed <= RESUME_WITHIN, "play resumed after {resumed:?}");
     for _ in 0..3 {
