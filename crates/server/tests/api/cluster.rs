@@ -321,7 +321,8 @@ struct Watcher {
     status: String,
     /// The versions of the events applied since the last `full`, in order.
     seen: Vec<u64>,
-    /// Events whose version was not new (`v <= mine`).
+    /// Events whose version was not new (`v <= mine`) on the first
+    /// connection (after a reconnect the protocol allows them).
     duplicates: Vec<u64>,
     /// Events that skipped versions: (mine, theirs). The watcher then
     /// asks for the rest (`sync`), as a client does.
@@ -432,7 +433,11 @@ impl Watcher {
             Some("event") => {
                 let v = m["v"].as_u64().expect("event.v");
                 if v <= self.v {
-                    self.duplicates.push(v);
+                    // Dropped, as the reconnect rule says; only across a
+                    // reconnect may a catch-up and a live event meet.
+                    if self.connection == 1 {
+                        self.duplicates.push(v);
+                    }
                 } else if v > self.v + 1 {
                     self.gaps.push((self.v, v));
                     if let Some(ws) = self.ws.as_mut() {
