@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use crate::error::BusError;
 
 /// Messages kept per topic for a slow local listener.
-const TOPIC_BACKLOG: usize = 1024;
+const TOPIC_BACKLOG: usize = 8192;
 /// How long connecting and each command may take.
 const TIMEOUT: Duration = Duration::from_secs(2);
 /// The wait between two attempts to reconnect the subscriber.
