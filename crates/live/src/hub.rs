@@ -191,10 +191,18 @@ pub fn notify(shared: &LiveDeps, id: &str, cmd: Cmd) {
         .lock()
         .get(id)
         .and_then(|slot| slot.get().cloned());
-    if let Some(h) = handle
-        && h.tx.try_send(cmd).is_err()
-    {
-        tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+    let Some(h) = handle else { return };
+    match h.tx.try_send(cmd) {
+        Ok(()) => {}
+        Err(mpsc::error::TrySendError::Full(_)) => {
+            tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+        }
+        // The actor stopped after the handle was read (it was unloaded, or
+        // the process is exiting and its tasks are being dropped): a game
+        // not running has nobody to tell, as when it is not loaded.
+        Err(mpsc::error::TrySendError::Closed(_)) => {
+            tracing::debug!(game = %id, "the game stopped: a notice was not needed");
+        }
     }
 }
 
