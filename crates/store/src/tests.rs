@@ -178,7 +178,10 @@ async fn writes_sent_at_once_commit_together_and_a_refused_one_fails_alone() {
             (usize::MAX, r)
         });
         writes.spawn(async move {
-            (usize::MAX - 1, missing.update_game("none", 0, &after(0, 1)).await)
+            (
+                usize::MAX - 1,
+                missing.update_game("none", 0, &after(0, 1)).await,
+            )
         });
         while let Some(done) = writes.join_next().await {
             match done.unwrap() {
