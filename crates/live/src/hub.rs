@@ -302,8 +302,17 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
 /// waiting; a game in nobody's memory has nobody to tell.
 pub fn notify(shared: &Arc<LiveDeps>, id: &str, cmd: Cmd) {
     if let Some(h) = shared.hub.loaded(id) {
-        if h.tx.try_send(cmd).is_err() {
-            tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+        match h.tx.try_send(cmd) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::warn!(game = %id, "mailbox full: a notice was dropped");
+            }
+            // The actor stopped after the handle was read (it was unloaded,
+            // or the process is exiting): a game not running has nobody
+            // to tell, as when it is not loaded.
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                tracing::debug!(game = %id, "the game stopped: a notice was not needed");
+            }
         }
         return;
     }

@@ -139,6 +139,102 @@ async fn a_failed_or_stale_write_writes_nothing() {
     }
 }
 
+/// The summary of a game after `plies` plies, at version `version`.
+fn after(plies: u32, version: u64) -> GameSummary {
+    let mut s = sample("x", "p1", 10).summary;
+    s.plies = plies;
+    s.version = version;
+    s.updated_at = 20 + i64::from(plies);
+    s
+}
+
+#[tokio::test]
+async fn writes_sent_at_once_commit_together_and_a_refused_one_fails_alone() {
+    const GAMES: usize = 150;
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        let ids: Vec<String> = (0..GAMES).map(|i| format!("b{i}")).collect();
+        for id in &ids {
+            store.insert_game(&sample(id, "p1", 10)).await.unwrap();
+        }
+        // Every game's first move at once (more games than one statement
+        // takes), with a stale write and a write to a missing game among
+        // them: those two alone are refused.
+        let mut writes = tokio::task::JoinSet::new();
+        for (i, id) in ids.iter().enumerate() {
+            let (store, id) = (store.clone(), id.clone());
+            writes.spawn(async move {
+                let r = store
+                    .append_moves(&id, 0, &[mv(1, "e2e4", "e4")], &after(1, 1))
+                    .await;
+                (i, r)
+            });
+        }
+        let (stale, missing) = (store.clone(), store.clone());
+        writes.spawn(async move {
+            let r = stale
+                .append_moves("b7", 3, &[mv(1, "d2d4", "d4")], &after(1, 4))
+                .await;
+            (usize::MAX, r)
+        });
+        writes.spawn(async move {
+            (
+                usize::MAX - 1,
+                missing.update_game("none", 0, &after(0, 1)).await,
+            )
+        });
+        while let Some(done) = writes.join_next().await {
+            match done.unwrap() {
+                (usize::MAX, r) => assert!(
+                    matches!(r, Err(StoreError::Conflict { expected: 3, .. })),
+                    "{r:?}"
+                ),
+                (i, r) if i == usize::MAX - 1 => assert!(r.is_err()),
+                (i, r) => assert!(r.is_ok(), "game {i}: {r:?}"),
+            }
+        }
+        // Then the second moves of half the games, the end of a quarter of
+        // them (a reason beside the missing ones) and a take-back of the
+        // rest, at once.
+        let mut writes = tokio::task::JoinSet::new();
+        for (i, id) in ids.iter().enumerate() {
+            let (store, id) = (store.clone(), id.clone());
+            writes.spawn(async move {
+                match i % 4 {
+                    0 | 1 => {
+                        store
+                            .append_moves(&id, 1, &[mv(2, "e7e5", "e5")], &after(2, 2))
+                            .await
+                    }
+                    2 => {
+                        let mut ended = after(1, 2);
+                        ended.status = GameStatus::Ended;
+                        ended.result = GameResult::WhiteWins;
+                        ended.reason = Some(Reason::Resignation);
+                        store.update_game(&id, 1, &ended).await
+                    }
+                    _ => store.truncate_moves(&id, 1, 0, &after(0, 2)).await,
+                }
+            });
+        }
+        while let Some(done) = writes.join_next().await {
+            done.unwrap().unwrap();
+        }
+        for (i, id) in ids.iter().enumerate() {
+            let (row, moves) = store.load_game(id).await.unwrap().unwrap();
+            assert_eq!(row.summary.version, 2, "{id}");
+            let want = match i % 4 {
+                0 | 1 => vec![mv(1, "e2e4", "e4"), mv(2, "e7e5", "e5")],
+                2 => vec![mv(1, "e2e4", "e4")],
+                _ => vec![],
+            };
+            assert_eq!(moves, want, "{id}");
+            let reason = (i % 4 == 2).then_some(Reason::Resignation);
+            assert_eq!(row.summary.reason, reason, "{id}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn recent_games_are_newest_first_and_settings_stick() {
     for (_dir, store) in stores().await {

@@ -2,10 +2,15 @@
 //! an ending) goes to one writer task, which commits the writes waiting at
 //! that moment in one transaction — one disk flush for many games.
 //!
-//! Each write runs inside its own savepoint of the batch's transaction, so a
-//! write that fails (a version conflict, a duplicate ply) is rolled back
-//! alone and reported to its caller, while the others commit. A caller hears
-//! back only after the batch's commit: an acknowledged change is on disk.
+//! A batch is written in a few statements for all its games (one update of
+//! the summaries, one insert of the moves), since each statement is a round
+//! trip to the database (on SQLite, to the connection's thread): per-write
+//! statements made that writer the ceiling of a busy node. If any write is
+//! refused (a version conflict, a duplicate ply), the batch is rolled back
+//! and written again with each write inside its own savepoint, so that the
+//! refused write alone is rolled back and reported to its caller while the
+//! others commit. A caller hears back only after the batch's commit: an
+//! acknowledged change is on disk.
 
 use sqlx::{Acquire as _, AnyPool};
 use tokio::sync::{mpsc, oneshot};
@@ -93,37 +98,198 @@ async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Write>) {
     }
 }
 
-/// Commits the writes of `batch` in one transaction, each in a savepoint,
-/// and answers each of them.
+/// Commits the writes of `batch` in one transaction and answers each of
+/// them. All together first, in a few statements for the whole batch
+/// ([`together`]); if any write is refused there, nothing of the batch is
+/// kept and it is committed again one write at a time ([`one_by_one`]),
+/// so that the refused write alone fails.
 async fn commit(pool: &AnyPool, backend: Backend, batch: &mut Vec<Write>) {
-    let mut results = Vec::with_capacity(batch.len());
-    let outcome = async {
-        let mut tx = begin_write(pool, backend).await?;
-        for w in batch.iter() {
-            let mut sp = tx.begin().await?;
-            let r = apply(&mut sp, w).await;
-            if r.is_ok() {
-                sp.commit().await?;
-            } else {
-                sp.rollback().await?;
-            }
-            results.push(r);
+    let outcome = match together(pool, backend, batch).await {
+        Ok(true) => Ok(batch.iter().map(|_| Ok(())).collect()),
+        Ok(false) => one_by_one(pool, backend, batch).await,
+        Err(e) => Err(e),
+    };
+    let mut results = match outcome {
+        Ok(results) => results,
+        Err(e) => {
+            let failed = || {
+                Err(StoreError::Db(sqlx::Error::Protocol(format!(
+                    "the batch's transaction failed: {e}"
+                ))))
+            };
+            batch.iter().map(|_| failed()).collect()
         }
-        tx.commit().await?;
-        Ok::<(), sqlx::Error>(())
     }
-    .await;
-    for (i, w) in batch.drain(..).enumerate() {
-        let r = match &outcome {
-            Ok(()) => results
-                .get_mut(i)
-                .map_or_else(|| Err(closed()), |r| std::mem::replace(r, Ok(()))),
-            Err(e) => Err(StoreError::Db(sqlx::Error::Protocol(format!(
-                "the batch's transaction failed: {e}"
-            )))),
-        };
-        let _ = w.done.send(r);
+    .into_iter();
+    for w in batch.drain(..) {
+        let _ = w.done.send(results.next().unwrap_or_else(|| Err(closed())));
     }
+}
+
+/// The epoch bound for a write that names none (a node running alone): no
+/// real epoch is negative.
+const UNFENCED: i64 = -1;
+
+/// Summaries updated by one statement of [`together`] at most: 9 values
+/// each, within the 999 values a statement of older SQLite builds may bind.
+const UPDATES_PER_STATEMENT: usize = 64;
+/// Moves inserted by one statement of [`together`] at most (7 values each).
+const MOVES_PER_STATEMENT: usize = 128;
+
+/// Statements of at most this many rows are kept prepared; longer ones
+/// vary with the load and would only churn the statement cache.
+const PREPARED_ROWS: usize = 8;
+
+/// Commits every write of `batch` in one transaction of a few statements:
+/// one `UPDATE … FROM (VALUES …)` of the summaries that checks every
+/// expected version at once, one multi-row insert of the moves, a delete
+/// per take-back. `Ok(false)` (rolled back, nothing written) if a write
+/// would be refused: a version that does not match, a game twice in the
+/// batch, a move the table refuses. `Err` only if the commit itself
+/// failed.
+async fn together(pool: &AnyPool, backend: Backend, batch: &[Write]) -> Result<bool, sqlx::Error> {
+    let mut tx = match begin_write(pool, backend).await {
+        Ok(tx) => tx,
+        Err(_) => return Ok(false),
+    };
+    match write_all(&mut tx, batch).await {
+        Ok(true) => {}
+        Ok(false) | Err(_) => {
+            let _ = tx.rollback().await;
+            return Ok(false);
+        }
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// The statements of [`together`]; `Ok(false)` if a summary's version
+/// did not match.
+async fn write_all(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    batch: &[Write],
+) -> Result<bool, sqlx::Error> {
+    for chunk in batch.chunks(UPDATES_PER_STATEMENT) {
+        let sql = update_sql(chunk.len());
+        let mut q = sqlx::query(&sql).persistent(chunk.len() <= PREPARED_ROWS);
+        for w in chunk {
+            let s = &w.summary;
+            q = q
+                .bind(s.status.as_str())
+                .bind(s.result.as_str())
+                .bind(s.reason.map(Reason::as_str))
+                .bind(i64::from(s.plies))
+                .bind(version_to_db(s.version))
+                .bind(s.updated_at)
+                .bind(w.game_id.as_str())
+                .bind(version_to_db(w.expected))
+                .bind(w.epoch.unwrap_or(UNFENCED));
+        }
+        if q.execute(&mut **tx).await?.rows_affected() != chunk.len() as u64 {
+            return Ok(false);
+        }
+    }
+    let moves: Vec<(&Write, &MoveRow)> = batch
+        .iter()
+        .flat_map(|w| match &w.op {
+            Op::Append(moves) => moves.iter().map(|m| (w, m)).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    for chunk in moves.chunks(MOVES_PER_STATEMENT) {
+        let sql = insert_sql(chunk.len());
+        let mut q = sqlx::query(&sql).persistent(chunk.len() <= PREPARED_ROWS);
+        for (w, m) in chunk {
+            q = q
+                .bind(w.game_id.as_str())
+                .bind(i64::from(m.ply))
+                .bind(m.uci.as_str())
+                .bind(m.san.as_str())
+                .bind(m.clock_ms)
+                .bind(m.draw_offer)
+                .bind(w.summary.updated_at);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    for w in batch {
+        if let Op::Truncate(keep) = w.op {
+            truncate(tx, &w.game_id, keep).await?;
+        }
+    }
+    Ok(true)
+}
+
+/// `$first, $first+1, …` for `n` values, in parentheses.
+fn placeholders(sql: &mut String, first: usize, n: usize) {
+    sql.push('(');
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push('$');
+        sql.push_str(&(first + i).to_string());
+    }
+    sql.push(')');
+}
+
+/// The update of `n` summaries, each row `(status, result, reason, plies,
+/// version, updated_at, id, expected version, epoch)`, the epoch checked
+/// unless it is [`UNFENCED`]; the columns of a `VALUES` list are
+/// `column1`, `column2`, … on both databases.
+fn update_sql(n: usize) -> String {
+    let mut sql = String::from(
+        "UPDATE games SET status = v.column1, result = v.column2, reason = v.column3, \
+         plies = v.column4, version = v.column5, updated_at = v.column6 FROM (VALUES ",
+    );
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        placeholders(&mut sql, 9 * i + 1, 9);
+    }
+    sql.push_str(
+        ") AS v WHERE games.id = v.column7 AND games.version = v.column8 \
+         AND (v.column9 < 0 OR games.owner_epoch = v.column9)",
+    );
+    sql
+}
+
+/// The insert of `n` moves.
+fn insert_sql(n: usize) -> String {
+    let mut sql = String::from(
+        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) VALUES ",
+    );
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        placeholders(&mut sql, 7 * i + 1, 7);
+    }
+    sql
+}
+
+/// Commits the writes of `batch` in one transaction, each in a savepoint:
+/// a write that fails is rolled back alone. The result of each write, or
+/// the transaction's failure.
+async fn one_by_one(
+    pool: &AnyPool,
+    backend: Backend,
+    batch: &[Write],
+) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
+    let mut results = Vec::with_capacity(batch.len());
+    let mut tx = begin_write(pool, backend).await?;
+    for w in batch {
+        let mut sp = tx.begin().await?;
+        let r = apply(&mut sp, w).await;
+        if r.is_ok() {
+            sp.commit().await?;
+        } else {
+            sp.rollback().await?;
+        }
+        results.push(r);
+    }
+    tx.commit().await?;
+    Ok(results)
 }
 
 async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(), StoreError> {
@@ -146,15 +312,23 @@ async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(
                 .await?;
             }
         }
-        Op::Truncate(keep) => {
-            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
-                .bind(&w.game_id)
-                .bind(i64::from(*keep))
-                .execute(&mut **tx)
-                .await?;
-        }
+        Op::Truncate(keep) => truncate(tx, &w.game_id, *keep).await?,
         Op::Summary => {}
     }
+    Ok(())
+}
+
+/// Deletes the moves of `game_id` after ply `keep`.
+async fn truncate(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    keep: u32,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+        .bind(game_id)
+        .bind(i64::from(keep))
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 

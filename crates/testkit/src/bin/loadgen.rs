@@ -241,7 +241,8 @@ enum Mode {
         cold: bool,
     },
     /// Table games between accounts, both players on sockets, moving after
-    /// a think time: persisted moves/s and move → ack latency.
+    /// a think time: persisted moves/s, move → ack and move → opponent
+    /// latencies.
     Tables {
         /// Games played at once (two sockets each).
         #[arg(long, default_value_t = 100)]

@@ -10,15 +10,18 @@
 //!
 //! Measured window (`--seconds`): in every game the side to move plays a
 //! random legal move (from the `dests` of the last state it received)
-//! after a think time drawn uniformly from `[0, 2 × --think-ms]`. The
-//! latency of a move is from sending it to its `ack`, which the server
-//! sends once the move is committed to the database. A game that ends is
-//! left alone (its sockets stay open and idle); no new table is opened.
+//! after a think time drawn uniformly from `[0, 2 × --think-ms]`. Two
+//! latencies of a move: from sending it to its `ack`, which the server
+//! sends once the move is committed to the database, and from sending it
+//! to the opponent's socket receiving the event that shows it. A game that
+//! ends is left alone (its sockets stay open and idle); no new table is
+//! opened.
 //!
 //! The last line printed is one JSON object (see [`Report`]).
 
 use std::net::SocketAddr;
 use std::pin::pin;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -91,6 +94,10 @@ pub struct Report {
     pub p50_ms: f64,
     /// 99th percentile send → ack latency, ms.
     pub p99_ms: f64,
+    /// Median send → opponent's event latency, ms.
+    pub opp_p50_ms: f64,
+    /// 99th percentile send → opponent's event latency, ms.
+    pub opp_p99_ms: f64,
     /// The server's resident memory at the end of the window, MiB.
     pub rss_mb: f64,
     /// Refused moves, moves never acknowledged, and socket failures.
@@ -159,12 +166,8 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         all.add(tally);
         kept.extend(ws);
     }
-    let mut lat: Vec<f64> = all
-        .latencies_us
-        .iter()
-        .map(|&u| f64::from(u) / 1000.0)
-        .collect();
-    lat.sort_by(f64::total_cmp);
+    let lat = sorted_ms(&all.latencies_us);
+    let opp = sorted_ms(&all.seen_us);
     let secs = o.seconds.max(1) as f64;
     let errors = all.refused + all.unacked + all.failed;
     let window_cpu = cpu2 - cpu1;
@@ -187,6 +190,15 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         percentile(&lat, 99.0),
         percentile(&lat, 99.9),
         lat.last().copied().unwrap_or(f64::NAN)
+    );
+    println!(
+        "move → opponent's event ms: p50 {:.1}, p90 {:.1}, p99 {:.1}, p99.9 {:.1}, max {:.1} ({} seen)",
+        percentile(&opp, 50.0),
+        percentile(&opp, 90.0),
+        percentile(&opp, 99.0),
+        percentile(&opp, 99.9),
+        opp.last().copied().unwrap_or(f64::NAN),
+        opp.len()
     );
     println!(
         "games ended during the window: {}; errors: {} refused, {} unacknowledged, {} socket failures",
@@ -236,6 +248,8 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         moves_per_s: round(all.moves as f64 / secs, 1),
         p50_ms: round(percentile(&lat, 50.0), 2),
         p99_ms: round(percentile(&lat, 99.0), 2),
+        opp_p50_ms: round(percentile(&opp, 50.0), 2),
+        opp_p99_ms: round(percentile(&opp, 99.0), 2),
         rss_mb: round(rss / MIB, 1),
         errors,
     };
@@ -245,6 +259,13 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
 }
 
 const MIB: f64 = 1024.0 * 1024.0;
+
+/// Latencies in µs as sorted milliseconds.
+fn sorted_ms(us: &[u32]) -> Vec<f64> {
+    let mut ms: Vec<f64> = us.iter().map(|&u| f64::from(u) / 1000.0).collect();
+    ms.sort_by(f64::total_cmp);
+    ms
+}
 
 fn round(x: f64, digits: i32) -> f64 {
     let f = 10f64.powi(digits);
@@ -334,8 +355,9 @@ async fn seat(host: Client, guest: Client, mut rng: StdRng) -> Result<[Player; 2
         .as_str()
         .ok_or_else(|| ClientError::Unexpected(format!("no game id: {joined}")))?;
     let path = format!("/api/games/{id}/socket");
-    let mut a = Player::connect(&host, &path).await?;
-    let mut b = Player::connect(&guest, &path).await?;
+    let relay = Relay::default();
+    let mut a = Player::connect(&host, &path, &relay).await?;
+    let mut b = Player::connect(&guest, &path, &relay).await?;
     let full = |m: &Msg<'_>| m.t == "full";
     a.wait(full).await?;
     b.wait(full).await?;
@@ -499,9 +521,35 @@ fn choose(text: &str, rng: &mut StdRng) -> Option<([u8; 5], usize)> {
     Some(([f[0], f[1], t[0], t[1], b'q'], if promotes { 5 } else { 4 }))
 }
 
+/// The move of a game in flight, shared by its two players: the ply it
+/// makes and when it was sent, so that the opponent's socket can time it.
+#[derive(Debug, Default, Clone)]
+struct Relay(Arc<Mutex<Option<(u32, Instant)>>>);
+
+impl Relay {
+    /// The move making ply `ply` was sent `at`.
+    fn sent(&self, ply: u32, at: Instant) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((ply, at));
+    }
+
+    /// When the move making ply `ply` was sent, if it is the one in flight
+    /// (each move is timed once).
+    fn seen(&self, ply: u32) -> Option<Instant> {
+        let mut m = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        match *m {
+            Some((p, at)) if p == ply => {
+                *m = None;
+                Some(at)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// One player of one game: its socket and the last state it saw.
 struct Player {
     ws: Socket,
+    relay: Relay,
     white: bool,
     /// The text of the last message carrying the game state.
     last: Utf8Bytes,
@@ -514,7 +562,7 @@ struct Player {
 impl Player {
     /// Connects `client` to the game socket at `path` (small buffers: a
     /// run keeps thousands of sockets open).
-    async fn connect(client: &Client, path: &str) -> Result<Player> {
+    async fn connect(client: &Client, path: &str, relay: &Relay) -> Result<Player> {
         let mut req = format!("ws://{}{path}", client.addr())
             .into_client_request()
             .map_err(|e| ClientError::Ws(Box::new(e)))?;
@@ -538,6 +586,7 @@ impl Player {
             .map_err(|e| ClientError::Ws(Box::new(e)))?;
         Ok(Player {
             ws,
+            relay: relay.clone(),
             white: false,
             last: Utf8Bytes::default(),
             ply: 0,
@@ -636,6 +685,9 @@ struct Tally {
     moves: u64,
     /// Their latencies, µs.
     latencies_us: Vec<u32>,
+    /// Latencies from the opponent's sending a move to this player's
+    /// socket receiving it, µs.
+    seen_us: Vec<u32>,
     /// Moves refused by the server.
     refused: u64,
     /// Moves sent in the window whose ack never came.
@@ -652,6 +704,7 @@ impl Tally {
     fn add(&mut self, o: Tally) {
         self.moves += o.moves;
         self.latencies_us.extend_from_slice(&o.latencies_us);
+        self.seen_us.extend_from_slice(&o.seen_us);
         self.refused += o.refused;
         self.unacked += o.unacked;
         self.failed += o.failed;
@@ -680,6 +733,7 @@ async fn play(
 ) -> (Tally, Option<Socket>) {
     let mut tally = Tally {
         latencies_us: Vec::with_capacity(expected),
+        seen_us: Vec::with_capacity(expected),
         ..Tally::default()
     };
     // Moves sent and not yet acknowledged: (id, sent at). A player has at
@@ -738,6 +792,16 @@ async fn play(
                     tally.ended += 1;
                 }
                 let at = Instant::now();
+                // The opponent's move (White makes the odd plies) reached
+                // this player's socket: its latency.
+                if m.t == "event"
+                    && let Some(g) = &m.game
+                    && (g.ply % 2 == 1) != p.white
+                    && let Some(sent) = p.relay.seen(g.ply)
+                {
+                    let us = at.saturating_duration_since(sent).as_micros();
+                    tally.seen_us.push(u32::try_from(us).unwrap_or(u32::MAX));
+                }
                 let slot = pending.iter_mut().find(|s| s.is_some_and(|(id, _)| Some(id) == m.id));
                 match (m.t, slot) {
                     ("ack", Some(slot)) => {
@@ -762,6 +826,7 @@ async fn play(
                 if due.is_some_and(|d| d <= now) {
                     due = None;
                     if now < w.end && p.to_move {
+                        p.relay.sent(p.ply + 1, now);
                         match p.send_move(&mut rng).await {
                             Ok(Some(id)) => {
                                 if let Some(s) = pending.iter_mut().find(|s| s.is_none()) {
@@ -988,12 +1053,14 @@ mod tests {
             moves_per_s: 1.0,
             p50_ms: 1.5,
             p99_ms: 3.0,
+            opp_p50_ms: 1.6,
+            opp_p99_ms: 3.1,
             rss_mb: 40.0,
             errors: 0,
         };
         assert_eq!(
             serde_json::to_string(&r).unwrap(),
-            r#"{"games":2,"sockets":4,"moves":10,"moves_per_s":1.0,"p50_ms":1.5,"p99_ms":3.0,"rss_mb":40.0,"errors":0}"#
+            r#"{"games":2,"sockets":4,"moves":10,"moves_per_s":1.0,"p50_ms":1.5,"p99_ms":3.0,"opp_p50_ms":1.6,"opp_p99_ms":3.1,"rss_mb":40.0,"errors":0}"#
         );
     }
 }
