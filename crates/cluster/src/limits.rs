@@ -18,6 +18,8 @@ use std::time::Duration;
 use redis::Script;
 use redis::aio::ConnectionManager;
 
+use crate::error::BusError;
+
 /// The GCRA over every key of `KEYS`, each counted on its own: a key is
 /// charged one cell when it alone allows it; the answer is the longest
 /// wait of a key that refused, in microseconds (0: every key allowed).
@@ -101,12 +103,13 @@ impl Gcra {
     /// that refused.
     ///
     /// # Errors
-    /// When Redis cannot be reached or fails the script.
+    /// [`BusError::Redis`] when Redis cannot be reached or fails the
+    /// script.
     pub async fn check(
         &self,
         conn: &mut ConnectionManager,
         keys: &[&str],
-    ) -> redis::RedisResult<Option<Duration>> {
+    ) -> Result<Option<Duration>, BusError> {
         let interval = micros(self.interval).max(1);
         let tau = interval * u64::from(self.burst.saturating_sub(1));
         let mut call = GCRA.prepare_invoke();
@@ -141,12 +144,13 @@ impl Backoff {
     /// `None` when admitted, else the wait left.
     ///
     /// # Errors
-    /// When Redis cannot be reached or fails the script.
+    /// [`BusError::Redis`] when Redis cannot be reached or fails the
+    /// script.
     pub async fn attempt(
         &self,
         conn: &mut ConnectionManager,
         key: &str,
-    ) -> redis::RedisResult<Option<Duration>> {
+    ) -> Result<Option<Duration>, BusError> {
         let wait: u64 = BACKOFF
             .key(key)
             .arg(self.free)
@@ -160,9 +164,10 @@ impl Backoff {
     /// Forgets the failures at `key`.
     ///
     /// # Errors
-    /// When Redis cannot be reached.
-    pub async fn reset(conn: &mut ConnectionManager, key: &str) -> redis::RedisResult<()> {
-        redis::cmd("DEL").arg(key).query_async(conn).await
+    /// [`BusError::Redis`] when Redis cannot be reached.
+    pub async fn reset(conn: &mut ConnectionManager, key: &str) -> Result<(), BusError> {
+        let _: i64 = redis::cmd("DEL").arg(key).query_async(conn).await?;
+        Ok(())
     }
 }
 

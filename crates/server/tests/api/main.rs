@@ -5,6 +5,7 @@
 mod accounts;
 mod analysis;
 mod chat;
+mod cluster_limits;
 mod exercises;
 mod games;
 mod guards;
