@@ -263,13 +263,13 @@ impl Keyed {
     /// alone allows it): refused when any has used up its quota (the
     /// longest wait).
     fn check_all(&self, keys: &[Subject]) -> Result<(), RetryAfter> {
-        keys.iter()
-            .map(|k| self.check(k))
-            .fold(Ok(()), |acc, r| match (acc, r) {
-                (Err(a), Err(b)) => Err(a.max(b)),
-                (Err(e), _) | (_, Err(e)) => Err(e),
-                _ => Ok(()),
-            })
+        let mut refused: Option<RetryAfter> = None;
+        for k in keys {
+            if let Err(wait) = self.check(k) {
+                refused = refused.max(Some(wait));
+            }
+        }
+        refused.map_or(Ok(()), Err)
     }
 
     fn len(&self) -> usize {
