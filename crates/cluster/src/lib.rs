@@ -10,12 +10,15 @@
 //!   was cut off is gone).
 //! - [`inbox`]: requests to one node and their answers, over the node's
 //!   own topic.
+//! - [`limits`]: rate-limit counters in Redis (a generic cell rate
+//!   algorithm and a back-off of failures), shared by every node.
 //!
 //! Without a bus (one node, SQLite or PostgreSQL) none of this runs.
 
 mod bus;
 mod error;
 pub mod inbox;
+pub mod limits;
 #[cfg(feature = "testing")]
 pub mod testing;
 

@@ -212,7 +212,6 @@ fn serve(args: ServeArgs) -> ExitCode {
     if args.rate_limits == Switch::Off {
         tuning.quotas = rate_limits_off(tuning.quotas);
         tuning.reviews_by_address = false;
-        tuning.analyses_per_minute = 0;
         eprintln!(
             "plyyard: rate limits are off (--rate-limits off): for load tests on loopback only"
         );
@@ -267,6 +266,7 @@ fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas
         challenges_per_minute: 0,
         chat_lines_per_10s: 0,
         table_lookups_per_minute: 0,
+        analyses_per_minute: 0,
         ..quotas
     }
 }
@@ -283,8 +283,8 @@ mod tests {
         serve: ServeArgs,
     }
 
-    #[test]
-    fn rate_limits_are_on_by_default_and_off_turns_every_quota_off() {
+    #[tokio::test]
+    async fn rate_limits_are_on_by_default_and_off_turns_every_quota_off() {
         let on = Cli::try_parse_from(["plyyard"]).unwrap().serve;
         assert_eq!(on.rate_limits, Switch::On);
         assert_eq!(
@@ -301,19 +301,23 @@ mod tests {
         let ip = server::security::ClientIp("127.0.0.1".parse().unwrap());
         let key = server::security::LimitKey::new(ip, None);
         for _ in 0..1000 {
-            limits.check_signup(ip).unwrap();
-            limits.check_login(ip, "load1").unwrap();
-            limits.login_succeeded("load1");
-            limits.check_create_game(&key).unwrap();
-            limits.check_tables(ip, None).unwrap();
-            limits.check_import(ip, None).unwrap();
-            limits.check_progress(ip, None).unwrap();
-            limits.check_table_lookup(ip, None).unwrap();
-            limits.check_reply(&key).unwrap();
-            limits.check_table_lookup(ip, None).unwrap();
+            limits.check_signup(ip).await.unwrap();
+            limits.check_login(ip, "load1").await.unwrap();
+            limits.login_succeeded("load1").await;
+            limits.check_create_game(&key).await.unwrap();
+            limits.check_tables(ip, None).await.unwrap();
+            limits.check_import(ip, None).await.unwrap();
+            limits.check_progress(ip, None).await.unwrap();
+            limits.check_table_lookup(ip, None).await.unwrap();
+            limits.check_reply(&key).await.unwrap();
+            limits.check_table_lookup(ip, None).await.unwrap();
         }
         let on = server::security::Limits::new(&server::security::Quotas::default());
-        assert!((0..1000).any(|_| on.check_signup(ip).is_err()));
+        let mut refused = false;
+        for _ in 0..1000 {
+            refused |= on.check_signup(ip).await.is_err();
+        }
+        assert!(refused);
         assert_eq!(
             q.login_free_failures,
             server::security::Quotas::default().login_free_failures

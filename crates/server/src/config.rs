@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use crate::conn::HEADER_TIMEOUT;
-use crate::review::service::ANALYSES_PER_MINUTE;
 use crate::security::Quotas;
 use live::{AWAY_CLAIM, FIRST_MOVE, IDLE_UNLOAD};
 
@@ -62,9 +61,6 @@ pub struct Tuning {
     /// anonymous player: shares of the engines and one review at a time
     /// per address. Off only for load tests from one machine.
     pub reviews_by_address: bool,
-    /// Analysis-board searches one player may start per minute (0: no
-    /// limit).
-    pub analyses_per_minute: u32,
     /// At a table, each side's first move must come within this long, or
     /// the game is aborted.
     pub first_move_timeout: Duration,
@@ -95,7 +91,6 @@ impl Default for Tuning {
             review_nodes: plyyard_review::DEFAULT_NODES,
             review_threads: 1,
             reviews_by_address: true,
-            analyses_per_minute: ANALYSES_PER_MINUTE,
             first_move_timeout: FIRST_MOVE,
             away_claim_after: AWAY_CLAIM,
             header_timeout: HEADER_TIMEOUT,

@@ -34,7 +34,8 @@ pub struct Shared {
     pub metrics: Arc<Metrics>,
     /// Cookie signing.
     pub signer: CookieSigner,
-    /// Rate limits (game creation, sign-ups, log-ins).
+    /// Rate limits (game creation, sign-ups, log-ins…), in Redis when the
+    /// node has a bus.
     pub limits: Arc<Limits>,
     /// Whether `X-Forwarded-For` tells the client address
     /// ([`crate::Config::trust_proxy`]).
@@ -118,7 +119,7 @@ impl Shared {
             engines,
             metrics,
             signer: CookieSigner::new(secret),
-            limits: Arc::new(Limits::new(&tuning.quotas)),
+            limits: Arc::new(Limits::with_bus(&tuning.quotas, bus.clone())),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby,
             presence: Arc::new(Presence::default()),
@@ -129,7 +130,7 @@ impl Shared {
                 library(tuning.review_nodes),
                 tuning.review_threads,
             )),
-            analyses: Arc::new(Analyses::new(tuning.analyses_per_minute)),
+            analyses: Arc::new(Analyses::new()),
             trust_proxy: false,
             public_origin: None,
             secure_cookies: false,

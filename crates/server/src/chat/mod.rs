@@ -124,7 +124,7 @@ pub async fn say(
             "only the game's two players speak in the player room",
         ));
     }
-    shared.limits.check_chat(speaker.ip, Some(account))?;
+    shared.limits.check_chat(speaker.ip, Some(account)).await?;
     let author = shared
         .store
         .account_row(&account.0)

@@ -200,7 +200,7 @@ async fn signup(
     let c: Credentials = json_body(body, "sign-up")?;
     check_username(&c.username)?;
     check_password_form(&c.password, &c.username)?;
-    state.limits.check_signup(ip)?;
+    state.limits.check_signup(ip).await?;
     if RESERVED_NAMES.contains(&c.username.to_lowercase().as_str())
         || state.store.account_by_name(&c.username).await?.is_some()
     {
@@ -246,7 +246,7 @@ async fn login(
     if c.username.len() > USERNAME_MAX * 4 || c.password.chars().count() > PASSWORD_MAX {
         return Err(bad_credentials());
     }
-    state.limits.check_login(ip, &c.username)?;
+    state.limits.check_login(ip, &c.username).await?;
     let row = state.store.account_by_name(&c.username).await?;
     let ok = state
         .hasher
@@ -256,7 +256,7 @@ async fn login(
         tracing::info!(ip = %ip.0, "failed log-in");
         return Err(bad_credentials());
     };
-    state.limits.login_succeeded(&c.username);
+    state.limits.login_succeeded(&c.username).await;
     let anonymous = session.is_none().then_some(&player);
     let (id, id_hash) = new_session_id();
     let account = &row.account;
@@ -286,7 +286,7 @@ async fn confirm_password(
     password: &str,
 ) -> Result<(), ApiError> {
     let name = &session.account.username;
-    state.limits.check_login(ip, name)?;
+    state.limits.check_login(ip, name).await?;
     let row = state
         .store
         .account_row(&session.account.player_id)
@@ -303,7 +303,7 @@ async fn confirm_password(
             "the current password is wrong",
         ));
     }
-    state.limits.login_succeeded(name);
+    state.limits.login_succeeded(name).await;
     Ok(())
 }
 

@@ -214,7 +214,9 @@ async fn add_progress(
             "no player cookie: progress is kept for a browser that keeps its cookie",
         ));
     }
-    limits.check_progress(ip, account.as_ref().map(|Extension(a)| a))?;
+    limits
+        .check_progress(ip, account.as_ref().map(|Extension(a)| a))
+        .await?;
     let req: Progress = json_body(body, "progress")?;
     let keys = progress::checked_client_keys(&req.done).map_err(ApiError::bad_request)?;
     let (done, added) = store

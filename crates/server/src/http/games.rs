@@ -50,7 +50,8 @@ async fn create_game(
     let account = account.as_ref().map(|Extension(a)| a);
     state
         .limits
-        .check_create_game(&LimitKey::new(ip, account))?;
+        .check_create_game(&LimitKey::new(ip, account))
+        .await?;
     let client = state.requester(&player, ip, account);
     let game = live::create_computer_game(&state.live, &player, client, req).await?;
     Ok((StatusCode::CREATED, Json(game)))

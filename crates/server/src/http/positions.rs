@@ -217,7 +217,10 @@ async fn reply(
 ) -> Result<Json<ReplyJson>, ApiError> {
     let req: ReplyRequest = json_body(body, "reply request")?;
     let account = account.as_ref().map(|Extension(a)| a);
-    state.limits.check_reply(&LimitKey::new(ip, account))?;
+    state
+        .limits
+        .check_reply(&LimitKey::new(ip, account))
+        .await?;
     let client = state.requester(&player, ip, account);
     let mut game = load(&req.fen).map_err(ApiError::bad_request)?;
     if req.uci.len() > MAX_UCI_BYTES {

@@ -442,7 +442,7 @@ async fn start_of(state: &Shared, req: &AnalysisRequest) -> Result<Chess, ApiErr
     }
 }
 
-fn start_analysis(
+async fn start_analysis(
     state: &AppState,
     who: &[Requester],
     pos: Chess,
@@ -454,8 +454,9 @@ fn start_analysis(
             "the position has no legal move: nothing to analyse",
         ));
     }
+    state.limits.check_analysis(who).await?;
     let time = Duration::from_millis(ms.clamp(50, 10_000));
-    Arc::clone(&state.analyses).start(who, pos, time)
+    Ok(Arc::clone(&state.analyses).start(who, pos, time))
 }
 
 fn busy() -> ApiError {
@@ -473,7 +474,7 @@ async fn post_analysis(
     let pos = position_of(&state, &req).await?;
     let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
     let ms = req.movetime_ms.unwrap_or(DEFAULT_POST_ANALYSIS_MS);
-    let mut rx = start_analysis(&state, &who, pos, ms)?;
+    let mut rx = start_analysis(&state, &who, pos, ms).await?;
     let mut last = None;
     while let Some(item) = rx.recv().await {
         let snap = item.map_err(|Busy| busy())?;
@@ -535,7 +536,7 @@ async fn analysis_stream(
     let pos = position_of(&state, &req).await?;
     let who = requester(&state, &player, ip, account.as_ref().map(|Extension(a)| a));
     let ms = req.movetime_ms.unwrap_or(DEFAULT_ANALYSIS_MS);
-    let rx = start_analysis(&state, &who, pos, ms)?;
+    let rx = start_analysis(&state, &who, pos, ms).await?;
     let events = stream::unfold(Some(rx), |rx| async move {
         let mut rx = rx?;
         let item = rx.recv().await?;
@@ -581,7 +582,9 @@ async fn import(
     account: Option<Extension<AccountKey>>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    limits.check_import(ip, account.as_ref().map(|Extension(a)| a))?;
+    limits
+        .check_import(ip, account.as_ref().map(|Extension(a)| a))
+        .await?;
     let body = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(

@@ -45,7 +45,8 @@ async fn seek(
     let key = req.key()?;
     state
         .limits
-        .check_seeks(ip, Some(&AccountKey(session.account.player_id.clone())))?;
+        .check_seeks(ip, Some(&AccountKey(session.account.player_id.clone())))
+        .await?;
     let seeker = seeker_for(&state.store, &session.account, &key).await?;
     let mut stopping = state.shutting_down.subscribe();
     let mut handle = state.seeks.seek(seeker, key).await;

@@ -76,7 +76,8 @@ async fn sought(state: &Shared, code: &str, who: &Seeker) -> Result<TableRow, Ap
     if reveals {
         state
             .limits
-            .check_table_lookup(who.ip, who.account.as_ref())?;
+            .check_table_lookup(who.ip, who.account.as_ref())
+            .await?;
     }
     found
 }
@@ -92,7 +93,7 @@ async fn open_table(
     req.time_control()?;
     let host = &session.account.player_id;
     let account = AccountKey(host.clone());
-    state.limits.check_tables(ip, Some(&account))?;
+    state.limits.check_tables(ip, Some(&account)).await?;
     let now = now_ms();
     let expires_at = now + i64::try_from(OPEN_FOR.as_millis()).unwrap_or(i64::MAX);
     let mut row = TableRow {
@@ -198,7 +199,7 @@ async fn cancel_table(
 ) -> Result<StatusCode, ApiError> {
     let session = logged_in(session)?;
     let account = AccountKey(session.account.player_id.clone());
-    state.limits.check_tables(ip, Some(&account))?;
+    state.limits.check_tables(ip, Some(&account)).await?;
     let who = Seeker {
         ip,
         account: Some(account),

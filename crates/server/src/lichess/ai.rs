@@ -92,6 +92,7 @@ pub(super) async fn challenge_ai(
     state
         .limits
         .check_create_game(&LimitKey::new(ip, Some(&key)))
+        .await
         .map_err(crate::error::ApiError::from)?;
     let player = PlayerId(caller.account.player_id.clone());
     let client = state.requester(&player, ip, Some(&key));

@@ -294,6 +294,7 @@ pub(super) async fn create(
     state
         .limits
         .check_challenges(ip, Some(&AccountKey(caller.account.player_id.clone())))
+        .await
         .map_err(crate::error::ApiError::from)?;
     let final_color = match t.color {
         "random" if rand::rng().random_bool(0.5) => "white",

@@ -262,6 +262,7 @@ pub(super) async fn approve(
     if a.approve {
         limits
             .check_credentials(ip, Some(&AccountKey(caller.account.player_id.clone())))
+            .await
             .map_err(crate::error::ApiError::from)?;
         code = bearer::mint(CODE_PREFIX, OAUTH_CHARS);
         let now = now_ms();
@@ -344,7 +345,7 @@ pub(super) async fn exchange(
         Ok(r) => r,
         Err(e) => return oauth_error("invalid_request", e.message),
     };
-    if let Err(e) = limits.check_credentials(ip, None) {
+    if let Err(e) = limits.check_credentials(ip, None).await {
         return LiError::from(crate::error::ApiError::from(e)).into_response();
     }
     if req.grant_type.as_deref() != Some("authorization_code") {

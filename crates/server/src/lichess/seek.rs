@@ -79,6 +79,7 @@ pub(super) async fn board_seek(
     state
         .limits
         .check_seeks(ip, Some(&AccountKey(caller.account.player_id.clone())))
+        .await
         .map_err(crate::error::ApiError::from)?;
     let seeker = seeker_for(&state.store, &caller.account, &key).await?;
     let mut handle = state.seeks.seek(seeker, key).await;

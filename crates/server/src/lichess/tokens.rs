@@ -186,6 +186,7 @@ pub(super) async fn create(
     let key = AccountKey(caller.account.player_id.clone());
     limits
         .check_credentials(ip, Some(&key))
+        .await
         .map_err(crate::error::ApiError::from)?;
     let body = issue_personal(&store, &caller.account.player_id, &scopes, &description).await?;
     Ok((StatusCode::CREATED, Json(body)).into_response())

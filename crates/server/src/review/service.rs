@@ -7,28 +7,25 @@
 //! client; progress watched by any number of viewers, the result stored
 //! when done) and [`Analyses`] (the analysis board: the engine's best lines
 //! of one position, deepening, within a time cap, one at a time per player,
-//! a rate limit, served in turn by client, and cut short after
-//! [`ANALYSIS_SLICE`] when another client waits).
+//! served in turn by client, and cut short after [`ANALYSIS_SLICE`] when
+//! another client waits; their rate limit is
+//! [`crate::security::Limits::check_analysis`]).
 //!
 //! The analysis itself is the review library's ([`Reviewer`]); the service
 //! only runs it and keeps what it returns.
 
 use std::collections::{BTreeMap, HashMap};
-use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use game::Game;
 use game::shakmaty::{Chess, Move};
-use governor::clock::Clock as _;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use plyyard_review::PositionEval;
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
 use crate::error::ApiError;
-use crate::security::RetryAfter;
 pub use live::fair::{Busy, Requester};
 use live::fair::{Fair, Shares};
 use plyyard_store::reviews::{self as review_store, StoredReview};
@@ -51,8 +48,6 @@ pub const ANALYSIS_CLIENT_QUEUE: usize = 4;
 /// answers with the lines found so far) when another client's search
 /// waits for the engine.
 pub const ANALYSIS_SLICE: Duration = Duration::from_secs(2);
-/// Analysis-board searches one player may start per minute (and burst).
-pub const ANALYSES_PER_MINUTE: u32 = 30;
 /// Lines shown on the analysis board.
 pub const ANALYSIS_LINES: usize = 3;
 /// Hash table of each review or analysis engine, MiB.
@@ -472,7 +467,6 @@ fn line_moves(pos: &Chess, pv: &[Move]) -> (Vec<String>, Vec<String>) {
 /// The analysis board's searches.
 pub struct Analyses {
     lane: Arc<Lane>,
-    limiter: Option<DefaultKeyedRateLimiter<Requester>>,
     current: Mutex<HashMap<Requester, Arc<AtomicBool>>>,
 }
 
@@ -484,7 +478,7 @@ impl std::fmt::Debug for Analyses {
 
 impl Default for Analyses {
     fn default() -> Analyses {
-        Analyses::new(ANALYSES_PER_MINUTE)
+        Analyses::new()
     }
 }
 
@@ -503,12 +497,8 @@ pub struct Snapshot {
 }
 
 impl Analyses {
-    /// Analyses allowing each player `per_minute` searches a minute (0:
-    /// no limit).
-    pub fn new(per_minute: u32) -> Analyses {
-        let quota = NonZeroU32::new(per_minute).and_then(|n| {
-            Quota::with_period(Duration::from_secs(60) / n.get()).map(|q| q.allow_burst(n))
-        });
+    /// The analysis board's engine, idle.
+    pub fn new() -> Analyses {
         Analyses {
             lane: Arc::new(Lane::new(Shares {
                 workers: ANALYSIS_WORKERS,
@@ -516,7 +506,6 @@ impl Analyses {
                 per_client_waiting: ANALYSIS_CLIENT_QUEUE,
                 max_waiting: ANALYSIS_QUEUE,
             })),
-            limiter: quota.map(RateLimiter::keyed),
             current: Mutex::new(HashMap::new()),
         }
     }
@@ -528,21 +517,13 @@ impl Analyses {
     /// the receiver stops the search. The search waits for its client's
     /// turn on the engine, and once it has run [`ANALYSIS_SLICE`] it stops
     /// (with the lines found so far) as soon as another search waits.
-    ///
-    /// # Errors
-    /// `rate_limited` when `who` has used up its searches per minute.
+    /// The caller counts it against the player's rate limit first.
     pub fn start(
         self: &Arc<Self>,
         who: &[Requester],
         pos: Chess,
         time: Duration,
-    ) -> Result<mpsc::Receiver<Result<Snapshot, Busy>>, ApiError> {
-        if let Some(l) = &self.limiter {
-            for k in who {
-                l.check_key(k)
-                    .map_err(|not_until| RetryAfter(not_until.wait_time_from(l.clock().now())))?;
-            }
-        }
+    ) -> mpsc::Receiver<Result<Snapshot, Busy>> {
         let stop = Arc::new(AtomicBool::new(false));
         {
             let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
@@ -582,7 +563,7 @@ impl Analyses {
                 let _ = tx.send(Err(Busy)).await;
             }
         });
-        Ok(rx)
+        rx
     }
 }
 

@@ -1,22 +1,35 @@
 //! Rate limits keyed by address and account, and the log-in back-off
-//! (see the [`super`] documentation, "Rate limits").
+//! (see the [`super`] documentation, "Rate limits"): counted in this
+//! process's memory when the node runs alone, in Redis when it is one node
+//! of a cluster (so the figures hold for the cluster as a whole), and in
+//! memory again for any check Redis cannot answer.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, RandomState};
-use std::num::NonZeroU32;
-use std::sync::Mutex;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::response::{IntoResponse, Response};
+use cluster::limits::{Backoff, Gcra};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use live::fair::Requester;
+use sha2::{Digest, Sha256};
 
 use super::client_ip::ClientIp;
 use crate::error::ApiError;
 
 /// Checks between two purges of idle limiter state.
 const PURGE_EVERY: u64 = 4096;
+/// The longest a check waits for Redis before counting in memory.
+const REDIS_TIMEOUT: Duration = Duration::from_millis(500);
+/// After Redis failed a check, checks count in memory this long before
+/// Redis is tried again (so an outage does not slow every request).
+const REDIS_HOLD_OFF: Duration = Duration::from_secs(1);
+/// At most one warning about Redis faults this often.
+const WARN_EVERY: Duration = Duration::from_secs(10);
 
 /// The logged-in account of a request, for rate limits: the identity
 /// middleware puts one in the request's extensions when the request
@@ -42,6 +55,12 @@ impl LimitKey {
             account: account.cloned(),
         }
     }
+
+    fn subjects(&self) -> Vec<Subject> {
+        let mut s = vec![Subject::Ip(self.ip.0)];
+        s.extend(self.account.iter().map(|a| Subject::Account(a.0.clone())));
+        s
+    }
 }
 
 /// A handler's `LimitKey` argument: the [`ClientIp`] that [`guard`](super::guard) found
@@ -65,11 +84,38 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LimitKey {
     }
 }
 
-/// One count of a limiter: an address or an account.
+/// One count of a limiter: an address, an account or an anonymous player.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Subject {
-    Ip(ClientIp),
-    Account(AccountKey),
+    Ip(IpAddr),
+    Account(String),
+    Player(String),
+}
+
+impl Subject {
+    /// Its key in Redis for the limit `limit`: `rl:<limit>:<ip|acct|player>:<value>`.
+    fn redis_key(&self, limit: &str) -> String {
+        match self {
+            Subject::Ip(ip) => format!("rl:{limit}:ip:{ip}"),
+            Subject::Account(a) => format!("rl:{limit}:acct:{a}"),
+            Subject::Player(p) => format!("rl:{limit}:player:{p}"),
+        }
+    }
+}
+
+impl From<&Requester> for Subject {
+    fn from(r: &Requester) -> Subject {
+        match r {
+            Requester::Ip(ip) => Subject::Ip(*ip),
+            Requester::Account(a) => Subject::Account(a.clone()),
+            Requester::Player(p) => Subject::Player(p.clone()),
+        }
+    }
+}
+
+/// The subjects of a client: its address, and its account if any.
+fn subjects_of(ip: ClientIp, account: Option<&AccountKey>) -> Vec<Subject> {
+    LimitKey::new(ip, account).subjects()
 }
 
 /// A refusal by a rate limit: how long to wait before trying again.
@@ -124,8 +170,9 @@ pub struct Quotas {
     pub login_backoff_base: Duration,
     /// The longest back-off delay.
     pub login_backoff_max: Duration,
-    /// Usernames whose failures are remembered at most (older entries are
-    /// dropped first when full).
+    /// Usernames whose failures are remembered at most in memory (older
+    /// entries are dropped first when full; in Redis each is kept
+    /// [`Quotas::login_backoff_max`] after its last failure).
     pub login_tracked_max: usize,
     /// Tables one client may open or close per minute, counted against
     /// its address and its account alike; also the burst.
@@ -149,6 +196,9 @@ pub struct Quotas {
     /// Chat lines one account (and one address) may say in any ten
     /// seconds, in every game and room together; also the burst.
     pub chat_lines_per_10s: u32,
+    /// Analysis-board searches one player may start per minute, counted
+    /// against each of its keys ([`Requester::keys`]); also the burst.
+    pub analyses_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -170,6 +220,7 @@ impl Default for Quotas {
             credentials_per_minute: 10,
             challenges_per_minute: 20,
             chat_lines_per_10s: 10,
+            analyses_per_minute: 30,
         }
     }
 }
@@ -177,20 +228,25 @@ impl Default for Quotas {
 /// A keyed GCRA limiter from `governor`, purged of idle keys now and then
 /// so that its memory stays bounded by the keys active within one refill
 /// period.
-struct Keyed<K: Hash + Eq + Clone> {
-    limiter: Option<DefaultKeyedRateLimiter<K>>,
+struct Keyed {
+    limiter: Option<DefaultKeyedRateLimiter<Subject>>,
     checks: AtomicU64,
 }
 
-impl<K: Hash + Eq + Clone> Keyed<K> {
-    fn new(quota: Option<Quota>) -> Keyed<K> {
+impl Keyed {
+    fn new(quota: Option<Gcra>) -> Keyed {
+        let quota = quota.and_then(|g| {
+            Quota::with_period(g.interval)
+                .zip(std::num::NonZeroU32::new(g.burst))
+                .map(|(q, burst)| q.allow_burst(burst))
+        });
         Keyed {
             limiter: quota.map(RateLimiter::keyed),
             checks: AtomicU64::new(0),
         }
     }
 
-    fn check(&self, key: &K) -> Result<(), RetryAfter> {
+    fn check(&self, key: &Subject) -> Result<(), RetryAfter> {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
@@ -203,22 +259,17 @@ impl<K: Hash + Eq + Clone> Keyed<K> {
             .map_err(|not_until| RetryAfter(not_until.wait_time_from(limiter.clock().now())))
     }
 
-    /// Counts one request of `key` against its address and its account:
-    /// refused when either has used up its quota (the longer wait).
-    fn check_both(&self, key: &LimitKey) -> Result<(), RetryAfter>
-    where
-        K: From<Subject>,
-    {
-        let by_ip = self.check(&K::from(Subject::Ip(key.ip)));
-        let by_account = match &key.account {
-            Some(a) => self.check(&K::from(Subject::Account(a.clone()))),
-            None => Ok(()),
-        };
-        match (by_ip, by_account) {
-            (Err(a), Err(b)) => Err(a.max(b)),
-            (Err(e), _) | (_, Err(e)) => Err(e),
-            _ => Ok(()),
+    /// Counts one request against each of `keys` (each charged when it
+    /// alone allows it): refused when any has used up its quota (the
+    /// longest wait).
+    fn check_all(&self, keys: &[Subject]) -> Result<(), RetryAfter> {
+        let mut refused: Option<RetryAfter> = None;
+        for k in keys {
+            if let Err(wait) = self.check(k) {
+                refused = refused.max(Some(wait));
+            }
         }
+        refused.map_or(Ok(()), Err)
     }
 
     fn len(&self) -> usize {
@@ -229,9 +280,23 @@ impl<K: Hash + Eq + Clone> Keyed<K> {
     }
 }
 
-fn per(n: u32, period: Duration) -> Option<Quota> {
-    let n = NonZeroU32::new(n)?;
-    Quota::with_period(period / n.get()).map(|q| q.allow_burst(n))
+/// One keyed limit: its name in Redis keys, its quota (`None`: off) and
+/// its counts in this process.
+struct Limit {
+    name: &'static str,
+    quota: Option<Gcra>,
+    local: Keyed,
+}
+
+impl Limit {
+    fn new(name: &'static str, n: u32, period: Duration) -> Limit {
+        let quota = Gcra::per(n, period);
+        Limit {
+            name,
+            quota,
+            local: Keyed::new(quota),
+        }
+    }
 }
 
 /// Failed log-ins in a row to one username.
@@ -311,6 +376,112 @@ impl LoginBackoff {
             entries.retain(|_, f| f.last > cut);
         }
     }
+
+    /// The same back-off, counted in Redis.
+    fn shared(&self) -> Backoff {
+        Backoff {
+            free: self.free,
+            base: self.base,
+            max: self.max,
+        }
+    }
+}
+
+/// The Redis key of the back-off of `username`: a hash of its lower case
+/// that every node computes alike (a junk name costs no more than another).
+fn backoff_key(username: &str) -> String {
+    let digest = Sha256::digest(username.to_lowercase().as_bytes());
+    format!("rl:login-backoff:user:{}", hex::encode(&digest[..16]))
+}
+
+/// The counts of a cluster, in Redis through the node's bus, and what
+/// happens when Redis fails a check: that check, and the checks of the
+/// next [`REDIS_HOLD_OFF`], count in this process's memory; a warning is
+/// logged at most every [`WARN_EVERY`].
+struct InRedis {
+    bus: Arc<cluster::Bus>,
+    epoch: Instant,
+    /// Checks count in memory until then (ms since `epoch`).
+    hold_until: AtomicU64,
+    /// When the last warning was logged (ms since `epoch`, plus one; 0:
+    /// never).
+    warned_at: AtomicU64,
+    /// Checks counted in memory since that warning.
+    fallbacks: AtomicU64,
+}
+
+impl InRedis {
+    fn new(bus: Arc<cluster::Bus>) -> InRedis {
+        InRedis {
+            bus,
+            epoch: Instant::now(),
+            hold_until: AtomicU64::new(0),
+            warned_at: AtomicU64::new(0),
+            fallbacks: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Whether to ask Redis now (not within the hold-off of a fault).
+    fn available(&self) -> bool {
+        let up = self.now_ms() >= self.hold_until.load(Ordering::Relaxed);
+        if !up {
+            self.fallbacks.fetch_add(1, Ordering::Relaxed);
+        }
+        up
+    }
+
+    /// The answer of `ask` (a script on Redis), or `None` when Redis failed
+    /// it or took longer than [`REDIS_TIMEOUT`].
+    async fn ask<T>(&self, ask: impl Future<Output = Result<T, cluster::BusError>>) -> Option<T> {
+        match tokio::time::timeout(REDIS_TIMEOUT, ask).await {
+            Ok(Ok(answer)) => Some(answer),
+            Ok(Err(e)) => {
+                self.fault(&e.to_string());
+                None
+            }
+            Err(_) => {
+                self.fault("no answer in time");
+                None
+            }
+        }
+    }
+
+    fn fault(&self, why: &str) {
+        let now = self.now_ms();
+        let hold = u64::try_from(REDIS_HOLD_OFF.as_millis()).unwrap_or(u64::MAX);
+        self.hold_until
+            .store(now.saturating_add(hold), Ordering::Relaxed);
+        let fallbacks = self.fallbacks.fetch_add(1, Ordering::Relaxed) + 1;
+        let last = self.warned_at.load(Ordering::Relaxed);
+        let every = u64::try_from(WARN_EVERY.as_millis()).unwrap_or(u64::MAX);
+        let due = last == 0 || now + 1 >= last.saturating_add(every);
+        if due
+            && self
+                .warned_at
+                .compare_exchange(last, now + 1, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            self.fallbacks.fetch_sub(fallbacks, Ordering::Relaxed);
+            tracing::warn!(
+                error = why,
+                fallbacks,
+                "rate limits: Redis failed a check; counting in this node's memory meanwhile"
+            );
+        }
+    }
+}
+
+/// Where the counts are kept.
+enum Counter {
+    /// In this process's memory: a node alone.
+    Local,
+    /// In Redis, shared by every node of the cluster (in memory for the
+    /// checks Redis cannot answer).
+    Redis(InRedis),
 }
 
 /// The server's rate limits, shared by all handlers (in
@@ -319,45 +490,61 @@ impl LoginBackoff {
 /// Handlers call one `check_*` method before doing the work; an `Err` is
 /// answered as is (`?` turns [`RetryAfter`] into a `429 rate_limited`
 /// [`ApiError`] with `Retry-After`). A log-in counts as failed until it
-/// reports success with [`Limits::login_succeeded`].
+/// reports success with [`Limits::login_succeeded`]. With a bus
+/// ([`Limits::with_bus`]) the counts are in Redis, shared by the cluster,
+/// with the same quotas: a client sees the same figures whichever node it
+/// reaches.
 pub struct Limits {
-    create_game: Keyed<Subject>,
-    reply: Keyed<Subject>,
-    signup: Keyed<ClientIp>,
-    login: Keyed<ClientIp>,
-    table_lookup: Keyed<Subject>,
+    counter: Counter,
+    create_game: Limit,
+    reply: Limit,
+    signup: Limit,
+    login: Limit,
+    table_lookup: Limit,
     backoff: LoginBackoff,
-    tables: Keyed<Subject>,
-    imports: Keyed<Subject>,
-    seeks: Keyed<Subject>,
-    progress: Keyed<Subject>,
-    credentials: Keyed<Subject>,
-    challenges: Keyed<Subject>,
-    chat: Keyed<Subject>,
+    tables: Limit,
+    imports: Limit,
+    seeks: Limit,
+    progress: Limit,
+    credentials: Limit,
+    challenges: Limit,
+    chat: Limit,
+    analyses: Limit,
 }
 
 impl std::fmt::Debug for Limits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Limits").finish_non_exhaustive()
+        f.debug_struct("Limits")
+            .field("shared", &matches!(self.counter, Counter::Redis(_)))
+            .finish_non_exhaustive()
     }
 }
 
 impl Limits {
-    /// Limits with the given quotas.
+    /// Limits with the given quotas, counted in this process.
     pub fn new(q: &Quotas) -> Limits {
+        Limits::with_bus(q, None)
+    }
+
+    /// Limits with the given quotas, counted in Redis through `bus` when
+    /// given one (a node of a cluster), else in this process.
+    pub fn with_bus(q: &Quotas, bus: Option<Arc<cluster::Bus>>) -> Limits {
+        const MINUTE: Duration = Duration::from_secs(60);
         Limits {
-            create_game: Keyed::new(per(q.games_per_minute, Duration::from_secs(60))),
-            reply: Keyed::new(per(q.replies_per_minute, Duration::from_secs(60))),
-            signup: Keyed::new(per(q.signups_per_hour, Duration::from_secs(3600))),
-            login: Keyed::new(per(q.logins_per_minute, Duration::from_secs(60))),
-            tables: Keyed::new(per(q.tables_per_minute, Duration::from_secs(60))),
-            imports: Keyed::new(per(q.imports_per_minute, Duration::from_secs(60))),
-            seeks: Keyed::new(per(q.seeks_per_minute, Duration::from_secs(60))),
-            progress: Keyed::new(per(q.progress_per_minute, Duration::from_secs(60))),
-            credentials: Keyed::new(per(q.credentials_per_minute, Duration::from_secs(60))),
-            challenges: Keyed::new(per(q.challenges_per_minute, Duration::from_secs(60))),
-            chat: Keyed::new(per(q.chat_lines_per_10s, Duration::from_secs(10))),
-            table_lookup: Keyed::new(per(q.table_lookups_per_minute, Duration::from_secs(60))),
+            counter: bus.map_or(Counter::Local, |b| Counter::Redis(InRedis::new(b))),
+            create_game: Limit::new("games", q.games_per_minute, MINUTE),
+            reply: Limit::new("replies", q.replies_per_minute, MINUTE),
+            signup: Limit::new("signups", q.signups_per_hour, Duration::from_secs(3600)),
+            login: Limit::new("logins", q.logins_per_minute, MINUTE),
+            tables: Limit::new("tables", q.tables_per_minute, MINUTE),
+            imports: Limit::new("imports", q.imports_per_minute, MINUTE),
+            seeks: Limit::new("seeks", q.seeks_per_minute, MINUTE),
+            progress: Limit::new("progress", q.progress_per_minute, MINUTE),
+            credentials: Limit::new("credentials", q.credentials_per_minute, MINUTE),
+            challenges: Limit::new("challenges", q.challenges_per_minute, MINUTE),
+            chat: Limit::new("chat", q.chat_lines_per_10s, Duration::from_secs(10)),
+            table_lookup: Limit::new("table-lookups", q.table_lookups_per_minute, MINUTE),
+            analyses: Limit::new("analyses", q.analyses_per_minute, MINUTE),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -369,14 +556,33 @@ impl Limits {
         }
     }
 
+    /// Counts one request against each of `subjects` under `limit`: in
+    /// Redis when the node has a bus and Redis answers, else in memory.
+    async fn count(&self, limit: &Limit, subjects: &[Subject]) -> Result<(), RetryAfter> {
+        let Some(quota) = limit.quota else {
+            return Ok(());
+        };
+        if let Counter::Redis(shared) = &self.counter
+            && shared.available()
+        {
+            let keys: Vec<String> = subjects.iter().map(|s| s.redis_key(limit.name)).collect();
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            let mut conn = shared.bus.conn();
+            if let Some(wait) = shared.ask(quota.check(&mut conn, &keys)).await {
+                return wait.map_or(Ok(()), |w| Err(RetryAfter(w)));
+            }
+        }
+        limit.local.check_all(subjects)
+    }
+
     /// Counts one game creation by `key`: against its address and its
     /// account.
     ///
     /// # Errors
     /// [`RetryAfter`] when the address or the account has used up its
     /// games per minute.
-    pub fn check_create_game(&self, key: &LimitKey) -> Result<(), RetryAfter> {
-        self.create_game.check_both(key)
+    pub async fn check_create_game(&self, key: &LimitKey) -> Result<(), RetryAfter> {
+        self.count(&self.create_game, &key.subjects()).await
     }
 
     /// Counts one engine reply asked for by `key`: against its address and
@@ -385,8 +591,8 @@ impl Limits {
     /// # Errors
     /// [`RetryAfter`] when the address or the account has used up its
     /// replies per minute.
-    pub fn check_reply(&self, key: &LimitKey) -> Result<(), RetryAfter> {
-        self.reply.check_both(key)
+    pub async fn check_reply(&self, key: &LimitKey) -> Result<(), RetryAfter> {
+        self.count(&self.reply, &key.subjects()).await
     }
 
     /// Counts one sign-up attempt from `ip`. Call it before hashing the
@@ -394,8 +600,8 @@ impl Limits {
     ///
     /// # Errors
     /// [`RetryAfter`] when `ip` has used up its sign-ups per hour.
-    pub fn check_signup(&self, ip: ClientIp) -> Result<(), RetryAfter> {
-        self.signup.check(&ip)
+    pub async fn check_signup(&self, ip: ClientIp) -> Result<(), RetryAfter> {
+        self.count(&self.signup, &[Subject::Ip(ip.0)]).await
     }
 
     /// Whether a log-in attempt from `ip` to `username` may go ahead. Call
@@ -412,14 +618,30 @@ impl Limits {
     /// # Errors
     /// [`RetryAfter`] when `ip` has used up its attempts per minute or
     /// `username` is in back-off (the wait left).
-    pub fn check_login(&self, ip: ClientIp, username: &str) -> Result<(), RetryAfter> {
-        self.login.check(&ip)?;
+    pub async fn check_login(&self, ip: ClientIp, username: &str) -> Result<(), RetryAfter> {
+        self.count(&self.login, &[Subject::Ip(ip.0)]).await?;
+        if let Counter::Redis(shared) = &self.counter
+            && shared.available()
+        {
+            let mut conn = shared.bus.conn();
+            let key = backoff_key(username);
+            let rule = self.backoff.shared();
+            if let Some(wait) = shared.ask(rule.attempt(&mut conn, &key)).await {
+                return wait.map_or(Ok(()), |w| Err(RetryAfter(w)));
+            }
+        }
         self.backoff.attempt(username, Instant::now())
     }
 
-    /// Records a successful log-in to `username`: its back-off is reset.
-    pub fn login_succeeded(&self, username: &str) {
+    /// Records a successful log-in to `username`: its back-off is reset
+    /// (in Redis too, for a node of a cluster).
+    pub async fn login_succeeded(&self, username: &str) {
         self.backoff.succeeded(username);
+        if let Counter::Redis(shared) = &self.counter {
+            let mut conn = shared.bus.conn();
+            let key = backoff_key(username);
+            let _ = shared.ask(Backoff::reset(&mut conn, &key)).await;
+        }
     }
 
     /// Counts one table opened or closed by a client, against its address
@@ -428,12 +650,12 @@ impl Limits {
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its tables per minute.
-    pub fn check_tables(
+    pub async fn check_tables(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.tables, ip, account)
+        self.count(&self.tables, &subjects_of(ip, account)).await
     }
 
     /// Counts one seek started by a client (quick pairing), against its
@@ -441,36 +663,36 @@ impl Limits {
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its seeks per minute.
-    pub fn check_seeks(
+    pub async fn check_seeks(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.seeks, ip, account)
+        self.count(&self.seeks, &subjects_of(ip, account)).await
     }
 
     /// Counts one PGN import by a client (address and account).
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its imports per minute.
-    pub fn check_import(
+    pub async fn check_import(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.imports, ip, account)
+        self.count(&self.imports, &subjects_of(ip, account)).await
     }
 
     /// Counts one Learn progress write by a client (address and account).
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its writes per minute.
-    pub fn check_progress(
+    pub async fn check_progress(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.progress, ip, account)
+        self.count(&self.progress, &subjects_of(ip, account)).await
     }
 
     /// Counts one API credential obtained by a client (a personal token
@@ -478,32 +700,38 @@ impl Limits {
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its credentials per minute.
-    pub fn check_credentials(
+    pub async fn check_credentials(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.credentials, ip, account)
+        self.count(&self.credentials, &subjects_of(ip, account))
+            .await
     }
 
     /// Counts one challenge sent by a client, address and account.
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its challenges per minute.
-    pub fn check_challenges(
+    pub async fn check_challenges(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.challenges, ip, account)
+        self.count(&self.challenges, &subjects_of(ip, account))
+            .await
     }
 
     /// Counts one chat line said by a client, address and account.
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its lines per ten seconds.
-    pub fn check_chat(&self, ip: ClientIp, account: Option<&AccountKey>) -> Result<(), RetryAfter> {
-        check_both(&self.chat, ip, account)
+    pub async fn check_chat(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.chat, &subjects_of(ip, account)).await
     }
 
     /// Counts one look-up of a table by its code that could reveal a
@@ -513,40 +741,55 @@ impl Limits {
     ///
     /// # Errors
     /// [`RetryAfter`] when either has used up its look-ups per minute.
-    pub fn check_table_lookup(
+    pub async fn check_table_lookup(
         &self,
         ip: ClientIp,
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
-        check_both(&self.table_lookup, ip, account)
+        self.count(&self.table_lookup, &subjects_of(ip, account))
+            .await
     }
 
-    /// Keys currently held by the game-creation limiter (after dropping
-    /// idle ones), for tests and metrics.
+    /// Counts one analysis-board search started by a player, against each
+    /// of its keys (`who`, as [`Requester::keys`]).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when one of them has used up its searches per
+    /// minute.
+    pub async fn check_analysis(&self, who: &[Requester]) -> Result<(), RetryAfter> {
+        let subjects: Vec<Subject> = who.iter().map(Subject::from).collect();
+        self.count(&self.analyses, &subjects).await
+    }
+
+    /// Keys currently held in memory by the game-creation limiter (after
+    /// dropping idle ones), for tests and metrics.
     pub fn tracked_creators(&self) -> usize {
-        self.create_game.len()
+        self.create_game.local.len()
     }
-}
-
-/// Counts one request against the client's address and its account.
-fn check_both(
-    keyed: &Keyed<Subject>,
-    ip: ClientIp,
-    account: Option<&AccountKey>,
-) -> Result<(), RetryAfter> {
-    keyed.check_both(&LimitKey::new(ip, account))
 }
 
 #[cfg(test)]
 mod tests {
-    use std::net::IpAddr;
-
     use axum::http::header;
+    use cluster::testing::TestRedis;
 
     use super::*;
 
-    fn ip(s: &str) -> IpAddr {
-        s.parse().unwrap()
+    fn ip_key(s: &str) -> ClientIp {
+        ClientIp::of(s.parse().unwrap())
+    }
+
+    /// The two kinds of limits of one test: in memory, and in Redis (when
+    /// a `redis-server` can run here) as two nodes of one cluster would
+    /// hold them.
+    async fn both(q: &Quotas) -> (Vec<(&'static str, Limits)>, Option<TestRedis>) {
+        let mut all = vec![("memory", Limits::new(q))];
+        let redis = TestRedis::start();
+        if let Some(r) = &redis {
+            let bus = cluster::Bus::connect(&r.url(), "t").await.unwrap();
+            all.push(("redis", Limits::with_bus(q, Some(bus))));
+        }
+        (all, redis)
     }
 
     #[test]
@@ -560,134 +803,191 @@ mod tests {
         assert_eq!(resp.headers()[header::RETRY_AFTER], "3");
     }
 
-    fn ip_key(s: &str) -> ClientIp {
-        ClientIp::of(ip(s))
-    }
-
-    #[test]
-    fn creation_is_limited_per_key() {
-        let limits = Limits::new(&Quotas {
+    #[tokio::test]
+    async fn creation_is_limited_per_key() {
+        let q = Quotas {
             games_per_minute: 3,
             ..Quotas::default()
-        });
-        let a = LimitKey::new(ip_key("192.0.2.1"), None);
-        let b = LimitKey::new(ip_key("192.0.2.2"), None);
-        for _ in 0..3 {
-            limits.check_create_game(&a).unwrap();
+        };
+        let (all, _redis) = both(&q).await;
+        for (kind, limits) in &all {
+            let a = LimitKey::new(ip_key("192.0.2.1"), None);
+            let b = LimitKey::new(ip_key("192.0.2.2"), None);
+            for _ in 0..3 {
+                limits.check_create_game(&a).await.unwrap();
+            }
+            let wait = limits.check_create_game(&a).await.unwrap_err();
+            // One interval of the quota: 60 s / 3.
+            assert!(
+                wait.0 > Duration::from_millis(19_500) && wait.0 <= Duration::from_secs(20),
+                "{kind}: {wait:?}"
+            );
+            assert_eq!(wait.secs(), 20, "{kind}");
+            limits.check_create_game(&b).await.unwrap();
         }
-        let wait = limits.check_create_game(&a).unwrap_err();
-        assert!(
-            wait.0 > Duration::ZERO && wait.0 <= Duration::from_secs(20),
-            "{wait:?}"
-        );
-        limits.check_create_game(&b).unwrap();
-        assert_eq!(limits.tracked_creators(), 2);
+        assert_eq!(all[0].1.tracked_creators(), 2);
     }
 
-    #[test]
-    fn logged_in_clients_are_charged_to_both_address_and_account() {
-        let limits = Limits::new(&Quotas {
+    #[tokio::test]
+    async fn logged_in_clients_are_charged_to_both_address_and_account() {
+        let q = Quotas {
             games_per_minute: 3,
             replies_per_minute: 3,
             ..Quotas::default()
-        });
-        let home = ip_key("192.0.2.1");
-        let accounts: Vec<AccountKey> = (0..3).map(|n| AccountKey(format!("acct{n}"))).collect();
-        // Three accounts on one address share the address's quota.
-        for a in &accounts {
-            limits
-                .check_create_game(&LimitKey::new(home, Some(a)))
-                .unwrap();
-        }
-        for a in &accounts {
+        };
+        let (all, _redis) = both(&q).await;
+        for (kind, limits) in &all {
+            let home = ip_key("192.0.2.1");
+            let accounts: Vec<AccountKey> =
+                (0..3).map(|n| AccountKey(format!("acct{n}"))).collect();
+            // Three accounts on one address share the address's quota.
+            for a in &accounts {
+                let key = LimitKey::new(home, Some(a));
+                limits.check_create_game(&key).await.unwrap();
+            }
+            for a in &accounts {
+                let key = LimitKey::new(home, Some(a));
+                assert!(limits.check_create_game(&key).await.is_err(), "{kind}");
+            }
+            let anonymous = LimitKey::new(home, None);
             assert!(
-                limits
-                    .check_create_game(&LimitKey::new(home, Some(a)))
-                    .is_err()
+                limits.check_create_game(&anonymous).await.is_err(),
+                "{kind}"
             );
-        }
-        assert!(
+            // One account on many addresses shares the account's quota.
+            let roamer = AccountKey("roamer".into());
+            for n in 10..13 {
+                let key = LimitKey::new(ip_key(&format!("192.0.2.{n}")), Some(&roamer));
+                limits.check_reply(&key).await.unwrap();
+            }
+            let elsewhere = ip_key("192.0.2.20");
+            let key = LimitKey::new(elsewhere, Some(&roamer));
+            assert!(limits.check_reply(&key).await.is_err(), "{kind}");
             limits
-                .check_create_game(&LimitKey::new(home, None))
-                .is_err()
-        );
-        // One account on many addresses shares the account's quota.
-        let roamer = AccountKey("roamer".into());
-        for n in 10..13 {
-            limits
-                .check_reply(&LimitKey::new(
-                    ip_key(&format!("192.0.2.{n}")),
-                    Some(&roamer),
-                ))
+                .check_reply(&LimitKey::new(elsewhere, None))
+                .await
                 .unwrap();
         }
-        assert!(
-            limits
-                .check_reply(&LimitKey::new(ip_key("192.0.2.20"), Some(&roamer)))
-                .is_err()
-        );
-        limits
-            .check_reply(&LimitKey::new(ip_key("192.0.2.20"), None))
-            .unwrap();
     }
 
-    #[test]
-    fn creation_limits_can_be_off() {
-        let a = LimitKey::new(ip_key("192.0.2.1"), None);
-
-        let off = Limits::new(&Quotas {
+    #[tokio::test]
+    async fn creation_limits_can_be_off() {
+        let q = Quotas {
             games_per_minute: 0,
             ..Quotas::default()
-        });
-        for _ in 0..1000 {
-            off.check_create_game(&a).unwrap();
+        };
+        let (all, _redis) = both(&q).await;
+        for (_, off) in &all {
+            let a = LimitKey::new(ip_key("192.0.2.1"), None);
+            for _ in 0..1000 {
+                off.check_create_game(&a).await.unwrap();
+            }
         }
     }
 
-    #[test]
-    fn signups_and_login_attempts_are_limited_per_address() {
-        let limits = Limits::new(&Quotas {
+    #[tokio::test]
+    async fn signups_and_login_attempts_are_limited_per_address() {
+        let q = Quotas {
             signups_per_hour: 2,
             logins_per_minute: 4,
             ..Quotas::default()
-        });
-        let a = ip_key("192.0.2.1");
-        limits.check_signup(a).unwrap();
-        limits.check_signup(a).unwrap();
-        let wait = limits.check_signup(a).unwrap_err();
-        assert!(wait.secs() > 60 && wait.secs() <= 1800, "{wait:?}");
-        limits.check_signup(ip_key("192.0.2.2")).unwrap();
-        for n in 0..4 {
-            limits.check_login(a, &format!("user{n}")).unwrap();
-        }
-        assert!(limits.check_login(a, "user9").is_err());
-        limits.check_login(ip_key("192.0.2.2"), "user9").unwrap();
-    }
-
-    #[test]
-    fn table_lookups_are_limited_per_address_and_per_account() {
-        let limits = Limits::new(&Quotas {
-            table_lookups_per_minute: 3,
-            ..Quotas::default()
-        });
-        let a = ip_key("192.0.2.1");
-        let acct = AccountKey("p1".into());
-        for _ in 0..3 {
-            limits.check_table_lookup(a, None).unwrap();
-        }
-        let wait = limits.check_table_lookup(a, None).unwrap_err();
-        assert!(wait.secs() >= 1 && wait.secs() <= 20, "{wait:?}");
-        // The account's own quota, from other addresses.
-        for n in 2..5 {
+        };
+        let (all, _redis) = both(&q).await;
+        for (kind, limits) in &all {
+            let a = ip_key("192.0.2.1");
+            limits.check_signup(a).await.unwrap();
+            limits.check_signup(a).await.unwrap();
+            let wait = limits.check_signup(a).await.unwrap_err();
+            // One interval: an hour / 2.
+            assert_eq!(wait.secs(), 1800, "{kind}: {wait:?}");
+            limits.check_signup(ip_key("192.0.2.2")).await.unwrap();
+            for n in 0..4 {
+                limits.check_login(a, &format!("user{n}")).await.unwrap();
+            }
+            let wait = limits.check_login(a, "user9").await.unwrap_err();
+            assert_eq!(wait.secs(), 15, "{kind}: {wait:?}");
             limits
-                .check_table_lookup(ip_key(&format!("192.0.2.{n}")), Some(&acct))
+                .check_login(ip_key("192.0.2.2"), "user9")
+                .await
                 .unwrap();
         }
-        assert!(
-            limits
-                .check_table_lookup(ip_key("192.0.2.9"), Some(&acct))
-                .is_err()
-        );
+    }
+
+    #[tokio::test]
+    async fn table_lookups_are_limited_per_address_and_per_account() {
+        let q = Quotas {
+            table_lookups_per_minute: 3,
+            ..Quotas::default()
+        };
+        let (all, _redis) = both(&q).await;
+        for (kind, limits) in &all {
+            let a = ip_key("192.0.2.1");
+            let acct = AccountKey("p1".into());
+            for _ in 0..3 {
+                limits.check_table_lookup(a, None).await.unwrap();
+            }
+            let wait = limits.check_table_lookup(a, None).await.unwrap_err();
+            assert_eq!(wait.secs(), 20, "{kind}: {wait:?}");
+            // The account's own quota, from other addresses.
+            for n in 2..5 {
+                let from = ip_key(&format!("192.0.2.{n}"));
+                limits.check_table_lookup(from, Some(&acct)).await.unwrap();
+            }
+            let from = ip_key("192.0.2.9");
+            assert!(
+                limits.check_table_lookup(from, Some(&acct)).await.is_err(),
+                "{kind}"
+            );
+        }
+    }
+
+    /// A quota of 2 per second: the burst, then one cell back every half
+    /// second, alike in memory and in Redis.
+    #[tokio::test]
+    async fn cells_come_back_alike_in_memory_and_in_redis() {
+        let q = Quotas {
+            chat_lines_per_10s: 20,
+            ..Quotas::default()
+        };
+        let (all, _redis) = both(&q).await;
+        let a = ip_key("192.0.2.1");
+        for (kind, limits) in &all {
+            for _ in 0..20 {
+                limits.check_chat(a, None).await.unwrap();
+            }
+            let wait = limits.check_chat(a, None).await.unwrap_err();
+            assert!(wait.0 <= Duration::from_millis(500), "{kind}: {wait:?}");
+            tokio::time::sleep(wait.0 + Duration::from_millis(5)).await;
+            limits.check_chat(a, None).await.unwrap();
+            let wait = limits.check_chat(a, None).await.unwrap_err();
+            assert!(
+                wait.0 > Duration::from_millis(400) && wait.0 <= Duration::from_millis(500),
+                "{kind}: {wait:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn analyses_count_against_each_key_of_the_player() {
+        let q = Quotas {
+            analyses_per_minute: 2,
+            ..Quotas::default()
+        };
+        let (all, _redis) = both(&q).await;
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        for (kind, limits) in &all {
+            let p1 = Requester::keys(None, "p1", ip, true);
+            let p2 = Requester::keys(None, "p2", ip, true);
+            limits.check_analysis(&p1).await.unwrap();
+            limits.check_analysis(&p2).await.unwrap();
+            // The address is used up by the two players (p1 is charged
+            // all the same, as every key with room is).
+            assert!(limits.check_analysis(&p1).await.is_err(), "{kind}");
+            // Without the address (load tests), the player alone counts.
+            let alone = Requester::keys(None, "p2", ip, false);
+            limits.check_analysis(&alone).await.unwrap();
+            assert!(limits.check_analysis(&alone).await.is_err(), "{kind}");
+        }
     }
 
     #[test]
@@ -726,28 +1026,32 @@ mod tests {
     }
 
     /// Twenty attempts at once at one name: only the free ones are let
-    /// through to the password check (the probe found all 20 checked).
-    #[test]
-    fn racing_attempts_are_counted_as_they_come() {
-        let limits = std::sync::Arc::new(Limits::new(&Quotas::default()));
-        let admitted = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..20u8)
+    /// through to the password check (the probe found all 20 checked), in
+    /// memory and in Redis.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn racing_attempts_are_counted_as_they_come() {
+        let (all, _redis) = both(&Quotas::default()).await;
+        for (kind, limits) in all {
+            let limits = Arc::new(limits);
+            let tasks: Vec<_> = (0..20u8)
                 .map(|i| {
-                    let limits = std::sync::Arc::clone(&limits);
-                    s.spawn(move || {
-                        limits
-                            .check_login(ip_key(&format!("192.0.2.{i}")), "dave")
-                            .is_ok()
+                    let limits = Arc::clone(&limits);
+                    tokio::spawn(async move {
+                        let from = ip_key(&format!("192.0.2.{i}"));
+                        limits.check_login(from, "dave").await.is_ok()
                     })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap())
-                .filter(|&ok| ok)
-                .count()
-        });
-        assert_eq!(admitted, Quotas::default().login_free_failures as usize);
+            let mut admitted = 0;
+            for t in tasks {
+                admitted += usize::from(t.await.unwrap());
+            }
+            assert_eq!(
+                admitted,
+                Quotas::default().login_free_failures as usize,
+                "{kind}"
+            );
+        }
     }
 
     #[test]
@@ -775,16 +1079,93 @@ mod tests {
         assert!(b.entries.lock().unwrap().len() <= 100);
     }
 
-    #[test]
-    fn limits_through_the_public_api() {
-        let limits = Limits::new(&Quotas::default());
-        let a = ip_key("192.0.2.1");
-        for _ in 0..5 {
-            limits.check_login(a, "carol").unwrap();
+    #[tokio::test]
+    async fn limits_through_the_public_api() {
+        let (all, _redis) = both(&Quotas::default()).await;
+        for (kind, limits) in &all {
+            let a = ip_key("192.0.2.1");
+            for _ in 0..5 {
+                limits.check_login(a, "carol").await.unwrap();
+            }
+            let wait = limits.check_login(a, "Carol").await.unwrap_err();
+            assert_eq!(wait.secs(), 1, "{kind}");
+            limits.login_succeeded("carol").await;
+            limits.check_login(a, "carol").await.unwrap();
         }
-        let wait = limits.check_login(a, "Carol").unwrap_err();
-        assert_eq!(wait.secs(), 1);
-        limits.login_succeeded("carol");
-        limits.check_login(a, "carol").unwrap();
+    }
+
+    /// The keys in Redis: namespaced by limit and kind, and expiring.
+    #[tokio::test]
+    async fn redis_keys_are_namespaced_and_expire() {
+        let Some(redis) = TestRedis::start() else {
+            return;
+        };
+        let bus = cluster::Bus::connect(&redis.url(), "t").await.unwrap();
+        let limits = Limits::with_bus(&Quotas::default(), Some(Arc::clone(&bus)));
+        let a = ip_key("2001:db8:1:2::7");
+        limits.check_signup(a).await.unwrap();
+        limits
+            .check_tables(a, Some(&AccountKey("acc1".into())))
+            .await
+            .unwrap();
+        limits.check_login(a, "Eve").await.unwrap();
+        let mut conn = bus.conn();
+        let mut keys: Vec<String> = redis::cmd("KEYS")
+            .arg("rl:*")
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        keys.sort();
+        let user = backoff_key("eve");
+        assert_eq!(
+            keys,
+            [
+                user.as_str(),
+                "rl:logins:ip:2001:db8:1:2::",
+                "rl:signups:ip:2001:db8:1:2::",
+                "rl:tables:acct:acc1",
+                "rl:tables:ip:2001:db8:1:2::",
+            ]
+        );
+        for k in &keys {
+            let ttl: i64 = redis::cmd("PTTL")
+                .arg(k)
+                .query_async(&mut conn)
+                .await
+                .unwrap();
+            assert!(ttl > 0 && ttl <= 15 * 60 * 1000, "{k}: {ttl}");
+        }
+        assert_eq!(backoff_key("EVE"), user);
+    }
+
+    /// With Redis gone, checks count in memory: the node's own quota
+    /// holds, neither every request refused nor every one let through.
+    #[tokio::test]
+    async fn without_redis_the_checks_count_in_memory() {
+        let Some(redis) = TestRedis::start() else {
+            return;
+        };
+        let bus = cluster::Bus::connect(&redis.url(), "t").await.unwrap();
+        let q = Quotas {
+            signups_per_hour: 3,
+            ..Quotas::default()
+        };
+        let limits = Limits::with_bus(&q, Some(bus));
+        let a = ip_key("192.0.2.1");
+        limits.check_signup(a).await.unwrap();
+        drop(redis);
+        let started = Instant::now();
+        for _ in 0..3 {
+            limits.check_signup(a).await.unwrap();
+        }
+        let wait = limits.check_signup(a).await.unwrap_err();
+        assert_eq!(wait.secs(), 1200);
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        limits.check_login(a, "frank").await.unwrap();
+        limits.login_succeeded("frank").await;
     }
 }

@@ -29,6 +29,14 @@
 //! refusal is a [`RetryAfter`], which becomes `429 rate_limited` with a
 //! `Retry-After` header.
 //!
+//! On a node of a cluster (with a [`cluster::Bus`]) the same counts are
+//! kept in Redis ([`cluster::limits`]: one Lua script per check, Redis's
+//! clock, keys `rl:<limit>:<ip|acct|player>:<value>` that expire), so each
+//! quota holds for the cluster as a whole. A check Redis cannot answer
+//! (an error, or no answer within half a second) counts in the node's
+//! memory instead, as do the node's checks of the next second; a warning
+//! is logged at most every ten seconds.
+//!
 //! # Cross-site requests
 //! [`guard`] runs before every route: a request whose method is not `GET`,
 //! `HEAD` or `OPTIONS` must carry `Sec-Fetch-Site: same-origin` or an

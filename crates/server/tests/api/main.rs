@@ -6,6 +6,7 @@ mod accounts;
 mod analysis;
 mod chat;
 mod cluster;
+mod cluster_limits;
 mod cluster_live;
 mod exercises;
 mod games;
