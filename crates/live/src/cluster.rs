@@ -29,7 +29,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use cluster::inbox::{Inbox, Incoming};
 use cluster::{Bus, BusError};
@@ -81,6 +81,8 @@ pub struct Cluster {
     pub(crate) relays: Relays,
     /// Where other nodes' games were last found.
     owners: Mutex<HashMap<String, String>>,
+    /// When other nodes' leases were last seen to run out.
+    expiries: Mutex<HashMap<String, Instant>>,
     /// Frames to publish, in order, by the publisher task.
     outgoing: mpsc::UnboundedSender<Frame>,
     outgoing_rx: Mutex<Option<mpsc::UnboundedReceiver<Frame>>>,
@@ -118,6 +120,7 @@ impl Cluster {
             incoming: Mutex::new(Some(incoming)),
             relays: Relays::default(),
             owners: Mutex::default(),
+            expiries: Mutex::default(),
             outgoing,
             outgoing_rx: Mutex::new(Some(outgoing_rx)),
             draining: AtomicBool::new(false),
@@ -157,6 +160,20 @@ impl Cluster {
     /// Forgets where every other node's game was.
     pub(crate) fn forget_owners(&self) {
         lock(&self.owners).clear();
+    }
+
+    /// Another node's lease on `game` runs out in `left` at most.
+    pub(crate) fn lease_left(&self, game: &str, left: Duration) {
+        let mut expiries = lock(&self.expiries);
+        if expiries.len() > 100_000 {
+            expiries.clear();
+        }
+        expiries.insert(game.to_owned(), Instant::now() + left);
+    }
+
+    /// When another node's lease on `game` was last seen to run out.
+    pub(crate) fn lease_expiry(&self, game: &str) -> Option<Instant> {
+        lock(&self.expiries).get(game).copied()
     }
 
     pub(crate) fn owner_hint(&self, game: &str) -> Option<String> {

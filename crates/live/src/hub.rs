@@ -269,7 +269,10 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
         }
         Some(c) => match shared.store.acquire_lease(id, c.node(), LEASE_TTL).await? {
             Lease::Held(epoch) => Some(epoch),
-            Lease::Elsewhere(node) => return Err(NotLoaded::Elsewhere(node)),
+            Lease::Elsewhere(node, left) => {
+                c.lease_left(id, left);
+                return Err(NotLoaded::Elsewhere(node));
+            }
             Lease::NoGame => return Err(ApiError::no_game(id).into()),
         },
     };
@@ -393,6 +396,15 @@ pub async fn request<T>(
                             if Instant::now() >= until {
                                 return Err(e.to_api(id));
                             }
+                            if matches!(e, ForwardError::Gone) {
+                                // The owner died: its lease runs out at a
+                                // known time; asking before then only loads
+                                // the database (thousands of sockets wait
+                                // at once when a node dies).
+                                let wake = c.lease_expiry(id).unwrap_or_else(Instant::now);
+                                let wake = wake.min(until) + jitter();
+                                tokio::time::sleep_until(wake.into()).await;
+                            }
                         }
                     }
                 }
@@ -406,6 +418,12 @@ pub async fn request<T>(
         }
         tokio::time::sleep(ASK_AGAIN).await;
     }
+}
+
+/// A pause of up to 200 ms, so that commands waiting for the same
+/// takeover do not all ask at the same instant.
+fn jitter() -> Duration {
+    Duration::from_millis(rand::random_range(0..200))
 }
 
 /// Tells every loaded game that `player`'s seats now show who `player` is

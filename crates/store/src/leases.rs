@@ -20,8 +20,9 @@ use crate::error::StoreError;
 pub enum Lease {
     /// This node holds the lease now, with this fencing epoch.
     Held(i64),
-    /// Another node holds it until it expires.
-    Elsewhere(String),
+    /// Another node holds it (its id, empty if it was given up meanwhile)
+    /// until it expires, in this long at most.
+    Elsewhere(String, Duration),
     /// There is no such game.
     NoGame,
 }
@@ -83,14 +84,20 @@ impl Store {
         }
         // Someone else holds it: the epoch stays as it was.
         tx.rollback().await?;
-        let holder = sqlx::query("SELECT node_id FROM game_leases WHERE game_id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let holder = sqlx::query(&format!(
+            "SELECT node_id, expires_at - {now} FROM game_leases WHERE game_id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         match holder {
-            Some(row) => Ok(Lease::Elsewhere(row.try_get(0)?)),
+            Some(row) => {
+                let left: i64 = row.try_get(1)?;
+                let left = Duration::from_millis(u64::try_from(left).unwrap_or(0));
+                Ok(Lease::Elsewhere(row.try_get(0)?, left))
+            }
             // Released meanwhile: the caller tries again.
-            None => Ok(Lease::Elsewhere(String::new())),
+            None => Ok(Lease::Elsewhere(String::new(), Duration::ZERO)),
         }
     }
 
