@@ -750,6 +750,7 @@ async fn seat_all(
     games: usize,
     seed: u64,
     epoch: Instant,
+    unseated: &mut u64,
 ) -> Result<Vec<Side>> {
     let n = accounts.len();
     let mut sides = Vec::with_capacity(2 * games);
@@ -775,7 +776,16 @@ async fn seat_all(
             next += 1;
         }
         if let Some(done) = running.join_next().await {
-            let [w, b] = done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
+            // A game that cannot be seated is counted and left out (its
+            // error shown), so that one does not spoil a whole run.
+            let [w, b] = match done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))? {
+                Ok(pair) => pair,
+                Err(e) => {
+                    eprintln!("loadgen: a game could not be seated: {e}");
+                    *unseated += 1;
+                    continue;
+                }
+            };
             sides.push(w);
             sides.push(b);
             if sides.len() % 2000 == 0 {
@@ -797,7 +807,6 @@ struct Seats {
 
 impl Seats {
     async fn seat(self, epoch: Instant) -> Result<[Side; 2]> {
-        let clock = dummy_clock();
         let (host, guest) = (&self.host.0, &self.guest.0);
         let table: Value =
             expect("open a table", host.post("/api/tables", TABLE).await?, 201)?.json()?;
@@ -812,6 +821,13 @@ impl Seats {
             .as_str()
             .ok_or_else(|| ClientError::Unexpected(format!("no game id: {joined}")))?
             .into();
+        self.seat_game(&id, epoch)
+            .await
+            .map_err(|e| ClientError::Unexpected(format!("game {id}: {e}")))
+    }
+
+    async fn seat_game(&self, id: &Arc<str>, epoch: Instant) -> Result<[Side; 2]> {
+        let (id, clock) = (id.clone(), dummy_clock());
         let link: Link = Arc::default();
         let a = self.side(&id, &self.host, (&link, epoch), 1).await?;
         let b = self.side(&id, &self.guest, (&link, epoch), 2).await?;
@@ -989,7 +1005,8 @@ pub async fn run(o: Options) -> Result<()> {
     );
     let t1 = std::time::Instant::now();
     let epoch = Instant::now();
-    let sides = seat_all(&accounts, &targets, o.games, o.seed, epoch).await?;
+    let mut unseated = 0;
+    let sides = seat_all(&accounts, &targets, o.games, o.seed, epoch, &mut unseated).await?;
     println!(
         "games seated: {} ({} sockets over {} targets) in {:.1} s",
         o.games,
@@ -1052,6 +1069,8 @@ pub async fn run(o: Options) -> Result<()> {
     drop(done);
 
     let around = describe(&o, &before, &after, pg_late, &rss, killed, &all);
+    let mut around = around;
+    around.insert("games_not_seated".into(), json!(unseated));
     let report = report(&o, &all, verdict, unchecked, around);
     print_summary(&report, &all, &loadavg0, &loadavg1);
     println!("{}", serde_json::to_string(&report)?);
