@@ -8,6 +8,10 @@
 //! - **duplicated**: a move of the final game that no player sent at that
 //!   ply; a resent move applied a second time would show up so (a move is
 //!   only resent after the game was seen without it).
+//!
+//! Castling may be sent as the king taking its rook (`e1h1`, offered in
+//! `dests`) and is stored as the king's two-square move (`e1g1`): the two
+//! are [`same_move`].
 
 use std::collections::HashSet;
 
@@ -39,6 +43,31 @@ impl Uci {
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
     }
+}
+
+/// The king's two-square castling move for the king-takes-rook form.
+const CASTLING: [(&str, &str); 4] = [
+    ("e1h1", "e1g1"),
+    ("e1a1", "e1c1"),
+    ("e8h8", "e8g8"),
+    ("e8a8", "e8c8"),
+];
+
+/// Whether `sent` is the move stored as `stored`: the same text, or a
+/// castling sent as the king taking its rook. (A rook or queen move
+/// `e1h1` is stored as it was sent, so at a ply where `e1g1` was stored
+/// an `e1h1` sent can only have been castling.)
+pub fn same_move(sent: Uci, stored: Uci) -> bool {
+    sent == stored
+        || CASTLING
+            .iter()
+            .any(|(rook, king)| sent.as_str() == *rook && stored.as_str() == *king)
+}
+
+/// The king-takes-rook form of a stored castling move, if it is one.
+fn rook_form(stored: Uci) -> Option<Uci> {
+    let (rook, _) = CASTLING.iter().find(|(_, king)| stored.as_str() == *king)?;
+    Uci::parse(rook)
 }
 
 /// What became of a move sent.
@@ -87,7 +116,11 @@ impl Verdict {
 /// Checks the moves both players of a game sent against its final move
 /// list `final_moves`.
 pub fn verify(final_moves: &[Uci], attempts: &[Attempt]) -> Verdict {
-    let at = |ply: u32| final_moves.get(ply as usize).copied();
+    let held = |ply: u32, uci: Uci| {
+        final_moves
+            .get(ply as usize)
+            .is_some_and(|&m| same_move(uci, m))
+    };
     let mut v = Verdict {
         final_moves: final_moves.len() as u64,
         ..Verdict::default()
@@ -96,11 +129,11 @@ pub fn verify(final_moves: &[Uci], attempts: &[Attempt]) -> Verdict {
         match a.fate {
             Fate::Acked => {
                 v.acked += 1;
-                if at(a.ply) != Some(a.uci) {
+                if !held(a.ply, a.uci) {
                     v.lost += 1;
                 }
             }
-            Fate::Applied if at(a.ply) != Some(a.uci) => v.vanished += 1,
+            Fate::Applied if !held(a.ply, a.uci) => v.vanished += 1,
             _ => {}
         }
     }
@@ -108,7 +141,10 @@ pub fn verify(final_moves: &[Uci], attempts: &[Attempt]) -> Verdict {
     v.duplicated = final_moves
         .iter()
         .zip(0u32..)
-        .filter(|(m, ply)| !sent.contains(&(*ply, **m)))
+        .filter(|(m, ply)| {
+            !sent.contains(&(*ply, **m))
+                && !rook_form(**m).is_some_and(|r| sent.contains(&(*ply, r)))
+        })
         .count() as u64;
     v
 }
@@ -159,6 +195,21 @@ mod tests {
         // was never sent there.
         let v = verify(&[u("e2e4"), u("d7d5")], &sent);
         assert_eq!((v.lost, v.duplicated), (1, 1));
+    }
+
+    #[test]
+    fn castling_sent_as_king_takes_rook_is_the_stored_castling() {
+        let fin = [u("e2e4"), u("e7e5"), u("e1g1")];
+        let sent = [
+            a(0, "e2e4", Fate::Acked),
+            a(1, "e7e5", Fate::Acked),
+            a(2, "e1h1", Fate::Acked),
+        ];
+        let v = verify(&fin, &sent);
+        assert_eq!((v.lost, v.duplicated), (0, 0));
+        // A real rook move stays itself.
+        assert!(!same_move(u("e1g1"), u("e1h1")));
+        assert!(!same_move(u("e2h1"), u("e1g1")));
     }
 
     #[test]

@@ -50,7 +50,7 @@ use tokio_tungstenite::tungstenite::http::header::{COOKIE, ORIGIN};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
-use super::ledger::{Attempt, Fate, Uci, Verdict, verify};
+use super::ledger::{Attempt, Fate, Uci, Verdict, same_move, verify};
 use super::tables::{Cpu, TABLE, accounts, choose, machine_ticks, own_cpu, raise_open_files};
 use super::{Result, expect, percentile, probes};
 
@@ -448,7 +448,7 @@ impl Side {
             let p = self.pending[i];
             let a = self.attempts[p.attempt];
             match self.moves.get(a.ply as usize) {
-                Some(m) if *m == a.uci => {
+                Some(m) if same_move(a.uci, *m) => {
                     if p.live {
                         i += 1;
                         continue;
