@@ -81,7 +81,11 @@ pub fn tree_cpu(pid: u32) -> Option<Cpu> {
     let mut user = (*f.get(11)? + *f.get(13)?) as f64 / tick;
     let mut system = (*f.get(12)? + *f.get(14)?) as f64 / tick;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(child) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+        let Some(child) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
         };
         // Field 4 (the parent's id) is index 1 here.
@@ -131,7 +135,11 @@ async fn redis_info_text(addr: SocketAddr) -> Option<String> {
         let Some(nl) = buf.iter().position(|&b| b == b'\n') else {
             continue;
         };
-        let len: usize = std::str::from_utf8(buf.get(1..nl)?).ok()?.trim().parse().ok()?;
+        let len: usize = std::str::from_utf8(buf.get(1..nl)?)
+            .ok()?
+            .trim()
+            .parse()
+            .ok()?;
         if buf.len() >= nl + 1 + len {
             return String::from_utf8(buf[nl + 1..nl + 1 + len].to_vec()).ok();
         }

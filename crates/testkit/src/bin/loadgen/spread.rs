@@ -127,7 +127,11 @@ async fn read_around(o: &Options) -> Around {
     };
     Around {
         nodes,
-        node_cpu: o.node_pids.iter().map(|&p| probes::process_cpu(p)).collect(),
+        node_cpu: o
+            .node_pids
+            .iter()
+            .map(|&p| probes::process_cpu(p))
+            .collect(),
         redis,
         pg,
         pg_cpu: o.pg_pid.and_then(probes::tree_cpu),
@@ -312,7 +316,8 @@ impl Side {
         let m: In<'_> = match serde_json::from_str(text.as_str()) {
             Ok(m) => m,
             Err(e) => {
-                self.tally.error("unreadable", format!("unreadable message: {e}"));
+                self.tally
+                    .error("unreadable", format!("unreadable message: {e}"));
                 return out;
             }
         };
@@ -385,7 +390,8 @@ impl Side {
     fn take_event(&mut self, m: &In<'_>, text: &Utf8Bytes, clock: &Clock, now: Instant) {
         let Some(g) = &m.game else { return };
         self.v += 1;
-        self.moves.truncate(g.ply.saturating_sub(u32::from(m.mv.is_some())) as usize);
+        self.moves
+            .truncate(g.ply.saturating_sub(u32::from(m.mv.is_some())) as usize);
         if let Some(mv) = &m.mv {
             if let Some(u) = Uci::parse(mv.uci) {
                 self.moves.push(u);
@@ -813,7 +819,9 @@ impl Seats {
         let code = table["code"].as_str().unwrap_or_default();
         let joined: Value = expect(
             "join a table",
-            guest.post_empty(&format!("/api/tables/{code}/join")).await?,
+            guest
+                .post_empty(&format!("/api/tables/{code}/join"))
+                .await?,
             200,
         )?
         .json()?;
@@ -843,7 +851,8 @@ impl Seats {
         b.wait(&clock, |s| s.ply >= 1).await?;
         let second = b.new_move(Instant::now()).ok_or(ClientError::Closed)?;
         b.send_all(vec![second]).await;
-        b.wait(&clock, |s| s.pending.is_empty() && s.ply >= 2).await?;
+        b.wait(&clock, |s| s.pending.is_empty() && s.ply >= 2)
+            .await?;
         w.wait(&clock, |s| s.ply >= 2).await?;
         Ok([w, b])
     }
@@ -903,13 +912,11 @@ fn dummy_clock() -> Clock {
 async fn check_games(sides: &[Side]) -> (Verdict, u64) {
     let mut by_game: BTreeMap<usize, (Arc<str>, Client, Vec<Attempt>)> = BTreeMap::new();
     for s in sides {
-        let e = by_game
-            .entry(s.game)
-            .or_insert_with(|| {
-                let mut c = s.client.clone();
-                c.set_addr(s.targets[s.target]);
-                (Arc::clone(&s.id), c, Vec::new())
-            });
+        let e = by_game.entry(s.game).or_insert_with(|| {
+            let mut c = s.client.clone();
+            c.set_addr(s.targets[s.target]);
+            (Arc::clone(&s.id), c, Vec::new())
+        });
         e.2.extend_from_slice(&s.attempts);
     }
     let mut total = Verdict::default();
@@ -1088,7 +1095,13 @@ fn round(x: f64, digits: i32) -> f64 {
     (x * f).round() / f
 }
 
-fn report(o: &Options, all: &Tally, verdict: Verdict, unchecked: u64, around: Map<String, Value>) -> Report {
+fn report(
+    o: &Options,
+    all: &Tally,
+    verdict: Verdict,
+    unchecked: u64,
+    around: Map<String, Value>,
+) -> Report {
     let (ack, opp, resume) = (
         ms_sorted(&all.ack_us),
         ms_sorted(&all.opp_us),
@@ -1151,10 +1164,19 @@ fn describe(
     let forwarded = delta("plyyard_forwarded_total");
     m.insert("node_moves".into(), json!(node_moves));
     m.insert("forwarded".into(), json!(forwarded));
-    m.insert("served_forwarded".into(), json!(delta("plyyard_served_forwarded_total")));
-    m.insert("leases_taken".into(), json!(delta("plyyard_leases_taken_total")));
+    m.insert(
+        "served_forwarded".into(),
+        json!(delta("plyyard_served_forwarded_total")),
+    );
+    m.insert(
+        "leases_taken".into(),
+        json!(delta("plyyard_leases_taken_total")),
+    );
     if node_moves > 0.0 {
-        m.insert("forwarded_share".into(), json!(round(forwarded / node_moves, 3)));
+        m.insert(
+            "forwarded_share".into(),
+            json!(round(forwarded / node_moves, 3)),
+        );
     }
     m.insert("killed_node".into(), json!(killed));
     let mut node_cpu_total = 0.0;
@@ -1163,7 +1185,10 @@ fn describe(
         .iter()
         .enumerate()
         .map(|(i, addr)| {
-            let cpu = match (before.node_cpu.get(i).copied().flatten(), after.node_cpu.get(i).copied().flatten()) {
+            let cpu = match (
+                before.node_cpu.get(i).copied().flatten(),
+                after.node_cpu.get(i).copied().flatten(),
+            ) {
                 (Some(b), Some(a)) => Some(a.total() - b.total()),
                 _ => None,
             };
@@ -1184,35 +1209,71 @@ fn describe(
         })
         .collect();
     m.insert("nodes".into(), Value::Array(nodes));
-    m.insert("node_cpu_pct".into(), json!(round(100.0 * node_cpu_total / secs, 1)));
-    m.insert("node_cpu_ms_per_move".into(), json!(round(1000.0 * node_cpu_total / moves, 3)));
+    m.insert(
+        "node_cpu_pct".into(),
+        json!(round(100.0 * node_cpu_total / secs, 1)),
+    );
+    m.insert(
+        "node_cpu_ms_per_move".into(),
+        json!(round(1000.0 * node_cpu_total / moves, 3)),
+    );
     if let (Some(b), Some(a)) = (&before.redis, &after.redis) {
         let d = |k: &str| a.get(k).unwrap_or(&0.0) - b.get(k).unwrap_or(&0.0);
         let cpu = d("used_cpu_sys") + d("used_cpu_user");
         m.insert("redis_cpu_pct".into(), json!(round(100.0 * cpu / secs, 1)));
-        m.insert("redis_cpu_ms_per_move".into(), json!(round(1000.0 * cpu / moves, 4)));
+        m.insert(
+            "redis_cpu_ms_per_move".into(),
+            json!(round(1000.0 * cpu / moves, 4)),
+        );
         let cmds = d("total_commands_processed");
         m.insert("redis_commands".into(), json!(cmds));
-        m.insert("redis_commands_per_move".into(), json!(round(cmds / moves, 3)));
-        m.insert("redis_publish_per_move".into(), json!(round(d("cmdstat_publish") / moves, 3)));
-        m.insert("redis_net_out_bytes_per_move".into(), json!(round(d("total_net_output_bytes") / moves, 1)));
+        m.insert(
+            "redis_commands_per_move".into(),
+            json!(round(cmds / moves, 3)),
+        );
+        m.insert(
+            "redis_publish_per_move".into(),
+            json!(round(d("cmdstat_publish") / moves, 3)),
+        );
+        m.insert(
+            "redis_net_out_bytes_per_move".into(),
+            json!(round(d("total_net_output_bytes") / moves, 1)),
+        );
     }
     if let (Some(b), Some(a)) = (before.pg, pg_late.or(after.pg)) {
         let d = a - b;
-        m.insert("pg_commits_per_move".into(), json!(round(d.commits / moves, 3)));
-        m.insert("pg_rows_written_per_move".into(), json!(round(d.rows_written / moves, 3)));
-        m.insert("pg_wal_bytes_per_move".into(), json!(round(d.wal_bytes / moves, 1)));
+        m.insert(
+            "pg_commits_per_move".into(),
+            json!(round(d.commits / moves, 3)),
+        );
+        m.insert(
+            "pg_rows_written_per_move".into(),
+            json!(round(d.rows_written / moves, 3)),
+        );
+        m.insert(
+            "pg_wal_bytes_per_move".into(),
+            json!(round(d.wal_bytes / moves, 1)),
+        );
         m.insert("pg_rollbacks".into(), json!(d.rollbacks));
-        m.insert("pg_counters_note".into(), json!("read after the drain and the final check: include them"));
+        m.insert(
+            "pg_counters_note".into(),
+            json!("read after the drain and the final check: include them"),
+        );
     }
     if let (Some(b), Some(a)) = (before.pg_cpu, after.pg_cpu) {
         let c = a.total() - b.total();
         m.insert("pg_cpu_pct".into(), json!(round(100.0 * c / secs, 1)));
-        m.insert("pg_cpu_ms_per_move".into(), json!(round(1000.0 * c / moves, 3)));
+        m.insert(
+            "pg_cpu_ms_per_move".into(),
+            json!(round(1000.0 * c / moves, 3)),
+        );
     }
     for (i, (name, _)) in o.others.iter().enumerate() {
         if let (Some(Some(b)), Some(Some(a))) = (before.others.get(i), after.others.get(i)) {
-            m.insert(format!("{name}_cpu_pct"), json!(round(100.0 * (a.total() - b.total()) / secs, 1)));
+            m.insert(
+                format!("{name}_cpu_pct"),
+                json!(round(100.0 * (a.total() - b.total()) / secs, 1)),
+            );
         }
     }
     if let (Some(b), Some(a)) = (before.machine, after.machine)
@@ -1222,7 +1283,10 @@ fn describe(
         m.insert("machine_busy_pct".into(), json!(round(busy, 1)));
     }
     let own = after.own - before.own;
-    m.insert("loadgen_cpu_pct".into(), json!(round(100.0 * own.total() / secs, 1)));
+    m.insert(
+        "loadgen_cpu_pct".into(),
+        json!(round(100.0 * own.total() / secs, 1)),
+    );
     m
 }
 
@@ -1241,7 +1305,12 @@ fn print_summary(r: &Report, all: &Tally, load0: &str, load1: &str) {
     );
     println!(
         "reconnects {} (failed attempts {}); time to resume p50 {} ms p99 {} ms max {} ms; gaps {}",
-        r.reconnects, r.connect_failures, r.resume_p50_ms, r.resume_p99_ms, r.resume_max_ms, all.gaps
+        r.reconnects,
+        r.connect_failures,
+        r.resume_p50_ms,
+        r.resume_p99_ms,
+        r.resume_max_ms,
+        all.gaps
     );
     println!(
         "errors other than reconnects: {} {:?}; unresolved {}",
@@ -1295,7 +1364,11 @@ mod tests {
             .iter()
             .map(|m| format!(r#"{{"uci":"{m}","san":"x"}}"#))
             .collect();
-        let turn = if moves.len() % 2 == 0 { "white" } else { "black" };
+        let turn = if moves.len() % 2 == 0 {
+            "white"
+        } else {
+            "black"
+        };
         format!(
             r#"{{"t":"full","v":{v},"game":{{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","ply":{},"turn":"{turn}","status":"ongoing","you":"{you}","moves":[{}],"dests":{DESTS}}}}}"#,
             moves.len(),
@@ -1336,7 +1409,10 @@ mod tests {
         let c = clock();
         // The replay of what was missed, then the probe's answer.
         assert!(s.take(&event(3, 3, "e2e4"), &c).is_empty());
-        assert!(s.lost_at.is_none(), "the first event after the loss resumes");
+        assert!(
+            s.lost_at.is_none(),
+            "the first event after the loss resumes"
+        );
         assert_eq!(s.tally.resume_us.len(), 1);
         assert!(s.take(&event(2, 2, "a7a6"), &c).is_empty());
         assert!(s.pending.is_empty());
