@@ -15,6 +15,11 @@
 //!   API only (HTTP and NDJSON game streams): moves per second and the
 //!   latency from a move's POST to the opponent's `gameState` (see
 //!   [`bots`]); its last line is one JSON object.
+//! - `spread`: table games like `tables` with the players spread over
+//!   several nodes or balancers, sockets that reconnect (`?v=`), moves
+//!   resent only after checking the game, and an exact account (lost,
+//!   duplicated moves; time to resume) checked against every game's final
+//!   move list (see [`spread`]); its last line is one JSON object.
 //! - `seeks`: many players seek a game by quick pairing at the same moment:
 //!   the time until every one is paired (see [`seeks`]).
 //! - `password-flood`: sign-ups and password changes with 256-character
@@ -36,8 +41,14 @@ mod bots;
 mod fairness;
 #[path = "loadgen/flood.rs"]
 mod flood;
+#[path = "loadgen/ledger.rs"]
+mod ledger;
+#[path = "loadgen/probes.rs"]
+mod probes;
 #[path = "loadgen/seeks.rs"]
 mod seeks;
+#[path = "loadgen/spread.rs"]
+mod spread;
 #[path = "loadgen/tables.rs"]
 mod tables;
 
@@ -240,6 +251,9 @@ enum Mode {
         #[arg(long)]
         cold: bool,
     },
+    /// Table games over several nodes or balancers, with reconnecting
+    /// sockets and an exact account of every move (see `spread`).
+    Spread(SpreadArgs),
     /// Table games between accounts, both players on sockets, moving after
     /// a think time: persisted moves/s, move → ack and move → opponent
     /// latencies.
@@ -270,6 +284,63 @@ enum Mode {
     },
 }
 
+/// The options of `loadgen spread`.
+#[derive(Debug, clap::Args)]
+struct SpreadArgs {
+    /// Where the players connect, comma-separated: the nodes, or one or
+    /// more balancers (default: `--addr`).
+    #[arg(long, value_delimiter = ',')]
+    targets: Vec<SocketAddr>,
+    /// The nodes' own addresses, for `/metrics` (default: the targets).
+    #[arg(long, value_delimiter = ',')]
+    nodes: Vec<SocketAddr>,
+    /// The nodes' process ids, in the order of `--nodes` (CPU, memory, and
+    /// the node `--kill-node` kills).
+    #[arg(long, value_delimiter = ',')]
+    node_pids: Vec<u32>,
+    /// Games played at once (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Length of the measured window, seconds.
+    #[arg(long, default_value_t = 60)]
+    seconds: u64,
+    /// Accounts `load0`… signed up, or logged in to if they exist.
+    #[arg(long, default_value_t = 200)]
+    accounts: usize,
+    /// Mean think time per move, ms (uniform in [0, 2 × this]).
+    #[arg(long, default_value_t = 2400)]
+    think_ms: u64,
+    /// Seed of the think times and move choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Redis (its `INFO`: commands and CPU over the window).
+    #[arg(long)]
+    redis: Option<SocketAddr>,
+    /// The database URL (`pg_stat_database`, `pg_stat_wal`).
+    #[arg(long)]
+    pg: Option<String>,
+    /// PostgreSQL's postmaster process id (the CPU of its whole cluster).
+    #[arg(long)]
+    pg_pid: Option<u32>,
+    /// Other processes whose CPU is read, `name=pid` (balancers).
+    #[arg(long, value_delimiter = ',', value_parser = name_pid)]
+    other: Vec<(String, u32)>,
+    /// Kill (SIGKILL) the node of this index in `--node-pids` …
+    #[arg(long)]
+    kill_node: Option<usize>,
+    /// … this many seconds into the window.
+    #[arg(long, default_value_t = 30)]
+    kill_after: u64,
+    /// A name for the run, echoed in the report.
+    #[arg(long, default_value = "spread")]
+    label: String,
+}
+
+fn name_pid(s: &str) -> std::result::Result<(String, u32), String> {
+    let (name, pid) = s.split_once('=').ok_or("expected name=pid")?;
+    Ok((name.to_owned(), pid.parse().map_err(|e| format!("{e}"))?))
+}
+
 type Result<T> = std::result::Result<T, ClientError>;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -284,6 +355,7 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     let window = match &cli.mode {
+        Mode::Spread(SpreadArgs { seconds, .. }) => seconds + 60,
         Mode::Tables { seconds, .. }
         | Mode::Bots { seconds, .. }
         | Mode::PasswordFlood { seconds, .. } => *seconds,
@@ -414,6 +486,7 @@ fn main() -> std::process::ExitCode {
                     };
                     bots::run(cli.addr, o).await
                 }
+                Mode::Spread(a) => spread_run(cli.addr, a).await,
                 Mode::Tables {
                     games,
                     seconds,
@@ -449,6 +522,42 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Runs `loadgen spread` with `a` (targets default to `addr`).
+async fn spread_run(addr: SocketAddr, a: SpreadArgs) -> Result<()> {
+    let targets = if a.targets.is_empty() {
+        vec![addr]
+    } else {
+        a.targets
+    };
+    let nodes = if a.nodes.is_empty() {
+        targets.clone()
+    } else {
+        a.nodes
+    };
+    if let Some(bad) = targets.iter().chain(&nodes).find(|t| !t.ip().is_loopback()) {
+        return Err(ClientError::Unexpected(format!(
+            "{bad} is not a loopback address; this tool only loads servers on this machine"
+        )));
+    }
+    let o = spread::Options {
+        targets,
+        nodes,
+        node_pids: a.node_pids,
+        games: a.games,
+        seconds: a.seconds,
+        accounts: a.accounts,
+        think_ms: a.think_ms,
+        seed: a.seed,
+        redis: a.redis,
+        pg: a.pg,
+        pg_pid: a.pg_pid,
+        others: a.other,
+        kill: a.kill_node.map(|i| (i, a.kill_after)),
+        label: a.label,
+    };
+    spread::run(o).await
 }
 
 /// `r` if its status is `want`, else an error naming `what` (with advice on

@@ -43,7 +43,7 @@ use super::{PASSWORD, Result, expect, is_pawn, metric, percentile};
 /// The table every game is played at: the longest time control, so that
 /// no flag falls during a run; casual (no rating work at the end of a
 /// game) and private (not in the lobby).
-const TABLE: &str = r#"{"variant":"standard","minutes":30,"increment":20,"rules":"plyyard","rated":false,"public":false}"#;
+pub(crate) const TABLE: &str = r#"{"variant":"standard","minutes":30,"increment":20,"rules":"plyyard","rated":false,"public":false}"#;
 
 /// How long one setup step (a request, a socket message) may take.
 const STEP: Duration = Duration::from_secs(60);
@@ -508,7 +508,7 @@ impl<'de> Visitor<'de> for Tos<'_> {
 
 /// A random legal move of the state message `text`, in UCI (a pawn
 /// reaching the last rank becomes a queen); `None` if there is none.
-fn choose(text: &str, rng: &mut StdRng) -> Option<([u8; 5], usize)> {
+pub(crate) fn choose(text: &str, rng: &mut StdRng) -> Option<([u8; 5], usize)> {
     let m: ForMove<'_> = serde_json::from_str(text).ok()?;
     let d = &m.game.dests;
     if d.len == 0 {
@@ -855,13 +855,13 @@ async fn play(
 
 /// CPU time of a process, seconds.
 #[derive(Debug, Clone, Copy, Default)]
-struct Cpu {
-    user: f64,
-    system: f64,
+pub(crate) struct Cpu {
+    pub(crate) user: f64,
+    pub(crate) system: f64,
 }
 
 impl Cpu {
-    fn total(self) -> f64 {
+    pub(crate) fn total(self) -> f64 {
         self.user + self.system
     }
 }
@@ -877,7 +877,7 @@ impl std::ops::Sub for Cpu {
 }
 
 /// This process's CPU time so far (`getrusage`).
-fn own_cpu() -> Cpu {
+pub(crate) fn own_cpu() -> Cpu {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: `getrusage` fills the `rusage` it is pointed to; the memory
     // is valid and zeroed, and `RUSAGE_SELF` is a valid target.
@@ -918,12 +918,12 @@ fn clock_ticks() -> Option<f64> {
 
 /// Busy and total CPU ticks of the whole machine (`/proc/stat`).
 #[derive(Debug, Clone, Copy)]
-struct MachineTicks {
-    busy: u64,
-    total: u64,
+pub(crate) struct MachineTicks {
+    pub(crate) busy: u64,
+    pub(crate) total: u64,
 }
 
-fn machine_ticks() -> Option<MachineTicks> {
+pub(crate) fn machine_ticks() -> Option<MachineTicks> {
     let stat = std::fs::read_to_string("/proc/stat").ok()?;
     let line = stat.lines().next()?.strip_prefix("cpu ")?;
     let v: Vec<u64> = line
