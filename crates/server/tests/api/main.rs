@@ -7,6 +7,7 @@ mod analysis;
 mod chat;
 mod cluster;
 mod cluster_live;
+mod cluster_nodes;
 mod exercises;
 mod games;
 mod guards;
