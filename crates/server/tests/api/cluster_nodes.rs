@@ -233,6 +233,63 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
     a.stop().await;
 }
 
+async fn many_seeks_through_two_stores_pair_exactly_once(_db: TestDb, redis: TestRedis) {
+    use server::seeks::pool::Pair;
+    use server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
+    let key = PoolKey {
+        variant: game::Variant::Standard,
+        minutes: 5,
+        increment: 3,
+        rated: true,
+    };
+    let mut tasks = Vec::new();
+    let buses = [
+        cluster::Bus::connect(&redis.url(), "x").await.unwrap(),
+        cluster::Bus::connect(&redis.url(), "y").await.unwrap(),
+    ];
+    for i in 0..200u32 {
+        let store = RedisSeeks::new(&buses[(i % 2) as usize]);
+        tasks.push(tokio::spawn(async move {
+            let seek = Seek {
+                id: store.new_id(),
+                player: format!("p{i}"),
+                name: format!("p{i}"),
+                rating: 1500 + i64::from(i % 7) * 10,
+                provisional: false,
+                key,
+                since: plyyard_store::now_ms(),
+                node: if i % 2 == 0 { "x".into() } else { "y".into() },
+            };
+            store.hold(&seek).await;
+            let added = store.add(seek.clone(), seek.since).await;
+            (seek.id, added.paired)
+        }));
+    }
+    let mut paired = Vec::new();
+    let mut ids = Vec::new();
+    for t in tasks {
+        let (id, pair) = t.await.unwrap();
+        ids.push(id);
+        if let Some(Pair(a, b)) = pair {
+            assert_ne!(a.player, b.player);
+            paired.extend([a.id, b.id]);
+        }
+    }
+    let store = RedisSeeks::new(&buses[0]);
+    for Pair(a, b) in store.sweep(plyyard_store::now_ms()).await {
+        paired.extend([a.id, b.id]);
+    }
+    let n = paired.len();
+    paired.sort_unstable();
+    paired.dedup();
+    assert_eq!(paired.len(), n, "a seek paired twice");
+    assert_eq!(n, 200, "all pair (ratings within 60 of one another)");
+    assert!(store.waiting().await.is_empty());
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 200);
+}
+
 /// An open NDJSON stream of a token, read line by line.
 struct Stream {
     resp: reqwest::Response,
@@ -476,6 +533,7 @@ mod on_postgres {
         lobby_changes_reach_every_nodes_sockets,
         seeks_on_two_nodes_pair_into_one_game,
         a_seek_whose_node_died_leaves_the_pool,
+        many_seeks_through_two_stores_pair_exactly_once,
         presence_and_event_streams_span_the_nodes,
         challenges_live_while_their_challenger_streams_on_any_node,
         chat_said_on_one_node_reaches_sockets_on_the_other,
