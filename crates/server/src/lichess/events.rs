@@ -141,7 +141,11 @@ impl Events {
     /// of a cluster).
     pub fn open(&self, player: &str) -> Slot {
         let at = plyyard_store::now_ms();
-        let node = self.remote.as_ref().map(|r| r.node.clone()).unwrap_or_default();
+        let node = self
+            .remote
+            .as_ref()
+            .map(|r| r.node.clone())
+            .unwrap_or_default();
         let mut feeds = self.lock();
         feeds.retain(|_, f| f.lines.receiver_count() > 0);
         let feed = feeds.entry(player.to_owned()).or_insert_with(|| Feed {

@@ -154,10 +154,8 @@ impl<S: SeekStore> Seeks<S> {
         }
         let keys: Vec<String> = ids.iter().map(|id| answer_key(*id)).collect();
         let mut conn = bus.conn();
-        let kept: redis::RedisResult<Vec<Option<Vec<u8>>>> = redis::cmd("MGET")
-            .arg(&keys)
-            .query_async(&mut conn)
-            .await;
+        let kept: redis::RedisResult<Vec<Option<Vec<u8>>>> =
+            redis::cmd("MGET").arg(&keys).query_async(&mut conn).await;
         match kept {
             Ok(kept) => {
                 for payload in kept.into_iter().flatten() {
@@ -216,8 +214,7 @@ impl<S: SeekStore> Seeks<S> {
     pub async fn cancel_player(&self, player: &str) -> bool {
         match self.store.remove_player(player).await {
             Some(seek) => {
-                self.tell(&seek, Err(ended("the seek was cancelled")))
-                    .await;
+                self.tell(&seek, Err(ended("the seek was cancelled"))).await;
                 true
             }
             None => false,

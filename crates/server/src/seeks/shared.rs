@@ -206,8 +206,7 @@ impl RedisSeeks {
     /// The pool's version and its waiting seeks.
     async fn read(&self) -> redis::RedisResult<(i64, Vec<Seek>)> {
         let mut conn = self.conn.clone();
-        let (version, texts): (i64, Vec<String>) =
-            self.snapshot.invoke_async(&mut conn).await?;
+        let (version, texts): (i64, Vec<String>) = self.snapshot.invoke_async(&mut conn).await?;
         Ok((version, texts.iter().filter_map(|t| decode(t)).collect()))
     }
 
@@ -233,10 +232,7 @@ impl RedisSeeks {
     /// Computes a change with `step` on copies of the pool and applies it,
     /// again on a conflict; `None` when Redis fails or the pool keeps
     /// changing.
-    async fn change<T>(
-        &self,
-        mut step: impl FnMut(&mut Pool) -> (T, Change),
-    ) -> Option<T> {
+    async fn change<T>(&self, mut step: impl FnMut(&mut Pool) -> (T, Change)) -> Option<T> {
         for attempt in 0..ATTEMPTS {
             let (version, seeks) = match self.read().await {
                 Ok(read) => read,
@@ -360,12 +356,8 @@ impl SeekStore for RedisSeeks {
     async fn remove(&self, id: SeekId) -> Option<Seek> {
         let mut conn = self.conn.clone();
         let msg = LobbyMsg::SeekRemove { id: id.0 }.to_text();
-        let text: redis::RedisResult<Option<String>> = self
-            .remove
-            .arg(id.0)
-            .arg(msg)
-            .invoke_async(&mut conn)
-            .await;
+        let text: redis::RedisResult<Option<String>> =
+            self.remove.arg(id.0).arg(msg).invoke_async(&mut conn).await;
         match text {
             Ok(text) => decode(&text?),
             Err(e) => {

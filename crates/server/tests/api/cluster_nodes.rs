@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use server::{Config, Tuning};
-use testkit::{Backend, Client, Method, Socket, TestDb, TestRedis, TestServer, recv_until, send_json};
+use testkit::{
+    Backend, Client, Method, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
+};
 
 const WAIT: Duration = Duration::from_secs(20);
 const PASSWORD: &str = "Knight-f3 takes e5!";
@@ -95,7 +97,9 @@ async fn token(c: &Client, scopes: &[&str]) -> String {
 /// A lobby socket past its first list: (socket, that list).
 async fn lobby(c: &Client) -> (Socket, Value) {
     let mut s = c.socket("/api/lobby/socket").await.unwrap();
-    let first = recv_until(&mut s, WAIT, |m| m["t"] == "lobby").await.unwrap();
+    let first = recv_until(&mut s, WAIT, |m| m["t"] == "lobby")
+        .await
+        .unwrap();
     (s, first)
 }
 
@@ -112,11 +116,15 @@ async fn lobby_changes_reach_every_nodes_sockets(db: TestDb, redis: TestRedis) {
         .unwrap();
     assert_eq!(r.status, 201, "{}", r.text());
     let code = r.json::<Value>().unwrap()["code"].clone();
-    let add = recv_until(&mut on_b, WAIT, |m| m["t"] == "add").await.unwrap();
+    let add = recv_until(&mut on_b, WAIT, |m| m["t"] == "add")
+        .await
+        .unwrap();
     assert_eq!(add["table"]["code"], code);
     assert_eq!(add["table"]["host"]["name"], "lobbyann");
     // Once on the node that opened it too, not twice.
-    recv_until(&mut on_a, WAIT, |m| m["t"] == "add").await.unwrap();
+    recv_until(&mut on_a, WAIT, |m| m["t"] == "add")
+        .await
+        .unwrap();
 
     // Cancelled through node b: both lobbies hear it.
     let r = on(&ann, &b)
@@ -156,7 +164,11 @@ async fn seeks_on_two_nodes_pair_into_one_game(db: TestDb, redis: TestRedis) {
         .unwrap();
     assert_eq!(added["seek"]["name"], "seekann");
     let listed = b.client().get_value("/api/lobby").await;
-    assert_eq!(listed["seeks"].as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(
+        listed["seeks"].as_array().map(Vec::len),
+        Some(1),
+        "{listed}"
+    );
 
     let bob_seek = seek(&bob, blitz);
     let (sa, pa) = tokio::time::timeout(WAIT, ann_seek).await.unwrap().unwrap();
@@ -220,12 +232,16 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
     assert!(store.add(seek.clone(), seek.since).await.paired.is_none());
     drop(store);
     drop(bus);
-    let added = recv_until(&mut watch, WAIT, |m| m["t"] == "seek_add").await.unwrap();
-    assert_eq!(added["seek"]["name"], "ghost");
-    let t0 = std::time::Instant::now();
-    let gone = recv_until(&mut watch, Duration::from_secs(25), |m| m["t"] == "seek_remove")
+    let added = recv_until(&mut watch, WAIT, |m| m["t"] == "seek_add")
         .await
         .unwrap();
+    assert_eq!(added["seek"]["name"], "ghost");
+    let t0 = std::time::Instant::now();
+    let gone = recv_until(&mut watch, Duration::from_secs(25), |m| {
+        m["t"] == "seek_remove"
+    })
+    .await
+    .unwrap();
     assert_eq!(gone["id"], added["seek"]["id"]);
     let waited = t0.elapsed();
     assert!(waited <= Duration::from_secs(17), "{waited:?}");
@@ -385,7 +401,11 @@ async fn presence_and_event_streams_span_the_nodes(db: TestDb, redis: TestRedis)
 
     // Declined on a: bob's stream on b hears it.
     let mut bobs = Stream::open(&b, &bob, "/api/stream/event").await;
-    assert_eq!(bobs.event().await["type"], "challenge", "the waiting one, listed");
+    assert_eq!(
+        bobs.event().await["type"],
+        "challenge",
+        "the waiting one, listed"
+    );
     let path = format!("/api/challenge/{}/decline", ch["id"].as_str().unwrap());
     let r = a
         .client()
@@ -437,7 +457,10 @@ async fn challenges_live_while_their_challenger_streams_on_any_node(db: TestDb, 
         .await
         .unwrap();
     assert_eq!(r.status, 200, "{}", r.text());
-    let id = r.json::<Value>().unwrap()["id"].as_str().unwrap().to_owned();
+    let id = r.json::<Value>().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert_eq!(hers.event().await["type"], "challenge");
     let mut his = Stream::open(&b, &bob, "/api/stream/event").await;
     assert_eq!(his.event().await["challenge"]["id"], id.as_str());
@@ -469,11 +492,17 @@ async fn chat_said_on_one_node_reaches_sockets_on_the_other(db: TestDb, redis: T
     let host = account(&a, "chathost").await;
     let guest = account(&a, "chatguest").await;
     let r = host
-        .post_json("/api/tables", &json!({"minutes": 5, "increment": 3, "public": false}))
+        .post_json(
+            "/api/tables",
+            &json!({"minutes": 5, "increment": 3, "public": false}),
+        )
         .await
         .unwrap();
     assert_eq!(r.status, 201, "{}", r.text());
-    let code = r.json::<Value>().unwrap()["code"].as_str().unwrap().to_owned();
+    let code = r.json::<Value>().unwrap()["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let r = guest
         .post_empty(&format!("/api/tables/{code}/join"))
         .await
@@ -487,7 +516,9 @@ async fn chat_said_on_one_node_reaches_sockets_on_the_other(db: TestDb, redis: T
     let mut on_a = host.game_socket(&id, None).await.unwrap();
     let mut on_b = on(&guest, &b).game_socket(&id, None).await.unwrap();
     for s in [&mut on_a, &mut on_b] {
-        recv_until(s, WAIT, |m| m["t"] == "chat_history").await.unwrap();
+        recv_until(s, WAIT, |m| m["t"] == "chat_history")
+            .await
+            .unwrap();
     }
     send_json(
         &mut on_a,
@@ -499,12 +530,16 @@ async fn chat_said_on_one_node_reaches_sockets_on_the_other(db: TestDb, redis: T
     assert_eq!(ack["t"], "ack", "{ack}");
     let line = json!({"t": "chat", "room": "player", "user": "chathost", "text": "good luck"});
     assert_eq!(
-        recv_until(&mut on_b, WAIT, |m| m["t"] == "chat").await.unwrap(),
+        recv_until(&mut on_b, WAIT, |m| m["t"] == "chat")
+            .await
+            .unwrap(),
         line
     );
     // Once on the speaker's node too.
     assert_eq!(
-        recv_until(&mut on_a, WAIT, |m| m["t"] == "chat").await.unwrap(),
+        recv_until(&mut on_a, WAIT, |m| m["t"] == "chat")
+            .await
+            .unwrap(),
         line
     );
     send_json(&mut on_a, &json!({"t": "ping"})).await.unwrap();
