@@ -16,6 +16,7 @@ pub mod identity;
 pub mod learn;
 pub mod lichess;
 pub mod presence;
+pub mod relay;
 pub mod review;
 pub mod security;
 pub mod seeks;
@@ -172,6 +173,7 @@ impl Server {
         let expire = tokio::spawn(expire_tables(self.state.clone()));
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
+        let resync = tokio::spawn(resync_lobby(self.state.clone()));
         live::node::start(&self.state.live);
         let state = self.state.clone();
         conn::serve(
@@ -191,6 +193,7 @@ impl Server {
         expire.abort();
         challenges.abort();
         sweep.abort();
+        resync.abort();
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())
@@ -268,6 +271,25 @@ async fn sweep_seeks(state: AppState) {
     loop {
         every.tick().await;
         state.seeks.sweep().await;
+    }
+}
+
+/// In a cluster, sends this node's lobby sockets the whole list again each
+/// time the bus came back after a loss (the changes published meanwhile
+/// are lost); alone, does nothing.
+async fn resync_lobby(state: AppState) {
+    let Some(bus) = &state.bus else { return };
+    let mut resubscribed = bus.resubscribed();
+    while resubscribed.changed().await.is_ok() {
+        match tables::listing::open_tables(&state.store).await {
+            Ok(tables) => {
+                let seeks = state.seeks.lobby_json().await;
+                state
+                    .lobby
+                    .publish_here(&tables::lobby::LobbyMsg::Lobby { tables, seeks });
+            }
+            Err(e) => tracing::warn!("lobby: cannot list the tables again: {}", e.message),
+        }
     }
 }
 

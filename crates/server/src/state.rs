@@ -13,7 +13,7 @@ use crate::lichess::events::Events;
 use crate::presence::Presence;
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
-use crate::seeks::{MemorySeeks, Seeks};
+use crate::seeks::{MemorySeeks, NodeSeeks, RedisSeeks, Seeks};
 use crate::tables::lobby::Lobby;
 use live::engine_pool::EnginePool;
 use live::fair::Requester;
@@ -59,7 +59,7 @@ pub struct Shared {
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::lichess::slots::GameStreams>,
     /// Quick pairing: the waiting seeks and their seekers.
-    pub seeks: Arc<Seeks<MemorySeeks>>,
+    pub seeks: Arc<Seeks<NodeSeeks>>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -95,7 +95,7 @@ impl Shared {
             tuning.think_time_factor,
             Arc::clone(&metrics),
         ));
-        let lobby = Lobby::default();
+        let lobby = bus.as_ref().map_or_else(Lobby::default, Lobby::clustered);
         let mut live = LiveDeps::new(
             live::registry(),
             store.clone(),
@@ -109,12 +109,32 @@ impl Shared {
         );
         live.cluster = bus.clone().map(live::cluster::Cluster::new);
         let live = Arc::new(live);
-        Shared {
-            store,
-            seeks: Arc::new(Seeks::new(
-                MemorySeeks::new(lobby.clone()),
+        let seeks = match &bus {
+            Some(bus) => Seeks::clustered(
+                NodeSeeks::Cluster(RedisSeeks::new(bus)),
+                Arc::clone(&live),
+                bus,
+            ),
+            None => Arc::new(Seeks::new(
+                NodeSeeks::Alone(MemorySeeks::new(lobby.clone())),
                 Arc::clone(&live),
             )),
+        };
+        let (presence, events, chat): (_, _, Arc<dyn crate::chat::hub::ChatHub>) = match &bus {
+            Some(bus) => (
+                Presence::clustered(bus),
+                Events::clustered(bus),
+                Arc::new(crate::chat::hub::ClusterHub::new(bus)),
+            ),
+            None => (
+                Arc::new(Presence::default()),
+                Arc::new(Events::default()),
+                Arc::new(crate::chat::hub::LocalHub::default()),
+            ),
+        };
+        Shared {
+            store,
+            seeks,
             live,
             engines,
             metrics,
@@ -122,9 +142,9 @@ impl Shared {
             limits: Arc::new(Limits::with_bus(&tuning.quotas, bus.clone())),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby,
-            presence: Arc::new(Presence::default()),
-            events: Arc::new(Events::default()),
-            chat: Arc::new(crate::chat::hub::LocalHub::default()),
+            presence,
+            events,
+            chat,
             game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),

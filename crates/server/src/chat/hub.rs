@@ -1,13 +1,18 @@
 //! The delivery of game chat: a [`ChatHub`] hands each line said at a
 //! game to everyone listening to that game. [`LocalHub`] is the
-//! in-process one; a hub shared by several servers (Redis) can replace it
-//! behind the same trait.
+//! in-process one; [`ClusterHub`] carries each line over the bus's `chat`
+//! topic to every node of a cluster, each of which hands it to its own
+//! listeners through its [`LocalHub`] (its own lines too, as it hears them
+//! back, so none arrives twice).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 use wire::protocol::ChatLine;
+
+use crate::relay::{CHAT_TOPIC, Outbox, listen};
 
 /// Lines waiting for a slow listener before it misses some.
 const BUFFER: usize = 64;
@@ -56,6 +61,59 @@ impl ChatHub for LocalHub {
             .entry(game_id.to_owned())
             .or_insert_with(|| broadcast::channel(BUFFER).0)
             .subscribe()
+    }
+}
+
+/// A line on the bus: the game and what was said.
+#[derive(Debug, Serialize, Deserialize)]
+struct Said {
+    game: String,
+    line: ChatLine,
+}
+
+/// The [`ChatHub`] of a node in a cluster: lines go through the bus.
+#[derive(Debug)]
+pub struct ClusterHub {
+    local: Arc<LocalHub>,
+    out: Outbox,
+}
+
+impl ClusterHub {
+    /// The hub of a node on `bus`.
+    pub fn new(bus: &Arc<cluster::Bus>) -> ClusterHub {
+        let local = Arc::new(LocalHub::default());
+        let heard = Arc::clone(&local);
+        listen(bus, CHAT_TOPIC, move |payload| {
+            deliver(&heard, &payload);
+            true
+        });
+        let lost = Arc::clone(&local);
+        let out = Outbox::start(bus, CHAT_TOPIC, move |payload| deliver(&lost, &payload));
+        ClusterHub { local, out }
+    }
+}
+
+fn deliver(local: &LocalHub, payload: &[u8]) {
+    match serde_json::from_slice::<Said>(payload) {
+        Ok(said) => local.publish(&said.game, said.line),
+        Err(e) => tracing::warn!("chat: an unreadable line was dropped: {e}"),
+    }
+}
+
+impl ChatHub for ClusterHub {
+    fn publish(&self, game_id: &str, line: ChatLine) {
+        let said = Said {
+            game: game_id.to_owned(),
+            line,
+        };
+        match serde_json::to_vec(&said) {
+            Ok(bytes) => self.out.send(bytes),
+            Err(e) => tracing::error!("chat: cannot encode a line: {e}"),
+        }
+    }
+
+    fn subscribe(&self, game_id: &str) -> broadcast::Receiver<Arc<ChatLine>> {
+        self.local.subscribe(game_id)
     }
 }
 

@@ -22,7 +22,7 @@ use wire::protocol::{ChatLine, ChatRoom};
 
 pub mod hub;
 
-pub use hub::{ChatHub, LocalHub};
+pub use hub::{ChatHub, ClusterHub, LocalHub};
 
 /// The longest line, in characters.
 pub const MAX_CHARS: usize = 140;

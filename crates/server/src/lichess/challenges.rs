@@ -180,7 +180,7 @@ async fn player_json(state: &Shared, account: &Account, speed: Speed) -> LiResul
         "id": id,
         "name": account.username,
         "rating": shown.rating,
-        "online": state.presence.is_online(&id),
+        "online": state.presence.is_online(&id).await,
     });
     if shown.provisional {
         v["provisional"] = json!(true);

@@ -3,29 +3,68 @@
 //! `gameStart`, `gameFinish`) sent to an account by whoever makes them, and
 //! the rule of one event stream per account (a new one closes the old).
 //!
+//! In a cluster ([`Events::clustered`]) both go through the bus's `events`
+//! topic: a line sent on any node reaches the account's stream on whichever
+//! node holds it, and a stream opening on one node ends the account's
+//! older streams on the others. Which stream is newer is decided the same
+//! way on every node: by its opening time, then its node and number, so
+//! two streams opened at once on two nodes leave exactly one.
+//!
 //! Lines are best effort: a stream that lags loses the oldest, and a
 //! client that reconnects gets the current state first (ongoing games and
 //! waiting challenges).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
+use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
+
+use crate::relay::{EVENTS_TOPIC, Outbox, listen};
 
 /// Lines kept for a slow stream before the oldest are dropped.
 const BACKLOG: usize = 256;
 
+/// Which stream of an account is the newest: opened at (Unix ms), on node,
+/// number on that node.
+type Opening = (i64, String, u64);
+
 #[derive(Debug)]
 struct Feed {
     lines: broadcast::Sender<Arc<str>>,
-    /// The number of the account's newest stream.
+    /// The number of the account's newest stream on this node.
     newest: watch::Sender<u64>,
+    /// When and where that stream opened.
+    opening: Opening,
+}
+
+/// What nodes tell one another on the `events` topic.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+enum Notice {
+    /// A line for `to`'s stream.
+    Line { to: String, line: String },
+    /// `to`'s stream opened on `node`.
+    Open {
+        to: String,
+        at: i64,
+        node: String,
+        number: u64,
+    },
+}
+
+/// The cluster side of [`Events`].
+#[derive(Debug)]
+struct Remote {
+    node: String,
+    out: Outbox,
 }
 
 /// Every account's feed, by player id.
 #[derive(Debug, Default)]
 pub struct Events {
     feeds: Mutex<HashMap<String, Feed>>,
+    remote: Option<Remote>,
 }
 
 /// An open event stream's place: its lines, and a signal when a newer
@@ -48,31 +87,124 @@ impl Slot {
 }
 
 impl Events {
+    /// The feeds of a node in a cluster, carried by `bus`.
+    pub fn clustered(bus: &Arc<cluster::Bus>) -> Arc<Events> {
+        let events = Arc::new_cyclic(|me: &Weak<Events>| {
+            let lost = me.clone();
+            let out = Outbox::start(bus, EVENTS_TOPIC, move |payload| {
+                if let Some(events) = lost.upgrade() {
+                    events.heard(&payload);
+                }
+            });
+            Events {
+                feeds: Mutex::default(),
+                remote: Some(Remote {
+                    node: bus.node().to_owned(),
+                    out,
+                }),
+            }
+        });
+        let me = Arc::downgrade(&events);
+        listen(bus, EVENTS_TOPIC, move |payload| match me.upgrade() {
+            Some(events) => {
+                events.heard(&payload);
+                true
+            }
+            None => false,
+        });
+        events
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Feed>> {
+        self.feeds.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Sends `line` (one JSON object, no newline) to `player`'s stream,
-    /// if one is open.
+    /// if one is open (on any node of a cluster).
     pub fn send(&self, player: &str, line: &str) {
-        let feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = feeds.get(player) {
+        match &self.remote {
+            Some(r) => r.out.send(encode(&Notice::Line {
+                to: player.to_owned(),
+                line: line.to_owned(),
+            })),
+            None => self.deliver(player, line),
+        }
+    }
+
+    fn deliver(&self, player: &str, line: &str) {
+        if let Some(f) = self.lock().get(player) {
             let _ = f.lines.send(Arc::from(line));
         }
     }
 
-    /// Opens `player`'s event stream, closing any older one.
+    /// Opens `player`'s event stream, closing any older one (on any node
+    /// of a cluster).
     pub fn open(&self, player: &str) -> Slot {
-        let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
+        let at = plyyard_store::now_ms();
+        let node = self
+            .remote
+            .as_ref()
+            .map(|r| r.node.clone())
+            .unwrap_or_default();
+        let mut feeds = self.lock();
         feeds.retain(|_, f| f.lines.receiver_count() > 0);
         let feed = feeds.entry(player.to_owned()).or_insert_with(|| Feed {
             lines: broadcast::Sender::new(BACKLOG),
             newest: watch::Sender::new(0),
+            opening: (i64::MIN, String::new(), 0),
         });
         let number = *feed.newest.borrow() + 1;
         feed.newest.send_replace(number);
-        Slot {
+        feed.opening = (at, node.clone(), number);
+        let slot = Slot {
             lines: feed.lines.subscribe(),
             newest: feed.newest.subscribe(),
             number,
+        };
+        drop(feeds);
+        if let Some(r) = &self.remote {
+            r.out.send(encode(&Notice::Open {
+                to: player.to_owned(),
+                at,
+                node,
+                number,
+            }));
+        }
+        slot
+    }
+
+    /// Acts on what another node (or this one) said on the bus.
+    fn heard(&self, payload: &[u8]) {
+        match serde_json::from_slice::<Notice>(payload) {
+            Ok(Notice::Line { to, line }) => self.deliver(&to, &line),
+            Ok(Notice::Open {
+                to,
+                at,
+                node,
+                number,
+            }) => self.opened_elsewhere(&to, (at, node, number)),
+            Err(e) => tracing::warn!("events: an unreadable notice was dropped: {e}"),
         }
     }
+
+    /// A stream of `player` opened as `opening`: this node's streams of the
+    /// account end if it is newer than theirs.
+    fn opened_elsewhere(&self, player: &str, opening: Opening) {
+        let mut feeds = self.lock();
+        let Some(feed) = feeds.get_mut(player) else {
+            return;
+        };
+        if opening > feed.opening {
+            // A number no stream of this node holds: all of them end.
+            let number = *feed.newest.borrow() + 1;
+            feed.newest.send_replace(number);
+            feed.opening = opening;
+        }
+    }
+}
+
+fn encode(notice: &Notice) -> Vec<u8> {
+    serde_json::to_vec(notice).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -94,5 +226,24 @@ mod tests {
         events.send("p1", "b");
         assert_eq!(&*second.lines.recv().await.unwrap(), "b");
         assert!(first.newest.has_changed().unwrap());
+    }
+
+    #[test]
+    fn a_stream_opened_elsewhere_ends_only_older_streams() {
+        let events = Events::default();
+        let mine = events.open("p1");
+        let now = plyyard_store::now_ms();
+        // Older than this node's stream: nothing changes.
+        events.opened_elsewhere("p1", (now - 60_000, "b".into(), 1));
+        assert!(!mine.superseded());
+        // Its own opening heard back: nothing changes.
+        let own = events.lock()["p1"].opening.clone();
+        events.opened_elsewhere("p1", own);
+        assert!(!mine.superseded());
+        // Newer: it ends.
+        events.opened_elsewhere("p1", (now + 60_000, "b".into(), 1));
+        assert!(mine.superseded());
+        let next = events.open("p1");
+        assert!(!next.superseded());
     }
 }

@@ -3,18 +3,24 @@
 //! pairing").
 //!
 //! `pool` is the matching as pure data (who pairs with whom); `store` holds
-//! the waiting seeks behind a small trait ([`SeekStore`], in process
-//! today: [`MemorySeeks`]) and tells the lobby of every seek that comes or
+//! the waiting seeks behind a small trait ([`SeekStore`]: [`MemorySeeks`]
+//! in process, [`RedisSeeks`] shared by the nodes of a cluster, either
+//! behind [`NodeSeeks`]) and tells the lobby of every seek that comes or
 //! goes; `service` owns the seekers' handles, pairs atomically and starts
-//! the games; `wire` is the JSON.
+//! the games, telling each seeker on the node that holds its request;
+//! `wire` is the JSON.
 
+pub mod either;
 pub mod pool;
 pub mod service;
+pub mod shared;
 pub mod store;
 pub mod wire;
 
+pub use either::NodeSeeks;
 pub use pool::{PoolKey, Seek, SeekId};
 pub use service::{SWEEP_EVERY, SeekHandle, Seeker, Seeks};
+pub use shared::RedisSeeks;
 pub use store::{MemorySeeks, SeekStore};
 pub use wire::{NewSeek, PairedJson, SeekJson};
 

@@ -56,6 +56,8 @@ pub struct Seek {
     pub key: PoolKey,
     /// When it started waiting, Unix milliseconds.
     pub since: i64,
+    /// The node holding the seeker's request (empty for a node alone).
+    pub node: String,
 }
 
 impl Seek {
@@ -127,6 +129,21 @@ impl Pool {
             self.by_key.remove(&key);
         }
         Added { replaced, paired }
+    }
+
+    /// The pool of `waiting`, seeks that are already known not to pair
+    /// with one another (a copy of a shared pool): none is paired here.
+    pub fn from_waiting(waiting: Vec<Seek>) -> Pool {
+        let mut pool = Pool::default();
+        for seek in waiting {
+            pool.by_player
+                .insert(seek.player.clone(), (seek.key, seek.id));
+            pool.by_key.entry(seek.key).or_default().push(seek);
+        }
+        for list in pool.by_key.values_mut() {
+            list.sort_by_key(|s| (s.since, s.id));
+        }
+        pool
     }
 
     /// Takes seek `id` out of the pool; `None` if it is not waiting.
@@ -238,6 +255,7 @@ mod tests {
             provisional: false,
             key: BLITZ,
             since,
+            node: String::new(),
         }
     }
 
@@ -360,6 +378,22 @@ mod tests {
         assert_eq!(pool.remove_player("d").map(|s| s.id), Some(SeekId(4)));
         assert!(pool.sweep(100_000).is_empty());
         assert!(pool.by_key.is_empty(), "no empty lists are kept");
+    }
+
+    #[test]
+    fn a_copy_of_a_pool_pairs_as_the_pool_would() {
+        let mut pool = Pool::default();
+        for (id, r) in [(1, 1000), (2, 1300), (3, 1600)] {
+            pool.add(seek(id, &format!("p{id}"), r, 0), 0);
+        }
+        let mut copy = Pool::from_waiting(pool.waiting().into_iter().rev().collect());
+        assert_eq!(copy.waiting(), pool.waiting());
+        assert_eq!(copy.len(), 3);
+        let a = pool.add(seek(4, "p4", 1310, 10), 10);
+        let b = copy.add(seek(4, "p4", 1310, 10), 10);
+        assert_eq!(a, b);
+        assert_eq!(b.paired.as_ref().map(ids), Some((2, 4)));
+        assert_eq!(copy.sweep(3_000), pool.sweep(3_000));
     }
 
     #[test]

@@ -6,20 +6,28 @@
 //! same answer.
 //!
 //! Pairing is atomic: the store hands each seek out in at most one pair.
-//! Before the game is made, both seekers must still be there; if one left,
-//! the other's seek goes back into the pool (keeping its waiting time) and
-//! no game is made. Games are made on a task of their own, so a request
-//! that ends half-way never leaves half a pairing.
+//! Before the game is made, both seekers must still be there (the store
+//! claims them both, or neither); if one left, the other's seek goes back
+//! into the pool (keeping its waiting time) and no game is made. Games are
+//! made on a task of their own, so a request that ends half-way never
+//! leaves half a pairing.
+//!
+//! In a cluster ([`Seeks::clustered`]) the node that found a pair makes
+//! its game, and each seeker hears the answer on the node holding its
+//! request: directly on this node, through the bus's `seeks:<node>` topic
+//! on another. Each node renews its waiting seekers in the store every few
+//! seconds, so the seeks of a node that died leave the pool.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use ::game::RuleSet;
+use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use super::pool::{Pair, PoolKey, Seek, SeekId};
+use super::shared::RENEW_EVERY;
 use super::store::{MemorySeeks, SeekStore};
 use super::wire::{PairedJson, SeekJson};
 use crate::error::{ApiError, ErrorCode};
@@ -59,18 +67,104 @@ pub struct Seeker {
 pub struct Seeks<S: SeekStore = MemorySeeks> {
     store: S,
     waiters: Mutex<HashMap<SeekId, oneshot::Sender<Answer>>>,
-    next: AtomicU64,
     live: Arc<LiveDeps>,
+    /// This node's id (empty for a node alone).
+    node: String,
+    /// The bus to the other nodes, in a cluster.
+    bus: Option<Arc<cluster::Bus>>,
 }
 
+/// An answer for a seeker on another node, on its `seeks:<node>` topic.
+#[derive(Debug, Serialize, Deserialize)]
+struct Notice {
+    /// The seek.
+    id: u64,
+    /// Its game …
+    paired: Option<PairedNotice>,
+    /// … or why there is none.
+    ended: Option<String>,
+}
+
+/// [`PairedJson`] on the bus.
+#[derive(Debug, Serialize, Deserialize)]
+struct PairedNotice {
+    game_id: String,
+    code: String,
+    white: bool,
+}
+
+/// The topic of node `node`'s seekers.
+fn topic_of(node: &str) -> String {
+    format!("seeks:{node}")
+}
+
+/// Where the answer for a seeker on another node is kept.
+fn answer_key(id: SeekId) -> String {
+    format!("seek:answer:{}", id.0)
+}
+
+/// How long such an answer is kept.
+const ANSWER_KEPT_MS: u64 = 60_000;
+
 impl<S: SeekStore> Seeks<S> {
-    /// The service over `store`, starting games with `live`.
+    /// The service of a node alone over `store`, starting games with `live`.
     pub fn new(store: S, live: Arc<LiveDeps>) -> Seeks<S> {
         Seeks {
             store,
             waiters: Mutex::new(HashMap::new()),
-            next: AtomicU64::new(1),
             live,
+            node: String::new(),
+            bus: None,
+        }
+    }
+
+    /// The service of a node of a cluster over the cluster's `store`:
+    /// it hears the answers for its seekers on `bus` and renews them.
+    pub fn clustered(store: S, live: Arc<LiveDeps>, bus: &Arc<cluster::Bus>) -> Arc<Seeks<S>> {
+        let seeks = Arc::new(Seeks {
+            store,
+            waiters: Mutex::new(HashMap::new()),
+            live,
+            node: bus.node().to_owned(),
+            bus: Some(Arc::clone(bus)),
+        });
+        let me = Arc::downgrade(&seeks);
+        crate::relay::listen(bus, &topic_of(bus.node()), move |payload| {
+            let Some(seeks) = me.upgrade() else {
+                return false;
+            };
+            match serde_json::from_slice::<Notice>(&payload) {
+                Ok(n) => seeks.answer(SeekId(n.id), answer_of(n)),
+                Err(e) => tracing::warn!("seeks: an unreadable answer was dropped: {e}"),
+            }
+            true
+        });
+        tokio::spawn(renew(Arc::downgrade(&seeks)));
+        tokio::spawn(catch_up(Arc::downgrade(&seeks), bus.resubscribed()));
+        seeks
+    }
+
+    /// Hands this node's seekers the answers kept for them (those sent
+    /// while the bus was cut off).
+    async fn answers_kept(&self) {
+        let Some(bus) = &self.bus else { return };
+        let ids: Vec<SeekId> = self.waiters().keys().copied().collect();
+        if ids.is_empty() {
+            return;
+        }
+        let keys: Vec<String> = ids.iter().map(|id| answer_key(*id)).collect();
+        let mut conn = bus.conn();
+        let kept: redis::RedisResult<Vec<Option<Vec<u8>>>> =
+            redis::cmd("MGET").arg(&keys).query_async(&mut conn).await;
+        match kept {
+            Ok(kept) => {
+                for payload in kept.into_iter().flatten() {
+                    if let Ok(n) = serde_json::from_slice::<Notice>(&payload) {
+                        self.answer(SeekId(n.id), answer_of(n));
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("seeks: kept answers cannot be read: {e}"),
         }
     }
 
@@ -84,7 +178,7 @@ impl<S: SeekStore> Seeks<S> {
     /// seek (whose request then answers `conflict`). The handle answers
     /// once paired; dropping it cancels the seek.
     pub async fn seek(self: &Arc<Self>, seeker: Seeker, key: PoolKey) -> SeekHandle<S> {
-        let id = SeekId(self.next.fetch_add(1, Ordering::Relaxed));
+        let id = self.store.new_id();
         let (tx, rx) = oneshot::channel();
         self.waiters().insert(id, tx);
         let handle = SeekHandle {
@@ -101,10 +195,13 @@ impl<S: SeekStore> Seeks<S> {
             provisional: seeker.provisional,
             key,
             since: now_ms(),
+            node: self.node.clone(),
         };
+        self.store.hold(&seek).await;
         let added = self.store.add(seek, now_ms()).await;
         if let Some(old) = added.replaced {
-            self.answer(old.id, Err(ended("replaced by a newer seek")));
+            self.tell(&old, Err(ended("replaced by a newer seek")))
+                .await;
         }
         if let Some(pair) = added.paired {
             self.settle_later(pair);
@@ -117,7 +214,7 @@ impl<S: SeekStore> Seeks<S> {
     pub async fn cancel_player(&self, player: &str) -> bool {
         match self.store.remove_player(player).await {
             Some(seek) => {
-                self.answer(seek.id, Err(ended("the seek was cancelled")));
+                self.tell(&seek, Err(ended("the seek was cancelled"))).await;
                 true
             }
             None => false,
@@ -161,24 +258,79 @@ impl<S: SeekStore> Seeks<S> {
         tokio::spawn(async move { me.settle(pair).await });
     }
 
+    /// Whether `seek`'s seeker waits on this node.
+    fn is_mine(&self, seek: &Seek) -> bool {
+        seek.node == self.node
+    }
+
+    /// Whether `seek`'s seeker is still there, as far as this node knows
+    /// (the store claims the seekers of other nodes).
+    fn still_here(&self, seek: &Seek) -> bool {
+        !self.is_mine(seek) || self.waiters().get(&seek.id).is_some_and(|t| !t.is_closed())
+    }
+
+    /// Sends `answer` to `seek`'s seeker, on whichever node waits for it.
+    async fn tell(&self, seek: &Seek, answer: Answer) {
+        if self.is_mine(seek) {
+            self.answer(seek.id, answer);
+            return;
+        }
+        let Some(bus) = &self.bus else { return };
+        let notice = match answer {
+            Ok(p) => Notice {
+                id: seek.id.0,
+                paired: Some(PairedNotice {
+                    game_id: p.game_id,
+                    code: p.code,
+                    white: p.color == "white",
+                }),
+                ended: None,
+            },
+            Err(e) => Notice {
+                id: seek.id.0,
+                paired: None,
+                ended: Some(e.message),
+            },
+        };
+        let payload = serde_json::to_vec(&notice).unwrap_or_default();
+        // Kept a minute too, for a node that misses the message (see
+        // `catch_up`).
+        let mut conn = bus.conn();
+        let kept: redis::RedisResult<()> = redis::cmd("SET")
+            .arg(answer_key(seek.id))
+            .arg(&payload)
+            .arg("PX")
+            .arg(ANSWER_KEPT_MS)
+            .query_async(&mut conn)
+            .await;
+        if let Err(e) = kept {
+            tracing::warn!("seeks: an answer was not kept: {e}");
+        }
+        match bus.publish(&topic_of(&seek.node), &payload).await {
+            Ok(0) => tracing::warn!(node = %seek.node, "seeks: a seeker's node is gone"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(node = %seek.node, "seeks: an answer was not sent: {e}"),
+        }
+    }
+
     /// Makes the game of `pair` and tells both seekers; or, if a seeker
     /// left meanwhile, puts the other's seek back (it may pair again).
     async fn settle(self: Arc<Self>, pair: Pair) {
         let mut next = Some(pair);
         while let Some(Pair(a, b)) = next.take() {
-            let (ta, tb) = {
-                let mut w = self.waiters();
-                (w.remove(&a.id), w.remove(&b.id))
+            let (here_a, here_b) = (self.still_here(&a), self.still_here(&b));
+            let (wait_a, wait_b) = if here_a && here_b {
+                self.store.claim(&a, &b).await
+            } else {
+                (true, true)
             };
-            let here =
-                |t: &Option<oneshot::Sender<Answer>>| t.as_ref().is_some_and(|t| !t.is_closed());
-            if !(here(&ta) && here(&tb)) {
-                for (seek, tx) in [(a, ta), (b, tb)] {
-                    if let Some(tx) = tx.filter(|t| !t.is_closed()) {
-                        self.waiters().insert(seek.id, tx);
+            if !(here_a && here_b && wait_a && wait_b) {
+                for (seek, back) in [(a, here_a && wait_a), (b, here_b && wait_b)] {
+                    if back {
                         let added = self.store.add(seek, now_ms()).await;
                         if let Some(old) = added.replaced {
-                            self.answer(old.id, Err(ended("replaced by a newer seek")));
+                            self.tell(&old, Err(ended("replaced by a newer seek")))
+                                .await;
                         }
                         if let Some(p) = added.paired {
                             next = Some(p);
@@ -187,9 +339,6 @@ impl<S: SeekStore> Seeks<S> {
                 }
                 continue;
             }
-            let (Some(ta), Some(tb)) = (ta, tb) else {
-                continue;
-            };
             match self.start_game(&a, &b).await {
                 Ok(game) => {
                     let for_player = |p: &str| PairedJson {
@@ -198,14 +347,14 @@ impl<S: SeekStore> Seeks<S> {
                         url: format!("/t/{}", game.code),
                         color: if game.white == p { "white" } else { "black" },
                     };
-                    let _ = ta.send(Ok(for_player(&a.player)));
-                    let _ = tb.send(Ok(for_player(&b.player)));
+                    self.tell(&a, Ok(for_player(&a.player))).await;
+                    self.tell(&b, Ok(for_player(&b.player))).await;
                     tracing::info!(game = %game.game_id, table = %game.code, "seeks paired");
                 }
                 Err(e) => {
                     tracing::warn!("cannot start a paired game: {}", e.message);
-                    let _ = ta.send(Err(e.clone()));
-                    let _ = tb.send(Err(e));
+                    self.tell(&a, Err(e.clone())).await;
+                    self.tell(&b, Err(e)).await;
                 }
             }
         }
@@ -236,6 +385,43 @@ impl<S: SeekStore> Seeks<S> {
             }
         }
         Err(ApiError::internal("no free table code"))
+    }
+}
+
+/// The answer a [`Notice`] carries.
+fn answer_of(n: Notice) -> Answer {
+    match (n.paired, n.ended) {
+        (Some(p), _) => Ok(PairedJson {
+            url: format!("/t/{}", p.code),
+            game_id: p.game_id,
+            code: p.code,
+            color: if p.white { "white" } else { "black" },
+        }),
+        (None, why) => Err(ended(why.as_deref().unwrap_or("the seek ended"))),
+    }
+}
+
+/// Renews this node's waiting seekers in the store every [`RENEW_EVERY`],
+/// until the service is gone.
+async fn renew<S: SeekStore>(seeks: Weak<Seeks<S>>) {
+    let mut every = tokio::time::interval(RENEW_EVERY);
+    loop {
+        every.tick().await;
+        let Some(seeks) = seeks.upgrade() else { return };
+        let ids: Vec<SeekId> = seeks.waiters().keys().copied().collect();
+        seeks.store.keep(&ids).await;
+    }
+}
+
+/// Reads the kept answers each time the bus came back after a loss,
+/// until the service is gone.
+async fn catch_up<S: SeekStore>(
+    seeks: Weak<Seeks<S>>,
+    mut resubscribed: tokio::sync::watch::Receiver<u64>,
+) {
+    while resubscribed.changed().await.is_ok() {
+        let Some(seeks) = seeks.upgrade() else { return };
+        seeks.answers_kept().await;
     }
 }
 

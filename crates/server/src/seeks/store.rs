@@ -1,6 +1,7 @@
 //! Where the waiting seeks are kept: the [`SeekStore`] trait, small enough
-//! for a store shared by several servers (Redis) to take over, and
-//! [`MemorySeeks`], the pool of this process behind one lock.
+//! for a store shared by several servers to take over (the Redis one:
+//! [`super::shared::RedisSeeks`]), and [`MemorySeeks`], the pool of this
+//! process behind one lock.
 //!
 //! A store also tells the lobby of every seek that starts or stops
 //! waiting, in the order the pool changed (so a socket never sees a seek
@@ -9,6 +10,7 @@
 
 use std::future::Future;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::pool::{Added, Pair, Pool, Seek, SeekId};
 use super::wire::SeekJson;
@@ -17,6 +19,23 @@ use crate::tables::lobby::{Lobby, LobbyMsg};
 /// The waiting seeks. Each call changes the pool atomically: a seek is
 /// paired, removed or replaced once, whoever calls at the same time.
 pub trait SeekStore: Send + Sync + 'static {
+    /// A number for a new seek, unique among the seeks of the store.
+    fn new_id(&self) -> SeekId;
+    /// Notes that `seek`'s seeker waits for an answer (before it is added).
+    fn hold(&self, _seek: &Seek) -> impl Future<Output = ()> + Send {
+        async {}
+    }
+    /// Renews the seekers of `ids`, still waiting on this node.
+    fn keep(&self, _ids: &[SeekId]) -> impl Future<Output = ()> + Send {
+        async {}
+    }
+    /// Claims the two seekers of a pair for their game: whether each one
+    /// still waits; both are claimed (and no longer wait) only when both
+    /// do. A store of one process has its seekers' handles at hand: it
+    /// answers yes, and the service looks at the handles.
+    fn claim(&self, _a: &Seek, _b: &Seek) -> impl Future<Output = (bool, bool)> + Send {
+        async { (true, true) }
+    }
     /// Adds `seek` (replacing its player's previous one) and pairs it at
     /// once if it can (see [`Pool::add`]).
     fn add(&self, seek: Seek, now: i64) -> impl Future<Output = Added> + Send;
@@ -35,6 +54,7 @@ pub trait SeekStore: Send + Sync + 'static {
 pub struct MemorySeeks {
     pool: Mutex<Pool>,
     lobby: Lobby,
+    next: AtomicU64,
 }
 
 impl MemorySeeks {
@@ -43,6 +63,7 @@ impl MemorySeeks {
         MemorySeeks {
             pool: Mutex::new(Pool::default()),
             lobby,
+            next: AtomicU64::new(1),
         }
     }
 
@@ -60,6 +81,10 @@ impl MemorySeeks {
 }
 
 impl SeekStore for MemorySeeks {
+    fn new_id(&self) -> SeekId {
+        SeekId(self.next.fetch_add(1, Ordering::Relaxed))
+    }
+
     async fn add(&self, seek: Seek, now: i64) -> Added {
         let mut pool = self.pool();
         let json = SeekJson::from(&seek);

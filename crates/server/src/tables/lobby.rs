@@ -2,8 +2,11 @@
 //! leaving, fanned out to every lobby socket.
 //!
 //! Each change is serialised once and the same text goes to every socket.
-//! The feed is in-process today; several servers will carry it over Redis
-//! behind this same small interface ([`Lobby::publish`], [`Lobby::subscribe`]).
+//! A node alone feeds its sockets directly; in a cluster
+//! ([`Lobby::clustered`]) every change is published on the bus's `lobby`
+//! topic and each node feeds its own sockets what it hears there, its own
+//! changes included (so none arrives twice). The shared seek store
+//! publishes its changes on the same topic (see [`crate::seeks::store`]).
 
 use std::sync::Arc;
 
@@ -11,6 +14,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use super::TableJson;
+use crate::relay::{LOBBY_TOPIC, Outbox, listen};
 use crate::seeks::wire::SeekJson;
 
 /// Changes kept for slow lobby sockets before they must reload the list.
@@ -65,19 +69,60 @@ impl LobbyMsg {
 #[derive(Debug, Clone)]
 pub struct Lobby {
     tx: broadcast::Sender<Arc<str>>,
+    /// The bus, in a cluster.
+    out: Option<Arc<Outbox>>,
 }
 
 impl Default for Lobby {
     fn default() -> Lobby {
         Lobby {
             tx: broadcast::channel(BACKLOG).0,
+            out: None,
         }
     }
 }
 
 impl Lobby {
-    /// Sends `msg` to every lobby socket (serialised once).
+    /// The lobby of a node in a cluster: changes go through `bus`.
+    pub fn clustered(bus: &Arc<cluster::Bus>) -> Lobby {
+        let tx = broadcast::channel(BACKLOG).0;
+        let heard = tx.clone();
+        listen(bus, LOBBY_TOPIC, move |payload| {
+            match std::str::from_utf8(&payload) {
+                Ok(text) => {
+                    let _ = heard.send(Arc::from(text));
+                }
+                Err(_) => tracing::warn!("lobby: a message that is not text was dropped"),
+            }
+            true
+        });
+        let lost = tx.clone();
+        let out = Outbox::start(bus, LOBBY_TOPIC, move |payload| {
+            if let Ok(text) = std::str::from_utf8(&payload) {
+                let _ = lost.send(Arc::from(text));
+            }
+        });
+        Lobby {
+            tx,
+            out: Some(Arc::new(out)),
+        }
+    }
+
+    /// Sends `msg` to every lobby socket (serialised once), on every node
+    /// of a cluster.
     pub fn publish(&self, msg: &LobbyMsg) {
+        let text = msg.to_text();
+        match &self.out {
+            Some(out) => out.send(text),
+            None => {
+                let _ = self.tx.send(Arc::from(text));
+            }
+        }
+    }
+
+    /// Sends `msg` to this node's lobby sockets only (the whole list again,
+    /// after the bus lost messages).
+    pub fn publish_here(&self, msg: &LobbyMsg) {
         let _ = self.tx.send(Arc::from(msg.to_text()));
     }
 

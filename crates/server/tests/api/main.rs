@@ -8,6 +8,7 @@ mod chat;
 mod cluster;
 mod cluster_limits;
 mod cluster_live;
+mod cluster_nodes;
 mod exercises;
 mod games;
 mod guards;
