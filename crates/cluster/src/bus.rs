@@ -20,6 +20,9 @@ const TIMEOUT: Duration = Duration::from_secs(2);
 /// The wait between two attempts to reconnect the subscriber.
 const RECONNECT_PAUSE: Duration = Duration::from_millis(250);
 
+/// The pause before a command is sent again on a new connection.
+const RETRY_PAUSE: Duration = Duration::from_millis(100);
+
 /// Every node listens on the topic of this prefix and its id.
 pub const NODE_TOPIC_PREFIX: &str = "node:";
 
@@ -104,12 +107,19 @@ impl Bus {
     /// [`BusError::Redis`] when Redis cannot be reached.
     pub async fn publish(&self, topic: &str, payload: &[u8]) -> Result<usize, BusError> {
         let mut conn = self.conn.clone();
-        let n: usize = redis::cmd("PUBLISH")
-            .arg(topic)
-            .arg(payload)
-            .query_async(&mut conn)
-            .await?;
-        Ok(n)
+        let mut cmd = redis::cmd("PUBLISH");
+        cmd.arg(topic).arg(payload);
+        match cmd.query_async(&mut conn).await {
+            Ok(n) => Ok(n),
+            // The first command on a connection Redis dropped (it
+            // restarted) fails and makes the manager reconnect: one more
+            // try goes out on the new connection.
+            Err(e) if e.is_connection_dropped() || e.is_io_error() => {
+                tokio::time::sleep(RETRY_PAUSE).await;
+                Ok(cmd.query_async(&mut conn).await?)
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Every message published on `topic` from now on (the node subscribes

@@ -42,9 +42,9 @@ use crate::remote::{Answer, Forward, split};
 use wire::error::{ApiError, ErrorCode};
 
 /// A lease lasts this long unless renewed.
-pub const LEASE_TTL: Duration = Duration::from_secs(10);
+pub const LEASE_TTL: Duration = Duration::from_secs(6);
 /// A node renews its leases this often.
-pub const RENEW_EVERY: Duration = Duration::from_secs(3);
+pub const RENEW_EVERY: Duration = Duration::from_secs(2);
 /// A node looks for games nobody owns this often.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
 /// A forwarded command's answer must come within this long.

@@ -356,14 +356,26 @@ where
                             Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                         }
                     }
-                    Ok(ClientMsg::Sync { v }) => match session.subscribe(Some(v)).await {
+                    Ok(ClientMsg::Sync { v }) => match tokio::select! {
+                        r = session.subscribe(Some(v)) => r,
+                        () = stopped(&mut stopping) => {
+                            session.sink.send(Outgoing::Close(close::GOING_AWAY, "server restarting".into())).await?;
+                            return Ok(());
+                        }
+                    } {
                         Ok(sub) => {
                             events = sub.events;
                             session.catch_up(sub.catch_up).await?;
                         }
                         Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                     },
-                    Ok(cmd) => match session.command(cmd).await {
+                    Ok(cmd) => match tokio::select! {
+                        r = session.command(cmd) => r,
+                        () = stopped(&mut stopping) => {
+                            session.sink.send(Outgoing::Close(close::GOING_AWAY, "server restarting".into())).await?;
+                            return Ok(());
+                        }
+                    } {
                         Ok(Some(v)) => session.send(&ServerMsg::Ack { id, v }).await?,
                         Ok(None) => {}
                         Err(e) => session.send(&ServerMsg::error(id, e)).await?,
@@ -374,7 +386,17 @@ where
                 Ok(e) => session.send_event(&e).await?,
                 Err(lost @ (broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed)) => {
                     let since = Some(session.sent_v);
-                    match session.subscribe(since).await {
+                    // A stopping node's games move while its sockets wait
+                    // for them: the stop, not the wait, decides.
+                    let resubscribed = tokio::select! {
+                        r = session.subscribe(since) => Some(r),
+                        () = stopped(&mut stopping) => None,
+                    };
+                    let Some(resubscribed) = resubscribed else {
+                        session.sink.send(Outgoing::Close(close::GOING_AWAY, "server restarting".into())).await?;
+                        return Ok(());
+                    };
+                    match resubscribed {
                         Ok(sub) => {
                             events = sub.events;
                             // A closed feed means a new actor, which has to
@@ -393,6 +415,11 @@ where
             },
         }
     }
+}
+
+/// Completes once the server starts shutting down.
+async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|s| *s).await;
 }
 
 #[cfg(test)]
