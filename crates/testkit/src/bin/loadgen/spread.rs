@@ -347,10 +347,9 @@ impl Side {
                 }
             }
             "ack" => self.take_ack(m.id, clock, now),
-            "error" => {
-                if self.take_error(&m, text) && self.probe.is_none() {
-                    out.push(self.sync());
-                }
+            // The guard records the error whatever it answers.
+            "error" if self.take_error(&m, text) && self.probe.is_none() => {
+                out.push(self.sync());
             }
             _ => {}
         }
@@ -1364,7 +1363,7 @@ mod tests {
             .iter()
             .map(|m| format!(r#"{{"uci":"{m}","san":"x"}}"#))
             .collect();
-        let turn = if moves.len() % 2 == 0 {
+        let turn = if moves.len().is_multiple_of(2) {
             "white"
         } else {
             "black"
@@ -1378,7 +1377,11 @@ mod tests {
     }
 
     fn event(v: u64, ply: u32, uci: &str) -> Utf8Bytes {
-        let turn = if ply % 2 == 0 { "white" } else { "black" };
+        let turn = if ply.is_multiple_of(2) {
+            "white"
+        } else {
+            "black"
+        };
         format!(
             r#"{{"t":"event","v":{v},"kind":"move","move":{{"uci":"{uci}","san":"x"}},"game":{{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","ply":{ply},"turn":"{turn}","status":"ongoing","you":null,"dests":{DESTS}}}}}"#
         )
