@@ -43,6 +43,10 @@ use plyyard_store::Store;
 /// players seeking a game) is queued, not left to retry after a second.
 const LISTEN_BACKLOG: u32 = 4096;
 
+/// How long shutdown waits for the open sockets to say "going away" (a
+/// game socket reads on for up to 2 s for the client's close reply).
+const SOCKETS_CLOSE: Duration = Duration::from_secs(3);
+
 /// A listener on `addr` (`host:port`) with [`LISTEN_BACKLOG`].
 async fn listen(addr: &str) -> std::io::Result<TcpListener> {
     let mut last = None;
@@ -189,6 +193,18 @@ impl Server {
             },
         )
         .await;
+        // Upgraded sockets outlive their HTTP connection: give them the
+        // time to send "going away", so clients know to reconnect.
+        self.state.sockets.close();
+        if tokio::time::timeout(SOCKETS_CLOSE, self.state.sockets.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                open = self.state.sockets.len(),
+                "sockets still open at shutdown"
+            );
+        }
         purge.abort();
         expire.abort();
         challenges.abort();

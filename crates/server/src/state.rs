@@ -69,6 +69,9 @@ pub struct Shared {
     /// Becomes `true` when the server starts shutting down; open sockets
     /// then close with "going away" so clients reconnect to the next server.
     pub shutting_down: tokio::sync::watch::Sender<bool>,
+    /// The open websocket sessions: at shutdown the server waits (a little)
+    /// for them to send their "going away" before the process exits.
+    pub sockets: tokio_util::task::TaskTracker,
     /// The bus to the other nodes of a cluster; `None` when this node runs
     /// alone.
     pub bus: Option<Arc<cluster::Bus>>,
@@ -156,6 +159,7 @@ impl Shared {
             secure_cookies: false,
             tuning,
             shutting_down: tokio::sync::watch::Sender::new(false),
+            sockets: tokio_util::task::TaskTracker::new(),
             bus,
         }
     }

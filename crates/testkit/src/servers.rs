@@ -121,6 +121,12 @@ pub struct ServerProcess {
     pub addr: SocketAddr,
 }
 
+/// The log filter of the servers the tests start: `info`, or
+/// `PLYYARD_TEST_SERVER_LOG` (e.g. `info,live=debug` to follow a cluster).
+fn node_log_filter() -> String {
+    std::env::var("PLYYARD_TEST_SERVER_LOG").unwrap_or_else(|_| "info".to_owned())
+}
+
 impl ServerProcess {
     /// Runs `bin serve --addr 127.0.0.1:0 --db <db> <args…>` and waits for
     /// its `listening on http://…` line. The child's log goes to this
@@ -144,7 +150,7 @@ impl ServerProcess {
             .args(args)
             .env_remove("PLYYARD_SECRET")
             .env_remove("PLYYARD_DB")
-            .env("PLYYARD_LOG", "info")
+            .env("PLYYARD_LOG", node_log_filter())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

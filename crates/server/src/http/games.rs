@@ -168,8 +168,10 @@ async fn game_socket(
         account: key.account.clone(),
         ip: key.ip,
     };
-    Ok(super::socket::bounded_socket(ws)
-        .on_upgrade(move |socket| session(state.0, id, player, client, speaker, q.v, socket)))
+    let sockets = state.sockets.clone();
+    Ok(super::socket::bounded_socket(ws).on_upgrade(move |socket| {
+        sockets.track_future(session(state.0, id, player, client, speaker, q.v, socket))
+    }))
 }
 
 /// Runs a game session over an upgraded socket.

@@ -237,6 +237,7 @@ async fn lobby_socket(
     if !same_origin(&headers, state.public_origin.as_deref()) {
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
+    let sockets = state.sockets.clone();
     Ok(super::socket::bounded_socket(ws)
-        .on_upgrade(move |socket| crate::ws::lobby::session(state, socket)))
+        .on_upgrade(move |socket| sockets.track_future(crate::ws::lobby::session(state, socket))))
 }

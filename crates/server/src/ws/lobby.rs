@@ -56,7 +56,15 @@ pub async fn session(state: AppState, socket: WebSocket) {
                     }
                 }
             },
-            _ = stopping.changed() => break,
+            _ = stopping.changed() => {
+                // "Going away": the client reconnects, to another node.
+                let frame = axum::extract::ws::CloseFrame {
+                    code: close::GOING_AWAY,
+                    reason: "server restarting".into(),
+                };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                return;
+            }
         }
     }
     let _ = sink.close().await;
