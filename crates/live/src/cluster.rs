@@ -101,6 +101,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The frame saying that `game` has a new owner (or none).
+pub(crate) fn owner_changed(game: &str) -> Vec<u8> {
+    format!("O {game}\n").into_bytes()
+}
+
 /// The topic of game `game`'s events.
 pub(crate) fn lane(game: &str) -> String {
     let mut h = DefaultHasher::new();
@@ -202,9 +207,7 @@ impl Cluster {
     /// Tells every node that `game` has a new owner (or none): their relays
     /// of it close, so that its sockets subscribe again.
     pub(crate) fn publish_owner_changed(&self, game: &str) {
-        let _ = self
-            .outgoing
-            .send((lane(game), format!("O {game}\n").into_bytes()));
+        let _ = self.outgoing.send((lane(game), owner_changed(game)));
     }
 
     /// Publishes a lifecycle announcement for every node's listeners.

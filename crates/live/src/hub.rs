@@ -180,10 +180,14 @@ async fn supervise(
             Exit::Closed => break,
         }
     }
-    if let (Some(c), Some(epoch)) = (&shared.cluster, epoch)
-        && let Err(e) = shared.store.release_lease(&id, c.node(), epoch).await
-    {
-        tracing::warn!(game = %id, "cannot give up the lease: {e}");
+    if let (Some(c), Some(epoch)) = (&shared.cluster, epoch) {
+        match shared.store.release_lease(&id, c.node(), epoch).await {
+            // A stopping node's games move at once: the other nodes' sockets
+            // resubscribe, and the first to ask takes the game.
+            Ok(()) if c.draining() => c.publish_owner_changed(&id),
+            Ok(()) => {}
+            Err(e) => tracing::warn!(game = %id, "cannot give up the lease: {e}"),
+        }
     }
     tracing::debug!(game = %id, "game unloaded");
 }

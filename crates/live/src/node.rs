@@ -17,6 +17,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::cluster::{
     Cluster, Frame, LANES, LEASE_TTL, LIFE_TOPIC, RENEW_EVERY, SWEEP_BATCH, SWEEP_EVERY, lane,
+    owner_changed,
 };
 use crate::hub::{self, LiveDeps, Route};
 use crate::lifecycle::{LifeEvent, LifeKind};
@@ -261,8 +262,7 @@ pub async fn drain(shared: &Arc<LiveDeps>) {
         Ok(games) => {
             tracing::info!(games = games.len(), "leases given up");
             for game in &games {
-                let frame = format!("O {game}\n");
-                if let Err(e) = c.bus().publish(&lane(game), frame.as_bytes()).await {
+                if let Err(e) = c.bus().publish(&lane(game), &owner_changed(game)).await {
                     tracing::warn!("cannot tell other nodes: {e}");
                     break;
                 }

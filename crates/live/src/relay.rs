@@ -7,6 +7,12 @@
 //! owner (which answers from its memory, or the whole state from the
 //! database). A new owner closes the relay the same way, so that sockets
 //! tell it who is there.
+//!
+//! A relay is shared by sockets that joined it at different versions, so
+//! it passes every event it hears in order and never skips ahead on one
+//! socket's word: each socket drops the events its catch-up already gave
+//! it. A socket joins before its subscription is sent to the owner, so the
+//! events after the version the owner answered all reach it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -28,27 +34,7 @@ struct Relay {
 /// The relays of one node, by game id.
 #[derive(Debug, Default)]
 pub(crate) struct Relays {
-    map: Arc<Mutex<HashMap<String, Relay>>>,
-}
-
-/// A socket's place on a relay: its events, and a way to tell the relay
-/// the version the socket was brought to.
-#[derive(Debug)]
-pub(crate) struct Joined {
-    /// The events from now on.
-    pub events: broadcast::Receiver<Arc<Event>>,
-    game: String,
-    map: Arc<Mutex<HashMap<String, Relay>>>,
-}
-
-impl Joined {
-    /// The owner brought the socket to version `v`: later events follow it.
-    pub(crate) fn seen(&self, v: u64) {
-        let mut map = lock(&self.map);
-        if let Some(r) = map.get_mut(&self.game) {
-            r.last = Some(r.last.map_or(v, |l| l.max(v)));
-        }
-    }
+    map: Mutex<HashMap<String, Relay>>,
 }
 
 fn lock(map: &Mutex<HashMap<String, Relay>>) -> MutexGuard<'_, HashMap<String, Relay>> {
@@ -56,18 +42,15 @@ fn lock(map: &Mutex<HashMap<String, Relay>>) -> MutexGuard<'_, HashMap<String, R
 }
 
 impl Relays {
-    /// Joins the relay of `game`, opening it if needed.
-    pub(crate) fn join(&self, game: &str) -> Joined {
+    /// Joins the relay of `game`, opening it if needed: its events from
+    /// now on.
+    pub(crate) fn join(&self, game: &str) -> broadcast::Receiver<Arc<Event>> {
         let mut map = lock(&self.map);
         let relay = map.entry(game.to_owned()).or_insert_with(|| Relay {
             tx: broadcast::channel(BACKLOG).0,
             last: None,
         });
-        Joined {
-            events: relay.tx.subscribe(),
-            game: game.to_owned(),
-            map: Arc::clone(&self.map),
-        }
+        relay.tx.subscribe()
     }
 
     /// Passes event `v` of `game` (the text as sent) to its sockets, if this
@@ -132,33 +115,34 @@ mod tests {
     #[test]
     fn events_pass_once_in_order_and_a_gap_closes_the_relay() {
         let relays = Relays::default();
-        let mut joined = relays.join("g");
-        joined.seen(3);
-        relays.deliver("g", 2, "old");
+        let mut events = relays.join("g");
         relays.deliver("g", 4, "four");
         relays.deliver("g", 4, "again");
+        relays.deliver("g", 3, "old");
         relays.deliver("g", 5, "five");
         relays.deliver("other", 9, "not ours");
-        assert_eq!(texts(&mut joined.events), vec![4, 5]);
+        assert_eq!(texts(&mut events), vec![4, 5]);
         relays.deliver("g", 7, "gap");
         assert!(matches!(
-            joined.events.try_recv(),
+            events.try_recv(),
             Err(broadcast::error::TryRecvError::Closed)
         ));
         assert_eq!(relays.len(), 0);
     }
 
+    /// Two sockets on one relay, caught up by the owner to different
+    /// versions (9 and 10, answers crossing the event on the bus): the one
+    /// at 9 still gets event 10, which the other drops itself.
     #[test]
-    fn the_first_event_sets_the_version_when_none_is_known() {
+    fn a_socket_caught_up_further_takes_nothing_from_the_others() {
         let relays = Relays::default();
-        let mut joined = relays.join("g");
+        let mut at_nine = relays.join("g");
+        let mut at_ten = relays.join("g");
         relays.deliver("g", 10, "ten");
         relays.deliver("g", 11, "eleven");
-        joined.seen(10);
-        relays.deliver("g", 11, "dup");
-        relays.deliver("g", 12, "twelve");
-        assert_eq!(texts(&mut joined.events), vec![10, 11, 12]);
-        drop(joined);
+        assert_eq!(texts(&mut at_nine), vec![10, 11]);
+        assert_eq!(texts(&mut at_ten), vec![10, 11]);
+        drop((at_nine, at_ten));
         relays.prune();
         assert_eq!(relays.len(), 0);
     }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use game::Reason;
 use game::shakmaty::ByColor;
 use serde::{Deserialize, Serialize};
-use tokio::sync::oneshot;
+use tokio::sync::{broadcast, oneshot};
 
 use crate::cmd::{Cmd, Subscription};
 use crate::fair::Requester;
@@ -170,7 +170,6 @@ pub(crate) enum Answer {
     },
     Subscribed {
         catch_up: RemoteCatchUp,
-        version: u64,
         seats: RemoteSeats,
     },
     Version {
@@ -299,7 +298,7 @@ pub(crate) fn split(cmd: Cmd) -> Result<(RemoteCmd, Waiting), Box<Cmd>> {
 #[derive(Debug)]
 pub(crate) enum Pending {
     State(oneshot::Receiver<GameState>),
-    Subscribe(oneshot::Receiver<Subscription>, Option<u64>),
+    Subscribe(oneshot::Receiver<Subscription>),
     Version(oneshot::Receiver<Result<u64, ApiError>>),
     Pgn(oneshot::Receiver<String>),
     Done(oneshot::Receiver<()>),
@@ -322,10 +321,7 @@ pub(crate) fn rebuild(cmd: RemoteCmd) -> (Cmd, Pending) {
         }
         R::Subscribe { since } => {
             let (reply, rx) = oneshot::channel();
-            (
-                Cmd::Subscribe { since, reply },
-                Pending::Subscribe(rx, since),
-            )
+            (Cmd::Subscribe { since, reply }, Pending::Subscribe(rx))
         }
         R::Move {
             player,
@@ -413,7 +409,7 @@ impl Pending {
     pub(crate) async fn answer(self) -> Answer {
         let answered = match self {
             Pending::State(rx) => rx.await.map(|g| Answer::State { game: Box::new(g) }),
-            Pending::Subscribe(rx, since) => rx.await.map(|sub| subscribed(&sub, since)),
+            Pending::Subscribe(rx) => rx.await.map(|sub| subscribed(&sub)),
             Pending::Version(rx) => rx.await.map(|r| Answer::Version {
                 result: r.map_err(RemoteError::from),
             }),
@@ -425,26 +421,20 @@ impl Pending {
     }
 }
 
-/// A subscription as it crosses nodes: what the client missed and the
-/// version it brings the client to (the events stay on the owner: the
-/// asking node hears them from the bus).
-fn subscribed(sub: &Subscription, since: Option<u64>) -> Answer {
-    let (catch_up, version) = match &sub.catch_up {
-        CatchUp::UpToDate => (RemoteCatchUp::UpToDate, since.unwrap_or(0)),
-        CatchUp::Events(events) => {
-            let last = events.last().map_or(since.unwrap_or(0), |e| e.v);
-            let events = events.iter().map(|e| (e.v, e.text.to_string())).collect();
-            (RemoteCatchUp::Events { events }, last)
-        }
-        CatchUp::Full(game) => {
-            let v = game.v;
-            let game = Box::new(GameState::clone(game));
-            (RemoteCatchUp::Full { game }, v)
-        }
+/// A subscription as it crosses nodes: what the client missed (the events
+/// stay on the owner: the asking node hears them from the bus).
+fn subscribed(sub: &Subscription) -> Answer {
+    let catch_up = match &sub.catch_up {
+        CatchUp::UpToDate => RemoteCatchUp::UpToDate,
+        CatchUp::Events(events) => RemoteCatchUp::Events {
+            events: events.iter().map(|e| (e.v, e.text.to_string())).collect(),
+        },
+        CatchUp::Full(game) => RemoteCatchUp::Full {
+            game: Box::new(GameState::clone(game)),
+        },
     };
     Answer::Subscribed {
         catch_up,
-        version,
         seats: RemoteSeats::from(&sub.seats),
     }
 }
@@ -477,7 +467,7 @@ impl Waiting {
     /// A subscription's events come from `joined`, the relay of the game
     /// joined before the command was sent (so nothing falls between the
     /// owner's answer and the first event heard).
-    pub(crate) fn deliver(self, answer: Answer, joined: Option<crate::relay::Joined>) {
+    pub(crate) fn deliver(self, answer: Answer, joined: Option<broadcast::Receiver<Arc<Event>>>) {
         match (self, answer) {
             (Waiting::State(tx), Answer::State { game }) => {
                 let _ = tx.send(*game);
@@ -494,22 +484,14 @@ impl Waiting {
             (Waiting::Done(tx), Answer::Done) => {
                 let _ = tx.send(());
             }
-            (
-                Waiting::Subscribe(tx),
-                Answer::Subscribed {
-                    catch_up,
-                    version,
-                    seats,
-                },
-            ) => {
-                let Some(joined) = joined else {
+            (Waiting::Subscribe(tx), Answer::Subscribed { catch_up, seats }) => {
+                let Some(events) = joined else {
                     tracing::warn!("a subscription was answered without its relay");
                     return;
                 };
-                joined.seen(version);
                 let _ = tx.send(Subscription {
                     catch_up: catch_up.into_local(),
-                    events: joined.events,
+                    events,
                     seats: seats.into(),
                 });
             }
