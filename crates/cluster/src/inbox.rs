@@ -48,8 +48,7 @@ impl Replier {
     /// Answers the request with `body` (best effort: an answer nobody waits
     /// for any more is dropped by its asker).
     pub async fn answer(self, body: &[u8]) {
-        let mut frame = format!("A {}\n", self.id).into_bytes();
-        frame.extend_from_slice(body);
+        let frame = crate::frame::build(&format!("A {}", self.id), body);
         if let Err(e) = self.bus.publish(&topic_of(&self.to), &frame).await {
             tracing::warn!(to = %self.to, "bus: an answer was not sent: {e}");
         }
@@ -99,8 +98,7 @@ impl Inbox {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.lock().insert(id, tx);
-        let mut frame = format!("Q {id} {}\n", self.bus.node()).into_bytes();
-        frame.extend_from_slice(body);
+        let frame = crate::frame::build(&format!("Q {id} {}", self.bus.node()), body);
         let sent = self.bus.publish(&topic_of(node), &frame).await;
         let answer = match sent {
             Ok(0) => Err(BusError::NoListener(node.to_owned())),
@@ -119,8 +117,7 @@ impl Inbox {
     /// # Errors
     /// As [`Inbox::request`], but for the wait.
     pub async fn notify(&self, node: &str, body: &[u8]) -> Result<(), BusError> {
-        let mut frame = b"N\n".to_vec();
-        frame.extend_from_slice(body);
+        let frame = crate::frame::build("N", body);
         match self.bus.publish(&topic_of(node), &frame).await? {
             0 => Err(BusError::NoListener(node.to_owned())),
             _ => Ok(()),
@@ -183,18 +180,15 @@ enum Frame {
 }
 
 fn parse(frame: &Bytes) -> Option<Frame> {
-    let nl = frame.iter().position(|&b| b == b'\n')?;
-    let head = std::str::from_utf8(&frame[..nl]).ok()?;
-    let body = frame.slice(nl + 1..);
-    let mut parts = head.split(' ');
-    match parts.next()? {
+    let (mut head, body) = crate::frame::split(frame)?;
+    match head.next()? {
         "Q" => {
-            let id = parts.next()?.parse().ok()?;
-            let from = parts.next()?.to_owned();
+            let id = head.next()?.parse().ok()?;
+            let from = head.next()?.to_owned();
             Some(Frame::Request { id, from, body })
         }
         "A" => {
-            let id = parts.next()?.parse().ok()?;
+            let id = head.next()?.parse().ok()?;
             Some(Frame::Answer { id, body })
         }
         "N" => Some(Frame::Notice { body }),

@@ -8,6 +8,7 @@
 //!   [`Bus::resubscribed`] so that listeners catch up from the database
 //!   (publish/subscribe is at most once: what was published while a node
 //!   was cut off is gone).
+//! - [`frame`]: the shape of every message (a header line, a body).
 //! - [`inbox`]: requests to one node and their answers, over the node's
 //!   own topic.
 //! - [`limits`]: rate-limit counters in Redis (a generic cell rate
@@ -17,6 +18,7 @@
 
 mod bus;
 mod error;
+pub mod frame;
 pub mod inbox;
 pub mod limits;
 #[cfg(feature = "testing")]

@@ -103,7 +103,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The frame saying that `game` has a new owner (or none).
 pub(crate) fn owner_changed(game: &str) -> Vec<u8> {
-    format!("O {game}\n").into_bytes()
+    cluster::frame::build(&format!("O {game}"), b"")
 }
 
 /// The topic of game `game`'s events.
@@ -199,8 +199,7 @@ impl Cluster {
 
     /// Publishes event `v` of `game` (its text as sent to sockets).
     pub(crate) fn publish_event(&self, game: &str, v: u64, text: &str) {
-        let mut frame = format!("E {game} {v}\n").into_bytes();
-        frame.extend_from_slice(text.as_bytes());
+        let frame = cluster::frame::build(&format!("E {game} {v}"), text.as_bytes());
         let _ = self.outgoing.send((lane(game), frame));
     }
 

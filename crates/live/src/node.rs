@@ -121,17 +121,14 @@ async fn hear_lane(c: Arc<Cluster>, mut rx: broadcast::Receiver<Bytes>) {
     }
 }
 
-fn on_lane_frame(c: &Cluster, frame: &[u8]) {
-    let Some(nl) = frame.iter().position(|&b| b == b'\n') else {
+fn on_lane_frame(c: &Cluster, frame: &Bytes) {
+    let Some((mut head, body)) = cluster::frame::split(frame) else {
+        tracing::warn!("bus: an unreadable game frame");
         return;
     };
-    let Ok(head) = std::str::from_utf8(&frame[..nl]) else {
-        return;
-    };
-    let mut parts = head.split(' ');
-    match (parts.next(), parts.next(), parts.next()) {
+    match (head.next(), head.next(), head.next()) {
         (Some("E"), Some(game), Some(v)) => {
-            let (Ok(v), Ok(text)) = (v.parse(), std::str::from_utf8(&frame[nl + 1..])) else {
+            let (Ok(v), Ok(text)) = (v.parse(), std::str::from_utf8(&body)) else {
                 return;
             };
             c.relays.deliver(game, v, text);
