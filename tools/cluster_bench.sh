@@ -132,7 +132,7 @@ run() {
     RUN=$1
     local nodes=$2 think=$3 window=$4
     shift 4
-    local db="bench_$RUN"
+    local db="bench_${RUN//-/_}"
     runuser -u postgres -- psql -q -h 127.0.0.1 -p "$PGPORT" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
     local ports=() pids=() args=()
     if [ "$nodes" = 1 ]; then
