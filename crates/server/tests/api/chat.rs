@@ -6,29 +6,16 @@
 
 use std::time::Duration;
 
+use crate::support::{account, token};
 use serde_json::{Value, json};
 use testkit::{Client, Method, Socket, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
-const PASSWORD: &str = "Knight-f3 takes e5!";
 
 async fn start(db: &TestDb, chat_lines_per_10s: u32) -> TestServer {
     let mut tuning = testkit::tuning(0.05);
     tuning.quotas.chat_lines_per_10s = chat_lines_per_10s;
     TestServer::start_with(db.url(), tuning).await
-}
-
-async fn account(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
 }
 
 /// `host` opens a casual 5+3 table and `guest` sits: (white, black, game
@@ -235,22 +222,6 @@ async fn chat_is_rate_limited(db: TestDb) {
     assert_eq!(r["code"], "rate_limited", "{r}");
     let (_b, h) = ws(&white, &id).await;
     assert_eq!(h["lines"].as_array().unwrap().len(), 3, "{h}");
-}
-
-/// A new personal token of `c`'s account.
-async fn token(c: &Client, scopes: &[&str]) -> String {
-    let r = c
-        .post_json(
-            "/api/account/tokens",
-            &json!({"description": "chat test", "scopes": scopes}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    r.json::<Value>().unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 /// `METHOD path` with `token` and `body`: (status, JSON).

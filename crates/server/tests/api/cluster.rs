@@ -23,6 +23,8 @@ use testkit::{Backend, Client, ServerProcess, Socket, TestDb, TestRedis, send_js
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::support;
+
 /// How long one answer may take.
 const WAIT: Duration = Duration::from_secs(20);
 /// How long play may stall after a node or Redis goes away (the issue's
@@ -32,7 +34,6 @@ const RESUME_WITHIN: Duration = Duration::from_secs(10);
 const STOP_WITHIN: Duration = Duration::from_secs(10);
 /// The websocket close code of a server going away.
 const GOING_AWAY: u16 = 1001;
-const PASSWORD: &str = "Rook-a1 to d1, check!";
 /// A legal game: the Ruy Lopez, closed variation, 16 plies.
 const LINE: [&str; 16] = [
     "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5",
@@ -217,17 +218,9 @@ fn suffix() -> String {
     format!("{:06}", rand::random::<u32>() % 1_000_000)
 }
 
-/// Signs `c` up as a new account.
+/// Signs `c` up as a new account named `prefix` and digits.
 async fn sign_up(c: &Client, prefix: &str) {
-    let name = format!("{prefix}{}", suffix());
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "sign-up on {}: {}", c.addr(), r.text());
+    support::sign_up(c, &format!("{prefix}{}", suffix())).await;
 }
 
 fn table_body() -> Value {
@@ -858,7 +851,7 @@ async fn signups_are_counted_across_nodes(cl: Cluster) {
         let r = on(k)
             .post_json(
                 "/api/account/signup",
-                &json!({"username": name, "password": PASSWORD}),
+                &json!({"username": name, "password": support::PASSWORD}),
             )
             .await
             .unwrap();

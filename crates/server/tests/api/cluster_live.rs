@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
+use crate::support::account;
 use serde_json::{Value, json};
 use testkit::{Backend, Client, Socket, TestDb, TestRedis, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
-const PASSWORD: &str = "Knight-f3 takes e5!";
 
 async fn node(db: &TestDb, redis: &TestRedis, name: &str) -> TestServer {
     TestServer::start_config(server::Config {
@@ -29,19 +29,6 @@ async fn cluster_env() -> Option<(TestDb, TestRedis)> {
     let db = TestDb::new(Backend::Postgres).await?;
     let redis = TestRedis::start()?;
     Some((db, redis))
-}
-
-async fn account(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
 }
 
 /// A socket on game `id`, past its first `full` state: (socket, version).

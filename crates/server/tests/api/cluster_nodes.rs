@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use crate::support::{account, token};
 use serde_json::{Value, json};
 use server::{Config, Tuning};
 use testkit::{
@@ -13,7 +14,6 @@ use testkit::{
 };
 
 const WAIT: Duration = Duration::from_secs(20);
-const PASSWORD: &str = "Knight-f3 takes e5!";
 const SCOPES: [&str; 3] = ["challenge:read", "challenge:write", "board:play"];
 
 /// Runs `test` on a fresh PostgreSQL database with a Redis of its own;
@@ -58,40 +58,11 @@ async fn two_nodes(db: &TestDb, redis: &TestRedis, tuning: Tuning) -> (TestServe
     (a, b)
 }
 
-/// A new account, logged in on `srv`.
-async fn account(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
-}
-
 /// The same browser (its cookies) on another node.
 fn on(c: &Client, srv: &TestServer) -> Client {
     let mut other = c.clone();
     other.set_addr(srv.addr);
     other
-}
-
-/// A token of `c`'s account with `scopes`.
-async fn token(c: &Client, scopes: &[&str]) -> String {
-    let r = c
-        .post_json(
-            "/api/account/tokens",
-            &json!({"description": "test", "scopes": scopes}),
-        )
-        .await
-        .unwrap();
-    r.json::<Value>().unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 /// A lobby socket past its first list: (socket, that list).

@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
+use crate::support::{account, token};
 use serde_json::{Value, json};
 use server::Tuning;
 use testkit::{Client, Method, TestDb, TestServer};
 
-const PASSWORD: &str = "Knight-f3 takes e5!";
 const WAIT: Duration = Duration::from_secs(15);
 const SCOPES: [&str; 3] = ["challenge:read", "challenge:write", "board:play"];
 
@@ -28,26 +28,7 @@ async fn start(db: &TestDb, ttl: Duration) -> TestServer {
 
 /// A new account and a token of it with `scopes`.
 async fn player(srv: &TestServer, name: &str, scopes: &[&str]) -> String {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    let r = c
-        .post_json(
-            "/api/account/tokens",
-            &json!({"description": "test", "scopes": scopes}),
-        )
-        .await
-        .unwrap();
-    r.json::<Value>().unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    token(&account(srv, name).await, scopes).await
 }
 
 /// An open NDJSON stream, read line by line.

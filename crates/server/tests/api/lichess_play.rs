@@ -7,46 +7,16 @@
 
 use std::time::Duration;
 
+use crate::support::{account, token};
 use serde_json::{Value, json};
 use testkit::{Client, Method, TestDb, TestServer};
 
 const WAIT: Duration = Duration::from_secs(20);
-const PASSWORD: &str = "Knight-f3 takes e5!";
 
 async fn start(db: &TestDb) -> TestServer {
     let mut tuning = testkit::tuning(0.05);
     tuning.away_claim_after = Duration::from_millis(400);
     TestServer::start_with(db.url(), tuning).await
-}
-
-/// A client logged in to a new account `name`.
-async fn account(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
-}
-
-/// A new personal token of `c`'s account.
-async fn token(c: &Client, scopes: &[&str]) -> String {
-    let r = c
-        .post_json(
-            "/api/account/tokens",
-            &json!({"description": "test program", "scopes": scopes}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    r.json::<Value>().unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 /// A player: its session client, its name and its token.

@@ -3,46 +3,15 @@
 //! `Origin`, tested, revoked), scopes, the OAuth PKCE flow, bot upgrades,
 //! users and their online status — on SQLite and PostgreSQL.
 
+use crate::support::{PASSWORD, account, token};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use testkit::{Client, Method, TestDb, TestServer};
-
-const PASSWORD: &str = "Knight-f3 takes e5!";
+use testkit::{Method, TestDb, TestServer};
 
 async fn start(db: &TestDb) -> TestServer {
     TestServer::start(db.url(), 0.25).await
-}
-
-/// A client logged in to a new account `name`.
-async fn account(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
-}
-
-/// A new personal token of `c`'s account.
-async fn token(c: &Client, scopes: &[&str]) -> String {
-    let r = c
-        .post_json(
-            "/api/account/tokens",
-            &json!({"description": "test program", "scopes": scopes}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    r.json::<Value>().unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 fn error_text(r: &testkit::Response) -> String {

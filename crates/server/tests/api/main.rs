@@ -21,5 +21,6 @@ mod ratings;
 mod review;
 mod security;
 mod seeks;
+mod support;
 mod tables;
 mod two_servers;

@@ -7,11 +7,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::support::{PASSWORD, account as player};
 use serde_json::{Value, json};
 use testkit::{Client, Method, TestDb, TestServer, recv_until};
 
 const WAIT: Duration = Duration::from_secs(30);
-const PASSWORD: &str = "Knight-f3 takes e5!";
 
 async fn start(db: &TestDb, adjust: impl FnOnce(&mut server::Tuning)) -> TestServer {
     let mut tuning = testkit::tuning(0.05);
@@ -20,19 +20,6 @@ async fn start(db: &TestDb, adjust: impl FnOnce(&mut server::Tuning)) -> TestSer
     tuning.hash_queue = 256;
     adjust(&mut tuning);
     TestServer::start_with(db.url(), tuning).await
-}
-
-async fn player(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
 }
 
 /// Seeks `body` on a task of its own; the task answers (status, JSON) once

@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
+use crate::support::account as player;
 use serde_json::{Value, json};
 use testkit::{Client, Socket, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
-const PASSWORD: &str = "Knight-f3 takes e5!";
 
 async fn start(db: &TestDb) -> TestServer {
     start_tuned(db, |_| {}).await
@@ -17,19 +17,6 @@ async fn start_tuned(db: &TestDb, adjust: impl FnOnce(&mut server::Tuning)) -> T
     let mut tuning = testkit::tuning(0.05);
     adjust(&mut tuning);
     TestServer::start_with(db.url(), tuning).await
-}
-
-async fn player(srv: &TestServer, name: &str) -> Client {
-    let c = srv.client();
-    let r = c
-        .post_json(
-            "/api/account/signup",
-            &json!({"username": name, "password": PASSWORD}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    c
 }
 
 async fn open(c: &Client, body: Value) -> Value {
