@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{account, token};
+use crate::support::{account, join_table, open_table, token};
 use serde_json::{Value, json};
 use testkit::{Client, Method, Socket, TestDb, TestServer, recv_until, send_json};
 
@@ -24,29 +24,10 @@ async fn table_game(
     host: (Client, &'static str),
     guest: (Client, &'static str),
 ) -> ((Client, &'static str), (Client, &'static str), String) {
-    let r = host
-        .0
-        .post_json(
-            "/api/tables",
-            &json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    let code = r.json::<Value>().unwrap()["code"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let r = guest
-        .0
-        .post_empty(&format!("/api/tables/{code}/join"))
-        .await
-        .unwrap();
-    assert_eq!(r.status, 200, "{}", r.text());
-    let id = r.json::<Value>().unwrap()["game_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let body =
+        json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true});
+    let code = open_table(&host.0, &body).await;
+    let id = join_table(&guest.0, &code).await;
     let state = host.0.get_value(&format!("/api/games/{id}")).await;
     if state["you"] == "white" {
         (host, guest, id)

@@ -229,12 +229,7 @@ fn table_body() -> Value {
 
 /// Opens a public table; returns its code.
 async fn open_table(host: &Client) -> String {
-    let r = host.post_json("/api/tables", &table_body()).await.unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    r.json::<Value>().unwrap()["code"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    support::open_table(host, &table_body()).await
 }
 
 /// Two new accounts at a new table, the host on node `host_node` and the
@@ -246,15 +241,7 @@ async fn seated(cl: &Cluster, host_node: usize, guest_node: usize) -> (Client, C
     sign_up(&host, "host").await;
     sign_up(&guest, "guest").await;
     let code = open_table(&host).await;
-    let r = guest
-        .post_empty(&format!("/api/tables/{code}/join"))
-        .await
-        .unwrap();
-    assert_eq!(r.status, 200, "{}", r.text());
-    let id = r.json::<Value>().unwrap()["game_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = support::join_table(&guest, &code).await;
     let state = host.get_value(&format!("/api/games/{id}")).await;
     if state["you"] == "white" {
         (host, guest, id)

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::account;
+use crate::support::{account, join_table, open_table};
 use serde_json::{Value, json};
 use testkit::{Backend, Client, Socket, TestDb, TestRedis, TestServer, recv_until, send_json};
 
@@ -67,27 +67,10 @@ fn consecutive(vs: &[u64]) -> bool {
 /// `host` on one node opens a 5+3 table and `guest` on the other sits:
 /// the game id and the white player's client.
 async fn table_game(host: &Client, guest: &Client) -> (String, bool) {
-    let r = host
-        .post_json(
-            "/api/tables",
-            &json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    let code = r.json::<Value>().unwrap()["code"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let r = guest
-        .post_empty(&format!("/api/tables/{code}/join"))
-        .await
-        .unwrap();
-    assert_eq!(r.status, 200, "{}", r.text());
-    let id = r.json::<Value>().unwrap()["game_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let body =
+        json!({"minutes": 5, "increment": 3, "rules": "plyyard", "rated": false, "public": true});
+    let code = open_table(host, &body).await;
+    let id = join_table(guest, &code).await;
     let state = host.get_value(&format!("/api/games/{id}")).await;
     (id, state["you"] == "white")
 }

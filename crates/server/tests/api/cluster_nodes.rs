@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{account, token};
+use crate::support::{account, join_table, open_table, token};
 use serde_json::{Value, json};
 use server::{Config, Tuning};
 use testkit::{
@@ -462,27 +462,9 @@ async fn chat_said_on_one_node_reaches_sockets_on_the_other(db: TestDb, redis: T
     let (a, b) = two_nodes(&db, &redis, tuning()).await;
     let host = account(&a, "chathost").await;
     let guest = account(&a, "chatguest").await;
-    let r = host
-        .post_json(
-            "/api/tables",
-            &json!({"minutes": 5, "increment": 3, "public": false}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    let code = r.json::<Value>().unwrap()["code"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let r = guest
-        .post_empty(&format!("/api/tables/{code}/join"))
-        .await
-        .unwrap();
-    assert_eq!(r.status, 200, "{}", r.text());
-    let id = r.json::<Value>().unwrap()["game_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let body = json!({"minutes": 5, "increment": 3, "public": false});
+    let code = open_table(&host, &body).await;
+    let id = join_table(&guest, &code).await;
     // The host's socket on a, the guest's on b.
     let mut on_a = host.game_socket(&id, None).await.unwrap();
     let mut on_b = on(&guest, &b).game_socket(&id, None).await.unwrap();

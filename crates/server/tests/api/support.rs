@@ -41,3 +41,26 @@ pub async fn token(c: &Client, scopes: &[&str]) -> String {
         .unwrap()
         .to_owned()
 }
+
+/// Opens a table of `body` as `host`; returns its code.
+pub async fn open_table(host: &Client, body: &Value) -> String {
+    let r = host.post_json("/api/tables", body).await.unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json::<Value>().unwrap()["code"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Sits `guest` at table `code`; returns the game's id.
+pub async fn join_table(guest: &Client, code: &str) -> String {
+    let r = guest
+        .post_empty(&format!("/api/tables/{code}/join"))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.json::<Value>().unwrap()["game_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
