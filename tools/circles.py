@@ -18,8 +18,20 @@ with one circle through it (and, when the crate root is in it, the circles
 that remain without the root), and exits 1 if there is any. Test modules
 count like any other.
 
-    python3 tools/circles.py [--root DIR]   # DIR holds crates/ (default: the repository)
-    python3 tools/circles.py --self-test    # two tiny crates, one with circles: only it is reported
+Folders: the same pass on each crate's graph folded to its top-level
+modules (`foo/bar/baz` and `foo/qux` are both `foo`; `foo.rs` and
+`foo/mod.rs` are `foo` too; the crate root is its own node). An edge of the
+folded graph is any file edge between two different top-level modules,
+resolved as above (so `crate::X` re-exported by the root leads to where X
+is defined, not to the root). Two files in different folders that name
+each other's folder make a knot even when no file circle exists. Each knot
+is printed with its folders, one circle through it and, for every two-way
+pair, one file edge each way (with the path that made it): where to cut;
+a folder in no two-way pair gets a circle through it, a file edge a step.
+
+    python3 tools/circles.py [--root DIR]   # files, then folders; DIR holds crates/ (default: the repository)
+    python3 tools/circles.py --folders      # the folder-level check alone
+    python3 tools/circles.py --self-test    # tiny crates, some with circles or knots: only they are reported
 """
 
 from __future__ import annotations
@@ -285,7 +297,9 @@ class Tree:
         return mod
 
     def edges(self) -> dict[Mod, set[Mod]]:
+        """File -> the files it names; `self.why[(a, b)]` is the first path that made a -> b."""
         out: dict[Mod, set[Mod]] = {m: set() for m in self.files}
+        self.why: dict[tuple[Mod, Mod], str] = {}
         for mod, mf in self.files.items():
             for inner, segs in mf.paths:
                 target = self.resolve(mod + inner, segs)
@@ -294,7 +308,26 @@ class Tree:
                 target = self.file_of(target)
                 if target != mod:
                     out[mod].add(target)
+                    self.why.setdefault((mod, target), "::".join(segs))
         return out
+
+    def folder_name(self, top: Mod) -> str:
+        """A node of the folded graph: the crate root's file, or a top-level module."""
+        return self.name(()) if top == () else top[0]
+
+
+def fold(graph: dict[Mod, set[Mod]]) -> tuple[dict[Mod, set[Mod]], dict[tuple[Mod, Mod], tuple[Mod, Mod]]]:
+    """`graph` folded to top-level modules, and one file edge (the first in
+    order) behind each folded edge."""
+    out: dict[Mod, set[Mod]] = {m[:1]: set() for m in graph}
+    example: dict[tuple[Mod, Mod], tuple[Mod, Mod]] = {}
+    for a in sorted(graph):
+        for b in sorted(graph[a]):
+            fa, fb = a[:1], b[:1]
+            if fa != fb:
+                out[fa].add(fb)
+                example.setdefault((fa, fb), (a, b))
+    return out, example
 
 
 def tarjan(graph: dict[Mod, set[Mod]]) -> list[list[Mod]]:
@@ -361,10 +394,14 @@ def roots(crate: Path) -> list[tuple[str, Path]]:
     return [(name, path) for name, path in found if path.is_file()]
 
 
+def crates(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "crates").iterdir() if (p / "src").is_dir())
+
+
 def check(root: Path, out=sys.stdout) -> list[tuple[str, list[str]]]:
     """Prints the circles of every crate under `root/crates`; answers them as (crate, module names)."""
     found = []
-    for crate in sorted(p for p in (root / "crates").iterdir() if (p / "src").is_dir()):
+    for crate in crates(root):
         for label, path in roots(crate):
             tree = Tree(crate / "src", path)
             graph = tree.edges()
@@ -376,16 +413,64 @@ def check(root: Path, out=sys.stdout) -> list[tuple[str, list[str]]]:
                 print(f"{label}: {len(comp)} modules in a circle: {', '.join(names)}", file=out)
                 print(f"    e.g. {circle}", file=out)
                 found.append((label, names))
-                if () in comp and len(comp) > 2:
-                    # The crate root ties everything together: the circles beneath it.
-                    members = set(comp) - {()}
-                    rest = {m: graph[m] & members for m in members}
-                    for sub in tarjan(rest):
-                        if len(sub) > 1:
-                            path = " -> ".join(tree.name(m) for m in one_circle(rest, sub))
-                            print(f"    without {tree.name(())}: {', '.join(tree.name(m) for m in sub)}; e.g. {path}", file=out)
+                without_root(graph, comp, tree.name, out)
     if not found:
         print("no import circles between modules", file=out)
+    return found
+
+
+def without_root(graph: dict[Mod, set[Mod]], comp: list[Mod], name, out) -> None:
+    """When the crate root ties a component together: the circles beneath it."""
+    if () not in comp or len(comp) <= 2:
+        return
+    members = set(comp) - {()}
+    rest = {m: graph[m] & members for m in members}
+    for sub in tarjan(rest):
+        if len(sub) > 1:
+            path = " -> ".join(name(m) for m in one_circle(rest, sub))
+            print(f"    without {name(())}: {', '.join(name(m) for m in sub)}; e.g. {path}", file=out)
+
+
+def edge_line(tree: Tree, edge: tuple[Mod, Mod]) -> str:
+    """A file edge as `from -> to  (the path that made it)`."""
+    return f"{tree.name(edge[0])} -> {tree.name(edge[1])}  ({tree.why[edge]})"
+
+
+def check_folders(root: Path, out=sys.stdout) -> list[tuple[str, list[str]]]:
+    """Prints the knots between the top-level modules of every crate under
+    `root/crates`; answers them as (crate, folder names)."""
+    found = []
+    for crate in crates(root):
+        for label, path in roots(crate):
+            tree = Tree(crate / "src", path)
+            graph, example = fold(tree.edges())
+            name = tree.folder_name
+            for comp in tarjan(graph):
+                if len(comp) < 2:
+                    continue
+                names = [name(m) for m in comp]
+                circle = " -> ".join(name(m) for m in one_circle(graph, comp))
+                print(f"{label}: {len(comp)} folders in a knot: {', '.join(names)}", file=out)
+                print(f"    e.g. {circle}", file=out)
+                found.append((label, names))
+                paired = set()
+                for a in comp:
+                    for b in sorted(graph[a] & set(comp)):
+                        if a < b and a in graph[b]:
+                            paired |= {a, b}
+                            print(f"    {name(a)} <-> {name(b)}:", file=out)
+                            for edge in (example[(a, b)], example[(b, a)]):
+                                print(f"        {edge_line(tree, edge)}", file=out)
+                for a in comp:
+                    if a not in paired:
+                        # Tied in only by a longer circle: that circle, a file edge per step.
+                        circle = one_circle(graph, [a] + [m for m in comp if m != a])
+                        print(f"    {name(a)} (in no two-way pair): {' -> '.join(name(m) for m in circle)}", file=out)
+                        for step in zip(circle, circle[1:]):
+                            print(f"        {edge_line(tree, example[step])}", file=out)
+                without_root(graph, comp, name, out)
+    if not found:
+        print("no import knots between folders", file=out)
     return found
 
 
@@ -414,6 +499,14 @@ SELF_TEST = {
         "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn halves() { assert_eq!(half(2.0), 1.0); }\n}\n"
     ),
     "acyclic/src/wide.rs": "pub struct Wide;\nimpl Wide { pub fn c(&self) -> char { '{' } }\n",
+    # No file circle, but a folder knot: a/x -> b/q and b/p -> a/y, so a <-> b.
+    "knotted/src/lib.rs": "mod a;\nmod b;\n",
+    "knotted/src/a/mod.rs": "mod x;\nmod y;\n",
+    "knotted/src/a/x.rs": "use crate::b::q::Q;\npub fn x() -> Q { Q }\n",
+    "knotted/src/a/y.rs": "pub struct Y;\n",
+    "knotted/src/b/mod.rs": "pub mod p;\npub mod q;\n",
+    "knotted/src/b/p.rs": "pub fn p() -> crate::a::y::Y { crate::a::y::Y }\n",
+    "knotted/src/b/q.rs": "pub struct Q;\n",
 }
 
 
@@ -426,11 +519,23 @@ def self_test() -> int:
             p.write_text(text, encoding="utf-8")
         buf = io.StringIO()
         found = sorted((label, sorted(names)) for label, names in check(root, out=buf))
+        folders = sorted((label, sorted(names)) for label, names in check_folders(root, out=buf))
     want = [("cyclic", ["lib", "z"]), ("cyclic", ["x", "y"])]
+    want_folders = [("cyclic", ["lib", "z"]), ("cyclic", ["x", "y"]), ("knotted", ["a", "b"])]
     if found != want:
         print(f"self-test FAILED: found {found}, want {want}\n{buf.getvalue()}", file=sys.stderr)
         return 1
-    print("self-test passed: the circles of the cyclic crate, none in the acyclic one")
+    if folders != want_folders:
+        print(f"self-test FAILED: folders found {folders}, want {want_folders}\n{buf.getvalue()}", file=sys.stderr)
+        return 1
+    for line in ("a/x -> b/q  (crate::b::q::Q)", "b/p -> a/y  (crate::a::y::Y)"):
+        if line not in buf.getvalue():
+            print(f"self-test FAILED: no example edge {line!r}\n{buf.getvalue()}", file=sys.stderr)
+            return 1
+    print(
+        "self-test passed: the circles of the cyclic crate, none in the acyclic one; "
+        "the folder knot of the knotted crate (a <-> b, no file circle), with an edge each way"
+    )
     return 0
 
 
@@ -438,10 +543,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--folders", action="store_true", help="only the folder-level check (the default runs both)")
     args = ap.parse_args()
     if args.self_test:
         return self_test()
-    return 1 if check(args.root) else 0
+    files = [] if args.folders else check(args.root)
+    folders = check_folders(args.root)
+    return 1 if files or folders else 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 //! write back a FEN that loads to the same position.
 #![no_main]
 
-use game::{Game, RuleSet};
+use plyyard_game::{Game, RuleSet};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
         let again = Game::from_fen_with(
             &g.fen(),
             RuleSet::Fide,
-            g.variant() == game::Variant::Chess960,
+            g.variant() == plyyard_game::Variant::Chess960,
         )
         .expect("our own FEN loads");
         assert_eq!(again.position(), g.position());

@@ -3,7 +3,7 @@
 //! a refused move leaves the game exactly as it was.
 #![no_main]
 
-use game::{Game, RuleSet};
+use plyyard_game::{Game, RuleSet};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

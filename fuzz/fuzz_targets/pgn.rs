@@ -2,7 +2,7 @@
 //! imports must export and import back to the same game.
 #![no_main]
 
-use game::pgn::{PgnImporter, to_pgn};
+use plyyard_game::pgn::{PgnImporter, to_pgn};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,12 +1,12 @@
 //! The bus against a real Redis server started for each test (see
-//! [`cluster::testing`]).
+//! [`plyyard_cluster::testing`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use cluster::inbox::Inbox;
-use cluster::testing::TestRedis as Redis;
-use cluster::{Bus, BusError};
+use plyyard_cluster::inbox::Inbox;
+use plyyard_cluster::testing::TestRedis as Redis;
+use plyyard_cluster::{Bus, BusError};
 
 async fn next(rx: &mut tokio::sync::broadcast::Receiver<bytes::Bytes>) -> Vec<u8> {
     tokio::time::timeout(Duration::from_secs(5), rx.recv())

@@ -5,8 +5,8 @@
 //! move, the rules core checks the move, and the answer carries the new
 //! position, the defence, and the distance to mate before and after.
 
-use game::shakmaty::{Chess, EnPassantMode, Move, Position, fen::Fen};
-use game::{Game, Reason, RuleSet};
+use plyyard_game::shakmaty::{Chess, EnPassantMode, Move, Position, fen::Fen};
+use plyyard_game::{Game, Reason, RuleSet};
 use serde::Serialize;
 
 use super::tablebase::{Ending, Placement, Table, Value};
@@ -189,7 +189,10 @@ pub fn best_defence(table: &Table, pos: &Chess) -> Move {
         }
     };
     let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
-    moves.sort_by_key(|m| m.to_uci(game::shakmaty::CastlingMode::Standard).to_string());
+    moves.sort_by_key(|m| {
+        m.to_uci(plyyard_game::shakmaty::CastlingMode::Standard)
+            .to_string()
+    });
     let best = moves.iter().map(rank).max().unwrap_or(0);
     *moves
         .iter()
@@ -200,7 +203,7 @@ pub fn best_defence(table: &Table, pos: &Chess) -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::shakmaty::Color;
+    use plyyard_game::shakmaty::Color;
 
     #[test]
     fn every_start_is_a_won_drill_with_its_fewest() {
@@ -237,7 +240,7 @@ mod tests {
                     })
                     .unwrap();
                 let uci = best
-                    .to_uci(game::shakmaty::CastlingMode::Standard)
+                    .to_uci(plyyard_game::shakmaty::CastlingMode::Standard)
                     .to_string();
                 let r = play(&fen, &uci).unwrap();
                 moves += 1;

@@ -9,9 +9,9 @@
 use std::sync::LazyLock;
 use std::sync::atomic::AtomicBool;
 
-use game::notation;
-use game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen};
-use game::{Game, RuleSet};
+use plyyard_game::notation;
+use plyyard_game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen};
+use plyyard_game::{Game, RuleSet};
 use serde::{Deserialize, Serialize};
 
 /// The shipped puzzles, as `plyyard puzzles` wrote them.
@@ -142,11 +142,14 @@ pub fn check_unique(pos: &Chess, mate_in: u8, key: Move) -> Result<(), String> {
 
 /// The engine's opinion of `pos`: its best move and score at
 /// [`ENGINE_DEPTH`] (deterministic: one thread, fresh tables).
-pub fn engine_view(engine: &mut engine::Engine, pos: &Chess) -> Option<engine::SearchResult> {
+pub fn engine_view(
+    engine: &mut plyyard_engine::Engine,
+    pos: &Chess,
+) -> Option<plyyard_engine::SearchResult> {
     engine.clear();
-    let limits = engine::Limits {
+    let limits = plyyard_engine::Limits {
         depth: Some(ENGINE_DEPTH),
-        ..engine::Limits::default()
+        ..plyyard_engine::Limits::default()
     };
     engine.search_with_info(pos, &[], &limits, &AtomicBool::new(false), &mut |_| {})
 }
@@ -158,7 +161,7 @@ pub fn engine_view(engine: &mut engine::Engine, pos: &Chess) -> Option<engine::S
 ///
 /// # Errors
 /// What is wrong, for people.
-pub fn verify(p: &Puzzle, engine: &mut engine::Engine) -> Result<(), String> {
+pub fn verify(p: &Puzzle, engine: &mut plyyard_engine::Engine) -> Result<(), String> {
     let pos = position(&p.fen)?;
     if p.solution.len() != 2 * usize::from(p.mate_in) - 1 {
         return Err(format!("{}: the line has {} moves", p.id, p.solution.len()));
@@ -173,7 +176,7 @@ pub fn verify(p: &Puzzle, engine: &mut engine::Engine) -> Result<(), String> {
     let key = line.moves()[0];
     check_unique(&pos, p.mate_in, key).map_err(|e| format!("{}: {e}", p.id))?;
     let seen = engine_view(engine, &pos).ok_or_else(|| format!("{}: no engine move", p.id))?;
-    if seen.score != engine::Score::Mate(i32::from(p.mate_in)) || seen.best_move != key {
+    if seen.score != plyyard_engine::Score::Mate(i32::from(p.mate_in)) || seen.best_move != key {
         return Err(format!(
             "{}: the engine plays {} with {}",
             p.id,
@@ -376,7 +379,7 @@ mod tests {
     /// exhaustively by the rules core and by the engine.
     #[test]
     fn every_shipped_puzzle_has_exactly_one_solution() {
-        let mut engine = engine::Engine::new(16);
+        let mut engine = plyyard_engine::Engine::new(16);
         let all = shipped();
         let ones = all.iter().filter(|p| p.mate_in == 1).count();
         assert!(
@@ -405,7 +408,7 @@ mod tests {
 
     #[test]
     fn verification_refuses_wrong_and_ambiguous_puzzles() {
-        let mut engine = engine::Engine::new(16);
+        let mut engine = plyyard_engine::Engine::new(16);
         verify(&puzzle(BACK_RANK, &["d1d8"], 1), &mut engine).unwrap();
         assert!(verify(&puzzle(BACK_RANK, &["d1d7"], 1), &mut engine).is_err());
         assert!(verify(&puzzle(BACK_RANK, &["d1d8"], 2), &mut engine).is_err());
@@ -449,7 +452,7 @@ mod tests {
         assert!(v.correct && !v.done);
         assert_eq!(v.reply.as_deref(), Some(p.solution[1].as_str()));
         let pos = position(&p.fen).unwrap();
-        let key = game::Game::from_fen(&p.fen, RuleSet::PlyYard)
+        let key = plyyard_game::Game::from_fen(&p.fen, RuleSet::PlyYard)
             .unwrap()
             .parse_uci(&p.solution[0])
             .unwrap();

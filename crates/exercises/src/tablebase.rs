@@ -10,7 +10,7 @@
 
 use std::sync::LazyLock;
 
-use game::shakmaty::{
+use plyyard_game::shakmaty::{
     Board, CastlingMode, Chess, Color, FromSetup, Move, Piece, Position, Role, Setup, Square,
 };
 
@@ -354,7 +354,7 @@ fn group_by_target(edges: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::shakmaty::fen::Fen;
+    use plyyard_game::shakmaty::fen::Fen;
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
@@ -406,7 +406,7 @@ mod tests {
                     plies(&table.value(p)),
                     expected,
                     "{}",
-                    Fen::from_position(&pos, game::shakmaty::EnPassantMode::Legal)
+                    Fen::from_position(&pos, plyyard_game::shakmaty::EnPassantMode::Legal)
                 );
             }
         }

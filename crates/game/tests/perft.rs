@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use game::shakmaty::perft;
-use game::{Game, RuleSet};
+use plyyard_game::shakmaty::perft;
+use plyyard_game::{Game, RuleSet};
 
 struct Case {
     file: String,

@@ -1,12 +1,12 @@
 //! Property tests over random legal games (standard and Chess960, both rule
 //! sets): FEN, SAN, UCI and PGN round-trip to the same game.
 
-use game::notation::{Lang, delocalize_san, localize_san};
-use game::pgn::{
+use plyyard_game::notation::{Lang, delocalize_san, localize_san};
+use plyyard_game::pgn::{
     ClockPrecision, ExportOptions, PgnImporter, PgnTags, to_pgn, to_pgn_lang, to_pgn_with,
 };
-use game::shakmaty::Color;
-use game::{Game, RuleSet};
+use plyyard_game::shakmaty::Color;
+use plyyard_game::{Game, RuleSet};
 use proptest::prelude::*;
 
 /// Plays `choices` as indices into the legal move list until the game ends.
@@ -53,8 +53,8 @@ proptest! {
     fn fen_round_trips(g in game_strategy()) {
         for ply in 0..=g.ply() {
             let pos = g.position_at(ply).unwrap();
-            let fen = game::shakmaty::fen::Fen::from_position(&pos, game::shakmaty::EnPassantMode::Legal).to_string();
-            let back = Game::from_fen_with(&fen, g.rules(), g.variant() == game::Variant::Chess960).unwrap();
+            let fen = plyyard_game::shakmaty::fen::Fen::from_position(&pos, plyyard_game::shakmaty::EnPassantMode::Legal).to_string();
+            let back = Game::from_fen_with(&fen, g.rules(), g.variant() == plyyard_game::Variant::Chess960).unwrap();
             prop_assert_eq!(back.position(), &pos);
             prop_assert_eq!(back.fen(), fen);
         }
@@ -65,7 +65,7 @@ proptest! {
     /// as a plain comparison of every position.
     #[test]
     fn replayed_positions_are_the_played_ones(g in game_strategy()) {
-        let mut replay = Game::from_fen_with(&g.initial_fen(), g.rules(), g.variant() == game::Variant::Chess960).unwrap();
+        let mut replay = Game::from_fen_with(&g.initial_fen(), g.rules(), g.variant() == plyyard_game::Variant::Chess960).unwrap();
         let all: Vec<_> = g.positions().collect();
         prop_assert_eq!(all.len(), g.ply() + 1);
         prop_assert_eq!(&all[0], g.initial_position());
@@ -78,7 +78,7 @@ proptest! {
         // Repetitions counted by comparing whole positions (shakmaty's equality:
         // board, turn, castling, legal en passant) since the last irreversible move.
         for (i, pos) in all.iter().enumerate() {
-            let since = i.saturating_sub(game::shakmaty::Position::halfmoves(pos) as usize);
+            let since = i.saturating_sub(plyyard_game::shakmaty::Position::halfmoves(pos) as usize);
             let naive = all[since..=i].iter().filter(|p| *p == pos).count();
             prop_assert_eq!(g.repetitions_at(i), naive, "ply {}", i);
         }
@@ -86,7 +86,7 @@ proptest! {
 
     #[test]
     fn san_and_uci_replay_the_same_game(g in game_strategy()) {
-        let mut by_san = Game::from_fen_with(&g.initial_fen(), g.rules(), g.variant() == game::Variant::Chess960).unwrap();
+        let mut by_san = Game::from_fen_with(&g.initial_fen(), g.rules(), g.variant() == plyyard_game::Variant::Chess960).unwrap();
         let mut by_uci = by_san.clone();
         let mut by_lang: Vec<Game> = Lang::ALL.iter().map(|_| by_san.clone()).collect();
         for played in g.history() {
@@ -160,7 +160,7 @@ proptest! {
         let mut h = g.clone();
         let mut fens = Vec::new();
         for ply in 0..=g.ply() {
-            fens.push(game::shakmaty::fen::Fen::from_position(&g.position_at(ply).unwrap(), game::shakmaty::EnPassantMode::Legal).to_string());
+            fens.push(plyyard_game::shakmaty::fen::Fen::from_position(&g.position_at(ply).unwrap(), plyyard_game::shakmaty::EnPassantMode::Legal).to_string());
         }
         while h.take_back().is_some() {
             prop_assert_eq!(h.fen(), fens[h.ply()].clone());

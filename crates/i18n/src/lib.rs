@@ -9,7 +9,7 @@
 //! The rule: the cookie [`LANG_COOKIE`] when it holds a supported language
 //! (the web app sets it when the user picks one), else the best match of
 //! `Accept-Language` ([`negotiate`]), else [`DEFAULT_LANG`]. Reading them
-//! from a request is the server's part (`server::i18n::choose_for`).
+//! from a request is the server's part (`plyyard_server::i18n::choose_for`).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

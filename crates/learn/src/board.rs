@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use game::notation::role_name;
+use plyyard_game::notation::role_name;
 use shakmaty::{Board, Color, Role, Square};
 
 use crate::words::escape;
@@ -126,7 +126,7 @@ pub fn check_fen(fen: &str) -> Result<Board, String> {
     if fen.len() > MAX_FEN_LEN {
         return Err(format!("FEN longer than {MAX_FEN_LEN} characters"));
     }
-    game::Game::from_fen(fen, game::RuleSet::default())
+    plyyard_game::Game::from_fen(fen, plyyard_game::RuleSet::default())
         .map(|g| shakmaty::Position::board(g.position()).clone())
         .map_err(|e| format!("illegal FEN `{fen}`: {e}"))
 }

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use game::Game;
-use game::shakmaty::{ByColor, Move};
+use plyyard_game::Game;
+use plyyard_game::shakmaty::{ByColor, Move};
 use tokio::sync::mpsc;
 
 use super::cmd::{Cmd, Exit, Life, MAILBOX, Subscription};
@@ -33,8 +33,8 @@ use plyyard_rating::Speed;
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{move_row, summary_of};
 use plyyard_store::{GameSummary, MoveRow, StoreError, now_ms};
-use wire::error::{ApiError, ErrorCode};
-use wire::protocol::{EventKind, GameState, MoveJson, RatingJson};
+use plyyard_wire::error::{ApiError, ErrorCode};
+use plyyard_wire::protocol::{EventKind, GameState, MoveJson, RatingJson};
 
 /// A live game's actor: the game, its feed, and the computer's search in
 /// flight.

@@ -31,15 +31,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use cluster::inbox::{Inbox, Incoming};
-use cluster::{Bus, BusError};
+use plyyard_cluster::inbox::{Inbox, Incoming};
+use plyyard_cluster::{Bus, BusError};
 use tokio::sync::mpsc;
 
 use crate::cmd::Cmd;
 use crate::lifecycle::LifeEvent;
 use crate::relay::Relays;
 use crate::remote::{Answer, Forward, split};
-use wire::error::{ApiError, ErrorCode};
+use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// A lease lasts this long unless renewed.
 pub const LEASE_TTL: Duration = Duration::from_secs(6);
@@ -103,7 +103,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The frame saying that `game` has a new owner (or none).
 pub(crate) fn owner_changed(game: &str) -> Vec<u8> {
-    cluster::frame::build(&format!("O {game}"), b"")
+    plyyard_cluster::frame::build(&format!("O {game}"), b"")
 }
 
 /// The topic of game `game`'s events.
@@ -199,7 +199,7 @@ impl Cluster {
 
     /// Publishes event `v` of `game` (its text as sent to sockets).
     pub(crate) fn publish_event(&self, game: &str, v: u64, text: &str) {
-        let frame = cluster::frame::build(&format!("E {game} {v}"), text.as_bytes());
+        let frame = plyyard_cluster::frame::build(&format!("E {game} {v}"), text.as_bytes());
         let _ = self.outgoing.send((lane(game), frame));
     }
 

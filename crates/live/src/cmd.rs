@@ -10,16 +10,16 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use game::Reason;
-use game::shakmaty::Move;
+use plyyard_game::Reason;
+use plyyard_game::shakmaty::Move;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::feed::{CatchUp, Event};
 use super::seat::Seats;
 use crate::fair::Requester;
 use plyyard_store::PlayerId;
-use wire::error::ApiError;
-use wire::protocol::GameState;
+use plyyard_wire::error::ApiError;
+use plyyard_wire::protocol::GameState;
 
 /// Commands waiting in a game's mailbox before senders wait.
 pub(super) const MAILBOX: usize = 64;

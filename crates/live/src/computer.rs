@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use game::shakmaty::Move;
+use plyyard_game::shakmaty::Move;
 
 use super::game::LiveGame;
 use crate::engine_pool::ThinkRequest;

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use game::shakmaty::{Chess, Move};
+use plyyard_game::shakmaty::{Chess, Move};
 
 use crate::fair::{Busy, Fair, Permit, Requester, Shares};
 use crate::metrics::Metrics;
@@ -40,7 +40,7 @@ pub struct ThinkRequest {
     /// The moves played since.
     pub moves: Vec<Move>,
     /// The strength to play at.
-    pub level: engine::Level,
+    pub level: plyyard_engine::Level,
     /// Seed of the level's deliberate imprecision.
     pub seed: u64,
 }
@@ -48,7 +48,7 @@ pub struct ThinkRequest {
 /// A bounded pool of engine workers.
 pub struct EnginePool {
     fair: Arc<Fair<Requester>>,
-    idle: Mutex<Vec<engine::Engine>>,
+    idle: Mutex<Vec<plyyard_engine::Engine>>,
     hash_mb: usize,
     think_factor: f64,
     metrics: Arc<Metrics>,
@@ -102,7 +102,7 @@ impl EnginePool {
         stop: Arc<AtomicBool>,
     ) -> Result<Option<Move>, Busy> {
         let started = Instant::now();
-        let paced = req.level != engine::Level::Expert;
+        let paced = req.level != plyyard_engine::Level::Expert;
         let Some(best) = self.search(client, req, Arc::clone(&stop)).await? else {
             return Ok(None);
         };
@@ -123,8 +123,8 @@ impl EnginePool {
         self: &Arc<Self>,
         client: &[Requester],
         pos: Chess,
-        limits: engine::Limits,
-    ) -> Result<Option<engine::SearchResult>, Busy> {
+        limits: plyyard_engine::Limits,
+    ) -> Result<Option<plyyard_engine::SearchResult>, Busy> {
         let _permit = self.acquire(client).await?;
         self.metrics.engine_running.fetch_add(1, Ordering::Relaxed);
         let pool = Arc::clone(self);
@@ -157,15 +157,15 @@ impl EnginePool {
         (self.fair.shares(), self.fair.running(), self.fair.waiting())
     }
 
-    fn take_engine(&self) -> engine::Engine {
+    fn take_engine(&self) -> plyyard_engine::Engine {
         self.idle
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .pop()
-            .unwrap_or_else(|| engine::Engine::new(self.hash_mb))
+            .unwrap_or_else(|| plyyard_engine::Engine::new(self.hash_mb))
     }
 
-    fn put_engine(&self, engine: engine::Engine) {
+    fn put_engine(&self, engine: plyyard_engine::Engine) {
         self.idle
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -197,9 +197,9 @@ impl EnginePool {
 
     fn search_blocking(&self, req: &ThinkRequest, stop: &AtomicBool) -> Option<Move> {
         let mut engine = self.take_engine();
-        let limits = engine::Limits {
+        let limits = plyyard_engine::Limits {
             movetime: Some(req.level.think_time().mul_f64(self.think_factor)),
-            ..engine::Limits::default()
+            ..plyyard_engine::Limits::default()
         };
         let found = engine.search(&req.start, &req.moves, &limits, req.level, req.seed, stop);
         self.put_engine(engine);
@@ -222,9 +222,9 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn one_clients_pile_of_searches_does_not_hold_up_another_client() {
         let pool = Arc::new(EnginePool::new(2, 1, 1.0, Arc::new(Metrics::default())));
-        let limits = engine::Limits {
+        let limits = plyyard_engine::Limits {
             movetime: Some(Duration::from_millis(150)),
-            ..engine::Limits::default()
+            ..plyyard_engine::Limits::default()
         };
         let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut pile = Vec::new();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
-use wire::protocol::{EventKind, GameState, MoveJson, ServerMsg};
+use plyyard_wire::protocol::{EventKind, GameState, MoveJson, ServerMsg};
 
 /// Events kept per game for clients that reconnect with a recent version.
 /// A short drop misses a move or two; a longer gap gets the whole state,

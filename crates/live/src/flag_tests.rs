@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use game::{Game, GameResult, Reason, RuleSet, TimeControl, Variant};
+use plyyard_game::{Game, GameResult, Reason, RuleSet, TimeControl, Variant};
 
 use super::cmd::Cmd;
 use super::hub::request;

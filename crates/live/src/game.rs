@@ -8,16 +8,16 @@
 
 use std::time::Duration;
 
-use game::shakmaty::{ByColor, Color};
-use game::{Clock, Game, MoveError, Reason};
+use plyyard_game::shakmaty::{ByColor, Color};
+use plyyard_game::{Clock, Game, MoveError, Reason};
 
 use super::seat::Seats;
 use super::table::{Due, Refusal, Rematch, TableLive, clock_error};
 use super::view::{color_name, dests, pgn_name, rfc3339};
 use plyyard_store::PlayerId;
 use plyyard_store::{GameKind, GameRow};
-use wire::error::{ApiError, ErrorCode};
-use wire::protocol::{EventKind, GameState, MoveJson, SeatJson};
+use plyyard_wire::error::{ApiError, ErrorCode};
+use plyyard_wire::protocol::{EventKind, GameState, MoveJson, SeatJson};
 
 /// A live game: what the actor owns of it besides its mailbox, feed and
 /// searches.
@@ -28,7 +28,7 @@ pub(super) struct LiveGame {
     /// How each seat is shown.
     pub(super) names: ByColor<SeatJson>,
     /// An imported game's tags, for its PGN.
-    pub(super) imported_tags: Option<game::PgnTags>,
+    pub(super) imported_tags: Option<plyyard_game::PgnTags>,
     /// The game.
     pub(super) game: Game,
     /// The version clients last saw (the number of committed changes).
@@ -82,7 +82,7 @@ impl LiveGame {
         row: GameRow,
         game: Game,
         names: ByColor<SeatJson>,
-        imported_tags: Option<game::PgnTags>,
+        imported_tags: Option<plyyard_game::PgnTags>,
         tuning: &crate::tuning::LiveTuning,
     ) -> LiveGame {
         let table = row
@@ -113,7 +113,7 @@ impl LiveGame {
     }
 
     /// The computer's colour and level, in a game against the computer.
-    pub(super) fn computer(&self) -> Option<(Color, engine::Level)> {
+    pub(super) fn computer(&self) -> Option<(Color, plyyard_engine::Level)> {
         if self.row.kind != GameKind::Computer {
             return None;
         }
@@ -219,7 +219,7 @@ impl LiveGame {
     /// The game as PGN: an imported game with the tags its PGN gave.
     pub(super) fn pgn(&self) -> String {
         if let Some(tags) = &self.imported_tags {
-            return game::to_pgn(&self.game, tags);
+            return plyyard_game::to_pgn(&self.game, tags);
         }
         let date = rfc3339(self.row.created_at);
         let table = self.row.table.as_ref();
@@ -228,7 +228,7 @@ impl LiveGame {
             Some(_) => "Ply Yard casual table game",
             None => "Ply Yard game against the computer",
         };
-        let tags = game::PgnTags {
+        let tags = plyyard_game::PgnTags {
             event: event.into(),
             site: format!("Ply Yard, game {}", self.row.id),
             date: date.get(..10).unwrap_or("????-??-??").replace('-', "."),
@@ -238,7 +238,7 @@ impl LiveGame {
             time_control: table.map(|t| t.control.pgn_tag()),
             extra: self.rating_tags(),
         };
-        game::to_pgn(&self.game, &tags)
+        plyyard_game::to_pgn(&self.game, &tags)
     }
 
     /// Gives `from`'s seats to `to`; the colours whose seat moved (their
@@ -381,10 +381,10 @@ impl LiveGame {
             None => next.claim_draw(reason),
         };
         claimed.map_err(|e| match e {
-            game::ActionError::GameOver { .. } => {
+            plyyard_game::ActionError::GameOver { .. } => {
                 ApiError::new(ErrorCode::GameOver, "the game is over")
             }
-            game::ActionError::Move(m) => move_error(m),
+            plyyard_game::ActionError::Move(m) => move_error(m),
             other => ApiError::new(ErrorCode::CannotClaim, other.to_string()),
         })?;
         let change = if uci.is_some() {
@@ -410,7 +410,7 @@ impl LiveGame {
         self.table_mut()?;
         let mut next = self.game.clone();
         next.abort().map_err(|e| match e {
-            game::ActionError::GameOver { .. } => {
+            plyyard_game::ActionError::GameOver { .. } => {
                 ApiError::new(ErrorCode::GameOver, "the game is over")
             }
             _ => ApiError::new(

@@ -25,7 +25,7 @@ use crate::tuning::LiveTuning;
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{rebuild, valid_game_id};
 use plyyard_store::{GameKind, Lease, Store};
-use wire::error::ApiError;
+use plyyard_wire::error::ApiError;
 
 /// Makes the actor of a live game whose computer answers the client of
 /// the given keys (by default, its human player): its mailbox and its life,
@@ -416,7 +416,7 @@ pub async fn request<T>(
         }
         if Instant::now() >= until {
             return Err(ApiError::new(
-                wire::error::ErrorCode::Conflict,
+                plyyard_wire::error::ErrorCode::Conflict,
                 format!("game {id}: no server could take it in time; try again"),
             ));
         }

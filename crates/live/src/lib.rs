@@ -1,5 +1,5 @@
 //! Live games: one tokio task (actor) per game in memory, owning its
-//! [`game::Game`], and the [`Hub`] that finds, loads and unloads them;
+//! [`plyyard_game::Game`], and the [`Hub`] that finds, loads and unloads them;
 //! where games come from; the computer's engine pool and its fair queue.
 //! The server reaches them through the entry points re-exported here,
 //! each handed the [`LiveDeps`]; this crate knows no HTTP.

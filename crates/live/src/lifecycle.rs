@@ -4,7 +4,7 @@
 //! that lags loses the oldest ones and learns the truth from the database
 //! (the event stream lists ongoing games when it opens).
 
-use game::shakmaty::ByColor;
+use plyyard_game::shakmaty::ByColor;
 use tokio::sync::broadcast;
 
 /// Announcements kept for a slow listener before the oldest are dropped.

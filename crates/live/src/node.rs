@@ -11,8 +11,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use cluster::Bus;
-use cluster::inbox::Incoming;
+use plyyard_cluster::Bus;
+use plyyard_cluster::inbox::Incoming;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::cluster::{
@@ -22,7 +22,7 @@ use crate::cluster::{
 use crate::hub::{self, LiveDeps, Route};
 use crate::lifecycle::{LifeEvent, LifeKind};
 use crate::remote::{Answer, Forward, RemoteError, rebuild};
-use wire::error::ApiError;
+use plyyard_wire::error::ApiError;
 
 /// Starts this node's cluster tasks: serving forwarded commands, hearing
 /// events and announcements, publishing, renewing leases and sweeping.
@@ -122,7 +122,7 @@ async fn hear_lane(c: Arc<Cluster>, mut rx: broadcast::Receiver<Bytes>) {
 }
 
 fn on_lane_frame(c: &Cluster, frame: &Bytes) {
-    let Some((mut head, body)) = cluster::frame::split(frame) else {
+    let Some((mut head, body)) = plyyard_cluster::frame::split(frame) else {
         tracing::warn!("bus: an unreadable game frame");
         return;
     };
@@ -163,7 +163,7 @@ async fn hear_life(shared: Arc<LiveDeps>, mut rx: broadcast::Receiver<Bytes>) {
             } else {
                 LifeKind::Ended
             },
-            players: game::shakmaty::ByColor {
+            players: plyyard_game::shakmaty::ByColor {
                 white: name("white"),
                 black: name("black"),
             },

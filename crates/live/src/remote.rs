@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use game::Reason;
-use game::shakmaty::ByColor;
+use plyyard_game::Reason;
+use plyyard_game::shakmaty::ByColor;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, oneshot};
 
@@ -18,8 +18,8 @@ use crate::fair::Requester;
 use crate::feed::{CatchUp, Event};
 use crate::seat::{Seat, Seats};
 use plyyard_store::PlayerId;
-use wire::error::{ApiError, ErrorCode};
-use wire::protocol::GameState;
+use plyyard_wire::error::{ApiError, ErrorCode};
+use plyyard_wire::protocol::GameState;
 
 /// A command for game `game`, sent to its owner.
 #[derive(Debug, Serialize, Deserialize)]
@@ -123,7 +123,7 @@ pub(crate) enum RemoteCatchUp {
 pub(crate) struct RemoteSeats {
     white: Option<String>,
     black: Option<String>,
-    level: Option<engine::Level>,
+    level: Option<plyyard_engine::Level>,
 }
 
 impl From<&Seats> for RemoteSeats {

@@ -2,12 +2,12 @@
 //! the computer ([`Seats`]), and how a seat is shown ([`seat_name`],
 //! [`seat_names`]).
 
-use game::shakmaty::{ByColor, Color};
+use plyyard_game::shakmaty::{ByColor, Color};
 
 use plyyard_store::PlayerId;
 use plyyard_store::reviews::ImportedInfo;
 use plyyard_store::{GameKind, GameRow, Store, StoreError};
-use wire::protocol::SeatJson;
+use plyyard_wire::protocol::SeatJson;
 
 /// Who sits on one side of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,13 +15,13 @@ pub enum Seat {
     /// A person: an account or an anonymous player.
     Person(PlayerId),
     /// The computer, at its level (`None` only for a corrupt row).
-    Computer(Option<engine::Level>),
+    Computer(Option<plyyard_engine::Level>),
 }
 
 impl Seat {
     /// The seat of player id `player` in a game against the computer at
     /// `level` (`None`: the computer's own seat).
-    pub fn of(player: Option<&str>, level: Option<engine::Level>) -> Seat {
+    pub fn of(player: Option<&str>, level: Option<plyyard_engine::Level>) -> Seat {
         match player {
             Some(p) => Seat::Person(PlayerId(p.to_owned())),
             None => Seat::Computer(level),
@@ -67,7 +67,7 @@ impl Seats {
     }
 
     /// The computer's colour and level, in a game against it.
-    pub fn computer(&self) -> Option<(Color, engine::Level)> {
+    pub fn computer(&self) -> Option<(Color, plyyard_engine::Level)> {
         match (&self.white, &self.black) {
             (Seat::Computer(Some(l)), Seat::Person(_)) => Some((Color::White, *l)),
             (Seat::Person(_), Seat::Computer(Some(l))) => Some((Color::Black, *l)),

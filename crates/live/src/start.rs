@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use game::shakmaty::{ByColor, Color};
-use game::{Game, TimeControl, Variant};
+use plyyard_game::shakmaty::{ByColor, Color};
+use plyyard_game::{Game, TimeControl, Variant};
 use rand::Rng;
 
 use super::cmd::Cmd;
@@ -22,8 +22,8 @@ use crate::lifecycle::{LifeEvent, LifeKind};
 use plyyard_store::PlayerId;
 use plyyard_store::replay::{new_game_id, summary_of};
 use plyyard_store::{GameKind, GameRow, TableGame, TableRow, now_ms};
-use wire::error::{ApiError, ErrorCode};
-use wire::protocol::{ColorChoice, GameState, NewComputerGame};
+use plyyard_wire::error::{ApiError, ErrorCode};
+use plyyard_wire::protocol::{ColorChoice, GameState, NewComputerGame};
 
 /// The stored row of a new game of `kind` from `game`'s starting position:
 /// a fresh id, the player ids on each seat (`None`: the computer's), the
@@ -33,7 +33,7 @@ pub(super) fn new_row(
     game: &Game,
     white: Option<String>,
     black: Option<String>,
-    level: Option<engine::Level>,
+    level: Option<plyyard_engine::Level>,
     table: Option<TableGame>,
 ) -> GameRow {
     let now = now_ms();
@@ -97,7 +97,7 @@ pub async fn create_computer_game(
     });
     tracing::info!(
         game = %row.id,
-        level = row.level.map_or("-", engine::Level::as_str),
+        level = row.level.map_or("-", plyyard_engine::Level::as_str),
         variant = %row.variant,
         human = color_name(human),
         "game created"

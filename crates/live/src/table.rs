@@ -16,14 +16,14 @@
 
 use std::time::Duration;
 
-use game::shakmaty::{ByColor, Color};
-use game::{Clock, ClockError, ClockSnapshot, Game, Moment, Speed};
+use plyyard_game::shakmaty::{ByColor, Color};
+use plyyard_game::{Clock, ClockError, ClockSnapshot, Game, Moment, Speed};
 use tokio::time::Instant;
 
 use super::view::color_name;
 use plyyard_store::TableGame;
-use wire::error::{ApiError, ErrorCode};
-use wire::protocol::{AwayJson, ClockJson, RatingJson, RematchJson, Sides, TableState};
+use plyyard_wire::error::{ApiError, ErrorCode};
+use plyyard_wire::protocol::{AwayJson, ClockJson, RatingJson, RematchJson, Sides, TableState};
 
 /// A deadline whose write failed is tried again this much later.
 pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
@@ -409,8 +409,8 @@ impl TableLive {
 
 #[cfg(test)]
 mod tests {
-    use game::shakmaty::Color;
-    use game::{RuleSet, TimeControl};
+    use plyyard_game::shakmaty::Color;
+    use plyyard_game::{RuleSet, TimeControl};
 
     use super::*;
     use crate::tuning::FIRST_MOVE;
@@ -437,10 +437,15 @@ mod tests {
         assert_eq!(t.next_wake(&game), Some(Moment::from_millis(35_000)));
         game.play_uci("e7e5").unwrap();
         let start = Moment::from_millis(9_000);
-        t.clock.start(game::shakmaty::Color::White, start).unwrap();
+        t.clock
+            .start(plyyard_game::shakmaty::Color::White, start)
+            .unwrap();
         let flag = start + Duration::from_secs(180);
         assert_eq!(t.next_wake(&game), Some(flag));
-        assert_eq!(t.clock.flagged(flag), Some(game::shakmaty::Color::White));
+        assert_eq!(
+            t.clock.flagged(flag),
+            Some(plyyard_game::shakmaty::Color::White)
+        );
         assert_eq!(
             t.clock.flagged(Moment::from_millis(
                 flag.since_origin().as_millis() as u64 - 1
@@ -457,11 +462,11 @@ mod tests {
         );
         assert_eq!(
             t.away_claimable_by(&game, Moment::from_millis(40_000)),
-            Some(game::shakmaty::Color::White)
+            Some(plyyard_game::shakmaty::Color::White)
         );
-        t.claim_shown = Some(game::shakmaty::Color::White);
+        t.claim_shown = Some(plyyard_game::shakmaty::Color::White);
         assert_eq!(t.next_wake(&game), Some(flag));
-        game.resign(game::shakmaty::Color::White).unwrap();
+        game.resign(plyyard_game::shakmaty::Color::White).unwrap();
         assert_eq!(t.next_wake(&game), None);
     }
 
@@ -480,15 +485,18 @@ mod tests {
             game.play_with(mv, Some(left), false).unwrap();
         }
         let t = live(&game);
-        assert_eq!(t.clock.running(), Some(game::shakmaty::Color::White));
+        assert_eq!(
+            t.clock.running(),
+            Some(plyyard_game::shakmaty::Color::White)
+        );
         assert_eq!(
             t.clock
-                .remaining(game::shakmaty::Color::White, Moment::ORIGIN),
+                .remaining(plyyard_game::shakmaty::Color::White, Moment::ORIGIN),
             Duration::from_millis(170_500)
         );
         assert_eq!(
             t.clock
-                .remaining(game::shakmaty::Color::Black, Moment::ORIGIN),
+                .remaining(plyyard_game::shakmaty::Color::Black, Moment::ORIGIN),
             Duration::from_millis(160_250)
         );
     }
@@ -555,8 +563,8 @@ mod tests {
 /// both players had left).
 #[cfg(test)]
 mod deadline_tests {
-    use game::shakmaty::Color;
-    use game::{RuleSet, TimeControl};
+    use plyyard_game::shakmaty::Color;
+    use plyyard_game::{RuleSet, TimeControl};
     use proptest::prelude::*;
 
     use super::*;
@@ -715,7 +723,7 @@ mod deadline_tests {
         assert_eq!(sim.versions, before + 1, "only the flag fall is written");
         assert_eq!(
             sim.game.outcome().map(|o| o.reason),
-            Some(game::Reason::Timeout)
+            Some(plyyard_game::Reason::Timeout)
         );
         // Black comes back before the flag instead: Black may claim at once.
         let mut sim = Sim::new();

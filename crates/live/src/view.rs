@@ -5,13 +5,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use game::Game;
-use game::Variant;
-use game::shakmaty::{File, Move, Square};
+use plyyard_game::Game;
+use plyyard_game::Variant;
+use plyyard_game::shakmaty::{File, Move, Square};
 
-use wire::protocol::{SeatJson, SeatKind};
+use plyyard_wire::protocol::{SeatJson, SeatKind};
 
-pub use wire::protocol::color_name;
+pub use plyyard_wire::protocol::color_name;
 
 /// RFC 3339 text of Unix milliseconds.
 pub fn rfc3339(ms: i64) -> String {
@@ -75,7 +75,7 @@ pub(super) fn pgn_name(seat: &SeatJson) -> String {
 
 #[cfg(test)]
 mod tests {
-    use game::RuleSet;
+    use plyyard_game::RuleSet;
 
     use super::*;
 

@@ -54,7 +54,7 @@ pub enum Command {
     /// Search a fixed set of positions and print `Bench: <nodes> nodes <nps> nps`.
     Bench {
         /// Search depth per position.
-        #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = plyyard_engine::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
     #[command(flatten)]
@@ -65,11 +65,11 @@ pub fn run(cmd: Command) -> ExitCode {
     match cmd {
         Command::Uci => {
             let stdin = std::io::stdin();
-            engine::uci::run(stdin.lock(), Box::new(std::io::stdout()));
+            plyyard_engine::uci::run(stdin.lock(), Box::new(std::io::stdout()));
             ExitCode::SUCCESS
         }
         Command::Bench { depth } => {
-            let r = engine::bench::run(depth, &mut |l| eprintln!("{l}"));
+            let r = plyyard_engine::bench::run(depth, &mut |l| eprintln!("{l}"));
             println!("{}", r.summary());
             ExitCode::SUCCESS
         }

@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use game::notation::Lang;
-use game::pgn::{ClockPrecision, ExportOptions, PgnImporter, to_pgn_with};
-use game::shakmaty::{Chess, Position};
-use game::{Game, RuleSet, SetupError};
+use plyyard_game::notation::Lang;
+use plyyard_game::pgn::{ClockPrecision, ExportOptions, PgnImporter, to_pgn_with};
+use plyyard_game::shakmaty::{Chess, Position};
+use plyyard_game::{Game, RuleSet, SetupError};
 use serde_json::json;
 
 #[derive(Debug, Subcommand)]
@@ -191,7 +191,7 @@ fn perft(args: PerftArgs) -> ExitCode {
                 child.play_unchecked(m);
                 (
                     game.uci_of(m),
-                    game::shakmaty::perft(&child, args.depth - 1),
+                    plyyard_game::shakmaty::perft(&child, args.depth - 1),
                 )
             })
             .collect();
@@ -202,7 +202,7 @@ fn perft(args: PerftArgs) -> ExitCode {
         let _ = writeln!(out);
         rows.iter().map(|(_, n)| n).sum()
     } else {
-        game::shakmaty::perft(pos, args.depth)
+        plyyard_game::shakmaty::perft(pos, args.depth)
     };
     let _ = writeln!(out, "{total}");
     let secs = started.elapsed().as_secs_f64();

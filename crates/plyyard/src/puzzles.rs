@@ -15,11 +15,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
-use engine::level::Rng;
-use engine::{Engine, Level, Limits};
-use game::shakmaty::fen::Epd;
-use game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen};
+use plyyard_engine::level::Rng;
+use plyyard_engine::{Engine, Level, Limits};
 use plyyard_exercises::puzzles::{self, Puzzle};
+use plyyard_game::shakmaty::fen::Epd;
+use plyyard_game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen};
 
 /// Random plies before the engines take over.
 const RANDOM_PLIES: u32 = 4;
@@ -148,7 +148,7 @@ fn play_game(engine: &mut Engine, seed: u64, n: usize) -> Vec<Found> {
             legal[(rng.next_u64() % legal.len() as u64) as usize]
         } else {
             let level = levels[usize::from(pos.turn().is_black())];
-            let nodes = engine::level::style(level).map_or(40_000, |s| s.nodes);
+            let nodes = plyyard_engine::level::style(level).map_or(40_000, |s| s.nodes);
             let limits = Limits {
                 nodes: Some(nodes),
                 ..Limits::default()
@@ -201,7 +201,7 @@ fn puzzle_at(found: &Found, mate_in: u8, number: usize, judge: &mut Engine) -> O
         fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
         solution: line
             .iter()
-            .map(|&m| game::notation::uci(m, CastlingMode::Standard))
+            .map(|&m| plyyard_game::notation::uci(m, CastlingMode::Standard))
             .collect(),
         mate_in,
         source: Some(found.source.clone()),

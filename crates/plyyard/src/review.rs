@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::Args;
-use game::RuleSet;
-use game::pgn::{ClockPrecision, PgnImporter};
+use plyyard_game::RuleSet;
+use plyyard_game::pgn::{ClockPrecision, PgnImporter};
 use plyyard_review::{self as review, Budget};
 
 /// Languages of the explanations.
@@ -71,8 +71,8 @@ pub fn run(args: ReviewArgs) -> ExitCode {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(2)));
-    let mut engines: Vec<engine::Engine> = (0..threads.clamp(1, 64))
-        .map(|_| engine::Engine::new(review::analyse::HASH_MB))
+    let mut engines: Vec<plyyard_engine::Engine> = (0..threads.clamp(1, 64))
+        .map(|_| plyyard_engine::Engine::new(review::analyse::HASH_MB))
         .collect();
     let stop = AtomicBool::new(false);
     let mut bad = 0usize;

@@ -182,8 +182,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         .clone()
         .or_else(|| std::env::var("RUST_LOG").ok())
         .unwrap_or_else(|| "info".to_owned());
-    server::init_logging(&filter);
-    let mut tuning = server::Tuning {
+    plyyard_server::init_logging(&filter);
+    let mut tuning = plyyard_server::Tuning {
         idle_unload: Duration::from_secs(args.idle_unload_secs.max(1)),
         engine_hash_mb: args.engine_hash_mb.max(1),
         think_time_factor: args.think_time_factor,
@@ -192,7 +192,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             .clamp(1, plyyard_review::analyse::MAX_NODES),
         review_threads: args.review_threads.clamp(1, 8),
         challenge_ttl: Duration::from_secs(args.challenge_ttl_secs.max(1)),
-        quotas: server::security::Quotas {
+        quotas: plyyard_server::security::Quotas {
             games_per_minute: args.limit_games_per_minute,
             replies_per_minute: args.limit_replies_per_minute,
             signups_per_hour: args.limit_signups_per_hour,
@@ -205,9 +205,9 @@ fn serve(args: ServeArgs) -> ExitCode {
             challenges_per_minute: args.limit_challenges_per_minute,
             chat_lines_per_10s: args.limit_chat_lines_per_10s,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
-            ..server::security::Quotas::default()
+            ..plyyard_server::security::Quotas::default()
         },
-        ..server::Tuning::default()
+        ..plyyard_server::Tuning::default()
     };
     if args.rate_limits == Switch::Off {
         tuning.quotas = rate_limits_off(tuning.quotas);
@@ -219,7 +219,7 @@ fn serve(args: ServeArgs) -> ExitCode {
     if let Some(n) = args.engine_workers {
         tuning.engine_workers = n.max(1);
     }
-    let config = server::Config {
+    let config = plyyard_server::Config {
         addr: args.addr,
         db: args.db,
         secret: args.secret,
@@ -229,7 +229,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         redis: args.redis,
         node_id: args.node_id,
     };
-    match server::run(config) {
+    match plyyard_server::run(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("plyyard: {e}");
@@ -252,8 +252,8 @@ fn node_id(s: &str) -> Result<String, String> {
 
 /// `quotas` with every rate limit off (a quota of 0 is no limit); the
 /// per-username log-in back-off is kept.
-fn rate_limits_off(quotas: server::security::Quotas) -> server::security::Quotas {
-    server::security::Quotas {
+fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::security::Quotas {
+    plyyard_server::security::Quotas {
         games_per_minute: 0,
         replies_per_minute: 0,
         signups_per_hour: 0,
@@ -289,17 +289,17 @@ mod tests {
         assert_eq!(on.rate_limits, Switch::On);
         assert_eq!(
             Duration::from_secs(on.challenge_ttl_secs),
-            server::config::CHALLENGE_TTL
+            plyyard_server::config::CHALLENGE_TTL
         );
         let off = Cli::try_parse_from(["plyyard", "--rate-limits", "off"])
             .unwrap()
             .serve;
         assert_eq!(off.rate_limits, Switch::Off);
         assert!(Cli::try_parse_from(["plyyard", "--rate-limits", "maybe"]).is_err());
-        let q = rate_limits_off(server::security::Quotas::default());
-        let limits = server::security::Limits::new(&q);
-        let ip = server::security::ClientIp("127.0.0.1".parse().unwrap());
-        let key = server::security::LimitKey::new(ip, None);
+        let q = rate_limits_off(plyyard_server::security::Quotas::default());
+        let limits = plyyard_server::security::Limits::new(&q);
+        let ip = plyyard_server::security::ClientIp("127.0.0.1".parse().unwrap());
+        let key = plyyard_server::security::LimitKey::new(ip, None);
         for _ in 0..1000 {
             limits.check_signup(ip).await.unwrap();
             limits.check_login(ip, "load1").await.unwrap();
@@ -312,7 +312,8 @@ mod tests {
             limits.check_reply(&key).await.unwrap();
             limits.check_table_lookup(ip, None).await.unwrap();
         }
-        let on = server::security::Limits::new(&server::security::Quotas::default());
+        let on =
+            plyyard_server::security::Limits::new(&plyyard_server::security::Quotas::default());
         let mut refused = false;
         for _ in 0..1000 {
             refused |= on.check_signup(ip).await.is_err();
@@ -320,7 +321,7 @@ mod tests {
         assert!(refused);
         assert_eq!(
             q.login_free_failures,
-            server::security::Quotas::default().login_free_failures
+            plyyard_server::security::Quotas::default().login_free_failures
         );
     }
 }

@@ -35,7 +35,12 @@ pub struct CreateArgs {
 pub fn run(cmd: Command) -> ExitCode {
     match cmd {
         Command::Create(a) => {
-            match server::lichess::create_token_offline(&a.db, &a.user, &a.scopes, &a.description) {
+            match plyyard_server::lichess::create_token_offline(
+                &a.db,
+                &a.user,
+                &a.scopes,
+                &a.description,
+            ) {
                 Ok(created) => {
                     eprintln!(
                         "plyyard: token {} for {} with scopes {}",

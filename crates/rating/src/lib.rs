@@ -22,10 +22,10 @@
 //! year), never above [`MAX_DEVIATION`]. `skillratings` only widens by whole
 //! periods (`decay_deviation`), so this one formula is written here.
 
-use game::GameResult;
+use plyyard_game::GameResult;
 /// The speed a rating is for (blitz, rapid, classical), from `game`'s
 /// clock module: a time control's speed selects the rating it plays for.
-pub use game::Speed;
+pub use plyyard_game::Speed;
 use serde::Serialize;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -132,7 +132,7 @@ impl Outcome {
     ///
     /// # Examples
     /// ```
-    /// use game::GameResult;
+    /// use plyyard_game::GameResult;
     /// use plyyard_rating::Outcome;
     /// assert_eq!(Outcome::from_result(GameResult::Draw), Some(Outcome::Draw));
     /// assert_eq!(Outcome::from_result(GameResult::Aborted), None);
@@ -496,8 +496,11 @@ mod tests {
         for speed in Speed::ALL {
             assert_eq!(speed.as_str().parse::<Speed>().ok(), Some(speed));
         }
-        assert_eq!(game::TimeControl::PRESET_3_2.speed(), Speed::Blitz);
-        assert_eq!(game::TimeControl::PRESET_30_20.speed(), Speed::Classical);
+        assert_eq!(plyyard_game::TimeControl::PRESET_3_2.speed(), Speed::Blitz);
+        assert_eq!(
+            plyyard_game::TimeControl::PRESET_30_20.speed(),
+            Speed::Classical
+        );
     }
 
     #[test]

@@ -12,9 +12,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use engine::{Engine, Limits};
-use game::Game;
-use game::notation;
+use plyyard_engine::{Engine, Limits};
+use plyyard_game::Game;
+use plyyard_game::notation;
 use serde::{Deserialize, Serialize};
 use shakmaty::{ByColor, CastlingMode, Chess, Move, Position};
 
@@ -158,7 +158,7 @@ pub fn analyse_position(
     budget: Budget,
     stop: &AtomicBool,
 ) -> Option<PositionEval> {
-    let (pos, _) = engine::replay(start, moves);
+    let (pos, _) = plyyard_engine::replay(start, moves);
     if let Some(eval) = terminal(&pos) {
         return Some(PositionEval {
             eval,

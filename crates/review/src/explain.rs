@@ -1,5 +1,5 @@
 //! Why a move was labelled, as facts: each [`Explanation`] is established
-//! by the rules core, [`engine::tactics`] and the engine's lines, never
+//! by the rules core, [`plyyard_engine::tactics`] and the engine's lines, never
 //! written freely. [`super::text`] turns them into sentences.
 //!
 //! The facts, in the order they are looked for:
@@ -18,7 +18,7 @@
 //! Material is counted on the lessons' scale (pawn 1, knight and bishop 3,
 //! rook 5, queen 9) along the engine's line, up to where its captures end.
 
-use engine::tactics;
+use plyyard_engine::tactics;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Move, Position, Role};
 
@@ -483,7 +483,7 @@ fn tally(pos: &Chess, line: &[Move], side: Color) -> Tally {
 }
 
 fn san(pos: &Chess, m: Move) -> String {
-    game::notation::san(pos, m)
+    plyyard_game::notation::san(pos, m)
 }
 
 #[cfg(test)]

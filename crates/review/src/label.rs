@@ -89,11 +89,11 @@ pub enum Eval {
 
 impl Eval {
     /// The engine's score (from the side to move) as White sees it.
-    pub fn from_score(score: engine::Score, to_move: Side) -> Eval {
+    pub fn from_score(score: plyyard_engine::Score, to_move: Side) -> Eval {
         let sign = if to_move.is_white() { 1 } else { -1 };
         match score {
-            engine::Score::Cp(c) => Eval::Cp(c * sign),
-            engine::Score::Mate(m) => Eval::Mate(m * sign),
+            plyyard_engine::Score::Cp(c) => Eval::Cp(c * sign),
+            plyyard_engine::Score::Mate(m) => Eval::Mate(m * sign),
         }
     }
 
@@ -301,15 +301,15 @@ mod tests {
     #[test]
     fn scores_turn_to_white_s_view() {
         assert_eq!(
-            Eval::from_score(engine::Score::Cp(40), Side::Black),
+            Eval::from_score(plyyard_engine::Score::Cp(40), Side::Black),
             Eval::Cp(-40)
         );
         assert_eq!(
-            Eval::from_score(engine::Score::Mate(2), Side::Black),
+            Eval::from_score(plyyard_engine::Score::Mate(2), Side::Black),
             Eval::Mate(-2)
         );
         assert_eq!(
-            Eval::from_score(engine::Score::Mate(-1), Side::White),
+            Eval::from_score(plyyard_engine::Score::Mate(-1), Side::White),
             Eval::Mate(-1)
         );
     }

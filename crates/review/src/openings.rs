@@ -3,8 +3,8 @@
 //! CC0). Looked up by position, so a transposition is named too; only the
 //! position is read, never a rule: moves and legality stay shakmaty's.
 
-use game::shakmaty::fen::Fen;
-use game::shakmaty::{Chess, EnPassantMode};
+use plyyard_game::shakmaty::fen::Fen;
+use plyyard_game::shakmaty::{Chess, EnPassantMode};
 use serde::Serialize;
 
 /// A named opening.
@@ -22,7 +22,7 @@ pub struct Opening {
 /// # Examples
 ///
 /// ```
-/// use game::shakmaty::{Chess, Position, uci::UciMove};
+/// use plyyard_game::shakmaty::{Chess, Position, uci::UciMove};
 /// let mut pos = Chess::default();
 /// for m in ["e2e4", "c7c5"] {
 ///     let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
@@ -43,8 +43,8 @@ pub fn opening_of(pos: &Chess) -> Option<Opening> {
 
 #[cfg(test)]
 mod tests {
-    use game::shakmaty::fen::Fen;
-    use game::shakmaty::{CastlingMode, Chess};
+    use plyyard_game::shakmaty::fen::Fen;
+    use plyyard_game::shakmaty::{CastlingMode, Chess};
 
     use super::opening_of;
 

@@ -5,9 +5,9 @@
 
 use std::fmt::Write as _;
 
-use game::notation::{self, Lang};
-use game::pgn::{ClockPrecision, PgnTags, to_pgn};
-use game::{Game, GameResult};
+use plyyard_game::notation::{self, Lang};
+use plyyard_game::pgn::{ClockPrecision, PgnTags, to_pgn};
+use plyyard_game::{Game, GameResult};
 use plyyard_i18n as i18n;
 use shakmaty::Position;
 
@@ -295,7 +295,7 @@ pub fn annotated_pgn(
         if let Some(ms) = played.clock_ms {
             commands.push(format!(
                 "[%clk{KEEP}{}]",
-                game::pgn::format_clock(ms, clocks)
+                plyyard_game::pgn::format_clock(ms, clocks)
             ));
         }
         if !commands.is_empty() {

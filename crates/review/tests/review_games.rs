@@ -5,9 +5,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use engine::Engine;
-use game::pgn::PgnImporter;
-use game::{Game, RuleSet};
+use plyyard_engine::Engine;
+use plyyard_game::pgn::PgnImporter;
+use plyyard_game::{Game, RuleSet};
 use plyyard_review::label::judge;
 use plyyard_review::{
     Budget, Eval, Explanation, Label, MateChange, Pattern, Piece, Review, Side, review_game,
@@ -245,7 +245,7 @@ mod truth {
     use std::collections::BTreeMap;
     use std::sync::atomic::AtomicBool;
 
-    use engine::Engine;
+    use plyyard_engine::Engine;
     use plyyard_review::analyse::{PositionEval, analyse_positions};
     use plyyard_review::{Budget, Explanation, Pattern, Piece, assemble};
     use shakmaty::fen::Fen;

@@ -10,9 +10,9 @@
 use axum::Json;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use plyyard_wire::lichess::{ErrorBody, Scopes};
 use rand::Rng;
 use sha2::{Digest, Sha256};
-use wire::lichess::{ErrorBody, Scopes};
 
 use plyyard_store::{Account, Store, now_ms};
 

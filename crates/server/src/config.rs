@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::conn::HEADER_TIMEOUT;
 use crate::security::Quotas;
-use live::{AWAY_CLAIM, FIRST_MOVE, IDLE_UNLOAD};
+use plyyard_live::{AWAY_CLAIM, FIRST_MOVE, IDLE_UNLOAD};
 
 /// Server configuration (from flags and environment, see `plyyard serve --help`).
 #[derive(Debug, Clone)]

@@ -24,7 +24,7 @@ pub mod state;
 pub mod tables;
 pub mod ws;
 
-pub use wire::{error, protocol};
+pub use plyyard_wire::{error, protocol};
 
 pub use config::{Config, Tuning};
 pub use state::{AppState, Shared};
@@ -96,7 +96,7 @@ pub enum StartError {
         /// The URL given, without its password.
         url: String,
         /// Why.
-        source: cluster::BusError,
+        source: plyyard_cluster::BusError,
     },
     /// The server stopped with an I/O error.
     #[error("server error: {0}")]
@@ -178,7 +178,7 @@ impl Server {
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let resync = tokio::spawn(resync_lobby(self.state.clone()));
-        live::node::start(&self.state.live);
+        plyyard_live::node::start(&self.state.live);
         let state = self.state.clone();
         conn::serve(
             self.listener,
@@ -188,7 +188,7 @@ impl Server {
                 shutdown.await;
                 // A node of a cluster hands its games over first, so that
                 // the sockets it closes next find them on another node.
-                live::node::drain(&state.live).await;
+                plyyard_live::node::drain(&state.live).await;
                 state.shutting_down.send_replace(true);
             },
         )
@@ -222,14 +222,14 @@ async fn connect_bus(
     url: &str,
     db: &str,
     node_id: Option<&str>,
-) -> Result<Arc<cluster::Bus>, StartError> {
+) -> Result<Arc<plyyard_cluster::Bus>, StartError> {
     if !(db.starts_with("postgres://") || db.starts_with("postgresql://")) {
         return Err(StartError::RedisNeedsPostgres);
     }
     let node = node_id
         .filter(|n| !n.is_empty())
-        .map_or_else(cluster::new_node_id, str::to_owned);
-    let bus = cluster::Bus::connect(url, &node)
+        .map_or_else(plyyard_cluster::new_node_id, str::to_owned);
+    let bus = plyyard_cluster::Bus::connect(url, &node)
         .await
         .map_err(|source| StartError::Bus {
             url: plyyard_store::redact_url(url),

@@ -88,7 +88,7 @@ pub struct Here {
 
 impl Presence {
     /// The presence of a node in a cluster, shared through `bus`'s Redis.
-    pub fn clustered(bus: &Arc<cluster::Bus>) -> Arc<Presence> {
+    pub fn clustered(bus: &Arc<plyyard_cluster::Bus>) -> Arc<Presence> {
         let (tx, rx) = mpsc::unbounded_channel();
         let presence = Arc::new(Presence {
             open: Mutex::default(),

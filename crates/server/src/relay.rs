@@ -35,7 +35,7 @@ impl Outbox {
     /// Starts publishing on `topic`; a message the bus refuses goes to
     /// `lost` (to deliver on this node at least).
     pub fn start(
-        bus: &Arc<cluster::Bus>,
+        bus: &Arc<plyyard_cluster::Bus>,
         topic: &str,
         lost: impl Fn(Bytes) + Send + 'static,
     ) -> Outbox {
@@ -62,7 +62,7 @@ impl Outbox {
 /// Hands every message of `topic` to `each`, in order, until `each`
 /// answers `false` or the bus goes away.
 pub fn listen(
-    bus: &Arc<cluster::Bus>,
+    bus: &Arc<plyyard_cluster::Bus>,
     topic: &str,
     mut each: impl FnMut(Bytes) -> bool + Send + 'static,
 ) {

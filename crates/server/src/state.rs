@@ -15,10 +15,10 @@ use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
 use crate::seeks::{MemorySeeks, NodeSeeks, RedisSeeks, Seeks};
 use crate::tables::lobby::Lobby;
-use live::engine_pool::EnginePool;
-use live::fair::Requester;
-use live::metrics::Metrics;
-use live::{LiveDeps, LiveTuning};
+use plyyard_live::engine_pool::EnginePool;
+use plyyard_live::fair::Requester;
+use plyyard_live::metrics::Metrics;
+use plyyard_live::{LiveDeps, LiveTuning};
 use plyyard_store::Store;
 
 /// Everything the handlers and actors share.
@@ -74,7 +74,7 @@ pub struct Shared {
     pub sockets: tokio_util::task::TaskTracker,
     /// The bus to the other nodes of a cluster; `None` when this node runs
     /// alone.
-    pub bus: Option<Arc<cluster::Bus>>,
+    pub bus: Option<Arc<plyyard_cluster::Bus>>,
 }
 
 impl Shared {
@@ -89,7 +89,7 @@ impl Shared {
         store: Store,
         secret: &[u8],
         tuning: Tuning,
-        bus: Option<Arc<cluster::Bus>>,
+        bus: Option<Arc<plyyard_cluster::Bus>>,
     ) -> Shared {
         let metrics = Arc::new(Metrics::default());
         let engines = Arc::new(EnginePool::new(
@@ -100,7 +100,7 @@ impl Shared {
         ));
         let lobby = bus.as_ref().map_or_else(Lobby::default, Lobby::clustered);
         let mut live = LiveDeps::new(
-            live::registry(),
+            plyyard_live::registry(),
             store.clone(),
             Arc::clone(&engines),
             Arc::clone(&metrics),
@@ -110,7 +110,7 @@ impl Shared {
                 away_claim_after: tuning.away_claim_after,
             },
         );
-        live.cluster = bus.clone().map(live::cluster::Cluster::new);
+        live.cluster = bus.clone().map(plyyard_live::cluster::Cluster::new);
         let live = Arc::new(live);
         let seeks = match &bus {
             Some(bus) => Seeks::clustered(

@@ -472,14 +472,14 @@ async fn move_games(
     Ok(ongoing)
 }
 
-impl From<SeatInfo> for wire::protocol::SeatJson {
-    fn from(s: SeatInfo) -> wire::protocol::SeatJson {
+impl From<SeatInfo> for plyyard_wire::protocol::SeatJson {
+    fn from(s: SeatInfo) -> plyyard_wire::protocol::SeatJson {
         let (kind, name) = match s {
-            SeatInfo::Anonymous => (wire::protocol::SeatKind::Anonymous, None),
-            SeatInfo::User(n) => (wire::protocol::SeatKind::User, Some(n)),
-            SeatInfo::Deleted => (wire::protocol::SeatKind::Deleted, None),
+            SeatInfo::Anonymous => (plyyard_wire::protocol::SeatKind::Anonymous, None),
+            SeatInfo::User(n) => (plyyard_wire::protocol::SeatKind::User, Some(n)),
+            SeatInfo::Deleted => (plyyard_wire::protocol::SeatKind::Deleted, None),
         };
-        wire::protocol::SeatJson {
+        plyyard_wire::protocol::SeatJson {
             kind,
             name,
             level: None,

@@ -9,7 +9,7 @@
 
 use std::str::FromStr;
 
-use game::Variant;
+use plyyard_game::Variant;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 

@@ -40,8 +40,8 @@ pub enum StoreError {
     Taken(String),
 }
 
-impl From<StoreError> for wire::ApiError {
-    fn from(e: StoreError) -> wire::ApiError {
-        wire::ApiError::internal(e)
+impl From<StoreError> for plyyard_wire::ApiError {
+    fn from(e: StoreError) -> plyyard_wire::ApiError {
+        plyyard_wire::ApiError::internal(e)
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use game::Reason;
+use plyyard_game::Reason;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -241,7 +241,7 @@ where
         .bind(g.kind.as_str())
         .bind(&g.white_player)
         .bind(&g.black_player)
-        .bind(g.level.map(engine::Level::as_str))
+        .bind(g.level.map(plyyard_engine::Level::as_str))
         .bind(g.rules.as_str())
         .bind(g.variant.as_str())
         .bind(g.position.map(i64::from))
@@ -277,12 +277,13 @@ fn table_game_from_row(r: &AnyRow) -> Result<Option<TableGame>, StoreError> {
     };
     let (initial, increment): (Option<i64>, Option<i64>) = (r.try_get(18)?, r.try_get(19)?);
     let secs = |ms: Option<i64>| ms.and_then(|m| u32::try_from(m / 1000).ok()).unwrap_or(0);
-    let control = game::TimeControl::table(secs(initial) / 60, secs(increment)).map_err(|e| {
-        StoreError::Corrupt {
-            table: "games",
-            detail: format!("table game time control: {e}"),
-        }
-    })?;
+    let control =
+        plyyard_game::TimeControl::table(secs(initial) / 60, secs(increment)).map_err(|e| {
+            StoreError::Corrupt {
+                table: "games",
+                detail: format!("table game time control: {e}"),
+            }
+        })?;
     Ok(Some(TableGame {
         code,
         rated: r.try_get::<i64, _>(17)? != 0,

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use game::GameResult;
+use plyyard_game::GameResult;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 

@@ -1,7 +1,7 @@
 //! Stored games: their ids, the rows a change writes ([`summary_of`],
 //! [`move_row`]), and rebuilding a [`Game`] from its rows ([`rebuild`]).
 
-use game::{Game, GameResult, PlayedMove, Reason, RuleSet, Variant};
+use plyyard_game::{Game, GameResult, PlayedMove, Reason, RuleSet, Variant};
 use rand::Rng;
 
 use crate::rows::{GameRow, GameStatus, GameSummary, MoveRow};
@@ -137,7 +137,7 @@ pub fn move_row(ply: usize, p: &PlayedMove) -> MoveRow {
 
 #[cfg(test)]
 mod tests {
-    use game::shakmaty::Color;
+    use plyyard_game::shakmaty::Color;
 
     use super::*;
     use crate::rows::GameKind;
@@ -152,7 +152,7 @@ mod tests {
             kind: GameKind::Computer,
             white_player: Some("p".into()),
             black_player: None,
-            level: Some(engine::Level::Easy),
+            level: Some(plyyard_engine::Level::Easy),
             rules: RuleSet::Fide,
             variant: Variant::Standard,
             position: None,

@@ -8,8 +8,8 @@
 //! with its tags (at most [`MAX_TAGS`], values cut at [`MAX_TAG_CHARS`]
 //! characters; migration `0007_imported_tags.sql`) for its PGN export.
 
-use game::Game;
-use game::pgn::{ImportedGame, PgnTags};
+use plyyard_game::Game;
+use plyyard_game::pgn::{ImportedGame, PgnTags};
 use sqlx::Row;
 
 use crate::db::Store;
@@ -74,7 +74,7 @@ impl ImportedInfo {
             extra: self
                 .tags
                 .iter()
-                .filter(|(k, _)| !game::pgn::DERIVED_TAGS.contains(&k.as_str()))
+                .filter(|(k, _)| !plyyard_game::pgn::DERIVED_TAGS.contains(&k.as_str()))
                 .cloned()
                 .collect(),
         }

@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use game::{GameResult, Reason, RuleSet, Variant};
+use plyyard_game::{GameResult, Reason, RuleSet, Variant};
 
 /// What kind of game a row holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -82,7 +82,7 @@ pub struct GameRow {
     /// Player id of Black (`None` for the computer).
     pub black_player: Option<String>,
     /// Computer level, for computer games.
-    pub level: Option<engine::Level>,
+    pub level: Option<plyyard_engine::Level>,
     /// Rule set.
     pub rules: RuleSet,
     /// Variant.
@@ -107,7 +107,7 @@ pub struct TableGame {
     /// Whether the game counts for ratings.
     pub rated: bool,
     /// Its time control.
-    pub control: game::TimeControl,
+    pub control: plyyard_game::TimeControl,
 }
 
 /// The fields of a game that change as it is played.

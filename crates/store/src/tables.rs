@@ -5,7 +5,7 @@
 
 use std::str::FromStr;
 
-use game::{RuleSet, Variant};
+use plyyard_game::{RuleSet, Variant};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 

@@ -1,7 +1,7 @@
 //! Storage tests, each run on SQLite and, when `PLYYARD_TEST_PG` names a
 //! PostgreSQL server (an admin URL), on a fresh database there too.
 
-use game::{GameResult, Reason, RuleSet, Variant};
+use plyyard_game::{GameResult, Reason, RuleSet, Variant};
 use sqlx::AnyPool;
 
 use super::*;
@@ -13,7 +13,7 @@ fn sample(id: &str, player: &str, at: i64) -> GameRow {
         kind: GameKind::Computer,
         white_player: Some(player.into()),
         black_player: None,
-        level: Some(engine::Level::Easy),
+        level: Some(plyyard_engine::Level::Easy),
         rules: RuleSet::PlyYard,
         variant: Variant::Standard,
         position: None,
@@ -79,7 +79,7 @@ async fn games_and_moves_round_trip() {
         assert_eq!(back.summary, s);
         assert_eq!(back.position, Some(959));
         assert_eq!(back.rules, RuleSet::Fide);
-        assert_eq!(back.level, Some(engine::Level::Easy));
+        assert_eq!(back.level, Some(plyyard_engine::Level::Easy));
         assert_eq!(moves, [mv(1, "e2e4", "e4"), mv(2, "e7e5", "e5")]);
 
         let ended = GameSummary {
@@ -346,7 +346,7 @@ async fn a_version_1_database_keeps_its_games_through_the_upgrade() {
     let store = Store::open(&url).await.unwrap();
     let (game, moves) = store.load_game("g1").await.unwrap().unwrap();
     assert_eq!(game.position, Some(518));
-    assert_eq!(game.level, Some(engine::Level::Hard));
+    assert_eq!(game.level, Some(plyyard_engine::Level::Hard));
     assert_eq!(game.summary.version, 1);
     assert_eq!(
         moves,

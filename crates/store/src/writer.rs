@@ -15,7 +15,7 @@
 use sqlx::{Acquire as _, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
-use game::Reason;
+use plyyard_game::Reason;
 
 use crate::backend::{Backend, begin_write};
 use crate::error::StoreError;

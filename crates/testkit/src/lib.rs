@@ -38,8 +38,8 @@ use std::future::Future;
 pub use client::{
     Client, ClientError, HTTP_TIMEOUT, Method, Response, Socket, recv_json, recv_until, send_json,
 };
-pub use cluster::testing::{REQUIRE_REDIS_ENV, TestRedis};
 pub use db::{Backend, PG_ENV, REQUIRE_PG_ENV, TestDb};
+pub use plyyard_cluster::testing::{REQUIRE_REDIS_ENV, TestRedis};
 pub use servers::{BIN_ENV, ServerProcess, TestServer, plyyard_binary, tuning};
 
 #[cfg(test)]
@@ -79,7 +79,7 @@ where
 ///
 /// # Examples
 /// ```ignore
-/// use testkit::{TestDb, TestServer};
+/// use plyyard_testkit::{TestDb, TestServer};
 ///
 /// async fn the_server_starts(db: TestDb) {
 ///     let srv = TestServer::start(db.url(), 0.25).await;
@@ -87,9 +87,9 @@ where
 ///     srv.stop().await;
 /// }
 ///
-/// testkit::both_backends!(the_server_starts);
+/// plyyard_testkit::both_backends!(the_server_starts);
 ///
-/// testkit::both_backends! {
+/// plyyard_testkit::both_backends! {
 ///     async fn the_server_starts_too(db: TestDb) {
 ///         let srv = TestServer::start(db.url(), 0.25).await;
 ///         srv.stop().await;

@@ -9,7 +9,7 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use server::{Config, Server, Tuning};
+use plyyard_server::{Config, Server, Tuning};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -122,7 +122,7 @@ pub struct ServerProcess {
 }
 
 /// The log filter of the servers the tests start: `info`, or
-/// `PLYYARD_TEST_SERVER_LOG` (e.g. `info,live=debug` to follow a cluster).
+/// `PLYYARD_TEST_SERVER_LOG` (e.g. `info,plyyard_live=debug` to follow a cluster).
 fn node_log_filter() -> String {
     std::env::var("PLYYARD_TEST_SERVER_LOG").unwrap_or_else(|_| "info".to_owned())
 }

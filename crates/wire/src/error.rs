@@ -30,7 +30,7 @@ fn bounded(s: &str, max: usize) -> Cow<'_, str> {
 ///
 /// # Examples
 /// ```
-/// use wire::error::echo;
+/// use plyyard_wire::error::echo;
 /// assert_eq!(echo("abc"), "\"abc\"");
 /// let long = "x".repeat(60_000);
 /// assert_eq!(echo(&long).chars().count(), 100 + 3);

@@ -219,7 +219,7 @@ impl SeatJson {
     }
 
     /// The computer at `level`.
-    pub fn computer(level: Option<engine::Level>) -> SeatJson {
+    pub fn computer(level: Option<plyyard_engine::Level>) -> SeatJson {
         SeatJson {
             kind: SeatKind::Computer,
             name: None,
@@ -292,19 +292,19 @@ pub struct GameSummaryJson {
 #[serde(deny_unknown_fields)]
 pub struct NewComputerGame {
     /// Level name.
-    pub level: engine::Level,
+    pub level: plyyard_engine::Level,
     /// Colour wanted by the player.
     #[serde(default)]
     pub color: ColorChoice,
     /// Variant.
     #[serde(default)]
-    pub variant: game::Variant,
+    pub variant: plyyard_game::Variant,
     /// Chess960 position number (random when absent).
     #[serde(default)]
     pub position: Option<u32>,
     /// Rule set (Ply Yard rules by default).
     #[serde(default)]
-    pub rules: game::RuleSet,
+    pub rules: plyyard_game::RuleSet,
     /// Start from this position (FEN; X-FEN or Shredder-FEN for Chess960)
     /// instead of the variant's start.
     #[serde(default)]
@@ -370,7 +370,7 @@ pub enum ClientMsg {
     /// Claim a draw (FIDE rules), optionally by announcing a move.
     Claim {
         /// `threefold_repetition` or `fifty_moves`.
-        reason: game::Reason,
+        reason: plyyard_game::Reason,
         /// The move announced with the claim.
         uci: Option<String>,
     },
@@ -442,7 +442,7 @@ const MAX_UCI_LEN: usize = 8;
 /// # Examples
 ///
 /// ```
-/// use wire::protocol::{ClientMsg, parse_client};
+/// use plyyard_wire::protocol::{ClientMsg, parse_client};
 /// let (id, msg) = parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#);
 /// assert_eq!(id, Some(5));
 /// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into(), draw_offer: false, lag_ms: None }));
@@ -497,7 +497,7 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
             let reason = obj
                 .get("reason")
                 .and_then(serde_json::Value::as_str)
-                .and_then(|r| r.parse::<game::Reason>().ok());
+                .and_then(|r| r.parse::<plyyard_game::Reason>().ok());
             let uci = obj.get("uci").and_then(serde_json::Value::as_str);
             match (reason, uci) {
                 (None, _) => Err(ApiError::bad_request(
@@ -644,7 +644,7 @@ mod tests {
         assert_eq!(
             parse_client(r#"{"t":"claim","reason":"fifty_moves","uci":"g1f3"}"#).1,
             Ok(ClientMsg::Claim {
-                reason: game::Reason::FiftyMoves,
+                reason: plyyard_game::Reason::FiftyMoves,
                 uci: Some("g1f3".into())
             })
         );

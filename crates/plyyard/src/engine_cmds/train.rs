@@ -132,11 +132,11 @@ pub enum NetBase {
     Classical,
 }
 
-impl From<NetBase> for engine::nnue::Base {
+impl From<NetBase> for plyyard_engine::nnue::Base {
     fn from(b: NetBase) -> Self {
         match b {
-            NetBase::None => engine::nnue::Base::Zero,
-            NetBase::Classical => engine::nnue::Base::Classical,
+            NetBase::None => plyyard_engine::nnue::Base::Zero,
+            NetBase::Classical => plyyard_engine::nnue::Base::Classical,
         }
     }
 }
@@ -166,14 +166,14 @@ fn datagen(a: DatagenArgs) -> Result<String, String> {
         .append(true)
         .open(&a.out)
         .map_err(|e| format!("cannot open {}: {e}", a.out.display()))?;
-    let cfg = engine::datagen::Config {
+    let cfg = plyyard_engine::datagen::Config {
         games: a.games,
         nodes: a.nodes,
         random_plies: a.random_plies,
         seed: a.seed,
     };
     let mut file = std::io::BufWriter::new(file);
-    let n = engine::datagen::run(&cfg, &mut file, &mut |l| eprintln!("{l}"))
+    let n = plyyard_engine::datagen::run(&cfg, &mut file, &mut |l| eprintln!("{l}"))
         .map_err(|e| format!("writing {}: {e}", a.out.display()))?;
     Ok(format!("wrote {n} positions to {}", a.out.display()))
 }
@@ -184,7 +184,7 @@ fn tune(a: TuneArgs) -> Result<String, String> {
     }
     let text = std::fs::read_to_string(&a.data)
         .map_err(|e| format!("cannot read {}: {e}", a.data.display()))?;
-    let (samples, bad) = engine::tune::load(&text);
+    let (samples, bad) = plyyard_engine::tune::load(&text);
     eprintln!(
         "{} positions ({bad} unreadable lines skipped)",
         samples.len()
@@ -192,8 +192,8 @@ fn tune(a: TuneArgs) -> Result<String, String> {
     if samples.is_empty() {
         return Err(format!("no usable positions in {}", a.data.display()));
     }
-    let start = engine::params::Params::initial();
-    let tuned = engine::tune::tune(
+    let start = plyyard_engine::params::Params::initial();
+    let tuned = plyyard_engine::tune::tune(
         &start,
         &samples,
         a.epochs,
@@ -202,28 +202,28 @@ fn tune(a: TuneArgs) -> Result<String, String> {
         a.score_weight,
         &mut |l| eprintln!("{l}"),
     );
-    std::fs::write(&a.out, engine::tune::to_rust(&tuned))
+    std::fs::write(&a.out, plyyard_engine::tune::to_rust(&tuned))
         .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     Ok(format!("wrote tuned weights to {}", a.out.display()))
 }
 
 /// The network `--init` names: `builtin` or a network file.
-fn read_network(path: &Path) -> Result<engine::nnue::Network, String> {
+fn read_network(path: &Path) -> Result<plyyard_engine::nnue::Network, String> {
     if path.as_os_str() == "builtin" {
-        return Ok((*engine::nnue::default_network()).clone());
+        return Ok((*plyyard_engine::nnue::default_network()).clone());
     }
     let bytes =
         std::fs::read(path).map_err(|e| format!("--init {}: cannot read: {e}", path.display()))?;
-    engine::nnue::Network::from_bytes(&bytes)
+    plyyard_engine::nnue::Network::from_bytes(&bytes)
         .map_err(|e| format!("--init {}: not a network: {e}", path.display()))
 }
 
 /// Reads `datagen` files into one training set for a network on `base`.
 fn read_positions(
     files: &[PathBuf],
-    base: engine::nnue::Base,
-) -> Result<engine::nnue_train::Dataset, String> {
-    let mut data = engine::nnue_train::Dataset::new(base);
+    base: plyyard_engine::nnue::Base,
+) -> Result<plyyard_engine::nnue_train::Dataset, String> {
+    let mut data = plyyard_engine::nnue_train::Dataset::new(base);
     for f in files {
         let text =
             std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
@@ -246,16 +246,17 @@ fn check_train_args(a: &TrainNnueArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&a.score_weight) {
         return Err("--score-weight must be between 0 and 1".into());
     }
-    if !(1..=engine::nnue::MAX_HIDDEN).contains(&a.hidden) || a.batch == 0 || a.epochs == 0 {
+    if !(1..=plyyard_engine::nnue::MAX_HIDDEN).contains(&a.hidden) || a.batch == 0 || a.epochs == 0
+    {
         return Err(format!(
             "--hidden must be 1..={}, --batch and --epochs at least 1",
-            engine::nnue::MAX_HIDDEN
+            plyyard_engine::nnue::MAX_HIDDEN
         ));
     }
-    if !engine::nnue::KING_BUCKET_CHOICES.contains(&a.king_buckets) {
+    if !plyyard_engine::nnue::KING_BUCKET_CHOICES.contains(&a.king_buckets) {
         return Err(format!(
             "--king-buckets must be one of {:?}",
-            engine::nnue::KING_BUCKET_CHOICES
+            plyyard_engine::nnue::KING_BUCKET_CHOICES
         ));
     }
     Ok(())
@@ -264,15 +265,15 @@ fn check_train_args(a: &TrainNnueArgs) -> Result<(), String> {
 fn train_nnue(a: TrainNnueArgs) -> Result<String, String> {
     check_train_args(&a)?;
     let start = a.init.as_deref().map(read_network).transpose()?;
-    let base = engine::nnue::Base::from(a.base);
+    let base = plyyard_engine::nnue::Base::from(a.base);
     let train = read_positions(&a.data, base)?;
     let check = read_positions(&a.valid, base)?;
-    let k = engine::nnue_train::fit_k(&train);
+    let k = plyyard_engine::nnue_train::fit_k(&train);
     eprintln!(
         "k = {k:.4}; classical evaluation on the validation set: {:.6}",
-        engine::nnue_train::classical_loss(&check, k, a.score_weight)
+        plyyard_engine::nnue_train::classical_loss(&check, k, a.score_weight)
     );
-    let cfg = engine::nnue_train::Config {
+    let cfg = plyyard_engine::nnue_train::Config {
         hidden: a.hidden,
         king_buckets: a.king_buckets,
         epochs: a.epochs,
@@ -288,8 +289,8 @@ fn train_nnue(a: TrainNnueArgs) -> Result<String, String> {
     };
     let log = &mut |l: &str| eprintln!("{l}");
     let net = match start {
-        None => engine::nnue_train::train(&cfg, &train, &check, k, log),
-        Some(start) => engine::nnue_train::fine_tune(&cfg, &start, &train, &check, k, log)
+        None => plyyard_engine::nnue_train::train(&cfg, &train, &check, k, log),
+        Some(start) => plyyard_engine::nnue_train::fine_tune(&cfg, &start, &train, &check, k, log)
             .map_err(|e| format!("--init: {e}"))?,
     };
     std::fs::write(&a.out, net.to_bytes())

@@ -25,7 +25,7 @@ fn the_same_seed_gives_the_same_puzzles() {
         serde_json::from_slice(&first).expect("a JSON list of puzzles");
     let kinds: Vec<u8> = list.iter().map(|p| p.mate_in).collect();
     assert_eq!(kinds, [1, 1, 2, 2]);
-    let mut engine = engine::Engine::new(16);
+    let mut engine = plyyard_engine::Engine::new(16);
     for p in &list {
         plyyard_exercises::puzzles::verify(p, &mut engine).unwrap();
     }

@@ -6,8 +6,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use game::RuleSet;
-use game::pgn::PgnImporter;
+use plyyard_game::RuleSet;
+use plyyard_game::pgn::PgnImporter;
 
 const GAMES: &str = "[Event \"hung queen\"]\n[White \"Ana\"]\n\n1. e4 e5 2. Nf3 Qg5 3. Nxg5 *\n\n\
     [Event \"missed mate\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qf3 *\n";

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use plyyard_testkit::{Client, ServerProcess, Socket, TestDb, recv_until, send_json};
 use serde_json::{Value, json};
-use testkit::{Client, ServerProcess, Socket, TestDb, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -335,7 +335,7 @@ async fn a_table_game_survives_kill_dash_nine_with_its_clocks(db: TestDb) {
     second.terminate(WAIT).await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_table_game_survives_kill_dash_nine_with_its_clocks,
     kill_dash_nine_loses_no_acknowledged_move,
     sigterm_stops_the_server_cleanly_even_with_open_sockets,

@@ -24,7 +24,7 @@ pub const PASSWORD_MAX: usize = 256;
 ///
 /// # Examples
 /// ```
-/// use server::auth::rules::check_username;
+/// use plyyard_server::auth::rules::check_username;
 /// assert!(check_username("Magnus_1").is_ok());
 /// assert_eq!(check_username("_x1").unwrap_err().reason, Some("start"));
 /// assert_eq!(check_username("ab").unwrap_err().reason, Some("length"));

@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use plyyard_wire::protocol::ChatLine;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
-use wire::protocol::ChatLine;
 
 use crate::relay::{CHAT_TOPIC, Outbox, listen};
 
@@ -80,7 +80,7 @@ pub struct ClusterHub {
 
 impl ClusterHub {
     /// The hub of a node on `bus`.
-    pub fn new(bus: &Arc<cluster::Bus>) -> ClusterHub {
+    pub fn new(bus: &Arc<plyyard_cluster::Bus>) -> ClusterHub {
         let local = Arc::new(LocalHub::default());
         let heard = Arc::clone(&local);
         listen(bus, CHAT_TOPIC, move |payload| {
@@ -120,7 +120,7 @@ impl ChatHub for ClusterHub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wire::protocol::ChatRoom;
+    use plyyard_wire::protocol::ChatRoom;
 
     #[tokio::test]
     async fn the_local_hub_drops_games_nobody_listens_to() {

@@ -16,9 +16,9 @@ use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::Shared;
-use live::Cmd;
+use plyyard_live::Cmd;
 use plyyard_store::{ChatLineRow, now_ms};
-use wire::protocol::{ChatLine, ChatRoom};
+use plyyard_wire::protocol::{ChatLine, ChatRoom};
 
 pub mod hub;
 
@@ -76,7 +76,7 @@ pub async fn room_of(
     game_id: &str,
     player: &PlayerId,
 ) -> Result<Option<ChatRoom>, ApiError> {
-    let game = live::request(&shared.live, game_id, |reply| Cmd::State {
+    let game = plyyard_live::request(&shared.live, game_id, |reply| Cmd::State {
         viewer: Some(player.clone()),
         reply,
     })

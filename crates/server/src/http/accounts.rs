@@ -27,7 +27,7 @@ use crate::identity::{
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::{AppState, Shared};
-use live::{self, Cmd, rfc3339, seat_name};
+use plyyard_live::{self, Cmd, rfc3339, seat_name};
 use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, Store, StoreError, now_ms};
 
 /// Names nobody may sign up with: they are path segments of our own
@@ -165,7 +165,7 @@ async fn session_started(
 async fn reseat(state: &AppState, anon: &PlayerId, account: &Account, ongoing: Vec<String>) {
     let to = PlayerId(account.player_id.clone());
     for id in ongoing {
-        let reseat = live::request(&state.live, &id, |reply| Cmd::Reseat {
+        let reseat = plyyard_live::request(&state.live, &id, |reply| Cmd::Reseat {
             from: anon.clone(),
             to: to.clone(),
             reply,
@@ -344,7 +344,7 @@ async fn delete_account(
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
-    live::refresh_seats(&state.live, &PlayerId(session.account.player_id.clone())).await;
+    plyyard_live::refresh_seats(&state.live, &PlayerId(session.account.player_id.clone())).await;
     tracing::info!(username = %session.account.username, "account deleted");
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),
@@ -436,7 +436,11 @@ async fn seat(
     if let Some(s) = cache.get(&player) {
         return Ok(s.clone());
     }
-    let s = seat_name(&state.store, &live::Seat::of(player.as_deref(), row.level)).await?;
+    let s = seat_name(
+        &state.store,
+        &plyyard_live::Seat::of(player.as_deref(), row.level),
+    )
+    .await?;
     cache.insert(player, s.clone());
     Ok(s)
 }
@@ -445,12 +449,12 @@ fn list_item(g: GameRow, white: SeatJson, black: SeatJson) -> GameListItem {
     GameListItem {
         id: g.id,
         kind: g.kind.as_str(),
-        level: g.level.map(engine::Level::as_str),
+        level: g.level.map(plyyard_engine::Level::as_str),
         variant: g.variant.as_str(),
         rules: g.rules.as_str(),
         status: g.summary.status.as_str(),
         result: g.summary.result.as_str(),
-        reason: g.summary.reason.map(game::Reason::as_str),
+        reason: g.summary.reason.map(plyyard_game::Reason::as_str),
         plies: g.summary.plies,
         created_at: rfc3339(g.created_at),
         updated_at: rfc3339(g.summary.updated_at),

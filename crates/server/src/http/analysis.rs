@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::routing::post;
 use axum::{Json, Router};
-use game::pgn::{MoveTree, TreeLimits, line_tree, read_tree};
-use game::shakmaty::fen::Fen;
-use game::shakmaty::{CastlingMode, Chess, EnPassantMode};
-use game::{Game, RuleSet, notation};
+use plyyard_game::pgn::{MoveTree, TreeLimits, line_tree, read_tree};
+use plyyard_game::shakmaty::fen::Fen;
+use plyyard_game::shakmaty::{CastlingMode, Chess, EnPassantMode};
+use plyyard_game::{Game, RuleSet, notation};
 use plyyard_review::openings::{Opening, opening_of};
 use serde::{Deserialize, Serialize};
 

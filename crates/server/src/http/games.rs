@@ -22,8 +22,8 @@ use crate::protocol::{GameState, GameSummaryJson, NewComputerGame, SeatJson};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
-use live::fair::Requester;
-use live::{self, Cmd, color_name, rfc3339, seat_name};
+use plyyard_live::fair::Requester;
+use plyyard_live::{self, Cmd, color_name, rfc3339, seat_name};
 use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
@@ -53,7 +53,7 @@ async fn create_game(
         .check_create_game(&LimitKey::new(ip, account))
         .await?;
     let client = state.requester(&player, ip, account);
-    let game = live::create_computer_game(&state.live, &player, client, req).await?;
+    let game = plyyard_live::create_computer_game(&state.live, &player, client, req).await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 
@@ -62,7 +62,7 @@ async fn get_game(
     Extension(player): Extension<PlayerId>,
     Path(id): Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = live::request(&state.live, &id, |reply| Cmd::State {
+    let game = plyyard_live::request(&state.live, &id, |reply| Cmd::State {
         viewer: Some(player.clone()),
         reply,
     })
@@ -74,7 +74,7 @@ async fn get_pgn(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let pgn = live::request(&state.live, &id, |reply| Cmd::Pgn { reply }).await?;
+    let pgn = plyyard_live::request(&state.live, &id, |reply| Cmd::Pgn { reply }).await?;
     let disposition = format!("attachment; filename=\"plyyard-{id}.pgn\"");
     Ok((
         [
@@ -106,7 +106,8 @@ async fn my_games(
         let opponent = match names.get(&other) {
             Some(s) if other.is_some() => s.clone(),
             _ => {
-                let s = seat_name(&store, &live::Seat::of(other.as_deref(), g.level)).await?;
+                let s =
+                    seat_name(&store, &plyyard_live::Seat::of(other.as_deref(), g.level)).await?;
                 names.insert(other, s.clone());
                 s
             }
@@ -120,9 +121,9 @@ async fn my_games(
 /// sat opposite.
 fn summary_json(white: bool, opponent: SeatJson, g: GameRow) -> GameSummaryJson {
     let you = if white {
-        Some(color_name(game::shakmaty::Color::White).to_owned())
+        Some(color_name(plyyard_game::shakmaty::Color::White).to_owned())
     } else {
-        Some(color_name(game::shakmaty::Color::Black).to_owned())
+        Some(color_name(plyyard_game::shakmaty::Color::Black).to_owned())
     };
     GameSummaryJson {
         opponent,
@@ -161,7 +162,7 @@ async fn game_socket(
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
-    live::exists(&state.live, &id).await?;
+    plyyard_live::exists(&state.live, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
     let speaker = Speaker {
         player: player.clone(),

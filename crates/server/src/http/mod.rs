@@ -36,7 +36,7 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::identify;
 use crate::security;
-use live::metrics::Metrics;
+use plyyard_live::metrics::Metrics;
 
 /// Responses smaller than this are sent uncompressed.
 const COMPRESS_MIN_BYTES: u16 = 256;

@@ -1,5 +1,5 @@
 //! Position routes for the Learn exercises: `POST /api/positions/inspect`
-//! (the checks, captures and threats of a FEN, from [`engine::tactics`],
+//! (the checks, captures and threats of a FEN, from [`plyyard_engine::tactics`],
 //! and its legal moves) and
 //! `POST /api/positions/reply` (the engine's strongest answer to a
 //! candidate move, on the engine pool in the client's turn, limited per
@@ -13,10 +13,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Extension, Json, Router};
-use engine::tactics::{self, ThreatKind};
-use game::shakmaty::fen::Fen;
-use game::shakmaty::{Chess, EnPassantMode, Move, Position};
-use game::{Game, RuleSet, notation};
+use plyyard_engine::tactics::{self, ThreatKind};
+use plyyard_game::shakmaty::fen::Fen;
+use plyyard_game::shakmaty::{Chess, EnPassantMode, Move, Position};
+use plyyard_game::{Game, RuleSet, notation};
 use serde::{Deserialize, Serialize};
 
 use super::body::{JsonBody, json_body};
@@ -25,7 +25,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::color_name;
 use crate::security::{AccountKey, ClientIp, LimitKey};
-use live::fair::Busy;
+use plyyard_live::fair::Busy;
 
 /// Longest FEN accepted (a real one is under 100 bytes).
 const MAX_FEN_BYTES: usize = 128;
@@ -240,9 +240,9 @@ async fn reply(
         }));
     }
     let pos = game.position().clone();
-    let limits = engine::Limits {
+    let limits = plyyard_engine::Limits {
         movetime: Some(REPLY_TIME.mul_f64(think_factor(state.tuning.think_time_factor))),
-        ..engine::Limits::default()
+        ..plyyard_engine::Limits::default()
     };
     let found = state
         .engines
@@ -259,8 +259,8 @@ async fn reply(
         uci: Some(game.uci_of(found.best_move)),
         san: Some(notation::san(&pos, found.best_move)),
         score: Some(match found.score {
-            engine::Score::Cp(cp) => ScoreJson::Cp(cp),
-            engine::Score::Mate(n) => ScoreJson::Mate(n),
+            plyyard_engine::Score::Cp(cp) => ScoreJson::Cp(cp),
+            plyyard_engine::Score::Mate(n) => ScoreJson::Mate(n),
         }),
         line: Some(san_line(&pos, &found.pv)),
         status: None,

@@ -13,9 +13,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use futures_util::{Stream, stream};
-use game::pgn::PgnImporter;
-use game::shakmaty::{ByColor, Chess, Position as _};
-use game::{Game, GameResult, RuleSet};
+use plyyard_game::pgn::PgnImporter;
+use plyyard_game::shakmaty::{ByColor, Chess, Position as _};
+use plyyard_game::{Game, GameResult, RuleSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
@@ -26,7 +26,7 @@ use crate::identity::PlayerId;
 use crate::review::service::{Busy, Progress, Requester, Snapshot};
 use crate::security::{AccountKey, ClientIp, Limits};
 use crate::{AppState, Shared};
-use live::{Seats, seat_name};
+use plyyard_live::{Seats, seat_name};
 use plyyard_store::reviews::{self as review_store, replay};
 use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, Store, now_ms};
 
@@ -145,7 +145,7 @@ async fn players(state: &Shared, row: &GameRow) -> Result<ByColor<PlayerJson>, A
 }
 
 /// How a seat is shown in a review.
-async fn player_json(store: &Store, seat: &live::Seat) -> Result<PlayerJson, ApiError> {
+async fn player_json(store: &Store, seat: &plyyard_live::Seat) -> Result<PlayerJson, ApiError> {
     let s = seat_name(store, seat).await?;
     let kind = serde_json::to_value(s.kind)
         .ok()
@@ -161,7 +161,9 @@ async fn player_json(store: &Store, seat: &live::Seat) -> Result<PlayerJson, Api
 /// The game part of a review answer.
 async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Value, ApiError> {
     let ByColor { white, black } = players(state, &l.row).await?;
-    let you = Seats::of(&l.row).color_of(viewer).map(live::color_name);
+    let you = Seats::of(&l.row)
+        .color_of(viewer)
+        .map(plyyard_live::color_name);
     let moves: Vec<ReviewMove> = l
         .game
         .history()
@@ -181,7 +183,7 @@ async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Valu
         "variant": l.row.variant.as_str(),
         "initial_fen": l.game.initial_fen(),
         "result": l.row.summary.result.as_str(),
-        "reason": l.row.summary.reason.map(game::Reason::as_str),
+        "reason": l.row.summary.reason.map(plyyard_game::Reason::as_str),
         "white": white,
         "black": black,
         "you": you,
@@ -190,8 +192,8 @@ async fn game_json(state: &Shared, l: &Loaded, viewer: &PlayerId) -> Result<Valu
 }
 
 fn fen_of(p: &Chess) -> String {
-    use game::shakmaty::EnPassantMode;
-    use game::shakmaty::fen::Fen;
+    use plyyard_game::shakmaty::EnPassantMode;
+    use plyyard_game::shakmaty::fen::Fen;
     Fen::from_position(p, EnPassantMode::Legal).to_string()
 }
 
@@ -379,7 +381,7 @@ const MAX_ANALYSIS_MOVES: usize = 40;
 
 /// `pos` after the request's `moves`.
 fn play_moves(mut pos: Chess, moves: Option<&str>) -> Result<Chess, ApiError> {
-    use game::shakmaty::uci::UciMove;
+    use plyyard_game::shakmaty::uci::UciMove;
     let list: Vec<&str> = moves
         .unwrap_or_default()
         .split([' ', ','])
@@ -599,7 +601,7 @@ async fn import(
     let games = read_pgn(&req.pgn)?;
     let now = now_ms();
     store.touch_player(&player.0, now).await?;
-    let stored: Vec<(String, game::pgn::ImportedGame)> = games
+    let stored: Vec<(String, plyyard_game::pgn::ImportedGame)> = games
         .into_iter()
         .map(|g| (review_store::new_game_id(), g))
         .collect();
@@ -626,7 +628,7 @@ fn invalid_pgn(message: impl Into<String>) -> ApiError {
 }
 
 /// Every game of `pgn`, or the importer's first error as it words it.
-fn read_pgn(pgn: &str) -> Result<Vec<game::pgn::ImportedGame>, ApiError> {
+fn read_pgn(pgn: &str) -> Result<Vec<plyyard_game::pgn::ImportedGame>, ApiError> {
     let mut games = Vec::new();
     for item in PgnImporter::new(pgn.as_bytes()) {
         let g = item.map_err(|e| invalid_pgn(e.to_string()))?;

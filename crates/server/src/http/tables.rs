@@ -177,7 +177,7 @@ async fn join_table(
     if t.status != TableStatus::Open || t.expires_at <= now_ms() {
         return Err(refused(&t));
     }
-    if live::start_table_game(&state.live, &t, &guest)
+    if plyyard_live::start_table_game(&state.live, &t, &guest)
         .await?
         .is_none()
     {

@@ -6,10 +6,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::{Extension, response::IntoResponse, response::Response};
+use plyyard_wire::lichess::Scope;
+use plyyard_wire::protocol::{ColorChoice, NewComputerGame};
 use serde::Deserialize;
 use serde_json::json;
-use wire::lichess::Scope;
-use wire::protocol::{ColorChoice, NewComputerGame};
 
 use super::body::decode;
 use super::caller::Caller;
@@ -19,8 +19,8 @@ use super::game_json::{status_of, unix_ms};
 use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp, LimitKey};
 use crate::state::AppState;
-use engine::Level;
-use game::Variant;
+use plyyard_engine::Level;
+use plyyard_game::Variant;
 use plyyard_store::PlayerId;
 
 /// The body of `POST /api/challenge/ai` (JSON or form).
@@ -72,7 +72,7 @@ fn request(b: &AiBody) -> LiResult<NewComputerGame> {
         color,
         variant,
         position: None,
-        rules: game::RuleSet::PlyYard,
+        rules: plyyard_game::RuleSet::PlyYard,
         fen: b.fen.clone().filter(|f| !f.is_empty()),
     })
 }
@@ -96,7 +96,7 @@ pub(super) async fn challenge_ai(
         .map_err(crate::error::ApiError::from)?;
     let player = PlayerId(caller.account.player_id.clone());
     let client = state.requester(&player, ip, Some(&key));
-    let g = live::create_computer_game(&state.live, &player, client, req).await?;
+    let g = plyyard_live::create_computer_game(&state.live, &player, client, req).await?;
     let variant = if g.variant == "chess960" {
         Variant::Chess960
     } else {

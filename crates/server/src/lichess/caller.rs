@@ -5,7 +5,7 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use wire::lichess::Scope;
+use plyyard_wire::lichess::Scope;
 
 use super::error::LiError;
 use crate::bearer::TokenAuth;

@@ -16,10 +16,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, response::IntoResponse, response::Response};
+use plyyard_wire::lichess::{OK, Scope};
 use rand::Rng;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use wire::lichess::{OK, Scope};
 
 use super::body::decode;
 use super::caller::Caller;
@@ -30,8 +30,8 @@ use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::{AppState, Shared};
 use crate::tables::new_code;
-use game::{RuleSet, Speed, TimeControl, Variant};
-use live::Cmd;
+use plyyard_game::{RuleSet, Speed, TimeControl, Variant};
+use plyyard_live::Cmd;
 use plyyard_store::replay::new_game_id;
 use plyyard_store::{
     Account, ChallengeRow, ChallengeStatus, PlayerId, Store, TableRow, TableStatus, now_ms,
@@ -398,7 +398,7 @@ pub(super) async fn accept(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> LiResult<Json<wire::lichess::Ok>> {
+) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
     let c = waiting(&state.store, &id, &caller, true).await?;
     if c.status != ChallengeStatus::Created {
@@ -429,8 +429,14 @@ pub(super) async fn accept(
             created_at: now,
             expires_at: now,
         };
-        match live::start_challenge_game(&state.live, &c.id, &table, white.clone(), black.clone())
-            .await
+        match plyyard_live::start_challenge_game(
+            &state.live,
+            &c.id,
+            &table,
+            white.clone(),
+            black.clone(),
+        )
+        .await
         {
             Ok(Some(_)) => {
                 tracing::info!(challenge = %c.id, "challenge accepted");
@@ -441,7 +447,7 @@ pub(super) async fn accept(
                     "This challenge can no longer be accepted",
                 ));
             }
-            Err(e) if e.code == wire::ErrorCode::Conflict => continue,
+            Err(e) if e.code == plyyard_wire::ErrorCode::Conflict => continue,
             Err(e) => return Err(e.into()),
         }
     }
@@ -463,7 +469,7 @@ pub(super) async fn decline(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: JsonBody,
-) -> LiResult<Json<wire::lichess::Ok>> {
+) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
     let b: DeclineBody = decode(&headers, body, "decline")?;
     let key = b.reason.unwrap_or_else(|| "generic".to_owned());
@@ -493,12 +499,12 @@ pub(super) async fn cancel(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> LiResult<Json<wire::lichess::Ok>> {
+) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
     let c = waiting(&state.store, &id, &caller, false).await?;
     if c.status == ChallengeStatus::Accepted {
         let player = PlayerId(caller.account.player_id.clone());
-        live::request(&state.live, &c.id, |reply| Cmd::Abort {
+        plyyard_live::request(&state.live, &c.id, |reply| Cmd::Abort {
             player: player.clone(),
             reply,
         })

@@ -9,8 +9,8 @@ use axum::Extension;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
+use plyyard_wire::lichess::{OK, Ok as OkJson};
 use serde::{Deserialize, Serialize};
-use wire::lichess::{OK, Ok as OkJson};
 
 use super::body::decode;
 use super::caller::{Api, Caller};
@@ -23,7 +23,7 @@ use crate::http::body::JsonBody;
 use crate::identity::PlayerId;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::AppState;
-use wire::protocol::ChatRoom;
+use plyyard_wire::protocol::ChatRoom;
 
 /// The body of a chat post.
 #[derive(Debug, Deserialize)]

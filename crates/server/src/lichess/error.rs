@@ -5,7 +5,7 @@
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use wire::lichess::ErrorBody;
+use plyyard_wire::lichess::ErrorBody;
 
 use crate::error::ApiError;
 

@@ -88,7 +88,7 @@ impl Slot {
 
 impl Events {
     /// The feeds of a node in a cluster, carried by `bus`.
-    pub fn clustered(bus: &Arc<cluster::Bus>) -> Arc<Events> {
+    pub fn clustered(bus: &Arc<plyyard_cluster::Bus>) -> Arc<Events> {
         let events = Arc::new_cyclic(|me: &Weak<Events>| {
             let lost = me.clone();
             let out = Outbox::start(bus, EVENTS_TOPIC, move |payload| {

@@ -6,15 +6,15 @@ use serde_json::{Value, json};
 
 use super::game_json;
 use crate::state::Shared;
-use game::shakmaty::Color;
-use live::Cmd;
+use plyyard_game::shakmaty::Color;
+use plyyard_live::Cmd;
 use plyyard_store::PlayerId;
 
 /// The event `kind` (`gameStart`, `gameFinish`) of game `id` for
 /// `player`, or `None` when the game is gone or `player` does not play it.
 pub async fn game_event(state: &Shared, kind: &str, id: &str, player: &PlayerId) -> Option<Value> {
     let viewer = Some(player.clone());
-    let g = live::request(&state.live, id, |reply| Cmd::State {
+    let g = plyyard_live::request(&state.live, id, |reply| Cmd::State {
         viewer: viewer.clone(),
         reply,
     })

@@ -8,11 +8,11 @@
 //! The mappings are pure functions (tested below); [`players`] alone reads
 //! the accounts behind the seats.
 
-use game::Reason;
-use game::shakmaty::{ByColor, Color};
+use plyyard_game::Reason;
+use plyyard_game::shakmaty::{ByColor, Color};
+use plyyard_wire::protocol::{GameState, MoveJson, SeatKind};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use wire::protocol::{GameState, MoveJson, SeatKind};
 
 use plyyard_store::Store;
 
@@ -384,7 +384,7 @@ pub fn game_state(g: &GameState, moves: String) -> GameStateJson {
         winc,
         binc,
         status: status.name,
-        winner: winner(&g.result).map(wire::protocol::color_name),
+        winner: winner(&g.result).map(plyyard_wire::protocol::color_name),
         wdraw: offer == Some("white"),
         bdraw: offer == Some("black"),
     }
@@ -575,7 +575,7 @@ pub fn player_game(
         },
     };
     let variant = variant_of(g);
-    let my_turn = g.turn == wire::protocol::color_name(me) && g.status == "ongoing";
+    let my_turn = g.turn == plyyard_wire::protocol::color_name(me) && g.status == "ongoing";
     let last_move = g
         .last_move
         .as_ref()
@@ -585,7 +585,7 @@ pub fn player_game(
         full_id: full_id(&g.id, player_id),
         game_id: g.id.clone(),
         id: g.id.clone(),
-        color: wire::protocol::color_name(me),
+        color: plyyard_wire::protocol::color_name(me),
         fen: g.fen.clone(),
         has_moved: g.ply > me.fold_wb(0, 1),
         is_my_turn: my_turn,
@@ -604,7 +604,7 @@ pub fn player_game(
             key: variant.key,
             name: variant.name,
         },
-        winner: winner(&g.result).map(wire::protocol::color_name),
+        winner: winner(&g.result).map(plyyard_wire::protocol::color_name),
         rating: players.get(me).rating(),
         compat: Compat {
             bot: true,

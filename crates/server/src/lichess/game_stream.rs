@@ -20,7 +20,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::Response;
-use game::shakmaty::Color;
+use plyyard_game::shakmaty::Color;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 
@@ -30,9 +30,9 @@ use super::game_json::{self, GameStateJson};
 use super::slots::MAX_STREAMS;
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
-use live::{CatchUp, Cmd, Event, Subscription, color_name};
-use wire::error::{ApiError, ErrorCode};
-use wire::protocol::{ChatLine, ChatRoom, EventKind, GameState, MoveJson};
+use plyyard_live::{CatchUp, Cmd, Event, Subscription, color_name};
+use plyyard_wire::error::{ApiError, ErrorCode};
+use plyyard_wire::protocol::{ChatLine, ChatRoom, EventKind, GameState, MoveJson};
 
 /// An empty line goes out this often (lichess clients time out after 15 s
 /// of silence).
@@ -155,7 +155,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
 }
 
 async fn subscribe(state: &Shared, id: &str, since: Option<u64>) -> Result<Subscription, ApiError> {
-    live::request(&state.live, id, |reply| Cmd::Subscribe { since, reply }).await
+    plyyard_live::request(&state.live, id, |reply| Cmd::Subscribe { since, reply }).await
 }
 
 /// An event as the game's feed writes it.
@@ -218,7 +218,7 @@ impl Relay {
     }
 
     fn presence(&self, here: bool) {
-        live::notify(
+        plyyard_live::notify(
             &self.shared.live,
             &self.game_id,
             Cmd::Presence {

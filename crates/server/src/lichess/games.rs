@@ -20,9 +20,9 @@ use super::game_json::{self, Player, PlayerGameJson};
 use super::game_stream::{NDJSON, game_error, line, ndjson_response};
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
-use live::Cmd;
+use plyyard_live::Cmd;
 use plyyard_store::{GameKind, GameRow, now_ms};
-use wire::protocol::{GameState, Sides};
+use plyyard_wire::protocol::{GameState, Sides};
 
 /// Ongoing games `/api/account/playing` lists by default (as lichess).
 const PLAYING_DEFAULT: u32 = 9;
@@ -64,16 +64,16 @@ pub(super) async fn playing(
     Ok(Json(serde_json::json!({ "nowPlaying": now_playing })))
 }
 
-fn color_of(name: &str) -> Option<game::shakmaty::Color> {
+fn color_of(name: &str) -> Option<plyyard_game::shakmaty::Color> {
     match name {
-        "white" => Some(game::shakmaty::Color::White),
-        "black" => Some(game::shakmaty::Color::Black),
+        "white" => Some(plyyard_game::shakmaty::Color::White),
+        "black" => Some(plyyard_game::shakmaty::Color::Black),
         _ => None,
     }
 }
 
 async fn state_of(state: &Shared, id: &str, viewer: Option<&PlayerId>) -> LiResult<GameState> {
-    live::request(&state.live, id, |reply| Cmd::State {
+    plyyard_live::request(&state.live, id, |reply| Cmd::State {
         viewer: viewer.cloned(),
         reply,
     })
@@ -82,7 +82,7 @@ async fn state_of(state: &Shared, id: &str, viewer: Option<&PlayerId>) -> LiResu
 }
 
 async fn pgn_of(state: &Shared, id: &str) -> LiResult<String> {
-    live::request(&state.live, id, |reply| Cmd::Pgn { reply })
+    plyyard_live::request(&state.live, id, |reply| Cmd::Pgn { reply })
         .await
         .map_err(game_error)
 }
@@ -245,7 +245,7 @@ async fn export_one(state: &Shared, row: &GameRow, wants: ExportWants) -> LiResu
             white: players.white.into(),
             black: players.black.into(),
         },
-        winner: game_json::winner(&g.result).map(wire::protocol::color_name),
+        winner: game_json::winner(&g.result).map(plyyard_wire::protocol::color_name),
         initial_fen: (fen != "startpos").then_some(fen),
         moves: wants.moves.then(|| {
             moves
@@ -278,7 +278,7 @@ pub(super) async fn export(
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
     let wants = ExportWants::of(&headers, "application/json", &q)?;
     let id = game_json::game_id(&id);
-    let row = match live::exists(&state.live, id).await {
+    let row = match plyyard_live::exists(&state.live, id).await {
         Ok(_) => state.store.load_game(id).await?.map(|(row, _)| row),
         Err(_) => None,
     };

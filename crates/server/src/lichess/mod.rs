@@ -132,7 +132,7 @@ pub fn create_token_offline(
     scopes: &str,
     description: &str,
 ) -> Result<Created, String> {
-    let scopes = wire::lichess::Scopes::parse(scopes).map_err(|e| e.to_string())?;
+    let scopes = plyyard_wire::lichess::Scopes::parse(scopes).map_err(|e| e.to_string())?;
     if scopes.is_empty() {
         return Err("--scopes names at least one scope".to_owned());
     }

@@ -21,10 +21,10 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use plyyard_wire::lichess::Scopes;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use url::Url;
-use wire::lichess::Scopes;
 
 use super::body::decode;
 use super::caller::Caller;

@@ -8,9 +8,9 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
+use plyyard_wire::lichess::{OK, Ok as OkJson};
 use serde::Deserialize;
 use tokio::sync::oneshot;
-use wire::lichess::{OK, Ok as OkJson};
 
 use super::caller::{Api, Caller};
 use super::error::{LiError, LiResult};
@@ -18,8 +18,8 @@ use super::game_json;
 use super::game_stream::game_error;
 use crate::identity::PlayerId;
 use crate::state::AppState;
-use live::Cmd;
-use wire::error::{ApiError, ErrorCode};
+use plyyard_live::Cmd;
+use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// Longest move accepted in a path (UCI is at most 5 characters).
 const MAX_UCI_LEN: usize = 5;
@@ -50,7 +50,7 @@ async fn act_or(
     caller.require_api(api)?;
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
-    live::request(&state.live, id, |reply| make(player.clone(), reply))
+    plyyard_live::request(&state.live, id, |reply| make(player.clone(), reply))
         .await
         .and_then(|done| done)
         .map_err(refused)?;
@@ -202,7 +202,7 @@ pub(super) async fn claim_victory(
 pub(super) async fn check_player(state: &AppState, caller: &Caller, id: &str) -> LiResult<()> {
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
-    let game = live::request(&state.live, id, |reply| Cmd::State {
+    let game = plyyard_live::request(&state.live, id, |reply| Cmd::State {
         viewer: Some(player.clone()),
         reply,
     })

@@ -9,9 +9,9 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
+use plyyard_wire::lichess::Scope;
 use serde::Deserialize;
 use tokio::sync::mpsc;
-use wire::lichess::Scope;
 
 use super::body::decode;
 use super::caller::Caller;
@@ -21,7 +21,7 @@ use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::seeks::{NewSeek, seeker_for};
 use crate::state::AppState;
-use game::Variant;
+use plyyard_game::Variant;
 
 /// The body of a seek (a form, as lichess clients send it).
 #[derive(Debug, Default, Deserialize)]

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
+use plyyard_wire::lichess::Scope;
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
-use wire::lichess::Scope;
 
 use super::caller::Caller;
 use super::challenges::{challenge_json, touch};
@@ -23,7 +23,7 @@ use super::game_event::game_event;
 use super::game_stream::{KEEP_ALIVE, line, ndjson_response};
 use super::users::user_id;
 use crate::state::{AppState, Shared};
-use live::lifecycle::{LifeEvent, LifeKind};
+use plyyard_live::lifecycle::{LifeEvent, LifeKind};
 use plyyard_store::PlayerId;
 
 /// Ongoing games listed when a stream opens, at most.

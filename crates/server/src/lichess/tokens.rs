@@ -10,15 +10,15 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+use plyyard_wire::lichess::{OK, Scopes};
 use serde::{Deserialize, Serialize};
-use wire::lichess::{OK, Scopes};
 
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use crate::bearer::{self, PERSONAL_CHARS, PERSONAL_PREFIX};
 use crate::http::body::{JsonBody, json_body};
 use crate::security::{AccountKey, ClientIp, Limits};
-use live::rfc3339;
+use plyyard_live::rfc3339;
 use plyyard_store::{NewToken, Store, TokenKind, TokenRow, now_ms};
 
 /// Tokens one account may hold at once.
@@ -212,7 +212,7 @@ pub(super) async fn revoke(
     State(store): State<Store>,
     caller: Caller,
     Path(id): Path<String>,
-) -> LiResult<Json<wire::lichess::Ok>> {
+) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     by_session(&caller)?;
     if !bearer::well_formed(&id) || !store.revoke_token(&caller.account.player_id, &id).await? {
         return Err(LiError::not_found("no such token"));

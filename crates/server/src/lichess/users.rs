@@ -9,15 +9,15 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use plyyard_wire::lichess::{OK, Scope};
 use serde::{Deserialize, Serialize};
-use wire::lichess::{OK, Scope};
 
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use crate::auth::rules::check_username;
 use crate::state::AppState;
-use game::Speed;
-use live::rfc3339;
+use plyyard_game::Speed;
+use plyyard_live::rfc3339;
 use plyyard_rating::RatingJson;
 use plyyard_store::{Account, BotUpgrade, Store, now_ms};
 
@@ -221,7 +221,7 @@ pub(super) async fn online_bots(
 pub(super) async fn upgrade(
     State(store): State<Store>,
     caller: Caller,
-) -> LiResult<Json<wire::lichess::Ok>> {
+) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&[Scope::BotPlay])?;
     match store.upgrade_to_bot(&caller.account.player_id).await? {
         BotUpgrade::Done => {

@@ -19,15 +19,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use game::Game;
-use game::shakmaty::{Chess, Move};
+use plyyard_game::Game;
+use plyyard_game::shakmaty::{Chess, Move};
 use plyyard_review::PositionEval;
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
 use crate::error::ApiError;
-pub use live::fair::{Busy, Requester};
-use live::fair::{Fair, Shares};
+pub use plyyard_live::fair::{Busy, Requester};
+use plyyard_live::fair::{Fair, Shares};
 use plyyard_store::reviews::{self as review_store, StoredReview};
 use plyyard_store::{Store, now_ms};
 
@@ -63,7 +63,7 @@ pub trait Reviewer: Send + Sync + 'static {
     /// (`0..=game.ply()`), searched on `engine`; `None` when `stop` was set.
     fn analyse_position(
         &self,
-        engine: &mut engine::Engine,
+        engine: &mut plyyard_engine::Engine,
         game: &Game,
         ply: usize,
         stop: &AtomicBool,
@@ -94,7 +94,7 @@ pub trait Reviewer: Send + Sync + 'static {
 /// client, and a bounded wait.
 pub struct Lane {
     fair: Arc<Fair<Requester>>,
-    idle: Mutex<Vec<engine::Engine>>,
+    idle: Mutex<Vec<plyyard_engine::Engine>>,
 }
 
 impl std::fmt::Debug for Lane {
@@ -124,7 +124,7 @@ impl Lane {
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
         who: &[Requester],
-        work: impl FnOnce(&mut engine::Engine) -> T + Send + 'static,
+        work: impl FnOnce(&mut plyyard_engine::Engine) -> T + Send + 'static,
     ) -> Result<T, Busy> {
         let _permit = self.fair.acquire(who).await?;
         let lane = Arc::clone(self);
@@ -132,7 +132,7 @@ impl Lane {
             let mut engine = lane
                 .lock_idle()
                 .pop()
-                .unwrap_or_else(|| engine::Engine::new(LANE_HASH_MB));
+                .unwrap_or_else(|| plyyard_engine::Engine::new(LANE_HASH_MB));
             let out = work(&mut engine);
             lane.lock_idle().push(engine);
             out
@@ -149,7 +149,7 @@ impl Lane {
         self.fair.waiting()
     }
 
-    fn lock_idle(&self) -> MutexGuard<'_, Vec<engine::Engine>> {
+    fn lock_idle(&self) -> MutexGuard<'_, Vec<plyyard_engine::Engine>> {
         self.idle.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -437,11 +437,11 @@ pub enum ScoreJson {
 
 impl ScoreJson {
     /// `score`, given from the side to move's view, from White's.
-    pub fn white_view(score: engine::Score, white_to_move: bool) -> ScoreJson {
+    pub fn white_view(score: plyyard_engine::Score, white_to_move: bool) -> ScoreJson {
         let sign = if white_to_move { 1 } else { -1 };
         match score {
-            engine::Score::Cp(c) => ScoreJson::Cp(c * sign),
-            engine::Score::Mate(m) => ScoreJson::Mate(m * sign),
+            plyyard_engine::Score::Cp(c) => ScoreJson::Cp(c * sign),
+            plyyard_engine::Score::Mate(m) => ScoreJson::Mate(m * sign),
         }
     }
 }
@@ -449,16 +449,18 @@ impl ScoreJson {
 /// The lines of `pos` for a principal variation each, in UCI and SAN;
 /// stops at the first move that is not legal.
 fn line_moves(pos: &Chess, pv: &[Move]) -> (Vec<String>, Vec<String>) {
-    use game::shakmaty::Position as _;
-    use game::shakmaty::san::SanPlus;
-    use game::shakmaty::uci::UciMove;
+    use plyyard_game::shakmaty::Position as _;
+    use plyyard_game::shakmaty::san::SanPlus;
+    use plyyard_game::shakmaty::uci::UciMove;
     let mut pos = pos.clone();
     let (mut uci, mut san) = (Vec::new(), Vec::new());
     for m in pv {
         if !pos.is_legal(*m) {
             break;
         }
-        uci.push(UciMove::from_move(*m, game::shakmaty::CastlingMode::Standard).to_string());
+        uci.push(
+            UciMove::from_move(*m, plyyard_game::shakmaty::CastlingMode::Standard).to_string(),
+        );
         san.push(SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
     }
     (uci, san)
@@ -587,31 +589,34 @@ async fn yield_after_slice(
 
 /// The legal moves of `pos` by from-square, in UCI squares.
 fn dests_of(pos: &Chess) -> BTreeMap<String, Vec<String>> {
-    game::notation::dests(pos, game::shakmaty::CastlingMode::Standard)
+    plyyard_game::notation::dests(pos, plyyard_game::shakmaty::CastlingMode::Standard)
 }
 
 /// Searches `pos` for [`ANALYSIS_LINES`] lines, sending a snapshot after
 /// each finished depth and the last one when done; stops when `stop` is
 /// set or the receiver is gone.
 fn search_lines(
-    engine: &mut engine::Engine,
+    engine: &mut plyyard_engine::Engine,
     pos: &Chess,
     time: Duration,
     stop: &AtomicBool,
     tx: &mpsc::Sender<Result<Snapshot, Busy>>,
 ) {
-    use game::shakmaty::Position as _;
+    use plyyard_game::shakmaty::Position as _;
     let white = pos.turn().is_white();
     let count = pos.legal_moves().len().min(ANALYSIS_LINES);
     if stop.load(Ordering::Relaxed) {
         return;
     }
-    let limits = engine::Limits {
+    let limits = plyyard_engine::Limits {
         movetime: Some(time),
-        ..engine::Limits::default()
+        ..plyyard_engine::Limits::default()
     };
-    let fen = game::shakmaty::fen::Fen::from_position(pos, game::shakmaty::EnPassantMode::Legal)
-        .to_string();
+    let fen = plyyard_game::shakmaty::fen::Fen::from_position(
+        pos,
+        plyyard_game::shakmaty::EnPassantMode::Legal,
+    )
+    .to_string();
     let dests = dests_of(pos);
     let mut lines: Vec<Option<Line>> = vec![None; count];
     let line_of = |rank, depth, score, pv: &[Move]| {
@@ -624,7 +629,7 @@ fn search_lines(
             san,
         }
     };
-    let mut on_info = |info: &engine::SearchInfo| {
+    let mut on_info = |info: &plyyard_engine::SearchInfo| {
         let Some(slot) = lines.get_mut(info.multipv.wrapping_sub(1)) else {
             return;
         };
@@ -674,7 +679,7 @@ impl Reviewer for Library {
 
     fn analyse_position(
         &self,
-        engine: &mut engine::Engine,
+        engine: &mut plyyard_engine::Engine,
         game: &Game,
         ply: usize,
         stop: &AtomicBool,
@@ -732,9 +737,9 @@ impl Reviewer for Library {
 /// The positions along `line` (UCI) played from the position before ply
 /// `ply` of `game`.
 fn line_fens(game: &Game, ply: u32, line: &[String]) -> Vec<String> {
-    use game::shakmaty::fen::Fen;
-    use game::shakmaty::uci::UciMove;
-    use game::shakmaty::{EnPassantMode, Position as _};
+    use plyyard_game::shakmaty::fen::Fen;
+    use plyyard_game::shakmaty::uci::UciMove;
+    use plyyard_game::shakmaty::{EnPassantMode, Position as _};
     let Some(mut pos) = game.position_at(ply as usize - 1) else {
         return Vec::new();
     };
@@ -822,7 +827,7 @@ mod tests {
 
     #[test]
     fn scores_are_turned_to_whites_side() {
-        use engine::Score;
+        use plyyard_engine::Score;
         assert_eq!(
             ScoreJson::white_view(Score::Cp(40), true),
             ScoreJson::Cp(40)

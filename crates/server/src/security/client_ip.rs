@@ -19,7 +19,7 @@ impl ClientIp {
     ///
     /// # Examples
     /// ```
-    /// use server::security::ClientIp;
+    /// use plyyard_server::security::ClientIp;
     /// let a = ClientIp::of("2001:db8:1:2:aaaa::1".parse().unwrap());
     /// let b = ClientIp::of("2001:db8:1:2:bbbb::2".parse().unwrap());
     /// assert_eq!(a, b);

@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::response::{IntoResponse, Response};
-use cluster::limits::{Backoff, Gcra};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use live::fair::Requester;
+use plyyard_cluster::limits::{Backoff, Gcra};
+use plyyard_live::fair::Requester;
 use sha2::{Digest, Sha256};
 
 use super::client_ip::ClientIp;
@@ -399,7 +399,7 @@ fn backoff_key(username: &str) -> String {
 /// next [`REDIS_HOLD_OFF`], count in this process's memory; a warning is
 /// logged at most every [`WARN_EVERY`].
 struct InRedis {
-    bus: Arc<cluster::Bus>,
+    bus: Arc<plyyard_cluster::Bus>,
     epoch: Instant,
     /// Checks count in memory until then (ms since `epoch`).
     hold_until: AtomicU64,
@@ -411,7 +411,7 @@ struct InRedis {
 }
 
 impl InRedis {
-    fn new(bus: Arc<cluster::Bus>) -> InRedis {
+    fn new(bus: Arc<plyyard_cluster::Bus>) -> InRedis {
         InRedis {
             bus,
             epoch: Instant::now(),
@@ -436,7 +436,10 @@ impl InRedis {
 
     /// The answer of `ask` (a script on Redis), or `None` when Redis failed
     /// it or took longer than [`REDIS_TIMEOUT`].
-    async fn ask<T>(&self, ask: impl Future<Output = Result<T, cluster::BusError>>) -> Option<T> {
+    async fn ask<T>(
+        &self,
+        ask: impl Future<Output = Result<T, plyyard_cluster::BusError>>,
+    ) -> Option<T> {
         match tokio::time::timeout(REDIS_TIMEOUT, ask).await {
             Ok(Ok(answer)) => Some(answer),
             Ok(Err(e)) => {
@@ -528,7 +531,7 @@ impl Limits {
 
     /// Limits with the given quotas, counted in Redis through `bus` when
     /// given one (a node of a cluster), else in this process.
-    pub fn with_bus(q: &Quotas, bus: Option<Arc<cluster::Bus>>) -> Limits {
+    pub fn with_bus(q: &Quotas, bus: Option<Arc<plyyard_cluster::Bus>>) -> Limits {
         const MINUTE: Duration = Duration::from_secs(60);
         Limits {
             counter: bus.map_or(Counter::Local, |b| Counter::Redis(InRedis::new(b))),
@@ -771,7 +774,7 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use axum::http::header;
-    use cluster::testing::TestRedis;
+    use plyyard_cluster::testing::TestRedis;
 
     use super::*;
 
@@ -786,7 +789,7 @@ mod tests {
         let mut all = vec![("memory", Limits::new(q))];
         let redis = TestRedis::start();
         if let Some(r) = &redis {
-            let bus = cluster::Bus::connect(&r.url(), "t").await.unwrap();
+            let bus = plyyard_cluster::Bus::connect(&r.url(), "t").await.unwrap();
             all.push(("redis", Limits::with_bus(q, Some(bus))));
         }
         (all, redis)
@@ -1100,7 +1103,9 @@ mod tests {
         let Some(redis) = TestRedis::start() else {
             return;
         };
-        let bus = cluster::Bus::connect(&redis.url(), "t").await.unwrap();
+        let bus = plyyard_cluster::Bus::connect(&redis.url(), "t")
+            .await
+            .unwrap();
         let limits = Limits::with_bus(&Quotas::default(), Some(Arc::clone(&bus)));
         let a = ip_key("2001:db8:1:2::7");
         limits.check_signup(a).await.unwrap();
@@ -1145,7 +1150,9 @@ mod tests {
         let Some(redis) = TestRedis::start() else {
             return;
         };
-        let bus = cluster::Bus::connect(&redis.url(), "t").await.unwrap();
+        let bus = plyyard_cluster::Bus::connect(&redis.url(), "t")
+            .await
+            .unwrap();
         let q = Quotas {
             signups_per_hour: 3,
             ..Quotas::default()

@@ -29,8 +29,8 @@
 //! refusal is a [`RetryAfter`], which becomes `429 rate_limited` with a
 //! `Retry-After` header.
 //!
-//! On a node of a cluster (with a [`cluster::Bus`]) the same counts are
-//! kept in Redis ([`cluster::limits`]: one Lua script per check, Redis's
+//! On a node of a cluster (with a [`plyyard_cluster::Bus`]) the same counts are
+//! kept in Redis ([`plyyard_cluster::limits`]: one Lua script per check, Redis's
 //! clock, keys `rl:<limit>:<ip|acct|player>:<value>` that expire), so each
 //! quota holds for the cluster as a whole. A check Redis cannot answer
 //! (an error, or no answer within half a second) counts in the node's

@@ -18,7 +18,7 @@ use crate::error::ApiError;
 ///
 /// # Examples
 /// ```
-/// use server::security::origin_of;
+/// use plyyard_server::security::origin_of;
 /// assert_eq!(origin_of("https://Chess.Example:443/play").as_deref(), Some("https://chess.example"));
 /// assert_eq!(origin_of("http://127.0.0.1:8080").as_deref(), Some("http://127.0.0.1:8080"));
 /// assert_eq!(origin_of("null"), None);

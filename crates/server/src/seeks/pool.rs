@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use game::Variant;
+use plyyard_game::Variant;
 
 /// The rating range of a seek that has just arrived (± points).
 pub const BASE_RANGE: i64 = 150;

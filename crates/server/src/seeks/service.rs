@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use ::game::RuleSet;
+use ::plyyard_game::RuleSet;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
@@ -32,7 +32,7 @@ use super::store::{MemorySeeks, SeekStore};
 use super::wire::{PairedJson, SeekJson};
 use crate::error::{ApiError, ErrorCode};
 use crate::tables::new_code;
-use live::LiveDeps;
+use plyyard_live::LiveDeps;
 use plyyard_store::{TableRow, TableStatus, now_ms};
 
 /// How often waiting seeks are matched again as their ranges widen.
@@ -71,7 +71,7 @@ pub struct Seeks<S: SeekStore = MemorySeeks> {
     /// This node's id (empty for a node alone).
     node: String,
     /// The bus to the other nodes, in a cluster.
-    bus: Option<Arc<cluster::Bus>>,
+    bus: Option<Arc<plyyard_cluster::Bus>>,
 }
 
 /// An answer for a seeker on another node, on its `seeks:<node>` topic.
@@ -120,7 +120,11 @@ impl<S: SeekStore> Seeks<S> {
 
     /// The service of a node of a cluster over the cluster's `store`:
     /// it hears the answers for its seekers on `bus` and renews them.
-    pub fn clustered(store: S, live: Arc<LiveDeps>, bus: &Arc<cluster::Bus>) -> Arc<Seeks<S>> {
+    pub fn clustered(
+        store: S,
+        live: Arc<LiveDeps>,
+        bus: &Arc<plyyard_cluster::Bus>,
+    ) -> Arc<Seeks<S>> {
         let seeks = Arc::new(Seeks {
             store,
             waiters: Mutex::new(HashMap::new()),
@@ -361,7 +365,7 @@ impl<S: SeekStore> Seeks<S> {
     }
 
     /// The table game of `a` (host) and `b`, on a fresh code.
-    async fn start_game(&self, a: &Seek, b: &Seek) -> Result<live::PairedGame, ApiError> {
+    async fn start_game(&self, a: &Seek, b: &Seek) -> Result<plyyard_live::PairedGame, ApiError> {
         let now = now_ms();
         for attempt in 1..=CODE_ATTEMPTS {
             let table = TableRow {
@@ -379,7 +383,7 @@ impl<S: SeekStore> Seeks<S> {
                 created_at: now,
                 expires_at: now,
             };
-            match live::start_paired_game(&self.live, &table).await {
+            match plyyard_live::start_paired_game(&self.live, &table).await {
                 Err(e) if e.code == ErrorCode::Conflict && attempt < CODE_ATTEMPTS => {}
                 done => return done,
             }

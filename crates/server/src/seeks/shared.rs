@@ -28,7 +28,7 @@ use super::pool::{Added, Pair, Pool, PoolKey, Seek, SeekId};
 use super::store::SeekStore;
 use super::wire::SeekJson;
 use crate::tables::lobby::LobbyMsg;
-use game::Variant;
+use plyyard_game::Variant;
 
 /// A seeker's mark lasts this long unless its node renews it.
 pub const HERE_TTL: Duration = Duration::from_secs(15);
@@ -192,7 +192,7 @@ impl std::fmt::Debug for RedisSeeks {
 
 impl RedisSeeks {
     /// The pool shared through `bus`'s Redis.
-    pub fn new(bus: &cluster::Bus) -> RedisSeeks {
+    pub fn new(bus: &plyyard_cluster::Bus) -> RedisSeeks {
         RedisSeeks {
             conn: bus.conn(),
             node: bus.node().to_owned(),

@@ -1,7 +1,7 @@
 //! Quick pairing on the wire: the body of `POST /api/seeks`, a seek as the
 //! lobby shows it, and the answer once paired.
 
-use ::game::{TimeControl, Variant};
+use ::plyyard_game::{TimeControl, Variant};
 use serde::{Deserialize, Serialize};
 
 use super::pool::{PoolKey, Seek};
@@ -54,8 +54,9 @@ impl NewSeek {
 }
 
 /// The speed of a pool's games (`blitz`, `rapid`, `classical`).
-pub fn speed_of(key: &PoolKey) -> ::game::Speed {
-    TimeControl::table(key.minutes, key.increment).map_or(::game::Speed::Rapid, |tc| tc.speed())
+pub fn speed_of(key: &PoolKey) -> ::plyyard_game::Speed {
+    TimeControl::table(key.minutes, key.increment)
+        .map_or(::plyyard_game::Speed::Rapid, |tc| tc.speed())
 }
 
 /// A waiting seek as the lobby shows it.

@@ -84,7 +84,7 @@ impl Default for Lobby {
 
 impl Lobby {
     /// The lobby of a node in a cluster: changes go through `bus`.
-    pub fn clustered(bus: &Arc<cluster::Bus>) -> Lobby {
+    pub fn clustered(bus: &Arc<plyyard_cluster::Bus>) -> Lobby {
         let tx = broadcast::channel(BACKLOG).0;
         let heard = tx.clone();
         listen(bus, LOBBY_TOPIC, move |payload| {

@@ -10,7 +10,7 @@ pub mod lobby;
 
 use std::time::Duration;
 
-use ::game::{RuleSet, TimeControl, Variant};
+use ::plyyard_game::{RuleSet, TimeControl, Variant};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -40,7 +40,7 @@ pub fn new_code() -> String {
 ///
 /// # Examples
 /// ```
-/// use server::tables::normalize_code;
+/// use plyyard_server::tables::normalize_code;
 /// assert_eq!(normalize_code(" k7m-3qx ").as_deref(), Some("K7M3QX"));
 /// assert_eq!(normalize_code("K7M3Q0"), None); // 0 is never used
 /// ```
@@ -151,8 +151,8 @@ impl TableJson {
             public: t.public,
             speed: tc.map_or("rapid", |tc| tc.speed().as_str()),
             game_id: t.game_id.clone(),
-            created_at: live::rfc3339(t.created_at),
-            expires_at: live::rfc3339(t.expires_at),
+            created_at: plyyard_live::rfc3339(t.created_at),
+            expires_at: plyyard_live::rfc3339(t.expires_at),
         }
     }
 

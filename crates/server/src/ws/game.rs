@@ -20,8 +20,8 @@ use crate::chat::{self, Speaker};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
-use live::fair::Requester;
-use live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
+use plyyard_live::fair::Requester;
+use plyyard_live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
@@ -57,7 +57,7 @@ where
     /// Tells the game that this seated player's socket opened or closed.
     fn presence(&self, here: bool) {
         if self.seats.color_of(self.player).is_some() {
-            live::notify(
+            plyyard_live::notify(
                 &self.shared.live,
                 self.game_id,
                 Cmd::Presence {
@@ -101,7 +101,7 @@ where
     }
 
     async fn subscribe(&mut self, since: Option<u64>) -> Result<Subscription, ApiError> {
-        let sub = live::request(&self.shared.live, self.game_id, |reply| Cmd::Subscribe {
+        let sub = plyyard_live::request(&self.shared.live, self.game_id, |reply| Cmd::Subscribe {
             since,
             reply,
         })
@@ -139,7 +139,7 @@ where
         let Some(make) = command_for(self.player, self.client, msg) else {
             return Ok(None);
         };
-        let v = live::request(&self.shared.live, self.game_id, &*make).await??;
+        let v = plyyard_live::request(&self.shared.live, self.game_id, &*make).await??;
         Ok(Some(v))
     }
 }
@@ -475,14 +475,14 @@ mod tests {
         client: &[Requester],
     ) -> GameState {
         let req = NewComputerGame {
-            level: engine::Level::Beginner,
+            level: plyyard_engine::Level::Beginner,
             color: ColorChoice::White,
-            variant: game::Variant::Standard,
+            variant: plyyard_game::Variant::Standard,
             position: None,
-            rules: game::RuleSet::PlyYard,
+            rules: plyyard_game::RuleSet::PlyYard,
             fen: None,
         };
-        live::create_computer_game(&shared.live, player, client.to_vec(), req)
+        plyyard_live::create_computer_game(&shared.live, player, client.to_vec(), req)
             .await
             .unwrap()
     }

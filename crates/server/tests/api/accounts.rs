@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use plyyard_server::security::Quotas;
+use plyyard_testkit::{Client, Method, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
-use server::security::Quotas;
-use testkit::{Client, Method, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 const PASSWORD: &str = "Knight-f3 takes e5!";
@@ -15,7 +15,7 @@ async fn start(db: &TestDb) -> TestServer {
     TestServer::start(db.url(), 0.25).await
 }
 
-async fn signup(c: &Client, name: &str, password: &str) -> testkit::Response {
+async fn signup(c: &Client, name: &str, password: &str) -> plyyard_testkit::Response {
     c.post_json(
         "/api/account/signup",
         &json!({"username": name, "password": password}),
@@ -24,7 +24,7 @@ async fn signup(c: &Client, name: &str, password: &str) -> testkit::Response {
     .unwrap()
 }
 
-async fn login(c: &Client, name: &str, password: &str) -> testkit::Response {
+async fn login(c: &Client, name: &str, password: &str) -> plyyard_testkit::Response {
     c.post_json(
         "/api/account/login",
         &json!({"username": name, "password": password}),
@@ -54,12 +54,12 @@ async fn who(c: &Client) -> Value {
     account
 }
 
-fn error(r: &testkit::Response) -> Value {
+fn error(r: &plyyard_testkit::Response) -> Value {
     r.json::<Value>().unwrap()["error"].clone()
 }
 
 /// `POST /api/computer-games` for a Beginner game as White, whatever the answer.
-async fn post_game(c: &Client) -> testkit::Response {
+async fn post_game(c: &Client) -> plyyard_testkit::Response {
     c.post_json(
         "/api/computer-games",
         &json!({"level": "beginner", "color": "white"}),
@@ -295,7 +295,7 @@ async fn racing_wrong_passwords_are_backed_off(db: TestDb) {
 }
 
 async fn cookieless_game_bursts_are_limited_by_address(db: TestDb) {
-    let tuning = testkit::tuning(0.25);
+    let tuning = plyyard_testkit::tuning(0.25);
     let burst = Quotas::default().games_per_minute;
     let srv = TestServer::start_with(db.url(), tuning).await;
     let mut created = 0;
@@ -321,7 +321,7 @@ async fn cookieless_game_bursts_are_limited_by_address(db: TestDb) {
 /// accounts logged in from one address share its quota (they had one each
 /// before), and so does a cookieless client there.
 async fn accounts_on_one_address_share_its_game_limit(db: TestDb) {
-    let mut tuning = testkit::tuning(0.25);
+    let mut tuning = plyyard_testkit::tuning(0.25);
     tuning.quotas.games_per_minute = 4;
     let srv = TestServer::start_with(db.url(), tuning).await;
     let clients: Vec<Client> = (0..3).map(|_| srv.client()).collect();
@@ -418,7 +418,7 @@ async fn anonymous_games_follow_the_player_to_the_account(db: TestDb) {
 /// is refused before its password is looked at, and a password change
 /// checks the current password (itself limited) first.
 async fn passwords_are_scored_after_the_limits(db: TestDb) {
-    let mut tuning = testkit::tuning(0.25);
+    let mut tuning = plyyard_testkit::tuning(0.25);
     tuning.quotas.signups_per_hour = 2;
     let srv = TestServer::start_with(db.url(), tuning).await;
     let c = srv.client();
@@ -456,7 +456,7 @@ async fn passwords_are_scored_after_the_limits(db: TestDb) {
 /// progress, while two clients keep writing Learn progress. Every one
 /// succeeds; none answers 500.
 async fn log_ins_during_other_writes_never_fail(db: TestDb) {
-    let mut tuning = testkit::tuning(0.25);
+    let mut tuning = plyyard_testkit::tuning(0.25);
     tuning.quotas.signups_per_hour = 1_000;
     tuning.quotas.logins_per_minute = 1_000;
     tuning.quotas.games_per_minute = 1_000;
@@ -648,7 +648,7 @@ async fn sessions_survive_a_restart(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     sign_up_log_in_and_out,
     a_password_change_ends_the_other_sessions,
     cross_site_posts_are_refused,

@@ -5,8 +5,8 @@
 //! text, PGN size, moves in a tree, variation depth, unfinished games)
 //! refused with a clear 4xx.
 
+use plyyard_testkit::{Client, TestDb, TestServer};
 use serde_json::{Value, json};
-use testkit::{Client, TestDb, TestServer};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -226,7 +226,7 @@ async fn trees_are_bounded_and_bad_pgn_is_named(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_move_is_played_by_the_server,
     trees_come_from_a_fen_a_game_or_a_pgn,
     trees_are_bounded_and_bad_pgn_is_named,

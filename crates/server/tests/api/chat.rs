@@ -7,13 +7,13 @@
 use std::time::Duration;
 
 use crate::support::{account, join_table, open_table, token};
+use plyyard_testkit::{Client, Method, Socket, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
-use testkit::{Client, Method, Socket, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
 async fn start(db: &TestDb, chat_lines_per_10s: u32) -> TestServer {
-    let mut tuning = testkit::tuning(0.05);
+    let mut tuning = plyyard_testkit::tuning(0.05);
     tuning.quotas.chat_lines_per_10s = chat_lines_per_10s;
     TestServer::start_with(db.url(), tuning).await
 }
@@ -382,7 +382,7 @@ async fn chat_through_the_board_api(db: TestDb) {
     assert_eq!(list.as_array().unwrap().len(), 2, "{list}");
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     players_and_spectators_talk_in_their_rooms,
     chat_is_rate_limited,
     chat_through_the_board_api,

@@ -18,8 +18,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
+use plyyard_testkit::{Backend, Client, ServerProcess, Socket, TestDb, TestRedis, send_json};
 use serde_json::{Value, json};
-use testkit::{Backend, Client, ServerProcess, Socket, TestDb, TestRedis, send_json};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -62,7 +62,7 @@ impl Cluster {
             nodes: Vec::new(),
             redis_port: redis.port(),
             redis: Some(redis),
-            bin: testkit::plyyard_binary(),
+            bin: plyyard_testkit::plyyard_binary(),
             extra: extra.iter().map(|s| (*s).to_owned()).collect(),
             db,
         };
@@ -204,7 +204,7 @@ where
     F: FnOnce(Cluster) -> Fut,
     Fut: Future<Output = ()>,
 {
-    testkit::run_on(Backend::Postgres, |db| async move {
+    plyyard_testkit::run_on(Backend::Postgres, |db| async move {
         let Some(redis) = TestRedis::start() else {
             return;
         };
@@ -805,13 +805,13 @@ async fn the_lobby_spans_nodes(cl: Cluster) {
         .socket("/api/lobby/socket")
         .await
         .expect("lobby socket");
-    testkit::recv_until(&mut lobby, WAIT, |m| m["t"] == "lobby")
+    plyyard_testkit::recv_until(&mut lobby, WAIT, |m| m["t"] == "lobby")
         .await
         .unwrap();
     let host = cl.client(1);
     sign_up(&host, "lobby").await;
     let code = open_table(&host).await;
-    let added = testkit::recv_until(&mut lobby, WAIT, |m| {
+    let added = plyyard_testkit::recv_until(&mut lobby, WAIT, |m| {
         m["t"] == "add" && m["table"]["code"] == code.as_str()
     })
     .await;

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
+use plyyard_server::{Config, Tuning};
+use plyyard_testkit::{Backend, Client, TestDb, TestRedis, TestServer};
 use serde_json::{Value, json};
-use server::{Config, Tuning};
-use testkit::{Backend, Client, TestDb, TestRedis, TestServer};
 
 const PASSWORD: &str = "Knight-f3 takes e5!";
 
@@ -25,7 +25,7 @@ impl Cluster {
         let db = TestDb::new(Backend::Postgres).await?;
         let redis = TestRedis::start()?;
         let node = |id: &str| {
-            let mut tuning = testkit::tuning(0.25);
+            let mut tuning = plyyard_testkit::tuning(0.25);
             tune(&mut tuning);
             TestServer::start_config(Config {
                 addr: "127.0.0.1:0".into(),
@@ -52,13 +52,13 @@ impl Cluster {
     }
 }
 
-async fn post(c: &Client, path: &str, name: &str, password: &str) -> testkit::Response {
+async fn post(c: &Client, path: &str, name: &str, password: &str) -> plyyard_testkit::Response {
     c.post_json(path, &json!({"username": name, "password": password}))
         .await
         .unwrap()
 }
 
-fn refused(r: &testkit::Response) -> u64 {
+fn refused(r: &plyyard_testkit::Response) -> u64 {
     assert_eq!(r.status, 429, "{}", r.text());
     let body: Value = r.json().unwrap();
     assert_eq!(body["error"]["code"], "rate_limited");

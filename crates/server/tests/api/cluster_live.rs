@@ -7,19 +7,21 @@
 use std::time::Duration;
 
 use crate::support::{account, join_table, open_table};
+use plyyard_testkit::{
+    Backend, Client, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
+};
 use serde_json::{Value, json};
-use testkit::{Backend, Client, Socket, TestDb, TestRedis, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
 async fn node(db: &TestDb, redis: &TestRedis, name: &str) -> TestServer {
-    TestServer::start_config(server::Config {
+    TestServer::start_config(plyyard_server::Config {
         addr: "127.0.0.1:0".into(),
         db: db.url().to_owned(),
-        tuning: testkit::tuning(0.05),
+        tuning: plyyard_testkit::tuning(0.05),
         redis: Some(redis.url()),
         node_id: Some(name.to_owned()),
-        ..server::Config::default()
+        ..plyyard_server::Config::default()
     })
     .await
 }

@@ -7,23 +7,23 @@
 use std::time::Duration;
 
 use crate::support::{account, join_table, open_table, token};
-use serde_json::{Value, json};
-use server::{Config, Tuning};
-use testkit::{
+use plyyard_server::{Config, Tuning};
+use plyyard_testkit::{
     Backend, Client, Method, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
 };
+use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(20);
 const SCOPES: [&str; 3] = ["challenge:read", "challenge:write", "board:play"];
 
 /// Runs `test` on a fresh PostgreSQL database with a Redis of its own;
-/// nothing when either is missing (see [`testkit::run_on`]).
+/// nothing when either is missing (see [`plyyard_testkit::run_on`]).
 fn on_cluster<F, Fut>(test: F)
 where
     F: FnOnce(TestDb, TestRedis) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    testkit::run_on(Backend::Postgres, |db| async move {
+    plyyard_testkit::run_on(Backend::Postgres, |db| async move {
         if let Some(redis) = TestRedis::start() {
             test(db, redis).await;
         }
@@ -31,7 +31,7 @@ where
 }
 
 fn tuning() -> Tuning {
-    let mut tuning = testkit::tuning(0.05);
+    let mut tuning = plyyard_testkit::tuning(0.05);
     tuning.quotas.signups_per_hour = 0;
     tuning.hash_workers = 2;
     tuning
@@ -178,11 +178,13 @@ async fn seeks_on_two_nodes_pair_into_one_game(db: TestDb, redis: TestRedis) {
 }
 
 async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
-    use server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
+    use plyyard_server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
     let a = node(&db, &redis, "a", tuning()).await;
     let (mut watch, _) = lobby(&a.client()).await;
     // Node c adds a seek, then dies: nobody renews its seeker.
-    let bus = cluster::Bus::connect(&redis.url(), "c").await.unwrap();
+    let bus = plyyard_cluster::Bus::connect(&redis.url(), "c")
+        .await
+        .unwrap();
     let store = RedisSeeks::new(&bus);
     let seek = Seek {
         id: store.new_id(),
@@ -191,7 +193,7 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
         rating: 1500,
         provisional: true,
         key: PoolKey {
-            variant: game::Variant::Standard,
+            variant: plyyard_game::Variant::Standard,
             minutes: 3,
             increment: 2,
             rated: false,
@@ -221,18 +223,22 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
 }
 
 async fn many_seeks_through_two_stores_pair_exactly_once(_db: TestDb, redis: TestRedis) {
-    use server::seeks::pool::Pair;
-    use server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
+    use plyyard_server::seeks::pool::Pair;
+    use plyyard_server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
     let key = PoolKey {
-        variant: game::Variant::Standard,
+        variant: plyyard_game::Variant::Standard,
         minutes: 5,
         increment: 3,
         rated: true,
     };
     let mut tasks = Vec::new();
     let buses = [
-        cluster::Bus::connect(&redis.url(), "x").await.unwrap(),
-        cluster::Bus::connect(&redis.url(), "y").await.unwrap(),
+        plyyard_cluster::Bus::connect(&redis.url(), "x")
+            .await
+            .unwrap(),
+        plyyard_cluster::Bus::connect(&redis.url(), "y")
+            .await
+            .unwrap(),
     ];
     for i in 0..200u32 {
         let store = RedisSeeks::new(&buses[(i % 2) as usize]);

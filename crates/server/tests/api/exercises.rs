@@ -3,8 +3,8 @@
 //! anonymous player and per account (moving at log-in) — every test once
 //! on SQLite and once on PostgreSQL.
 
+use plyyard_testkit::{Client, TestDb, TestServer};
 use serde_json::{Value, json};
-use testkit::{Client, TestDb, TestServer};
 
 const PASSWORD: &str = "Knight-f3 takes e5!";
 
@@ -250,7 +250,7 @@ async fn puzzles_are_listed_without_solutions_and_judged(db: TestDb) {
 /// Learn progress from a request without a player cookie is refused (it
 /// created a new player row each time), and writes are limited per client.
 async fn progress_needs_a_cookie_and_is_limited(db: TestDb) {
-    let mut tuning = testkit::tuning(0.25);
+    let mut tuning = plyyard_testkit::tuning(0.25);
     tuning.quotas.progress_per_minute = 5;
     let srv = TestServer::start_with(db.url(), tuning).await;
     let body = json!({"done": ["page:board"]});
@@ -287,7 +287,7 @@ async fn a_puzzle_counts_only_when_solved_without_help(db: TestDb) {
 
     // A wrong move first: nothing of the solution in the answer; solving
     // afterwards (and again later) does not count.
-    use game::shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+    use plyyard_game::shakmaty::{CastlingMode, Chess, Position, fen::Fen};
     let pos: Chess = helped
         .fen
         .parse::<Fen>()
@@ -328,7 +328,7 @@ async fn a_puzzle_counts_only_when_solved_without_help(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_puzzle_counts_only_when_solved_without_help,
     progress_needs_a_cookie_and_is_limited,
     progress_is_kept_per_player_and_moves_to_the_account,

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use plyyard_server::Tuning;
+use plyyard_testkit::{Client, Socket, TestDb, TestServer, recv_json, recv_until, send_json};
 use serde_json::{Value, json};
-use server::Tuning;
-use testkit::{Client, Socket, TestDb, TestServer, recv_json, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -80,7 +80,7 @@ async fn play_a_game_against_the_computer(db: TestDb) {
     assert_eq!(ack, json!({"t":"ack","id":1,"v":1}));
     let reply = until_ply(&mut ws, 2).await;
     // The reply is paced: never sooner than the floor (scaled like the budgets).
-    assert!(sent.elapsed() >= live::engine_pool::MIN_REPLY.mul_f64(0.25));
+    assert!(sent.elapsed() >= plyyard_live::engine_pool::MIN_REPLY.mul_f64(0.25));
     assert_eq!(reply["v"], 2);
     assert_eq!(reply["kind"], "move");
     // Events are the same text for every socket: no viewer, no move list
@@ -889,7 +889,7 @@ async fn one_clients_pile_of_searches_neither_delays_others_nor_gets_lost(db: Te
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     one_clients_pile_of_searches_neither_delays_others_nor_gets_lost,
     play_a_game_against_the_computer,
     out_of_turn_and_undo_while_thinking,

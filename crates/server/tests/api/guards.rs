@@ -7,9 +7,9 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt as _, StreamExt as _};
+use plyyard_server::{Config, Tuning};
+use plyyard_testkit::{Client, TestDb, TestServer};
 use serde_json::{Value, json};
-use server::{Config, Tuning};
-use testkit::{Client, TestDb, TestServer};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -35,7 +35,7 @@ async fn start(db: &TestDb) -> TestServer {
     start_with(db, |_| {}).await
 }
 
-fn error_code(r: &testkit::Response) -> String {
+fn error_code(r: &plyyard_testkit::Response) -> String {
     let v: Value = r
         .json()
         .unwrap_or_else(|_| panic!("not JSON: {}", r.text()));
@@ -44,7 +44,11 @@ fn error_code(r: &testkit::Response) -> String {
 
 /// Sends `frame` `n` times (stopping when the server has closed), then
 /// reads to the end: the text replies and the close code.
-async fn flood(ws: &mut testkit::Socket, frame: Message, n: usize) -> (usize, Option<CloseCode>) {
+async fn flood(
+    ws: &mut plyyard_testkit::Socket,
+    frame: Message,
+    n: usize,
+) -> (usize, Option<CloseCode>) {
     for _ in 0..n {
         if ws.send(frame.clone()).await.is_err() {
             break;
@@ -76,7 +80,7 @@ async fn socket_floods_of_any_frame_kind_are_cut_short(db: TestDb) {
     ];
     for frame in floods {
         let mut ws = c.game_socket(id, None).await.unwrap();
-        let full = testkit::recv_json(&mut ws, Duration::from_secs(20))
+        let full = plyyard_testkit::recv_json(&mut ws, Duration::from_secs(20))
             .await
             .unwrap()
             .unwrap();
@@ -89,7 +93,7 @@ async fn socket_floods_of_any_frame_kind_are_cut_short(db: TestDb) {
     }
     // The lobby's socket counts frames too.
     let mut lobby = c.socket("/api/lobby/socket").await.unwrap();
-    let first = testkit::recv_json(&mut lobby, Duration::from_secs(20))
+    let first = plyyard_testkit::recv_json(&mut lobby, Duration::from_secs(20))
         .await
         .unwrap()
         .unwrap();
@@ -98,13 +102,14 @@ async fn socket_floods_of_any_frame_kind_are_cut_short(db: TestDb) {
     assert_eq!(code, Some(CloseCode::Policy));
     // A well-behaved client is not affected.
     let mut ws = c.game_socket(id, None).await.unwrap();
-    testkit::recv_json(&mut ws, Duration::from_secs(20))
+    plyyard_testkit::recv_json(&mut ws, Duration::from_secs(20))
         .await
         .unwrap();
-    testkit::send_json(&mut ws, &json!({"t":"ping"}))
+    plyyard_testkit::send_json(&mut ws, &json!({"t":"ping"}))
         .await
         .unwrap();
-    let pong = testkit::recv_until(&mut ws, Duration::from_secs(20), |m| m["t"] == "pong").await;
+    let pong =
+        plyyard_testkit::recv_until(&mut ws, Duration::from_secs(20), |m| m["t"] == "pong").await;
     assert!(pong.is_ok());
     s.stop().await;
 }
@@ -278,7 +283,7 @@ async fn the_analysis_stream_is_refused_cross_site(db: TestDb) {
         (&[], 200),
     ];
     for (headers, status) in cases {
-        let mut req = c.builder(testkit::Method::GET, path);
+        let mut req = c.builder(plyyard_testkit::Method::GET, path);
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
@@ -308,9 +313,9 @@ async fn signed_up(s: &TestServer, name: &str) -> Client {
 }
 
 /// `GET path` as if from `ip` behind the trusted proxy.
-async fn get_from(c: &Client, ip: &str, path: &str) -> testkit::Response {
+async fn get_from(c: &Client, ip: &str, path: &str) -> plyyard_testkit::Response {
     let req = c
-        .builder(testkit::Method::GET, path)
+        .builder(plyyard_testkit::Method::GET, path)
         .header("x-forwarded-for", ip);
     c.send(req).await.unwrap()
 }
@@ -382,7 +387,7 @@ async fn table_codes_cannot_be_guessed_quickly(db: TestDb) {
     for n in 0..40 {
         let req = joiner
             .builder(
-                testkit::Method::POST,
+                plyyard_testkit::Method::POST,
                 &format!("/api/tables/{missing}/join"),
             )
             .header("x-forwarded-for", format!("198.51.100.{n}"));
@@ -565,7 +570,7 @@ async fn a_stored_review_is_rendered_once_per_language(db: TestDb) {
     s.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     socket_floods_of_any_frame_kind_are_cut_short,
     error_messages_echo_at_most_100_characters_of_input,
     a_slow_request_head_is_cut_off,

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use plyyard_learn::{Library, Sources};
+use plyyard_testkit::{Backend, Client, TestServer, run_on};
 use serde_json::Value;
-use testkit::{Backend, Client, TestServer, run_on};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use crate::support::{account, token};
+use plyyard_server::Tuning;
+use plyyard_testkit::{Client, Method, TestDb, TestServer};
 use serde_json::{Value, json};
-use server::Tuning;
-use testkit::{Client, Method, TestDb, TestServer};
 
 const WAIT: Duration = Duration::from_secs(15);
 const SCOPES: [&str; 3] = ["challenge:read", "challenge:write", "board:play"];
@@ -20,7 +20,7 @@ async fn start(db: &TestDb, ttl: Duration) -> TestServer {
         db.url(),
         Tuning {
             challenge_ttl: ttl,
-            ..testkit::tuning(0.25)
+            ..plyyard_testkit::tuning(0.25)
         },
     )
     .await
@@ -87,7 +87,7 @@ async fn challenge(
     token: &str,
     to: &str,
     body: Option<(&str, &str)>,
-) -> testkit::Response {
+) -> plyyard_testkit::Response {
     c.with_token(token, Method::POST, &format!("/api/challenge/{to}"), body)
         .await
         .unwrap()
@@ -569,7 +569,7 @@ async fn a_game_against_the_computer_is_played_through_the_board_api(db: TestDb)
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_game_against_the_computer_is_played_through_the_board_api,
     board_seeks_pair_and_tokens_stay_off_the_web_apps_api,
     a_challenge_accepted_starts_the_game_on_both_streams,

@@ -8,13 +8,13 @@
 use std::time::Duration;
 
 use crate::support::{account, token};
+use plyyard_testkit::{Client, Method, TestDb, TestServer};
 use serde_json::{Value, json};
-use testkit::{Client, Method, TestDb, TestServer};
 
 const WAIT: Duration = Duration::from_secs(20);
 
 async fn start(db: &TestDb) -> TestServer {
-    let mut tuning = testkit::tuning(0.05);
+    let mut tuning = plyyard_testkit::tuning(0.05);
     tuning.away_claim_after = Duration::from_millis(400);
     TestServer::start_with(db.url(), tuning).await
 }
@@ -688,7 +688,7 @@ async fn bots_play_on_the_bot_api_and_claims_follow_closed_streams(db: TestDb) {
     ps.ends().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_board_game_with_a_draw_offer_and_the_exports,
     mate_resign_abort_castling_and_concurrent_duplicates,
     bots_play_on_the_bot_api_and_claims_follow_closed_streams,

@@ -6,15 +6,15 @@
 use crate::support::{PASSWORD, account, token};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use plyyard_testkit::{Method, TestDb, TestServer};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use testkit::{Method, TestDb, TestServer};
 
 async fn start(db: &TestDb) -> TestServer {
     TestServer::start(db.url(), 0.25).await
 }
 
-fn error_text(r: &testkit::Response) -> String {
+fn error_text(r: &plyyard_testkit::Response) -> String {
     r.json::<Value>().unwrap()["error"]
         .as_str()
         .unwrap_or_else(|| panic!("not a lichess error: {}", r.text()))
@@ -467,7 +467,7 @@ async fn users_and_their_status_read_as_lichess_shows_them(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     tokens_are_created_used_tested_and_revoked,
     bad_token_requests_are_refused_and_change_nothing,
     only_an_account_without_games_becomes_a_bot,

@@ -1,5 +1,5 @@
 //! The server's integration tests, one binary: each module drives a real
-//! server (`testkit::TestServer`) over HTTP and websockets, on SQLite and,
+//! server (`plyyard_testkit::TestServer`) over HTTP and websockets, on SQLite and,
 //! with `PLYYARD_TEST_PG`, on PostgreSQL. One binary links once.
 
 mod accounts;

@@ -5,14 +5,14 @@
 //! positions from random games, and `reply` (the engine's answer to a
 //! candidate move, its game-ending and illegal cases, its rate limit).
 
-use game::shakmaty::{CastlingMode, Chess, Move, Position};
-use game::{Game, RuleSet, notation};
+use plyyard_game::shakmaty::{CastlingMode, Chess, Move, Position};
+use plyyard_game::{Game, RuleSet, notation};
+use plyyard_server::Tuning;
+use plyyard_server::security::Quotas;
+use plyyard_testkit::{Backend, Client, TestServer, run_on};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use server::Tuning;
-use server::security::Quotas;
-use testkit::{Backend, Client, TestServer, run_on};
 
 fn with_server(tuning: Tuning, test: impl AsyncFnOnce(&Client)) {
     run_on(Backend::Sqlite, async |db| {
@@ -68,7 +68,7 @@ fn threats(v: &Value) -> Vec<(&str, &str, u64)> {
 
 #[test]
 fn inspect_reports_status_turn_checks_captures_and_threats() {
-    with_server(testkit::tuning(0.05), async |c| {
+    with_server(plyyard_testkit::tuning(0.05), async |c| {
         let v = inspect(
             c,
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -139,7 +139,7 @@ fn inspect_reports_status_turn_checks_captures_and_threats() {
 
 #[test]
 fn inspect_refuses_bad_fens_as_plyyard_replay_does() {
-    with_server(testkit::tuning(0.05), async |c| {
+    with_server(plyyard_testkit::tuning(0.05), async |c| {
         for fen in [
             "not a fen",
             "4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",
@@ -181,7 +181,7 @@ fn expected(pos: &Chess, keep: impl Fn(Move) -> bool) -> Vec<String> {
 
 #[test]
 fn inspect_never_disagrees_with_the_rules_core() {
-    with_server(testkit::tuning(0.05), async |c| {
+    with_server(plyyard_testkit::tuning(0.05), async |c| {
         let mut rng = StdRng::seed_from_u64(38);
         let mut seen = 0;
         while seen < 400 {
@@ -193,9 +193,11 @@ fn inspect_never_disagrees_with_the_rules_core() {
                 }
                 pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
             }
-            let fen =
-                game::shakmaty::fen::Fen::from_position(&pos, game::shakmaty::EnPassantMode::Legal)
-                    .to_string();
+            let fen = plyyard_game::shakmaty::fen::Fen::from_position(
+                &pos,
+                plyyard_game::shakmaty::EnPassantMode::Legal,
+            )
+            .to_string();
             let v = inspect(c, &fen).await;
             seen += 1;
             let gives_check = |m| {
@@ -229,7 +231,8 @@ fn inspect_never_disagrees_with_the_rules_core() {
             let flipped = pos.clone().swap_turn().ok();
             for t in v["threats"].as_array().unwrap() {
                 let flipped = flipped.as_ref().expect("threats only when not in check");
-                let uci: game::shakmaty::uci::UciMove = t["uci"].as_str().unwrap().parse().unwrap();
+                let uci: plyyard_game::shakmaty::uci::UciMove =
+                    t["uci"].as_str().unwrap().parse().unwrap();
                 let m = uci
                     .to_move(flipped)
                     .expect("a threat is legal for the opponent");
@@ -257,7 +260,7 @@ async fn reply(c: &Client, fen: &str, uci: &str) -> (u16, Value) {
 
 #[test]
 fn reply_answers_a_candidate_with_the_engines_best_move() {
-    with_server(testkit::tuning(0.25), async |c| {
+    with_server(plyyard_testkit::tuning(0.25), async |c| {
         // Qxd5?? hangs the queen: Black takes it back.
         let (status, v) = reply(c, "3qk3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5").await;
         assert_eq!(status, 200, "{v}");
@@ -291,7 +294,7 @@ fn replies_are_limited_per_client() {
             replies_per_minute: 2,
             ..Quotas::default()
         },
-        ..testkit::tuning(0.05)
+        ..plyyard_testkit::tuning(0.05)
     };
     with_server(tuning, async |c| {
         let fools = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";

@@ -8,11 +8,11 @@
 //! implementation of Glickman's steps (τ 0.75, one game per rating period),
 //! written independently of the `skillratings` crate `plyyard-rating` uses.
 
-use game::{GameResult, RuleSet, Variant};
+use plyyard_game::{GameResult, RuleSet, Variant};
 use plyyard_rating::{self as rating, Glicko2, Outcome, PlayerRating, Speed};
 use plyyard_store::{GameKind, GameRow, GameStatus, GameSummary, RatedGame, Store};
+use plyyard_testkit::{TestDb, TestServer};
 use serde_json::{Value, json};
-use testkit::{TestDb, TestServer};
 
 const T0: i64 = 1_750_000_000_000;
 const DAY: i64 = 86_400_000;
@@ -375,7 +375,7 @@ async fn the_profile_shows_the_ratings(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_result_rates_both_players_once,
     aborted_games_are_unrated,
     provisional_until_ten_games,

@@ -6,8 +6,8 @@
 
 use std::time::{Duration, Instant};
 
+use plyyard_testkit::{Client, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
-use testkit::{Client, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -16,9 +16,9 @@ const WAIT: Duration = Duration::from_secs(60);
 const TEST_REVIEW_NODES: u64 = 30_000;
 
 async fn start(db: &TestDb) -> TestServer {
-    let tuning = server::Tuning {
+    let tuning = plyyard_server::Tuning {
         review_nodes: TEST_REVIEW_NODES,
-        ..testkit::tuning(0.25)
+        ..plyyard_testkit::tuning(0.25)
     };
     TestServer::start_with(db.url(), tuning).await
 }
@@ -46,7 +46,7 @@ async fn finished_computer_game(c: &Client) -> String {
 }
 
 /// Asks for the review of game `id`.
-async fn ask_review(c: &Client, id: &str) -> testkit::Response {
+async fn ask_review(c: &Client, id: &str) -> plyyard_testkit::Response {
     c.post(&format!("/api/games/{id}/review"), "")
         .await
         .unwrap()
@@ -69,7 +69,7 @@ async fn review_done(c: &Client, id: &str) -> Value {
     }
 }
 
-async fn import(c: &Client, pgn: &str) -> testkit::Response {
+async fn import(c: &Client, pgn: &str) -> plyyard_testkit::Response {
     c.post_json("/api/import", &json!({ "pgn": pgn }))
         .await
         .unwrap()
@@ -206,7 +206,7 @@ async fn an_aborted_game_has_no_review(db: TestDb) {
 /// A long game (80 plies of legal moves picked by a fixed rule), so that
 /// its review is still under way when asked again.
 fn long_pgn() -> String {
-    let mut g = game::Game::new(game::RuleSet::Fide);
+    let mut g = plyyard_game::Game::new(plyyard_game::RuleSet::Fide);
     let mut movetext = String::new();
     for ply in 0..80 {
         let legal = g.legal_uci();
@@ -316,7 +316,7 @@ async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
         "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
         "1. f3 e5 2. g4 Qh4# 1-0\n",
     ] {
-        let expected = game::pgn::PgnImporter::new(bad.as_bytes())
+        let expected = plyyard_game::pgn::PgnImporter::new(bad.as_bytes())
             .find_map(Result::err)
             .unwrap()
             .to_string();
@@ -337,7 +337,7 @@ async fn imports_store_games_and_refuse_bad_pgn_word_for_word(db: TestDb) {
 /// PGN imports are limited per client: the address's quota holds for
 /// every player on it (the probe stored 2,274 games in 10 s).
 async fn imports_are_limited_per_client(db: TestDb) {
-    let mut tuning = testkit::tuning(0.25);
+    let mut tuning = plyyard_testkit::tuning(0.25);
     tuning.quotas.imports_per_minute = 3;
     let srv = TestServer::start_with(db.url(), tuning).await;
     let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 *\n";
@@ -545,7 +545,7 @@ async fn a_long_analysis_yields_the_engine_to_another_client(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     imports_are_limited_per_client,
     a_finished_game_is_reviewed_once_and_served_to_the_next_viewer,
     another_clients_review_goes_between_the_positions_of_a_long_one,

@@ -6,12 +6,12 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use plyyard_server::security::Quotas;
+use plyyard_server::{Config, Server, Tuning};
+use plyyard_testkit::TestDb;
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{Client, Response, StatusCode};
 use serde_json::{Value, json};
-use server::security::Quotas;
-use server::{Config, Server, Tuning};
-use testkit::TestDb;
 
 const NEW_GAME: &str = r#"{"level":"beginner","color":"white","variant":"standard"}"#;
 
@@ -20,7 +20,7 @@ const NEW_GAME: &str = r#"{"level":"beginner","color":"white","variant":"standar
 struct TestServer {
     addr: SocketAddr,
     http: Client,
-    server: testkit::TestServer,
+    server: plyyard_testkit::TestServer,
 }
 
 impl TestServer {
@@ -41,7 +41,7 @@ impl TestServer {
             ..Config::default()
         };
         adjust(&mut config);
-        let server = testkit::TestServer::start_config(config).await;
+        let server = plyyard_testkit::TestServer::start_config(config).await;
         let http = Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
@@ -467,7 +467,7 @@ async fn sign_ups_are_limited_per_address(db: TestDb) {
     s.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     cross_site_and_originless_posts_are_refused,
     the_public_url_is_the_only_origin,
     a_burst_of_cookieless_creations_from_one_address_is_limited,

@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::support::{PASSWORD, account as player};
+use plyyard_testkit::{Client, Method, TestDb, TestServer, recv_until};
 use serde_json::{Value, json};
-use testkit::{Client, Method, TestDb, TestServer, recv_until};
 
 const WAIT: Duration = Duration::from_secs(30);
 
-async fn start(db: &TestDb, adjust: impl FnOnce(&mut server::Tuning)) -> TestServer {
-    let mut tuning = testkit::tuning(0.05);
+async fn start(db: &TestDb, adjust: impl FnOnce(&mut plyyard_server::Tuning)) -> TestServer {
+    let mut tuning = plyyard_testkit::tuning(0.05);
     tuning.quotas.signups_per_hour = 0;
     tuning.hash_workers = 2;
     tuning.hash_queue = 256;
@@ -188,7 +188,7 @@ async fn different_games_never_pair_and_cancelled_seeks_leave_nothing(db: TestDb
     }
     until_waiting(&watcher, 4).await;
     // Two sweeps later nothing has paired: the games differ.
-    tokio::time::sleep(server::seeks::SWEEP_EVERY * 3).await;
+    tokio::time::sleep(plyyard_server::seeks::SWEEP_EVERY * 3).await;
     assert_eq!(waiting(&watcher).await.len(), 4);
     assert!(asks.iter().all(|a| !a.is_finished()));
     // Cancelled by DELETE: that request answers 409, the seek is gone.
@@ -338,7 +338,7 @@ async fn two_hundred_seekers_at_once_all_pair_exactly_once(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     two_seekers_of_the_same_game_get_the_same_new_game,
     different_games_never_pair_and_cancelled_seeks_leave_nothing,
     a_new_seek_replaces_the_old_and_seeks_are_limited,

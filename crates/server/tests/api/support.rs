@@ -1,8 +1,8 @@
 //! What many modules of this binary need: accounts and tokens made
 //! through the API, as a visitor would.
 
+use plyyard_testkit::{Client, TestServer};
 use serde_json::{Value, json};
-use testkit::{Client, TestServer};
 
 /// The password of the accounts the tests sign up.
 pub const PASSWORD: &str = "Knight-f3 takes e5!";

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use crate::support::account as player;
+use plyyard_testkit::{Client, Socket, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
-use testkit::{Client, Socket, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -13,8 +13,8 @@ async fn start(db: &TestDb) -> TestServer {
     start_tuned(db, |_| {}).await
 }
 
-async fn start_tuned(db: &TestDb, adjust: impl FnOnce(&mut server::Tuning)) -> TestServer {
-    let mut tuning = testkit::tuning(0.05);
+async fn start_tuned(db: &TestDb, adjust: impl FnOnce(&mut plyyard_server::Tuning)) -> TestServer {
+    let mut tuning = plyyard_testkit::tuning(0.05);
     adjust(&mut tuning);
     TestServer::start_with(db.url(), tuning).await
 }
@@ -722,7 +722,7 @@ async fn a_finished_table_game_is_reviewed(db: TestDb) {
     srv.stop().await;
 }
 
-testkit::both_backends!(
+plyyard_testkit::both_backends!(
     a_finished_table_game_is_reviewed,
     the_lobby_socket_follows_tables_opening_and_filling,
     tables_open_join_and_checkmate,

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
+use plyyard_testkit::{Client, Socket, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
-use testkit::{Client, Socket, TestDb, TestServer, recv_until, send_json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -69,4 +69,4 @@ async fn a_stale_server_never_overwrites_a_game(db: TestDb) {
     b.stop().await;
 }
 
-testkit::both_backends!(a_stale_server_never_overwrites_a_game);
+plyyard_testkit::both_backends!(a_stale_server_never_overwrites_a_game);

@@ -58,10 +58,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
+use plyyard_testkit::{Client, ClientError, Response, Socket, recv_json, send_json};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use testkit::{Client, ClientError, Response, Socket, recv_json, send_json};
 
 /// Load generator for a Ply Yard server on loopback.
 #[derive(Debug, Parser)]

@@ -80,7 +80,7 @@ impl Scopes {
     ///
     /// # Examples
     /// ```
-    /// use wire::lichess::{Scope, Scopes};
+    /// use plyyard_wire::lichess::{Scope, Scopes};
     /// let s = Scopes::parse("bot:play, challenge:read").unwrap();
     /// assert!(s.contains(Scope::BotPlay));
     /// assert_eq!(s.to_string(), "challenge:read,bot:play");

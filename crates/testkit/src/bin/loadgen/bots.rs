@@ -25,13 +25,13 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use plyyard_testkit::{Client, ClientError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use serde_json::{Value, json};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
-use testkit::{Client, ClientError};
 use tokio::time::Instant;
 
 use super::tables::raise_open_files;

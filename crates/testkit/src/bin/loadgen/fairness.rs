@@ -26,10 +26,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use plyyard_testkit::{Client, ClientError, recv_json, send_json};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
-use testkit::{Client, ClientError, recv_json, send_json};
 
 use super::{PASSWORD, Result, ms, percentile, random_move};
 
@@ -79,7 +79,7 @@ fn bump(n: &AtomicU64) {
 }
 
 /// The wait a `429` asks for (at least 1 s).
-fn retry_after(r: &testkit::Response) -> Duration {
+fn retry_after(r: &plyyard_testkit::Response) -> Duration {
     let secs = r
         .header("retry-after")
         .and_then(|v| v.parse::<u64>().ok())
@@ -95,7 +95,7 @@ async fn nap(d: Duration, stop: &AtomicBool) {
     }
 }
 
-fn unexpected(what: &str, r: &testkit::Response) -> ClientError {
+fn unexpected(what: &str, r: &plyyard_testkit::Response) -> ClientError {
     ClientError::Unexpected(format!("{what}: {} {}", r.status, r.text()))
 }
 
@@ -206,7 +206,7 @@ async fn reply_loop(
 
 /// One analysis of the start position for `movetime_ms`: its status and
 /// the time it took in ms.
-async fn analysis(c: &Client, movetime_ms: u64) -> Result<(testkit::Response, f64)> {
+async fn analysis(c: &Client, movetime_ms: u64) -> Result<(plyyard_testkit::Response, f64)> {
     let body = json!({"fen": START, "movetime_ms": movetime_ms}).to_string();
     let t0 = Instant::now();
     let r = c.post("/api/analysis", &body).await?;

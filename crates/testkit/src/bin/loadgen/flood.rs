@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use plyyard_testkit::{Client, recv_json, send_json};
 use rand::Rng;
 use serde_json::json;
-use testkit::{Client, recv_json, send_json};
 
 use super::{Result, WAIT, create, percentile};
 

@@ -25,9 +25,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use plyyard_testkit::{Client, ClientError};
 use serde::Serialize;
 use serde_json::{Value, json};
-use testkit::{Client, ClientError};
 use tokio::sync::Barrier;
 use tokio::time::Instant;
 

@@ -25,11 +25,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use plyyard_testkit::{Client, ClientError, Socket};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use testkit::{Client, ClientError, Socket};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
