@@ -7,7 +7,6 @@
 
 pub mod auth;
 pub mod bearer;
-pub mod chat;
 pub mod config;
 pub mod conn;
 pub mod http;
@@ -15,8 +14,6 @@ pub mod i18n;
 pub mod identity;
 pub mod learn;
 pub mod lichess;
-pub mod presence;
-pub mod relay;
 pub mod review;
 pub mod security;
 pub mod seeks;

@@ -9,8 +9,6 @@ use axum::extract::FromRef;
 use crate::auth::Hasher;
 use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
-use crate::lichess::events::Events;
-use crate::presence::Presence;
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
 use crate::seeks::{MemorySeeks, NodeSeeks, RedisSeeks, Seeks};
@@ -19,6 +17,7 @@ use plyyard_live::engine_pool::EnginePool;
 use plyyard_live::fair::Requester;
 use plyyard_live::metrics::Metrics;
 use plyyard_live::{LiveDeps, LiveTuning};
+use plyyard_social::{Social, SocialDeps};
 use plyyard_store::Store;
 
 /// Everything the handlers and actors share.
@@ -49,13 +48,8 @@ pub struct Shared {
     pub hasher: Hasher,
     /// The lobby's live feed of open tables and seeks.
     pub lobby: Lobby,
-    /// Which accounts have an open stream or socket.
-    pub presence: Arc<Presence>,
-    /// Each account's event-stream feed (challenges, games starting and
-    /// ending).
-    pub events: Arc<Events>,
-    /// Game chat's delivery to the sockets and streams of each game.
-    pub chat: Arc<dyn crate::chat::hub::ChatHub>,
+    /// The people around the games: presence, account events, game chat.
+    pub social: Social,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::lichess::slots::GameStreams>,
     /// Quick pairing: the waiting seeks and their seekers.
@@ -123,18 +117,11 @@ impl Shared {
                 Arc::clone(&live),
             )),
         };
-        let (presence, events, chat): (_, _, Arc<dyn crate::chat::hub::ChatHub>) = match &bus {
-            Some(bus) => (
-                Presence::clustered(bus),
-                Events::clustered(bus),
-                Arc::new(crate::chat::hub::ClusterHub::new(bus)),
-            ),
-            None => (
-                Arc::new(Presence::default()),
-                Arc::new(Events::default()),
-                Arc::new(crate::chat::hub::LocalHub::default()),
-            ),
-        };
+        let social = Social::new(SocialDeps {
+            store: store.clone(),
+            live: Arc::clone(&live),
+            bus: bus.clone(),
+        });
         Shared {
             store,
             seeks,
@@ -145,9 +132,7 @@ impl Shared {
             limits: Arc::new(Limits::with_bus(&tuning.quotas, bus.clone())),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             lobby,
-            presence,
-            events,
-            chat,
+            social,
             game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
@@ -254,5 +239,11 @@ impl FromRef<AppState> for Gate {
             public_origin: state.public_origin.clone(),
             trust_proxy: state.trust_proxy,
         }
+    }
+}
+
+impl FromRef<AppState> for Social {
+    fn from_ref(state: &AppState) -> Social {
+        state.social.clone()
     }
 }

@@ -15,11 +15,11 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 
 use super::body::{JsonBody, json_body};
-use crate::chat::Speaker;
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame, SeatJson};
 use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
+use crate::ws::game::Voice;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use plyyard_live::fair::Requester;
@@ -164,7 +164,7 @@ async fn game_socket(
     // Refuse unknown games before upgrading, so the client gets a 404.
     plyyard_live::exists(&state.live, &id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
-    let speaker = Speaker {
+    let speaker = Voice {
         player: player.clone(),
         account: key.account.clone(),
         ip: key.ip,
@@ -181,7 +181,7 @@ async fn session(
     id: String,
     player: PlayerId,
     client: Vec<Requester>,
-    speaker: Speaker,
+    speaker: Voice,
     since: Option<u64>,
     socket: WebSocket,
 ) {

@@ -180,7 +180,7 @@ async fn player_json(state: &Shared, account: &Account, speed: Speed) -> LiResul
         "id": id,
         "name": account.username,
         "rating": shown.rating,
-        "online": state.presence.is_online(&id).await,
+        "online": state.social.presence.is_online(&id).await,
     });
     if shown.provisional {
         v["provisional"] = json!(true);
@@ -252,7 +252,7 @@ pub async fn announce(state: &Shared, kind: &str, c: &ChallengeRow) {
         match challenge_json(state, c, Some(player)).await {
             Ok(json) => {
                 let line = json!({"type": kind, "challenge": json}).to_string();
-                state.events.send(player, &line);
+                state.social.events.send(player, &line);
             }
             Err(e) => {
                 tracing::warn!(challenge = %c.id, "cannot write a challenge event: {}", e.message)

@@ -2,7 +2,7 @@
 //! /api/{board,bot}/game/{id}/chat` (`room` = `player` or `spectator`,
 //! `text`; JSON or form) and `GET /api/{board,bot}/game/{id}/chat` (the
 //! player room's last lines, `[{"text","user"}]`). The rules are the web
-//! app's ([`crate::chat`]); the game streams carry new lines as
+//! app's ([`plyyard_social::chat`]); the game streams carry new lines as
 //! `chatLine` ([`super::game_stream`]).
 
 use axum::Extension;
@@ -17,12 +17,12 @@ use super::caller::{Api, Caller};
 use super::error::{LiError, LiResult};
 use super::game_json;
 use super::play::check_player;
-use crate::chat::{self, Speaker};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::body::JsonBody;
 use crate::identity::PlayerId;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::AppState;
+use crate::ws::game::Voice;
 use plyyard_wire::protocol::ChatRoom;
 
 /// The body of a chat post.
@@ -71,12 +71,13 @@ pub(super) async fn post<const BOT: bool>(
     let text = b
         .text
         .ok_or_else(|| LiError::bad_request("a chat line needs some text"))?;
-    let speaker = Speaker {
+    let speaker = Voice {
         player: PlayerId(caller.account.player_id.clone()),
         account: Some(AccountKey(caller.account.player_id.clone())),
         ip,
     };
-    chat::say(&state, game_json::game_id(&id), &speaker, room, &text)
+    speaker
+        .say(&state, game_json::game_id(&id), room, &text)
         .await
         .map_err(chat_error)?;
     Ok(Json(OK))
@@ -90,7 +91,10 @@ pub(super) async fn list<const BOT: bool>(
 ) -> LiResult<Json<Vec<LineJson>>> {
     caller.require_api(api_of::<BOT>())?;
     check_player(&state, &caller, &id).await?;
-    let lines = chat::history(&state, game_json::game_id(&id), ChatRoom::Player)
+    let lines = state
+        .social
+        .chat
+        .history(game_json::game_id(&id), ChatRoom::Player)
         .await
         .map_err(chat_error)?;
     Ok(Json(

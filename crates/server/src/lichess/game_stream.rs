@@ -2,7 +2,7 @@
 //! one NDJSON line per event, `gameFull` first, then a `gameState` on
 //! every move (with its draw offer) and at the end, `opponentGone` when the
 //! opponent's connection goes or comes back, `chatLine` for each line said
-//! in the player room from then on ([`crate::chat`]); an empty line every
+//! in the player room from then on ([`plyyard_social::chat`]); an empty line every
 //! [`KEEP_ALIVE`]; closed once the game is over.
 //!
 //! A stream is one more subscriber of the game's feed, as a game socket
@@ -128,7 +128,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     };
     let players = game_json::players(&state.store, &full).await?;
     let first = line(&game_json::game_full(&full, players));
-    let chat = state.chat.subscribe(&id);
+    let chat = state.social.chat.hub().subscribe(&id);
     let (tx, rx) = mpsc::channel(BUFFER);
     let _ = tx.try_send(first);
     let ended = full.status != "ongoing";
@@ -144,7 +144,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
         claim_shown: false,
     };
     if !ended {
-        let here = state.presence.here(&user_id);
+        let here = state.social.presence.here(&user_id);
         tokio::spawn(async move {
             relay.run(sub.events, chat, &full).await;
             drop(here);
@@ -282,7 +282,7 @@ impl Relay {
                         // …/chat lists them).
                         Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                         Err(broadcast::error::RecvError::Closed) => {
-                            chat = self.shared.chat.subscribe(&self.game_id);
+                            chat = self.shared.social.chat.hub().subscribe(&self.game_id);
                         }
                     }
                     continue;

@@ -28,7 +28,6 @@ pub mod caller;
 pub mod challenges;
 mod chat;
 pub mod error;
-pub mod events;
 mod game_event;
 pub mod game_json;
 pub mod game_stream;

@@ -34,9 +34,9 @@ pub(super) async fn events(State(state): State<AppState>, caller: Caller) -> LiR
     caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
     let me = PlayerId(caller.account.player_id.clone());
     // Listen before listing, so that nothing happens unseen in between.
-    let slot = state.events.open(&me.0);
+    let slot = state.social.events.open(&me.0);
     let life = state.live.life.listen();
-    let here = state.presence.here(&user_id(&caller.account));
+    let here = state.social.presence.here(&user_id(&caller.account));
     let (tx, rx) = mpsc::channel::<Bytes>(64);
     let shared = Arc::clone(&state.0);
     tokio::spawn(async move {
@@ -73,7 +73,7 @@ async fn game_line(state: &Shared, kind: &str, id: &str, me: &PlayerId) -> Optio
 async fn run(
     state: &Shared,
     me: &PlayerId,
-    mut slot: super::events::Slot,
+    mut slot: plyyard_social::events::Slot,
     mut life: broadcast::Receiver<LifeEvent>,
     tx: &mpsc::Sender<Bytes>,
 ) {

@@ -92,7 +92,7 @@ async fn user_json(state: &AppState, account: &Account) -> LiResult<UserJson> {
     let id = user_id(account);
     Ok(UserJson {
         url: format!("/@/{}", account.username),
-        online: state.presence.is_online(&id).await,
+        online: state.social.presence.is_online(&id).await,
         id,
         username: account.username.clone(),
         title: title(account),
@@ -171,7 +171,7 @@ pub(super) async fn status(
         if let Some(a) = state.store.account_named(name).await? {
             let id = user_id(&a);
             out.push(StatusJson {
-                online: state.presence.is_online(&id).await,
+                online: state.social.presence.is_online(&id).await,
                 id,
                 name: a.username.clone(),
                 title: title(&a),
@@ -195,7 +195,7 @@ pub(super) async fn online_bots(
     let nb = q.nb.unwrap_or(MAX_ONLINE_BOTS).clamp(1, MAX_ONLINE_BOTS);
     let mut lines = String::new();
     let mut listed = 0;
-    for id in state.presence.online_ids().await {
+    for id in state.social.presence.online_ids().await {
         if listed >= nb {
             break;
         }

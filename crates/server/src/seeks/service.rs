@@ -133,7 +133,7 @@ impl<S: SeekStore> Seeks<S> {
             bus: Some(Arc::clone(bus)),
         });
         let me = Arc::downgrade(&seeks);
-        crate::relay::listen(bus, &topic_of(bus.node()), move |payload| {
+        plyyard_social::outbox::listen(bus, &topic_of(bus.node()), move |payload| {
             let Some(seeks) = me.upgrade() else {
                 return false;
             };

@@ -14,8 +14,8 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use super::TableJson;
-use crate::relay::{LOBBY_TOPIC, Outbox, listen};
 use crate::seeks::wire::SeekJson;
+use plyyard_social::outbox::{LOBBY_TOPIC, Outbox, listen};
 
 /// Changes kept for slow lobby sockets before they must reload the list.
 const BACKLOG: usize = 256;

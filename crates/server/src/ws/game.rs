@@ -1,7 +1,7 @@
 //! One websocket session on a game: catch-up by version, client commands
 //! forwarded to the game's actor, events fanned out, rate limiting, and
 //! the chat room the viewer reads at a table game (its history after the
-//! first state, then its lines as they are said; see [`crate::chat`]).
+//! first state, then its lines as they are said; see [`plyyard_social::chat`]).
 //!
 //! The session is written over any `Sink`/`Stream` of [`Outgoing`] and
 //! [`Incoming`] frames, so it is tested with plain channels as well as with
@@ -16,10 +16,10 @@ use tokio::sync::{broadcast, oneshot};
 
 use super::{FloodGuard, Incoming, MAX_FRAME_BYTES, Outgoing, Verdict, close};
 use crate::Shared;
-use crate::chat::{self, Speaker};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
+use crate::security::{AccountKey, ClientIp};
 use plyyard_live::fair::Requester;
 use plyyard_live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
 
@@ -34,7 +34,7 @@ struct Session<'a, S> {
     game_id: &'a str,
     player: &'a PlayerId,
     client: &'a [Requester],
-    speaker: Speaker,
+    speaker: Voice,
     sink: S,
     seats: Seats,
     sent_v: u64,
@@ -118,7 +118,13 @@ where
     async fn open_chat(
         &mut self,
     ) -> Result<Option<(ChatRoom, broadcast::Receiver<Arc<ChatLine>>)>, E> {
-        let room = match chat::room_of(self.shared, self.game_id, self.player).await {
+        let room = match self
+            .shared
+            .social
+            .chat
+            .room_of(self.game_id, self.player)
+            .await
+        {
             Ok(Some(room)) => room,
             Ok(None) => return Ok(None),
             Err(e) => {
@@ -127,8 +133,8 @@ where
             }
         };
         // Listen first: a line said meanwhile may come twice, never not at all.
-        let rx = self.shared.chat.subscribe(self.game_id);
-        match chat::history(self.shared, self.game_id, room).await {
+        let rx = self.shared.social.chat.hub().subscribe(self.game_id);
+        match self.shared.social.chat.history(self.game_id, room).await {
             Ok(lines) => self.send(&ServerMsg::ChatHistory { room, lines }).await?,
             Err(e) => tracing::warn!(game = %self.game_id, "no chat history: {e}"),
         }
@@ -202,6 +208,55 @@ fn command_for(player: &PlayerId, client: &[Requester], msg: ClientMsg) -> Optio
 }
 
 /// Makes a command from the channel its answer comes back on.
+/// Who speaks in chat from a socket: the player, their account (`None`:
+/// anonymous, who may only read) and the address their quota is counted
+/// on with their account.
+#[derive(Debug, Clone)]
+pub struct Voice {
+    /// The player.
+    pub player: PlayerId,
+    /// Their account, if logged in.
+    pub account: Option<AccountKey>,
+    /// Their address.
+    pub ip: ClientIp,
+}
+
+impl Voice {
+    /// The speaker as game chat knows them.
+    pub fn speaker(&self) -> plyyard_social::Speaker {
+        plyyard_social::Speaker {
+            player: self.player.clone(),
+            account: self.account.as_ref().map(|a| a.0.clone()),
+        }
+    }
+
+    /// Says `text` in `room` of game `game_id`, counted against this
+    /// voice's chat quota once the line passed every other check.
+    ///
+    /// # Errors
+    /// See [`plyyard_social::Chat::say`].
+    pub async fn say(
+        &self,
+        shared: &Shared,
+        game_id: &str,
+        room: plyyard_wire::protocol::ChatRoom,
+        text: &str,
+    ) -> Result<plyyard_wire::protocol::ChatLine, ApiError> {
+        let quota = async {
+            shared
+                .limits
+                .check_chat(self.ip, self.account.as_ref())
+                .await
+                .map_err(ApiError::from)
+        };
+        shared
+            .social
+            .chat
+            .say(game_id, &self.speaker(), room, text, quota)
+            .await
+    }
+}
+
 type CommandFor = dyn Fn(oneshot::Sender<Result<u64, ApiError>>) -> Cmd + Send + Sync;
 
 /// Runs a session of `player`, from the client of `client` (its keys, see
@@ -214,7 +269,7 @@ pub async fn run_session<S, R, E>(
     game_id: String,
     player: PlayerId,
     client: Vec<Requester>,
-    speaker: Speaker,
+    speaker: Voice,
     since: Option<u64>,
     sink: S,
     mut stream: R,
@@ -348,7 +403,7 @@ where
                     Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                     Ok(ClientMsg::Ping) => session.send(&ServerMsg::Pong).await?,
                     Ok(ClientMsg::Chat { room, text }) => {
-                        match chat::say(session.shared, session.game_id, &session.speaker, room, &text).await {
+                        match session.speaker.say(session.shared, session.game_id, room, &text).await {
                             Ok(_) => {
                                 let v = session.sent_v;
                                 session.send(&ServerMsg::Ack { id, v }).await?;
@@ -445,8 +500,8 @@ mod tests {
         Arc::new(Shared::new(store, b"test", tuning))
     }
 
-    fn anonymous(player: &PlayerId) -> Speaker {
-        Speaker {
+    fn anonymous(player: &PlayerId) -> Voice {
+        Voice {
             player: player.clone(),
             account: None,
             ip: crate::security::ClientIp(std::net::Ipv4Addr::LOCALHOST.into()),

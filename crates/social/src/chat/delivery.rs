@@ -12,7 +12,7 @@ use plyyard_wire::protocol::ChatLine;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use crate::relay::{CHAT_TOPIC, Outbox, listen};
+use crate::outbox::{CHAT_TOPIC, Outbox, listen};
 
 /// Lines waiting for a slow listener before it misses some.
 const BUFFER: usize = 64;

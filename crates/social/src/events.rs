@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, Weak};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
-use crate::relay::{EVENTS_TOPIC, Outbox, listen};
+use crate::outbox::{EVENTS_TOPIC, Outbox, listen};
 
 /// Lines kept for a slow stream before the oldest are dropped.
 const BACKLOG: usize = 256;

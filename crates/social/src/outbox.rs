@@ -1,4 +1,4 @@
-//! The server's use of the cluster bus for news every node must hear (the
+//! The domains' use of the cluster bus for news every node must hear (the
 //! lobby, chat, account events): [`Outbox`] publishes one topic's messages
 //! in the order they were sent, and [`listen`] hands every message of a
 //! topic to a node-local deliverer.
@@ -20,9 +20,9 @@ use tokio::sync::{broadcast, mpsc};
 
 /// The lobby's topic: each message is the JSON text sent to lobby sockets.
 pub const LOBBY_TOPIC: &str = "lobby";
-/// The topic of account events (see [`crate::lichess::events`]).
+/// The topic of account events (see [`crate::events`]).
 pub const EVENTS_TOPIC: &str = "events";
-/// The topic of game chat (see [`crate::chat::hub`]).
+/// The topic of game chat (see [`crate::chat::delivery`]).
 pub const CHAT_TOPIC: &str = "chat";
 
 /// Publishes the messages of one topic in order, from one task.

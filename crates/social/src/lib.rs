@@ -1,0 +1,72 @@
+//! The people around the games: who is online ([`presence`]), what is said
+//! at a game ([`chat`]), what each account hears on its event stream
+//! ([`events`]), and the ordered bus [`outbox`] they share in a cluster.
+//!
+//! [`Social`] is the door: the server holds one and hands its parts to the
+//! routes that use them. Nothing here knows HTTP or SQL: rows go through
+//! `plyyard_store`, games through `plyyard_live`.
+//!
+//! Modules, lowest first (a module uses only modules above it in this
+//! list): `outbox`; `presence`, `events`, `chat` (with `chat::delivery`).
+
+pub mod outbox;
+
+pub mod chat;
+pub mod events;
+pub mod presence;
+
+use std::sync::Arc;
+
+pub use chat::{Chat, ChatHub, ClusterHub, LocalHub, Speaker};
+pub use events::Events;
+pub use presence::{Here, Presence};
+
+use plyyard_live::LiveDeps;
+use plyyard_store::Store;
+
+/// What the social domain needs from the rest of the node.
+#[derive(Debug, Clone)]
+pub struct SocialDeps {
+    /// Storage (chat lines, accounts).
+    pub store: Store,
+    /// Live games (who sits at a game, for its chat rooms).
+    pub live: Arc<LiveDeps>,
+    /// The bus to the other nodes; `None` when this node runs alone.
+    pub bus: Option<Arc<plyyard_cluster::Bus>>,
+}
+
+/// The social domain's door: presence, account events and game chat, on
+/// this node alone or shared by a cluster's nodes over the bus.
+#[derive(Debug, Clone)]
+pub struct Social {
+    /// Which accounts have an open stream or socket.
+    pub presence: Arc<Presence>,
+    /// Each account's event-stream feed (challenges, games starting and
+    /// ending).
+    pub events: Arc<Events>,
+    /// Game chat.
+    pub chat: Chat,
+}
+
+impl Social {
+    /// The social domain over `deps`: clustered when it has a bus.
+    pub fn new(deps: SocialDeps) -> Social {
+        let (presence, events, hub): (_, _, Arc<dyn ChatHub>) = match &deps.bus {
+            Some(bus) => (
+                Presence::clustered(bus),
+                Events::clustered(bus),
+                Arc::new(ClusterHub::new(bus)),
+            ),
+            None => (
+                Arc::new(Presence::default()),
+                Arc::new(Events::default()),
+                Arc::new(LocalHub::default()),
+            ),
+        };
+        Social {
+            presence,
+            events,
+            chat: Chat::new(deps.store, deps.live, hub),
+        }
+    }
+}
