@@ -16,9 +16,7 @@ pub mod learn;
 pub mod lichess;
 pub mod review;
 pub mod security;
-pub mod seeks;
 pub mod state;
-pub mod tables;
 pub mod ws;
 
 pub use plyyard_wire::{error, protocol};
@@ -254,15 +252,8 @@ async fn expire_tables(state: AppState) {
     let mut every = tokio::time::interval(Duration::from_secs(15));
     loop {
         every.tick().await;
-        match state.store.expire_tables(plyyard_store::now_ms()).await {
-            Ok(codes) => {
-                for code in codes {
-                    state
-                        .lobby
-                        .publish(&tables::lobby::LobbyMsg::Remove { code });
-                }
-            }
-            Err(e) => tracing::warn!("cannot expire tables: {e}"),
+        if let Err(e) = state.pairing.expire_tables().await {
+            tracing::warn!("cannot expire tables: {e}");
         }
     }
 }
@@ -277,33 +268,20 @@ async fn expire_challenges(state: AppState) {
 }
 
 /// Pairs waiting seeks as their rating ranges widen, every
-/// [`seeks::SWEEP_EVERY`].
+/// [`plyyard_pairing::seeks::SWEEP_EVERY`].
 async fn sweep_seeks(state: AppState) {
-    let mut every = tokio::time::interval(seeks::SWEEP_EVERY);
+    let mut every = tokio::time::interval(plyyard_pairing::seeks::SWEEP_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        state.seeks.sweep().await;
+        state.pairing.seeks.sweep().await;
     }
 }
 
 /// In a cluster, sends this node's lobby sockets the whole list again each
-/// time the bus came back after a loss (the changes published meanwhile
-/// are lost); alone, does nothing.
+/// time the bus came back after a loss; alone, does nothing.
 async fn resync_lobby(state: AppState) {
-    let Some(bus) = &state.bus else { return };
-    let mut resubscribed = bus.resubscribed();
-    while resubscribed.changed().await.is_ok() {
-        match tables::listing::open_tables(&state.store).await {
-            Ok(tables) => {
-                let seeks = state.seeks.lobby_json().await;
-                state
-                    .lobby
-                    .publish_here(&tables::lobby::LobbyMsg::Lobby { tables, seeks });
-            }
-            Err(e) => tracing::warn!("lobby: cannot list the tables again: {}", e.message),
-        }
-    }
+    state.pairing.resync_lobby().await;
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.

@@ -11,12 +11,11 @@ use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
 use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
-use crate::seeks::{MemorySeeks, NodeSeeks, RedisSeeks, Seeks};
-use crate::tables::lobby::Lobby;
 use plyyard_live::engine_pool::EnginePool;
 use plyyard_live::fair::Requester;
 use plyyard_live::metrics::Metrics;
 use plyyard_live::{LiveDeps, LiveTuning};
+use plyyard_pairing::{Pairing, PairingDeps};
 use plyyard_social::{Social, SocialDeps};
 use plyyard_store::Store;
 
@@ -46,14 +45,12 @@ pub struct Shared {
     pub secure_cookies: bool,
     /// Password hashing (a bounded pool).
     pub hasher: Hasher,
-    /// The lobby's live feed of open tables and seeks.
-    pub lobby: Lobby,
+    /// How two people get a game: tables, seeks, challenges, the lobby.
+    pub pairing: Pairing,
     /// The people around the games: presence, account events, game chat.
     pub social: Social,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::lichess::slots::GameStreams>,
-    /// Quick pairing: the waiting seeks and their seekers.
-    pub seeks: Arc<Seeks<NodeSeeks>>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -92,7 +89,6 @@ impl Shared {
             tuning.think_time_factor,
             Arc::clone(&metrics),
         ));
-        let lobby = bus.as_ref().map_or_else(Lobby::default, Lobby::clustered);
         let mut live = LiveDeps::new(
             plyyard_live::registry(),
             store.clone(),
@@ -106,32 +102,26 @@ impl Shared {
         );
         live.cluster = bus.clone().map(plyyard_live::cluster::Cluster::new);
         let live = Arc::new(live);
-        let seeks = match &bus {
-            Some(bus) => Seeks::clustered(
-                NodeSeeks::Cluster(RedisSeeks::new(bus)),
-                Arc::clone(&live),
-                bus,
-            ),
-            None => Arc::new(Seeks::new(
-                NodeSeeks::Alone(MemorySeeks::new(lobby.clone())),
-                Arc::clone(&live),
-            )),
-        };
         let social = Social::new(SocialDeps {
             store: store.clone(),
             live: Arc::clone(&live),
             bus: bus.clone(),
         });
+        let pairing = Pairing::new(PairingDeps {
+            store: store.clone(),
+            live: Arc::clone(&live),
+            social: social.clone(),
+            bus: bus.clone(),
+        });
         Shared {
             store,
-            seeks,
             live,
             engines,
             metrics,
             signer: CookieSigner::new(secret),
             limits: Arc::new(Limits::with_bus(&tuning.quotas, bus.clone())),
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
-            lobby,
+            pairing,
             social,
             game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
@@ -245,5 +235,11 @@ impl FromRef<AppState> for Gate {
 impl FromRef<AppState> for Social {
     fn from_ref(state: &AppState) -> Social {
         state.social.clone()
+    }
+}
+
+impl FromRef<AppState> for Pairing {
+    fn from_ref(state: &AppState) -> Pairing {
+        state.pairing.clone()
     }
 }

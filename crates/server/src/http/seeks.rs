@@ -13,7 +13,7 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::Session;
 use crate::security::{AccountKey, ClientIp};
-use crate::seeks::{NewSeek, PairedJson, seeker_for};
+use plyyard_pairing::seeks::{NewSeek, PairedJson, seeker_for};
 
 /// The quick-pairing routes, to be put under the identity middleware.
 pub(super) fn routes() -> Router<AppState> {
@@ -49,7 +49,7 @@ async fn seek(
         .await?;
     let seeker = seeker_for(&state.store, &session.account, &key).await?;
     let mut stopping = state.shutting_down.subscribe();
-    let mut handle = state.seeks.seek(seeker, key).await;
+    let mut handle = state.pairing.seeks.seek(seeker, key).await;
     tokio::select! {
         answer = handle.paired() => answer.map(Json),
         _ = stopping.wait_for(|s| *s) => Err(ApiError::new(
@@ -65,7 +65,12 @@ async fn cancel(
     Extension(session): Extension<Option<Session>>,
 ) -> Result<StatusCode, ApiError> {
     let session = logged_in(session)?;
-    if state.seeks.cancel_player(&session.account.player_id).await {
+    if state
+        .pairing
+        .seeks
+        .cancel_player(&session.account.player_id)
+        .await
+    {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::new(ErrorCode::NotFound, "no seek is waiting"))

@@ -13,9 +13,10 @@ use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{PlayerId, Session};
 use crate::security::same_origin;
 use crate::security::{AccountKey, ClientIp};
-use crate::tables::lobby::LobbyMsg;
-use crate::tables::{self, MAX_OPEN, NewTable, OPEN_FOR, TableJson, listing, normalize_code};
 use crate::{AppState, Shared};
+use plyyard_pairing::listing;
+use plyyard_pairing::lobby::LobbyMsg;
+use plyyard_pairing::tables::{self, MAX_OPEN, NewTable, OPEN_FOR, TableJson, normalize_code};
 use plyyard_store::{TableRow, TableStatus, now_ms};
 
 /// The table routes, to be put under the identity middleware.
@@ -129,7 +130,7 @@ async fn open_table(
     }
     let json = listing::table_json(&state.store, &row).await?;
     if row.public {
-        state.lobby.publish(&LobbyMsg::Add {
+        state.pairing.lobby.publish(&LobbyMsg::Add {
             table: Box::new(json.clone()),
         });
     }
@@ -184,7 +185,7 @@ async fn join_table(
         let now = stored(&state, &t.code).await?;
         return Err(refused(&now));
     }
-    state.lobby.publish(&LobbyMsg::Remove {
+    state.pairing.lobby.publish(&LobbyMsg::Remove {
         code: t.code.clone(),
     });
     let t = stored(&state, &t.code).await?;
@@ -215,14 +216,17 @@ async fn cancel_table(
             "the table is no longer open",
         ));
     }
-    state.lobby.publish(&LobbyMsg::Remove { code: t.code });
+    state
+        .pairing
+        .lobby
+        .publish(&LobbyMsg::Remove { code: t.code });
     Ok(StatusCode::NO_CONTENT)
 }
 
 async fn lobby(State(state): State<AppState>) -> Result<Json<listing::LobbyJson>, ApiError> {
     Ok(Json(listing::LobbyJson {
         tables: listing::open_tables(&state.store).await?,
-        seeks: state.seeks.lobby_json().await,
+        seeks: state.pairing.seeks.lobby_json().await,
     }))
 }
 

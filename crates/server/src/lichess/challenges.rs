@@ -29,9 +29,9 @@ use super::users::{named, title, user_id};
 use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::{AppState, Shared};
-use crate::tables::new_code;
 use plyyard_game::{RuleSet, Speed, TimeControl, Variant};
 use plyyard_live::Cmd;
+use plyyard_pairing::tables::new_code;
 use plyyard_store::replay::new_game_id;
 use plyyard_store::{
     Account, ChallengeRow, ChallengeStatus, PlayerId, Store, TableRow, TableStatus, now_ms,

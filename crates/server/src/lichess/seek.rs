@@ -1,5 +1,5 @@
 //! `POST /api/board/seek`: a real-time seek of the Board API, the same
-//! seek as the web app's quick pairing (`crate::seeks`). The response is an
+//! seek as the web app's quick pairing (`plyyard_pairing::seeks`). The response is an
 //! NDJSON stream of empty lines held open while the seek waits; the seek
 //! dies with the connection. When paired, the stream closes and the game
 //! arrives as `gameStart` on the player's event stream.
@@ -19,9 +19,9 @@ use super::error::{LiError, LiResult};
 use super::game_stream::{KEEP_ALIVE, ndjson_response};
 use crate::http::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
-use crate::seeks::{NewSeek, seeker_for};
 use crate::state::AppState;
 use plyyard_game::Variant;
+use plyyard_pairing::seeks::{NewSeek, seeker_for};
 
 /// The body of a seek (a form, as lichess clients send it).
 #[derive(Debug, Default, Deserialize)]
@@ -82,7 +82,7 @@ pub(super) async fn board_seek(
         .await
         .map_err(crate::error::ApiError::from)?;
     let seeker = seeker_for(&state.store, &caller.account, &key).await?;
-    let mut handle = state.seeks.seek(seeker, key).await;
+    let mut handle = state.pairing.seeks.seek(seeker, key).await;
     let (tx, rx) = mpsc::channel::<Bytes>(4);
     let mut stopping = state.shutting_down.subscribe();
     tokio::spawn(async move {

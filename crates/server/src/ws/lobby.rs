@@ -1,5 +1,5 @@
 //! The lobby's websocket: the list of open public tables and waiting seeks
-//! at once, then every change as it happens (see [`crate::tables::lobby`]). The client
+//! at once, then every change as it happens (see [`plyyard_pairing::lobby`]). The client
 //! has nothing to say on it; what it sends anyway goes through a
 //! [`FloodGuard`], and a flood closes the socket.
 
@@ -9,17 +9,17 @@ use tokio::sync::broadcast;
 
 use super::{FloodGuard, Verdict, close};
 use crate::AppState;
-use crate::tables::lobby::LobbyMsg;
+use plyyard_pairing::lobby::LobbyMsg;
 
 /// Sends the lobby's list, then every change, until the client leaves or
 /// falls too far behind (it then reconnects and gets the list again).
 pub async fn session(state: AppState, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
-    let mut changes = state.lobby.subscribe();
-    let first = match crate::tables::listing::open_tables(&state.store).await {
+    let mut changes = state.pairing.lobby.subscribe();
+    let first = match plyyard_pairing::listing::open_tables(&state.store).await {
         Ok(tables) => LobbyMsg::Lobby {
             tables,
-            seeks: state.seeks.lobby_json().await,
+            seeks: state.pairing.seeks.lobby_json().await,
         }
         .to_text(),
         Err(_) => return,

@@ -178,7 +178,7 @@ async fn seeks_on_two_nodes_pair_into_one_game(db: TestDb, redis: TestRedis) {
 }
 
 async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
-    use plyyard_server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
+    use plyyard_pairing::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
     let a = node(&db, &redis, "a", tuning()).await;
     let (mut watch, _) = lobby(&a.client()).await;
     // Node c adds a seek, then dies: nobody renews its seeker.
@@ -223,8 +223,8 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
 }
 
 async fn many_seeks_through_two_stores_pair_exactly_once(_db: TestDb, redis: TestRedis) {
-    use plyyard_server::seeks::pool::Pair;
-    use plyyard_server::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
+    use plyyard_pairing::pool::Pair;
+    use plyyard_pairing::seeks::{PoolKey, RedisSeeks, Seek, SeekStore};
     let key = PoolKey {
         variant: plyyard_game::Variant::Standard,
         minutes: 5,

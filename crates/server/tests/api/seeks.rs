@@ -188,7 +188,7 @@ async fn different_games_never_pair_and_cancelled_seeks_leave_nothing(db: TestDb
     }
     until_waiting(&watcher, 4).await;
     // Two sweeps later nothing has paired: the games differ.
-    tokio::time::sleep(plyyard_server::seeks::SWEEP_EVERY * 3).await;
+    tokio::time::sleep(plyyard_pairing::seeks::SWEEP_EVERY * 3).await;
     assert_eq!(waiting(&watcher).await.len(), 4);
     assert!(asks.iter().all(|a| !a.is_finished()));
     // Cancelled by DELETE: that request answers 409, the seek is gone.

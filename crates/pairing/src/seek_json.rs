@@ -1,11 +1,11 @@
 //! Quick pairing on the wire: the body of `POST /api/seeks`, a seek as the
 //! lobby shows it, and the answer once paired.
 
-use ::plyyard_game::{TimeControl, Variant};
+use plyyard_game::{TimeControl, Variant};
 use serde::{Deserialize, Serialize};
 
-use super::pool::{PoolKey, Seek};
-use crate::error::ApiError;
+use crate::pool::{PoolKey, Seek};
+use plyyard_wire::error::ApiError;
 
 /// Body of `POST /api/seeks`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

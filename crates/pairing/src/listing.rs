@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use super::{HostJson, TableJson};
-use crate::error::ApiError;
+use crate::tables::{HostJson, TableJson};
 use plyyard_store::{SeatInfo, Store, TableRow, now_ms};
+use plyyard_wire::error::ApiError;
 
 /// Tables listed in the lobby.
 const LOBBY_SIZE: u32 = 100;
@@ -58,7 +58,7 @@ pub struct LobbyJson {
     /// The open public tables, newest first.
     pub tables: Vec<TableJson>,
     /// The waiting seeks (quick pairing), oldest first.
-    pub seeks: Vec<crate::seeks::wire::SeekJson>,
+    pub seeks: Vec<crate::seek_json::SeekJson>,
 }
 
 /// The lobby's list: the open public tables, newest first.

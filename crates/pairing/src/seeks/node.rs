@@ -1,9 +1,9 @@
 //! The store of seeks a node uses ([`NodeSeeks`]): its own pool when it
 //! runs alone, the cluster's pool in Redis otherwise.
 
-use super::pool::{Added, Pair, Seek, SeekId};
-use super::shared::RedisSeeks;
-use super::store::{MemorySeeks, SeekStore};
+use super::memory::{MemorySeeks, SeekStore};
+use super::redis::RedisSeeks;
+use crate::pool::{Added, Pair, Seek, SeekId};
 
 /// A node's store of seeks.
 #[derive(Debug)]

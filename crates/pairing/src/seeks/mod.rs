@@ -2,27 +2,25 @@
 //! paired with anyone waiting for the same (`docs/protocol.md`, "Quick
 //! pairing").
 //!
-//! `pool` is the matching as pure data (who pairs with whom); `store` holds
-//! the waiting seeks behind a small trait ([`SeekStore`]: [`MemorySeeks`]
+//! `pool` is the matching as pure data (who pairs with whom); the waiting
+//! seeks are kept behind a small trait ([`SeekStore`]: [`MemorySeeks`]
 //! in process, [`RedisSeeks`] shared by the nodes of a cluster, either
 //! behind [`NodeSeeks`]) and tells the lobby of every seek that comes or
 //! goes; `service` owns the seekers' handles, pairs atomically and starts
 //! the games, telling each seeker on the node that holds its request;
-//! `wire` is the JSON.
+//! `json` is the JSON.
 
-pub mod either;
-pub mod pool;
+pub mod memory;
+pub mod node;
+pub mod redis;
 pub mod service;
-pub mod shared;
-pub mod store;
-pub mod wire;
 
-pub use either::NodeSeeks;
-pub use pool::{PoolKey, Seek, SeekId};
+pub use crate::pool::{PoolKey, Seek, SeekId};
+pub use crate::seek_json::{NewSeek, PairedJson, SeekJson};
+pub use memory::{MemorySeeks, SeekStore};
+pub use node::NodeSeeks;
+pub use redis::RedisSeeks;
 pub use service::{SWEEP_EVERY, SeekHandle, Seeker, Seeks};
-pub use shared::RedisSeeks;
-pub use store::{MemorySeeks, SeekStore};
-pub use wire::{NewSeek, PairedJson, SeekJson};
 
 /// `account` as a seeker of `key`: its name and its rating at the key's
 /// speed.
@@ -33,11 +31,11 @@ pub async fn seeker_for(
     store: &plyyard_store::Store,
     account: &plyyard_store::Account,
     key: &PoolKey,
-) -> Result<Seeker, crate::error::ApiError> {
+) -> Result<Seeker, plyyard_wire::error::ApiError> {
     let player = account.player_id.clone();
     let ratings = store.ratings_of(&[player.as_str()]).await?;
     let r = ratings
-        .get(&(player.clone(), wire::speed_of(key)))
+        .get(&(player.clone(), crate::seek_json::speed_of(key)))
         .copied()
         .unwrap_or_default();
     Ok(Seeker {

@@ -22,18 +22,18 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use ::plyyard_game::RuleSet;
+use plyyard_game::RuleSet;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
-use super::pool::{Pair, PoolKey, Seek, SeekId};
-use super::shared::RENEW_EVERY;
-use super::store::{MemorySeeks, SeekStore};
-use super::wire::{PairedJson, SeekJson};
-use crate::error::{ApiError, ErrorCode};
+use super::memory::{MemorySeeks, SeekStore};
+use super::redis::RENEW_EVERY;
+use crate::pool::{Pair, PoolKey, Seek, SeekId};
+use crate::seek_json::{PairedJson, SeekJson};
 use crate::tables::new_code;
 use plyyard_live::LiveDeps;
 use plyyard_store::{TableRow, TableStatus, now_ms};
+use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// How often waiting seeks are matched again as their ranges widen.
 pub const SWEEP_EVERY: Duration = Duration::from_millis(500);

@@ -6,15 +6,15 @@
 //! ([`Lobby::clustered`]) every change is published on the bus's `lobby`
 //! topic and each node feeds its own sockets what it hears there, its own
 //! changes included (so none arrives twice). The shared seek store
-//! publishes its changes on the same topic (see [`crate::seeks::store`]).
+//! publishes its changes on the same topic (see [`crate::seeks::memory`]).
 
 use std::sync::Arc;
 
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use super::TableJson;
-use crate::seeks::wire::SeekJson;
+use crate::seek_json::SeekJson;
+use crate::tables::TableJson;
 use plyyard_social::outbox::{LOBBY_TOPIC, Outbox, listen};
 
 /// Changes kept for slow lobby sockets before they must reload the list.

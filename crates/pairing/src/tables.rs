@@ -2,20 +2,17 @@
 //! the table's JSON (`docs/protocol.md`, "Tables").
 //!
 //! The games played at a table are live games like any other (see
-//! [`crate::live`]); this module owns only what happens before and around
+//! `plyyard_live`); this module owns only what happens before and around
 //! them: codes, seats, expiry and the lobby.
-
-pub mod listing;
-pub mod lobby;
 
 use std::time::Duration;
 
-use ::plyyard_game::{RuleSet, TimeControl, Variant};
+use plyyard_game::{RuleSet, TimeControl, Variant};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
 use plyyard_store::{TableRow, TableStatus};
+use plyyard_wire::error::ApiError;
 
 /// Characters of a table code: no 0/O, no 1/I/L, so a code read aloud or
 /// copied by hand comes out right.
@@ -40,7 +37,7 @@ pub fn new_code() -> String {
 ///
 /// # Examples
 /// ```
-/// use plyyard_server::tables::normalize_code;
+/// use plyyard_pairing::tables::normalize_code;
 /// assert_eq!(normalize_code(" k7m-3qx ").as_deref(), Some("K7M3QX"));
 /// assert_eq!(normalize_code("K7M3Q0"), None); // 0 is never used
 /// ```

@@ -24,10 +24,10 @@ use rand::Rng;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
-use super::pool::{Added, Pair, Pool, PoolKey, Seek, SeekId};
-use super::store::SeekStore;
-use super::wire::SeekJson;
-use crate::tables::lobby::LobbyMsg;
+use super::memory::SeekStore;
+use crate::lobby::LobbyMsg;
+use crate::pool::{Added, Pair, Pool, PoolKey, Seek, SeekId};
+use crate::seek_json::SeekJson;
 use plyyard_game::Variant;
 
 /// A seeker's mark lasts this long unless its node renews it.

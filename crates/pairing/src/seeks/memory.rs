@@ -1,6 +1,6 @@
 //! Where the waiting seeks are kept: the [`SeekStore`] trait, small enough
 //! for a store shared by several servers to take over (the Redis one:
-//! [`super::shared::RedisSeeks`]), and [`MemorySeeks`], the pool of this
+//! [`super::redis::RedisSeeks`]), and [`MemorySeeks`], the pool of this
 //! process behind one lock.
 //!
 //! A store also tells the lobby of every seek that starts or stops
@@ -12,9 +12,9 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::pool::{Added, Pair, Pool, Seek, SeekId};
-use super::wire::SeekJson;
-use crate::tables::lobby::{Lobby, LobbyMsg};
+use crate::lobby::{Lobby, LobbyMsg};
+use crate::pool::{Added, Pair, Pool, Seek, SeekId};
+use crate::seek_json::SeekJson;
 
 /// The waiting seeks. Each call changes the pool atomically: a seek is
 /// paired, removed or replaced once, whoever calls at the same time.
