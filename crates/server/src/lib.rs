@@ -7,6 +7,7 @@
 
 pub mod auth;
 pub mod bearer;
+pub mod body;
 pub mod config;
 pub mod conn;
 pub mod http;
@@ -17,6 +18,7 @@ pub mod lichess;
 pub mod review;
 pub mod security;
 pub mod state;
+pub mod streams;
 pub mod ws;
 
 pub use plyyard_wire::{error, protocol};

@@ -50,7 +50,7 @@ pub struct Shared {
     /// The people around the games: presence, account events, game chat.
     pub social: Social,
     /// The Lichess-API game streams open per account.
-    pub game_streams: Arc<crate::lichess::slots::GameStreams>,
+    pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -123,7 +123,7 @@ impl Shared {
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             pairing,
             social,
-            game_streams: Arc::new(crate::lichess::slots::GameStreams::default()),
+            game_streams: Arc::new(crate::streams::GameStreams::default()),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

@@ -17,8 +17,8 @@ use axum::{Extension, Json, Router};
 use plyyard_rating::RatingsJson;
 use serde::{Deserialize, Serialize};
 
-use super::body::{JsonBody, json_body};
 use crate::auth::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
+use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, Sessions, clear_player_cookie,

@@ -18,9 +18,9 @@ use plyyard_game::{Game, RuleSet, notation};
 use plyyard_review::openings::{Opening, opening_of};
 use serde::{Deserialize, Serialize};
 
-use super::body::{JsonBody, json_body};
 use super::review::{load, reviewable};
 use crate::AppState;
+use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 
 /// Longest FEN accepted.

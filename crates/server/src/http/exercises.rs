@@ -10,7 +10,7 @@ use plyyard_exercises::progress::{self, MAX_KEYS_PER_PLAYER};
 use plyyard_exercises::puzzles::{self, Hint, LineError, Puzzle, Verdict};
 use serde::{Deserialize, Serialize};
 
-use super::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 use std::sync::Arc;
 
 use crate::AppState;

@@ -14,7 +14,7 @@ use axum::{Extension, Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 
-use super::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 use crate::protocol::{GameState, GameSummaryJson, NewComputerGame, SeatJson};

@@ -1,18 +1,17 @@
 //! HTTP: the router and what every request goes through (security guard,
-//! compression, body limit, request log), health and metrics, and decoding
-//! JSON bodies into clear errors.
+//! compression, body limit, request log), health and metrics.
 //!
 //! The routes live by what they serve: `games` (computer games, game state,
 //! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
 //! (quick pairing), `accounts`
 //! (accounts and profiles), `positions`, `exercises`, `review`, and
-//! `assets` (the embedded web app). `body` decodes request bodies,
-//! `socket` bounds every websocket.
+//! `assets` (the embedded web app). `socket` bounds every websocket
+//! (request bodies are decoded by [`crate::body`], shared with the Lichess
+//! routes).
 
 mod accounts;
 mod analysis;
 mod assets;
-pub(crate) mod body;
 mod exercises;
 mod games;
 mod positions;
@@ -68,7 +67,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .fallback(get(assets::web_asset));
     let guarded = routes
-        .layer(DefaultBodyLimit::max(body::MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(crate::body::MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(refuse_nul_in_uri))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -150,7 +149,7 @@ async fn refuse_nul_in_uri(req: axum::extract::Request, next: axum::middleware::
     };
     let uri = req.uri();
     if has_nul(uri.path()) || uri.query().is_some_and(has_nul) {
-        return body::nul_refused("a URL").into_response();
+        return crate::body::nul_refused("a URL").into_response();
     }
     next.run(req).await
 }

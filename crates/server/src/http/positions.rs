@@ -19,8 +19,8 @@ use plyyard_game::shakmaty::{Chess, EnPassantMode, Move, Position};
 use plyyard_game::{Game, RuleSet, notation};
 use serde::{Deserialize, Serialize};
 
-use super::body::{JsonBody, json_body};
 use crate::AppState;
+use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::color_name;

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
-use super::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::review::service::{Busy, Progress, Requester, Snapshot};

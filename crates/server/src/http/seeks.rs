@@ -8,8 +8,8 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use axum::{Extension, Json, Router};
 
-use super::body::{JsonBody, json_body};
 use crate::AppState;
+use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::Session;
 use crate::security::{AccountKey, ClientIp};

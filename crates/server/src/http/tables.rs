@@ -8,7 +8,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 
-use super::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{PlayerId, Session};
 use crate::security::same_origin;

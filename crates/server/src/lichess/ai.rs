@@ -16,7 +16,7 @@ use super::caller::Caller;
 use super::challenges::variant_json;
 use super::error::{LiError, LiResult};
 use super::game_json::{status_of, unix_ms};
-use crate::http::body::JsonBody;
+use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp, LimitKey};
 use crate::state::AppState;
 use plyyard_engine::Level;

@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, header};
 use serde::de::DeserializeOwned;
 
 use super::error::LiError;
-use crate::http::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 
 /// Whether the request says its body is JSON.
 fn is_json(headers: &HeaderMap) -> bool {

@@ -26,7 +26,7 @@ use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use super::game_json;
 use super::users::{named, title, user_id};
-use crate::http::body::JsonBody;
+use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::{AppState, Shared};
 use plyyard_game::{RuleSet, Speed, TimeControl, Variant};

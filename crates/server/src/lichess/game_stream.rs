@@ -10,7 +10,7 @@
 //! resubscribes from its version on a gap. While it is open its player
 //! counts as connected to the game (the away and abandonment rules) and as
 //! online. An account has at most [`MAX_STREAMS`] open at once
-//! ([`super::slots`]).
+//! ([`crate::streams`]).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -27,9 +27,9 @@ use tokio::sync::{broadcast, mpsc};
 use super::caller::{Api, Caller};
 use super::error::{LiError, LiResult};
 use super::game_json::{self, GameStateJson};
-use super::slots::MAX_STREAMS;
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
+use crate::streams::MAX_STREAMS;
 use plyyard_live::{CatchUp, Cmd, Event, Subscription, color_name};
 use plyyard_wire::error::{ApiError, ErrorCode};
 use plyyard_wire::protocol::{ChatLine, ChatRoom, EventKind, GameState, MoveJson};

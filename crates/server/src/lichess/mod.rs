@@ -19,7 +19,6 @@
 //! - [`game_stream`]: the Board/Bot game streams;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
-//! - [`slots`]: the game streams open per account;
 //! - [`games`]: the games being played, and exports (PGN and JSON).
 
 mod ai;
@@ -35,7 +34,6 @@ mod games;
 mod oauth;
 mod play;
 mod seek;
-pub mod slots;
 mod stream;
 mod tokens;
 mod users;
@@ -45,7 +43,6 @@ use axum::routing::{delete, get, post};
 
 use crate::state::AppState;
 
-pub use slots::GameStreams;
 pub use tokens::{Created, MAX_DESCRIPTION, MAX_TOKENS, check_description, issue_personal};
 
 /// The routes, to be put under the identity middleware.

@@ -30,7 +30,7 @@ use super::body::decode;
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use crate::bearer::{self, CODE_PREFIX, OAUTH_CHARS, OAUTH_PREFIX, TokenAuth};
-use crate::http::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 use crate::security::{AccountKey, ClientIp, Limits};
 use plyyard_store::{NewToken, OAuthCode, Store, TokenKind, now_ms};
 

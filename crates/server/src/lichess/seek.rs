@@ -17,7 +17,7 @@ use super::body::decode;
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use super::game_stream::{KEEP_ALIVE, ndjson_response};
-use crate::http::body::JsonBody;
+use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::AppState;
 use plyyard_game::Variant;

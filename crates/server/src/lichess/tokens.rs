@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use crate::bearer::{self, PERSONAL_CHARS, PERSONAL_PREFIX};
-use crate::http::body::{JsonBody, json_body};
+use crate::body::{JsonBody, json_body};
 use crate::security::{AccountKey, ClientIp, Limits};
 use plyyard_live::rfc3339;
 use plyyard_store::{NewToken, Store, TokenKind, TokenRow, now_ms};
