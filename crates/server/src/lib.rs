@@ -265,7 +265,10 @@ async fn expire_challenges(state: AppState) {
     let mut every = tokio::time::interval(Duration::from_secs(2));
     loop {
         every.tick().await;
-        lichess::challenges::expire(&state.0).await;
+        state
+            .pairing
+            .expire_challenges(state.tuning.challenge_ttl)
+            .await;
     }
 }
 

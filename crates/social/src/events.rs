@@ -1,7 +1,9 @@
 //! Each account's event feed for its event stream (`GET /api/stream/event`):
-//! NDJSON lines (`challenge`, `challengeCanceled`, `challengeDeclined`,
-//! `gameStart`, `gameFinish`) sent to an account by whoever makes them, and
-//! the rule of one event stream per account (a new one closes the old).
+//! typed [`AccountEvent`]s (a challenge made, cancelled or declined) sent
+//! to an account by whoever makes them, which the stream writes in its
+//! dialect, and the rule of one event stream per account (a new one closes
+//! the old). Games starting and ending reach the stream from the live
+//! games' own life feed.
 //!
 //! In a cluster ([`Events::clustered`]) both go through the bus's `events`
 //! topic: a line sent on any node reaches the account's stream on whichever
@@ -21,8 +23,35 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
 use crate::outbox::{EVENTS_TOPIC, Outbox, listen};
+use plyyard_store::ChallengeRow;
 
-/// Lines kept for a slow stream before the oldest are dropped.
+/// What became of a challenge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeNews {
+    /// It was made.
+    Made,
+    /// Its challenger withdrew it, or went away (status `offline`).
+    Canceled,
+    /// It was declined.
+    Declined,
+}
+
+/// One event for an account's stream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AccountEvent {
+    /// A challenge made by or to the account changed: the challenge as it
+    /// stands after the change.
+    Challenge {
+        /// What happened.
+        news: ChallengeNews,
+        /// The challenge.
+        challenge: ChallengeRow,
+    },
+}
+
+/// Events kept for a slow stream before the oldest are dropped.
 const BACKLOG: usize = 256;
 
 /// Which stream of an account is the newest: opened at (Unix ms), on node,
@@ -31,7 +60,7 @@ type Opening = (i64, String, u64);
 
 #[derive(Debug)]
 struct Feed {
-    lines: broadcast::Sender<Arc<str>>,
+    lines: broadcast::Sender<Arc<AccountEvent>>,
     /// The number of the account's newest stream on this node.
     newest: watch::Sender<u64>,
     /// When and where that stream opened.
@@ -42,8 +71,8 @@ struct Feed {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 enum Notice {
-    /// A line for `to`'s stream.
-    Line { to: String, line: String },
+    /// An event for `to`'s stream.
+    Event { to: String, event: AccountEvent },
     /// `to`'s stream opened on `node`.
     Open {
         to: String,
@@ -71,8 +100,8 @@ pub struct Events {
 /// stream of the account took over.
 #[derive(Debug)]
 pub struct Slot {
-    /// The account's lines from now on.
-    pub lines: broadcast::Receiver<Arc<str>>,
+    /// The account's events from now on.
+    pub lines: broadcast::Receiver<Arc<AccountEvent>>,
     /// Changes when another stream of the account opens.
     pub newest: watch::Receiver<u64>,
     /// This stream's number.
@@ -119,21 +148,21 @@ impl Events {
         self.feeds.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends `line` (one JSON object, no newline) to `player`'s stream,
-    /// if one is open (on any node of a cluster).
-    pub fn send(&self, player: &str, line: &str) {
+    /// Sends `event` to `player`'s stream, if one is open (on any node of
+    /// a cluster).
+    pub fn send(&self, player: &str, event: AccountEvent) {
         match &self.remote {
-            Some(r) => r.out.send(encode(&Notice::Line {
+            Some(r) => r.out.send(encode(&Notice::Event {
                 to: player.to_owned(),
-                line: line.to_owned(),
+                event,
             })),
-            None => self.deliver(player, line),
+            None => self.deliver(player, event),
         }
     }
 
-    fn deliver(&self, player: &str, line: &str) {
+    fn deliver(&self, player: &str, event: AccountEvent) {
         if let Some(f) = self.lock().get(player) {
-            let _ = f.lines.send(Arc::from(line));
+            let _ = f.lines.send(Arc::new(event));
         }
     }
 
@@ -176,7 +205,7 @@ impl Events {
     /// Acts on what another node (or this one) said on the bus.
     fn heard(&self, payload: &[u8]) {
         match serde_json::from_slice::<Notice>(payload) {
-            Ok(Notice::Line { to, line }) => self.deliver(&to, &line),
+            Ok(Notice::Event { to, event }) => self.deliver(&to, event),
             Ok(Notice::Open {
                 to,
                 at,
@@ -211,20 +240,55 @@ fn encode(notice: &Notice) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// A challenge event told by its id.
+    fn event(id: &str) -> AccountEvent {
+        AccountEvent::Challenge {
+            news: ChallengeNews::Made,
+            challenge: ChallengeRow {
+                id: id.to_owned(),
+                challenger: "p1".into(),
+                dest: "p2".into(),
+                status: plyyard_store::ChallengeStatus::Created,
+                decline_reason: None,
+                variant: plyyard_game::Variant::Standard,
+                minutes: 5,
+                increment_s: 3,
+                rated: false,
+                color: "random".into(),
+                final_color: "white".into(),
+                created_at: 0,
+                seen_at: 0,
+                updated_at: 0,
+            },
+        }
+    }
+
+    #[test]
+    fn events_cross_the_bus_as_written() {
+        let notice = Notice::Event {
+            to: "p1".into(),
+            event: event("abcd1234"),
+        };
+        let back: Notice = serde_json::from_slice(&encode(&notice)).unwrap();
+        assert!(
+            matches!(back, Notice::Event { to, event: e } if to == "p1" && e == event("abcd1234"))
+        );
+    }
+
     #[tokio::test]
     async fn lines_reach_the_newest_stream_and_a_new_stream_supersedes_the_old() {
         let events = Events::default();
-        events.send("p1", "lost: nobody listens");
+        events.send("p1", event("lost"));
         let mut first = events.open("p1");
-        events.send("p1", "a");
-        events.send("p2", "not mine");
-        assert_eq!(&*first.lines.recv().await.unwrap(), "a");
+        events.send("p1", event("a"));
+        events.send("p2", event("not mine"));
+        assert_eq!(*first.lines.recv().await.unwrap(), event("a"));
         assert!(!first.superseded());
         let mut second = events.open("p1");
         assert!(first.superseded());
         assert!(!second.superseded());
-        events.send("p1", "b");
-        assert_eq!(&*second.lines.recv().await.unwrap(), "b");
+        events.send("p1", event("b"));
+        assert_eq!(*second.lines.recv().await.unwrap(), event("b"));
         assert!(first.newest.has_changed().unwrap());
     }
 

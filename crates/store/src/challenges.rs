@@ -20,7 +20,8 @@ use crate::rows::GameRow;
 use crate::tables::{TableRow, insert_table_in};
 
 /// Where a challenge stands (lichess's names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ChallengeStatus {
     /// Waiting for an answer.
     Created,
@@ -64,8 +65,9 @@ impl FromStr for ChallengeStatus {
     }
 }
 
-/// A challenge as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A challenge as stored (and as the nodes of a cluster tell one another
+/// of it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChallengeRow {
     /// Its id, the game's once accepted.
     pub id: String,

@@ -5,19 +5,15 @@
 //! challenge's game has the challenge's id; it is an ordinary table game
 //! (a private table with both seats taken).
 //!
-//! A challenge waits while its challenger is there (an open event stream
-//! or page renews it, see [`touch`]) and goes `offline`
-//! [`crate::Tuning::challenge_ttl`] (20 s) after that ([`expire`], run by
-//! the server every few seconds).
-
-use std::sync::Arc;
+//! The rules (terms, who may accept, decline or cancel, expiry) are
+//! `plyyard_pairing::challenges`; this module reads lichess's requests and
+//! writes lichess's JSON (`ChallengeJson`, the decline reasons' sentences).
 
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, response::IntoResponse, response::Response};
 use plyyard_wire::lichess::{OK, Scope};
-use rand::Rng;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -29,16 +25,10 @@ use super::users::{named, title, user_id};
 use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::{AppState, Shared};
-use plyyard_game::{RuleSet, Speed, TimeControl, Variant};
-use plyyard_live::Cmd;
-use plyyard_pairing::tables::new_code;
-use plyyard_store::replay::new_game_id;
-use plyyard_store::{
-    Account, ChallengeRow, ChallengeStatus, PlayerId, Store, TableRow, TableStatus, now_ms,
-};
-
-/// Challenges one account may have waiting at once.
-pub const MAX_WAITING: u32 = 20;
+use plyyard_game::{Speed, TimeControl, Variant};
+use plyyard_pairing::challenges::{AskedTerms, ChallengeError, MAX_WAITING, terms};
+use plyyard_social::events::{AccountEvent, ChallengeNews};
+use plyyard_store::{Account, ChallengeRow, Store, now_ms};
 
 /// Lichess's decline reasons: key and sentence.
 pub const DECLINE_REASONS: [(&str, &str); 11] = [
@@ -82,80 +72,6 @@ pub(super) struct ChallengeBody {
     color: Option<String>,
     variant: Option<String>,
     fen: Option<String>,
-}
-
-/// What a challenge asks for, checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Terms {
-    /// The clock.
-    pub control: TimeControl,
-    /// Standard or Chess960.
-    pub variant: Variant,
-    /// Rated or casual.
-    pub rated: bool,
-    /// The challenger's colour: `white`, `black` or `random`.
-    pub color: &'static str,
-}
-
-/// Checks a challenge's terms against what Ply Yard plays.
-///
-/// # Errors
-/// 400 with what is wrong.
-pub fn terms(
-    limit: Option<u32>,
-    increment: Option<u32>,
-    days: Option<u32>,
-    color: Option<&str>,
-    variant: Option<&str>,
-    rated: Option<bool>,
-) -> LiResult<Terms> {
-    if days.is_some() {
-        return Err(LiError::bad_request(
-            "Correspondence games are not played here: send clock.limit and clock.increment",
-        ));
-    }
-    let (Some(limit), Some(increment)) = (limit, increment) else {
-        return Err(LiError::bad_request(
-            "A clock is required: clock.limit and clock.increment, in seconds",
-        ));
-    };
-    let minutes = limit / 60;
-    let control = TimeControl::table(minutes, increment)
-        .ok()
-        .filter(|_| limit % 60 == 0)
-        .ok_or_else(|| {
-            LiError::bad_request(format!(
-                "Ply Yard plays {}–{} minutes (clock.limit {}–{} s, in whole minutes) with a {}–{} s increment",
-                TimeControl::MINUTES.start(),
-                TimeControl::MINUTES.end(),
-                TimeControl::MINUTES.start() * 60,
-                TimeControl::MINUTES.end() * 60,
-                TimeControl::INCREMENT_SECS.start(),
-                TimeControl::INCREMENT_SECS.end(),
-            ))
-        })?;
-    let variant = match variant.unwrap_or("standard") {
-        "standard" => Variant::Standard,
-        "chess960" => Variant::Chess960,
-        other => {
-            return Err(LiError::bad_request(format!(
-                "The variant {:?} is not played here: standard or chess960",
-                other.chars().take(30).collect::<String>()
-            )));
-        }
-    };
-    let color = match color.unwrap_or("random") {
-        "random" => "random",
-        "white" => "white",
-        "black" => "black",
-        _ => return Err(LiError::bad_request("color is random, white or black")),
-    };
-    Ok(Terms {
-        control,
-        variant,
-        rated: rated.unwrap_or(false),
-        color,
-    })
 }
 
 /// Lichess's speed of a challenge's clock.
@@ -245,18 +161,36 @@ pub async fn challenge_json(
     Ok(v)
 }
 
-/// Sends an event about `c` (`challenge`, `challengeCanceled`,
-/// `challengeDeclined`) to both players' event streams.
-pub async fn announce(state: &Shared, kind: &str, c: &ChallengeRow) {
-    for player in [&c.challenger, &c.dest] {
-        match challenge_json(state, c, Some(player)).await {
-            Ok(json) => {
-                let line = json!({"type": kind, "challenge": json}).to_string();
-                state.social.events.send(player, &line);
-            }
-            Err(e) => {
-                tracing::warn!(challenge = %c.id, "cannot write a challenge event: {}", e.message)
-            }
+/// The lichess event line (`challenge`, `challengeCanceled`,
+/// `challengeDeclined`) of `event`, as `viewer` sees it.
+///
+/// # Errors
+/// A database failure.
+pub async fn event_json(state: &Shared, event: &AccountEvent, viewer: &str) -> LiResult<Value> {
+    let AccountEvent::Challenge { news, challenge } = event;
+    let kind = match news {
+        ChallengeNews::Made => "challenge",
+        ChallengeNews::Canceled => "challengeCanceled",
+        ChallengeNews::Declined => "challengeDeclined",
+    };
+    let json = challenge_json(state, challenge, Some(viewer)).await?;
+    Ok(json!({"type": kind, "challenge": json}))
+}
+
+impl From<ChallengeError> for LiError {
+    fn from(e: ChallengeError) -> LiError {
+        match e {
+            ChallengeError::Refused(why) => LiError::bad_request(why),
+            ChallengeError::NotFound => not_found(),
+            ChallengeError::TooManyWaiting => LiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("You have {MAX_WAITING} challenges waiting already: cancel one first"),
+            ),
+            ChallengeError::NoFreeCode => LiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "No table code was free; try again",
+            ),
+            ChallengeError::Failed(e) => e.into(),
         }
     }
 }
@@ -279,14 +213,14 @@ pub(super) async fn create(
             "Challenges from a position are not played here: leave fen out",
         ));
     }
-    let t = terms(
-        b.limit,
-        b.increment,
-        b.days,
-        b.color.as_deref(),
-        b.variant.as_deref(),
-        b.rated,
-    )?;
+    let t = terms(&AskedTerms {
+        limit: b.limit,
+        increment: b.increment,
+        days: b.days,
+        color: b.color.as_deref(),
+        variant: b.variant.as_deref(),
+        rated: b.rated,
+    })?;
     let dest = named(&state.store, &username).await?;
     if dest.player_id == caller.account.player_id {
         return Err(LiError::bad_request("You cannot challenge yourself"));
@@ -296,36 +230,10 @@ pub(super) async fn create(
         .check_challenges(ip, Some(&AccountKey(caller.account.player_id.clone())))
         .await
         .map_err(crate::error::ApiError::from)?;
-    let final_color = match t.color {
-        "random" if rand::rng().random_bool(0.5) => "white",
-        "random" => "black",
-        c => c,
-    };
-    let now = now_ms();
-    let row = ChallengeRow {
-        id: new_game_id(),
-        challenger: caller.account.player_id.clone(),
-        dest: dest.player_id.clone(),
-        status: ChallengeStatus::Created,
-        decline_reason: None,
-        variant: t.variant,
-        minutes: t.control.minutes(),
-        increment_s: t.control.increment_secs(),
-        rated: t.rated,
-        color: t.color.to_owned(),
-        final_color: final_color.to_owned(),
-        created_at: now,
-        seen_at: now,
-        updated_at: now,
-    };
-    if !state.store.create_challenge(&row, MAX_WAITING).await? {
-        return Err(LiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("You have {MAX_WAITING} challenges waiting already: cancel one first"),
-        ));
-    }
-    tracing::info!(challenge = %row.id, "challenge created");
-    announce(&state, "challenge", &row).await;
+    let row = state
+        .pairing
+        .challenge(&caller.account.player_id, &dest.player_id, &t)
+        .await?;
     let json = challenge_json(&state, &row, Some(&caller.account.player_id)).await?;
     Ok(Json(json).into_response())
 }
@@ -337,10 +245,10 @@ pub(super) async fn mine(State(state): State<AppState>, caller: Caller) -> LiRes
     let me = &caller.account.player_id;
     // Asking keeps one's own challenges alive, as an open event stream
     // does: the web app asks every few seconds instead of holding a stream.
-    touch(&state, me).await;
+    state.pairing.touch_challenges(me).await;
     let mut incoming = Vec::new();
     let mut outgoing = Vec::new();
-    for c in state.store.waiting_challenges(me).await? {
+    for c in state.pairing.waiting_challenges(me).await? {
         let json = challenge_json(&state, &c, Some(me)).await?;
         if &c.challenger == me {
             outgoing.push(json);
@@ -364,33 +272,9 @@ pub(super) async fn show(
     Path(id): Path<String>,
 ) -> LiResult<Json<Value>> {
     caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
-    if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(not_found());
-    }
     let me = &caller.account.player_id;
-    let c = state.store.challenge(&id).await?.ok_or_else(not_found)?;
-    if &c.challenger != me && &c.dest != me {
-        return Err(not_found());
-    }
+    let c = state.pairing.challenge_of(&id, me).await?;
     Ok(Json(challenge_json(&state, &c, Some(me)).await?))
-}
-
-/// The waiting challenge `id` addressed to (`dest`) or made by the caller.
-async fn waiting(
-    store: &Store,
-    id: &str,
-    caller: &Caller,
-    as_dest: bool,
-) -> LiResult<ChallengeRow> {
-    if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(not_found());
-    }
-    let c = store.challenge(id).await?.ok_or_else(not_found)?;
-    let who = if as_dest { &c.dest } else { &c.challenger };
-    if who != &caller.account.player_id {
-        return Err(not_found());
-    }
-    Ok(c)
 }
 
 /// `POST /api/challenge/{id}/accept`.
@@ -400,61 +284,11 @@ pub(super) async fn accept(
     Path(id): Path<String>,
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
-    let c = waiting(&state.store, &id, &caller, true).await?;
-    if c.status != ChallengeStatus::Created {
-        return Err(LiError::bad_request(format!(
-            "This challenge is {} and can no longer be accepted",
-            c.status.as_str()
-        )));
-    }
-    let (white, black) = if c.final_color == "white" {
-        (c.challenger.clone(), c.dest.clone())
-    } else {
-        (c.dest.clone(), c.challenger.clone())
-    };
-    let now = now_ms();
-    for _ in 0..5 {
-        let table = TableRow {
-            code: new_code(),
-            host: c.challenger.clone(),
-            guest: Some(c.dest.clone()),
-            variant: c.variant,
-            minutes: c.minutes,
-            increment_s: c.increment_s,
-            rules: RuleSet::PlyYard,
-            rated: c.rated,
-            public: false,
-            status: TableStatus::Playing,
-            game_id: Some(c.id.clone()),
-            created_at: now,
-            expires_at: now,
-        };
-        match plyyard_live::start_challenge_game(
-            &state.live,
-            &c.id,
-            &table,
-            white.clone(),
-            black.clone(),
-        )
-        .await
-        {
-            Ok(Some(_)) => {
-                tracing::info!(challenge = %c.id, "challenge accepted");
-                return Ok(Json(OK));
-            }
-            Ok(None) => {
-                return Err(LiError::bad_request(
-                    "This challenge can no longer be accepted",
-                ));
-            }
-            Err(e) if e.code == plyyard_wire::ErrorCode::Conflict => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(LiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "No table code was free; try again",
-    ))
+    state
+        .pairing
+        .accept_challenge(&id, &caller.account.player_id)
+        .await?;
+    Ok(Json(OK))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -472,24 +306,10 @@ pub(super) async fn decline(
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
     let b: DeclineBody = decode(&headers, body, "decline")?;
-    let key = b.reason.unwrap_or_else(|| "generic".to_owned());
-    let Some((key, _)) = DECLINE_REASONS
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(&key))
-    else {
-        let keys: Vec<&str> = DECLINE_REASONS.iter().map(|(k, _)| *k).collect();
-        return Err(LiError::bad_request(format!(
-            "reason is one of {}",
-            keys.join(", ")
-        )));
-    };
-    waiting(&state.store, &id, &caller, true).await?;
-    let settled = state
-        .store
-        .settle_challenge(&id, ChallengeStatus::Declined, Some(key), now_ms())
-        .await?
-        .ok_or_else(not_found)?;
-    announce(&state, "challengeDeclined", &settled).await;
+    state
+        .pairing
+        .decline_challenge(&id, &caller.account.player_id, b.reason.as_deref())
+        .await?;
     Ok(Json(OK))
 }
 
@@ -501,51 +321,11 @@ pub(super) async fn cancel(
     Path(id): Path<String>,
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
-    let c = waiting(&state.store, &id, &caller, false).await?;
-    if c.status == ChallengeStatus::Accepted {
-        let player = PlayerId(caller.account.player_id.clone());
-        plyyard_live::request(&state.live, &c.id, |reply| Cmd::Abort {
-            player: player.clone(),
-            reply,
-        })
-        .await
-        .map_err(LiError::from)?
-        .map_err(LiError::from)?;
-        return Ok(Json(OK));
-    }
-    let settled = state
-        .store
-        .settle_challenge(&id, ChallengeStatus::Canceled, None, now_ms())
-        .await?
-        .ok_or_else(not_found)?;
-    announce(&state, "challengeCanceled", &settled).await;
+    state
+        .pairing
+        .cancel_challenge(&id, &caller.account.player_id)
+        .await?;
     Ok(Json(OK))
-}
-
-/// Keeps `challenger`'s waiting challenges alive (they are there).
-pub async fn touch(state: &Shared, challenger: &str) {
-    if let Err(e) = state.store.touch_challenges(challenger, now_ms()).await {
-        tracing::warn!("cannot renew challenges: {e}");
-    }
-}
-
-/// Marks offline the challenges whose challenger is gone, and tells both
-/// players (`challengeCanceled`, status `offline`).
-pub async fn expire(state: &Arc<Shared>) {
-    let now = now_ms();
-    let ttl = i64::try_from(state.tuning.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
-    match state
-        .store
-        .expire_challenges(now.saturating_sub(ttl), now)
-        .await
-    {
-        Ok(expired) => {
-            for c in expired {
-                announce(state, "challengeCanceled", &c).await;
-            }
-        }
-        Err(e) => tracing::warn!("cannot expire challenges: {e}"),
-    }
 }
 
 #[cfg(test)]
@@ -553,38 +333,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn terms_are_what_tables_play() {
-        let t = terms(Some(300), Some(3), None, None, None, None).unwrap();
-        assert_eq!(t.control, TimeControl::table(5, 3).unwrap());
+    fn speeds_and_reasons_are_lichess_s() {
+        let control = |m, i| TimeControl::table(m, i).unwrap();
+        assert_eq!(speed_name(control(5, 3)), "blitz");
+        assert_eq!(speed_name(control(10, 2)), "rapid");
+        assert_eq!(speed_name(control(25, 2)), "classical");
+        let keys: Vec<&str> = DECLINE_REASONS.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, plyyard_pairing::challenges::DECLINE_KEYS);
+    }
+
+    #[test]
+    fn refusals_keep_lichess_statuses() {
+        let status = |e| LiError::from(e).status;
         assert_eq!(
-            (t.variant, t.rated, t.color),
-            (Variant::Standard, false, "random")
+            status(ChallengeError::Refused("x".into())),
+            StatusCode::BAD_REQUEST
         );
-        assert_eq!(speed_name(t.control), "blitz");
-        assert_eq!(speed_name(TimeControl::table(10, 2).unwrap()), "rapid");
-        assert_eq!(speed_name(TimeControl::table(25, 2).unwrap()), "classical");
-        let t = terms(
-            Some(180),
-            Some(2),
-            None,
-            Some("black"),
-            Some("chess960"),
-            Some(true),
-        )
-        .unwrap();
+        assert_eq!(status(ChallengeError::NotFound), StatusCode::NOT_FOUND);
         assert_eq!(
-            (t.variant, t.rated, t.color),
-            (Variant::Chess960, true, "black")
+            status(ChallengeError::TooManyWaiting),
+            StatusCode::TOO_MANY_REQUESTS
         );
-        for bad in [
-            terms(Some(60), Some(0), None, None, None, None),
-            terms(Some(330), Some(3), None, None, None, None),
-            terms(Some(300), Some(3), Some(2), None, None, None),
-            terms(None, None, None, None, None, None),
-            terms(Some(300), Some(3), None, Some("green"), None, None),
-            terms(Some(300), Some(3), None, None, Some("atomic"), None),
-        ] {
-            assert_eq!(bad.unwrap_err().status, StatusCode::BAD_REQUEST);
-        }
+        assert_eq!(
+            status(ChallengeError::NoFreeCode),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
     }
 }

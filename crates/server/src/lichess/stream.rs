@@ -17,13 +17,14 @@ use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
 use super::caller::Caller;
-use super::challenges::{challenge_json, touch};
+use super::challenges::{challenge_json, event_json};
 use super::error::LiResult;
 use super::game_event::game_event;
 use super::game_stream::{KEEP_ALIVE, line, ndjson_response};
 use super::users::user_id;
 use crate::state::{AppState, Shared};
 use plyyard_live::lifecycle::{LifeEvent, LifeKind};
+use plyyard_social::events::{AccountEvent, ChallengeNews};
 use plyyard_store::PlayerId;
 
 /// Ongoing games listed when a stream opens, at most.
@@ -46,21 +47,16 @@ pub(super) async fn events(State(state): State<AppState>, caller: Caller) -> LiR
     Ok(ndjson_response(rx))
 }
 
-/// The challenge id of a `challenge` event line (empty for other lines).
-fn challenge_id(text: &str) -> String {
-    let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    if v["type"] != "challenge" {
-        return String::new();
+/// The challenge id of an event that announces a new challenge (empty
+/// for other events): the listing may have sent it already.
+fn challenge_id(event: &AccountEvent) -> String {
+    match event {
+        AccountEvent::Challenge {
+            news: ChallengeNews::Made,
+            challenge,
+        } => challenge.id.clone(),
+        AccountEvent::Challenge { .. } => String::new(),
     }
-    v["challenge"]["id"].as_str().unwrap_or_default().to_owned()
-}
-
-/// One NDJSON line of pre-written JSON text.
-fn text_line(text: &str) -> Bytes {
-    let mut s = String::with_capacity(text.len() + 1);
-    s.push_str(text);
-    s.push('\n');
-    Bytes::from(s)
 }
 
 async fn game_line(state: &Shared, kind: &str, id: &str, me: &PlayerId) -> Option<Bytes> {
@@ -84,7 +80,7 @@ async fn run(
         let _ = shutting_down.wait_for(|s| *s).await;
     };
     tokio::pin!(stopping);
-    touch(state, &me.0).await;
+    state.pairing.touch_challenges(&me.0).await;
     // What the listing sent: the same news arriving on the feeds (it
     // happened between opening them and listing) is not sent twice.
     let mut listed: HashSet<(&'static str, String)> = HashSet::new();
@@ -120,11 +116,13 @@ async fn run(
     loop {
         let out = tokio::select! {
             _ = keep_alive.tick() => {
-                touch(state, &me.0).await;
+                state.pairing.touch_challenges(&me.0).await;
                 Some(Bytes::from_static(b"\n"))
             }
             got = slot.lines.recv() => match got {
-                Ok(text) if !listed.contains(&("challenge", challenge_id(&text))) => Some(text_line(&text)),
+                Ok(event) if !listed.contains(&("challenge", challenge_id(&event))) => {
+                    event_json(state, &event, &me.0).await.ok().map(|v| line(&v))
+                }
                 Ok(_) => None,
                 Err(broadcast::error::RecvError::Lagged(_)) => None,
                 Err(broadcast::error::RecvError::Closed) => return,
