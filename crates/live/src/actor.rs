@@ -19,6 +19,7 @@ use plyyard_game::Game;
 use plyyard_game::shakmaty::{ByColor, Move};
 use tokio::sync::mpsc;
 
+use super::ask::{Ask, Reply};
 use super::cmd::{Cmd, Exit, Life, MAILBOX, Subscription};
 use super::computer::{BUSY_RETRY, RETRY_DELAY, Search, Thinker, computer_move};
 use super::feed::{Event, Feed};
@@ -43,7 +44,7 @@ pub(super) struct Actor {
     live: LiveGame,
     thinker: Thinker,
     /// The keys of the client whose move the computer answers (see
-    /// [`Cmd::Move`]); for a game loaded from storage, its human player's
+    /// [`Ask::Move`]); for a game loaded from storage, its human player's
     /// id until a move comes.
     client: Vec<Requester>,
     feed: Feed,
@@ -177,20 +178,10 @@ impl Actor {
     /// Does what `cmd` asks and answers it.
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::State { viewer, reply } => {
-                let _ = reply.send(self.live.state_for(viewer, self.thinker.is_thinking()));
+            Cmd::Ask { ask, reply } => {
+                let answer = self.answer(ask).await;
+                let _ = reply.send(answer);
             }
-            Cmd::Subscribe { since, reply } => {
-                let _ = reply.send(self.subscribe(since));
-            }
-            Cmd::Pgn { reply } => {
-                let _ = reply.send(self.live.pgn());
-            }
-            Cmd::Reseat { from, to, reply } => {
-                self.reseat(&from, &to).await;
-                let _ = reply.send(());
-            }
-            Cmd::Presence { player, here } => self.presence(&player, here).await,
             Cmd::EngineDone { token, best } => self.engine_done(token, best).await,
             Cmd::EngineBusy { token } => self.engine_busy(token),
             Cmd::Retry => self.think_if_needed(),
@@ -198,24 +189,54 @@ impl Actor {
                 self.thinker.cancel();
                 self.stale = true;
             }
-            action => self.act(action).await,
+        }
+    }
+
+    /// The answer to what a caller asks.
+    async fn answer(&mut self, ask: Ask) -> Reply {
+        match ask {
+            Ask::State { viewer } => Reply::State {
+                game: Box::new(self.live.state_for(viewer, self.thinker.is_thinking())),
+            },
+            Ask::Subscribe { since } => {
+                let sub = self.subscribe(since);
+                Reply::Subscribed {
+                    catch_up: sub.catch_up,
+                    seats: sub.seats,
+                    events: Some(sub.events),
+                }
+            }
+            Ask::Pgn => Reply::Pgn {
+                pgn: self.live.pgn(),
+            },
+            Ask::Reseat { from, to } => {
+                self.reseat(&from, &to).await;
+                Reply::Done
+            }
+            Ask::Presence { player, here } => {
+                self.presence(&player, here).await;
+                Reply::Done
+            }
+            action => Reply::Version {
+                result: self.act(action).await,
+            },
         }
     }
 
     /// A player's action: the rules decide, the actor commits, and the
     /// answer is the new version or why not.
-    async fn act(&mut self, cmd: Cmd) {
+    async fn act(&mut self, action: Ask) -> Result<u64, ApiError> {
         let thinking = self.thinker.is_thinking();
-        let (done, reply) = match cmd {
-            Cmd::Move {
+        match action {
+            Ask::Move {
                 player,
                 uci,
                 draw_offer,
-                lag,
+                lag_ms,
                 client,
-                reply,
             } => {
-                let done = if self.live.table.is_some() {
+                if self.live.table.is_some() {
+                    let lag = Duration::from_millis(lag_ms);
                     self.table_move(&player, &uci, draw_offer, lag).await
                 } else {
                     if !client.is_empty() {
@@ -223,43 +244,39 @@ impl Actor {
                     }
                     let next = self.live.play(&player, &uci, thinking);
                     self.apply(next, Change::Move).await
-                };
-                (done, reply)
+                }
             }
-            Cmd::Claim {
+            Ask::Claim {
                 player,
                 reason,
                 uci,
-                reply,
-            } => match self.live.claim(&player, reason, uci.as_deref(), thinking) {
-                Ok((next, change)) => (self.commit(next, change).await, reply),
-                Err(e) => (Err(e), reply),
-            },
-            Cmd::AcceptDraw { player, reply } => {
+            } => {
+                let (next, change) = self.live.claim(&player, reason, uci.as_deref(), thinking)?;
+                self.commit(next, change).await
+            }
+            Ask::AcceptDraw { player } => {
                 let next = self.live.accept_draw(&player, thinking);
-                (self.apply(next, Change::End).await, reply)
+                self.apply(next, Change::End).await
             }
-            Cmd::Abort { player, reply } => {
+            Ask::Abort { player } => {
                 let next = self.live.abort(&player);
-                (self.apply(next, Change::End).await, reply)
+                self.apply(next, Change::End).await
             }
-            Cmd::ClaimAway { player, win, reply } => {
+            Ask::ClaimAway { player, win } => {
                 let next = self.live.claim_away(&player, win);
-                (self.apply(next, Change::End).await, reply)
+                self.apply(next, Change::End).await
             }
-            Cmd::Undo { player, reply } => {
+            Ask::Undo { player } => {
                 let next = self.live.undo(&player);
-                (self.apply(next, Change::TakeBack).await, reply)
+                self.apply(next, Change::TakeBack).await
             }
-            Cmd::Resign { player, reply } => {
+            Ask::Resign { player } => {
                 let next = self.live.resign(&player);
-                (self.apply(next, Change::End).await, reply)
+                self.apply(next, Change::End).await
             }
-            Cmd::Rematch { player, reply } => (self.rematch(&player).await, reply),
-            // The other commands are answered by `handle`.
-            _ => return,
-        };
-        let _ = reply.send(done);
+            Ask::Rematch { player } => self.rematch(&player).await,
+            other => Err(ApiError::internal(format!("not an action: {other:?}"))),
+        }
     }
 
     fn subscribe(&self, since: Option<u64>) -> Subscription {

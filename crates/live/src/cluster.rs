@@ -35,10 +35,9 @@ use plyyard_cluster::inbox::{Inbox, Incoming};
 use plyyard_cluster::{Bus, BusError};
 use tokio::sync::mpsc;
 
-use crate::cmd::Cmd;
+use crate::ask::{Answer, Ask, Forward, Reply, Unserved};
 use crate::lifecycle::LifeEvent;
 use crate::relay::Relays;
-use crate::remote::{Answer, Forward, split};
 use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// A lease lasts this long unless renewed.
@@ -71,6 +70,9 @@ pub(crate) enum ForwardError {
     NoAnswer,
     /// The bus is down.
     Unavailable(String),
+    /// The owner could not serve the command (no such game, or it could
+    /// not be loaded): the client's error.
+    Failed(ApiError),
 }
 
 /// This node's part in a cluster of nodes.
@@ -222,26 +224,27 @@ impl Cluster {
             .send((LIFE_TOPIC.to_owned(), body.to_string().into_bytes()));
     }
 
-    /// Sends `cmd` for `game` to node `node` and puts its answer in the
-    /// command's reply channel.
+    /// Sends `ask` for `game` to node `node` and returns the game's reply
+    /// (a notice's at once: nobody answers it). A subscription's events
+    /// come from this node's relay of the game, joined before asking, so
+    /// that nothing falls between the owner's answer and the first event
+    /// heard.
     pub(crate) async fn forward(
         &self,
         node: &str,
         game: &str,
-        cmd: Cmd,
-    ) -> Result<(), ForwardError> {
-        let Ok((remote, waiting)) = split(cmd) else {
-            return Err(ForwardError::NotOwner);
-        };
-        let joined =
-            matches!(waiting, crate::remote::Waiting::Subscribe(_)).then(|| self.relays.join(game));
+        ask: Ask,
+    ) -> Result<Reply, ForwardError> {
+        let joined = matches!(ask, Ask::Subscribe { .. }).then(|| self.relays.join(game));
+        let notice = ask.is_notice();
         let body = serde_json::to_vec(&Forward {
             game: game.to_owned(),
-            cmd: remote,
+            cmd: ask,
         })
         .map_err(|e| ForwardError::Unavailable(e.to_string()))?;
-        if matches!(waiting, crate::remote::Waiting::Nothing) {
-            return self.inbox.notify(node, &body).await.map_err(bus_error);
+        if notice {
+            self.inbox.notify(node, &body).await.map_err(bus_error)?;
+            return Ok(Reply::Done);
         }
         let answer = self
             .inbox
@@ -250,11 +253,18 @@ impl Cluster {
             .map_err(bus_error)?;
         let answer: Answer = serde_json::from_slice(&answer)
             .map_err(|e| ForwardError::Unavailable(format!("an unreadable answer: {e}")))?;
-        if matches!(answer, Answer::NotOwner) {
-            return Err(ForwardError::NotOwner);
+        match answer {
+            Answer::Unserved(Unserved::NotOwner) => Err(ForwardError::NotOwner),
+            Answer::Unserved(Unserved::Failed { error }) => Err(ForwardError::Failed(error)),
+            Answer::Reply(Reply::Subscribed {
+                catch_up, seats, ..
+            }) => Ok(Reply::Subscribed {
+                catch_up,
+                seats,
+                events: joined,
+            }),
+            Answer::Reply(reply) => Ok(reply),
         }
-        waiting.deliver(answer, joined);
-        Ok(())
     }
 }
 
@@ -281,6 +291,7 @@ impl ForwardError {
                     "the game's server cannot be reached just now; try again in a few seconds",
                 )
             }
+            ForwardError::Failed(e) => e.clone(),
             ForwardError::NotOwner | ForwardError::Gone => ApiError::new(
                 ErrorCode::Conflict,
                 format!("game {game}: its server changed meanwhile; try again"),

@@ -7,8 +7,6 @@ use std::time::Duration;
 
 use plyyard_game::{Game, GameResult, Reason, RuleSet, TimeControl, Variant};
 
-use super::cmd::Cmd;
-use super::hub::request;
 use crate::hub::LiveDeps;
 use plyyard_store::replay::summary_of;
 use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, Store, TableGame, now_ms};
@@ -86,12 +84,10 @@ async fn flagged_on(
             .unwrap();
     }
     // White's clock runs from the stored 40-odd ms the moment it loads.
-    let sub = request(&shared, "flagtest", |reply| Cmd::Subscribe {
-        since: None,
-        reply,
-    })
-    .await
-    .unwrap();
+    let sub = crate::Games::new(Arc::clone(&shared))
+        .subscribe("flagtest", None)
+        .await
+        .unwrap();
     let mut events = sub.events;
     let ended = tokio::time::timeout(Duration::from_secs(10), async {
         loop {

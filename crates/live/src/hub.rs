@@ -4,8 +4,9 @@
 //! The registry is handed the function that spawns actors and names no
 //! actor itself: it runs each actor's [`Life`] in a task of its own and,
 //! by how a run ended ([`Exit`]), forgets a stale actor or unloads an idle
-//! one. Commands reach an actor through [`request`], which reloads the game
-//! if the actor stopped in between, or [`notify`].
+//! one. Asks reach an actor through [`request`], which reloads the game if
+//! the actor stopped in between, or [`notify`]; `crate::games` is their
+//! public door.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{OnceCell, mpsc, oneshot};
 
+use super::ask::{Ask, Reply};
 use super::cmd::{Cmd, Exit, Handle, Life};
 use super::game::LiveGame;
 use super::seat::{imported_seats, seat_names};
@@ -215,15 +217,6 @@ pub(super) async fn start_new(
     Ok(())
 }
 
-/// Checks that game `id` exists, loading it (in a cluster, where nobody
-/// owns it) so that its deadlines run.
-///
-/// # Errors
-/// `not_found` if there is no such game; `internal` if it cannot be loaded.
-pub async fn exists(shared: &Arc<LiveDeps>, id: &str) -> Result<(), ApiError> {
-    route(shared, id).await.map(|_| ())
-}
-
 /// Where game `id`'s commands go: its actor here (loading the game, and in
 /// a cluster taking its lease, if nobody runs it), or its owner.
 ///
@@ -305,11 +298,13 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
     Ok(start(shared, live, None))
 }
 
-/// Sends `cmd` to game `id` if it is loaded here, or to its owner, without
-/// waiting; a game in nobody's memory has nobody to tell.
-pub fn notify(shared: &Arc<LiveDeps>, id: &str, cmd: Cmd) {
+/// Sends `ask` (a notice) to game `id` if it is loaded here, or to its
+/// owner, without waiting; a game in nobody's memory has nobody to tell.
+pub(crate) fn notify(shared: &Arc<LiveDeps>, id: &str, ask: Ask) {
     if let Some(h) = shared.hub.loaded(id) {
-        match h.tx.try_send(cmd) {
+        // Nobody waits for a notice's answer.
+        let (reply, _) = oneshot::channel();
+        match h.tx.try_send(Cmd::Ask { ask, reply }) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => {
                 tracing::warn!(game = %id, "mailbox full: a notice was dropped");
@@ -329,7 +324,7 @@ pub fn notify(shared: &Arc<LiveDeps>, id: &str, cmd: Cmd) {
     let Some(node) = c.owner_hint(id) else { return };
     let id = id.to_owned();
     tokio::spawn(async move {
-        if let Err(e) = c.forward(&node, &id, cmd).await {
+        if let Err(e) = c.forward(&node, &id, ask).await {
             tracing::debug!(game = %id, "a notice was not forwarded: {e:?}");
         }
     });
@@ -341,7 +336,7 @@ const PATIENCE: Duration = Duration::from_secs(12);
 /// The pause before asking again where a game is.
 const ASK_AGAIN: Duration = Duration::from_millis(100);
 
-/// Sends a command built by `make` to game `id` and waits for the answer:
+/// Sends `ask` to game `id` and waits for the answer:
 /// to its actor here (reloading the game if its actor stopped in between),
 /// or, in a cluster, to the node that owns it. A command to an owner that
 /// is gone waits until the game is taken over (here, once its lease has
@@ -351,18 +346,18 @@ const ASK_AGAIN: Duration = Duration::from_millis(100);
 /// `not_found`; `conflict` when the owner did not answer in time (the
 /// command may have been applied: the client reloads); `unavailable` when
 /// the bus is down; `internal` if the actor failed.
-pub async fn request<T>(
-    shared: &Arc<LiveDeps>,
-    id: &str,
-    make: impl Fn(oneshot::Sender<T>) -> Cmd,
-) -> Result<T, ApiError> {
+pub(crate) async fn request(shared: &Arc<LiveDeps>, id: &str, ask: Ask) -> Result<Reply, ApiError> {
     let until = Instant::now() + PATIENCE;
     let mut local_failures = 0;
     loop {
         match route(shared, id).await? {
             Route::Local(h) => {
-                let (tx, rx) = oneshot::channel();
-                if h.tx.send(make(tx)).await.is_ok()
+                let (reply, rx) = oneshot::channel();
+                let cmd = Cmd::Ask {
+                    ask: ask.clone(),
+                    reply,
+                };
+                if h.tx.send(cmd).await.is_ok()
                     && let Ok(answer) = rx.await
                 {
                     return Ok(answer);
@@ -382,15 +377,10 @@ pub async fn request<T>(
                     return Err(ApiError::internal("a remote game without a cluster"));
                 };
                 if !node.is_empty() {
-                    let (tx, rx) = oneshot::channel();
                     shared.metrics.forwarded.fetch_add(1, Ordering::Relaxed);
-                    match c.forward(&node, id, make(tx)).await {
-                        Ok(()) => {
-                            if let Ok(answer) = rx.await {
-                                return Ok(answer);
-                            }
-                            c.forget_owner(id);
-                        }
+                    match c.forward(&node, id, ask.clone()).await {
+                        Ok(answer) => return Ok(answer),
+                        Err(ForwardError::Failed(e)) => return Err(e),
                         Err(e @ (ForwardError::NoAnswer | ForwardError::Unavailable(_))) => {
                             c.forget_owner(id);
                             return Err(e.to_api(id));
@@ -433,14 +423,14 @@ fn jitter() -> Duration {
 /// Tells every loaded game that `player`'s seats now show who `player` is
 /// (after an account was deleted, say); games not loaded read it when they
 /// load.
-pub async fn refresh_seats(shared: &LiveDeps, player: &PlayerId) {
+pub(crate) async fn refresh_seats(shared: &LiveDeps, player: &PlayerId) {
     for (_, h) in shared.hub.handles() {
         let (reply, done) = oneshot::channel();
-        let cmd = Cmd::Reseat {
+        let ask = Ask::Reseat {
             from: player.clone(),
             to: player.clone(),
-            reply,
         };
+        let cmd = Cmd::Ask { ask, reply };
         if h.tx.send(cmd).await.is_ok() {
             let _ = done.await;
         }

@@ -1,8 +1,10 @@
 //! Live games: one tokio task (actor) per game in memory, owning its
 //! [`plyyard_game::Game`], and the [`Hub`] that finds, loads and unloads them;
 //! where games come from; the computer's engine pool and its fair queue.
-//! The server reaches them through the entry points re-exported here,
-//! each handed the [`LiveDeps`]; this crate knows no HTTP.
+//! Everyone else reaches them through one door, [`Games`]: a typed method
+//! for each thing a caller may ask of a game, and the entry points that
+//! create games; the actors' mailbox ([`cmd`]) is private. This crate
+//! knows no HTTP.
 //!
 //! Every change goes through the actor's mailbox, so a game sees one command
 //! at a time. A change is tried on a copy of the game, committed to the
@@ -17,6 +19,8 @@
 //! below it; none uses `actor`):
 //! - `actor`: the actor's loop, what each command does, and the one
 //!   function that commits every change;
+//! - `games`: the door ([`Games`]): a typed method per ask, routed by the
+//!   registry, and the entry points of `start`;
 //! - `start`: where new games come from (computer games, table games,
 //!   rematches) and the one constructor of a new game's row;
 //! - `hub`: the registry and what the live games share ([`LiveDeps`]) —
@@ -40,8 +44,11 @@
 //! - `node`: a node's tasks in a cluster (serving forwarded commands,
 //!   hearing the bus, renewing leases, sweeping, draining);
 //! - `cluster`: several nodes — leases, forwarding to a game's owner,
-//!   relaying its events; `remote` (commands as they cross nodes) and
-//!   `relay` (other nodes' events fanned out here) serve it;
+//!   relaying its events; `relay` (other nodes' events fanned out here)
+//!   serves it;
+//! - `ask`: what a game is asked and answers ([`Action`] and the asks it
+//!   makes), and the envelope of a command sent to another node: every
+//!   message of live games that crosses nodes, serialisable as written;
 //! - `engine_pool`, `fair`: the computer's engines, shared fairly between
 //!   clients; `metrics`: the counters the server exports.
 //!
@@ -49,6 +56,7 @@
 //! rows) are `plyyard_store::replay`'s.
 
 mod actor;
+mod ask;
 pub mod cluster;
 mod cmd;
 mod computer;
@@ -56,12 +64,12 @@ pub mod engine_pool;
 pub mod fair;
 mod feed;
 mod game;
+mod games;
 mod hub;
 pub mod lifecycle;
 pub mod metrics;
 pub mod node;
 mod relay;
-mod remote;
 mod seat;
 mod start;
 mod table;
@@ -71,15 +79,13 @@ mod view;
 #[cfg(test)]
 mod flag_tests;
 
-pub use cmd::Cmd;
+pub use ask::Action;
 pub use cmd::Subscription;
 pub use feed::{CatchUp, Event};
-pub use hub::{Hub, LiveDeps, refresh_seats};
-pub use hub::{exists, notify, request};
+pub use games::Games;
+pub use hub::{Hub, LiveDeps};
 pub use seat::{Seat, Seats, seat_name};
-pub use start::{
-    PairedGame, create_computer_game, start_challenge_game, start_paired_game, start_table_game,
-};
+pub use start::PairedGame;
 pub use tuning::{AWAY_CLAIM, FIRST_MOVE, IDLE_UNLOAD, LiveTuning};
 pub use view::{color_name, rfc3339};
 

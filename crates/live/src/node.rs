@@ -13,15 +13,16 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use plyyard_cluster::Bus;
 use plyyard_cluster::inbox::Incoming;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, oneshot};
 
+use crate::ask::{Answer, Forward, Unserved};
 use crate::cluster::{
     Cluster, Frame, LANES, LEASE_TTL, LIFE_TOPIC, RENEW_EVERY, SWEEP_BATCH, SWEEP_EVERY, lane,
     owner_changed,
 };
+use crate::cmd::Cmd;
 use crate::hub::{self, LiveDeps, Route};
 use crate::lifecycle::{LifeEvent, LifeKind};
-use crate::remote::{Answer, Forward, RemoteError, rebuild};
 use plyyard_wire::error::ApiError;
 
 /// Starts this node's cluster tasks: serving forwarded commands, hearing
@@ -67,29 +68,35 @@ async fn serve_one(shared: &Arc<LiveDeps>, body: &[u8]) -> Answer {
     let fwd: Forward = match serde_json::from_slice(body) {
         Ok(f) => f,
         Err(e) => {
-            let error =
-                RemoteError::from(ApiError::bad_request(format!("unreadable command: {e}")));
-            return Answer::Failed { error };
+            let error = ApiError::bad_request(format!("unreadable command: {e}"));
+            return Answer::Unserved(Unserved::Failed { error });
         }
     };
     let draining = shared.cluster.as_ref().is_some_and(|c| c.draining());
     if draining {
-        return Answer::NotOwner;
+        return Answer::Unserved(Unserved::NotOwner);
     }
     let handle = match hub::route(shared, &fwd.game).await {
         Ok(Route::Local(h)) => h,
-        Ok(Route::Remote(_)) => return Answer::NotOwner,
-        Err(e) => return Answer::Failed { error: e.into() },
+        Ok(Route::Remote(_)) => return Answer::Unserved(Unserved::NotOwner),
+        Err(error) => return Answer::Unserved(Unserved::Failed { error }),
     };
     shared
         .metrics
         .served_forwarded
         .fetch_add(1, Ordering::Relaxed);
-    let (cmd, pending) = rebuild(fwd.cmd);
+    let (reply, answer) = oneshot::channel();
+    let cmd = Cmd::Ask {
+        ask: fwd.cmd,
+        reply,
+    };
     if handle.tx.send(cmd).await.is_err() {
-        return Answer::NotOwner;
+        return Answer::Unserved(Unserved::NotOwner);
     }
-    pending.answer().await
+    // An actor that stopped before answering did not apply the command.
+    answer
+        .await
+        .map_or(Answer::Unserved(Unserved::NotOwner), Answer::Reply)
 }
 
 /// Publishes the queued frames in order.

@@ -11,7 +11,7 @@ use plyyard_game::shakmaty::{ByColor, Color};
 use plyyard_game::{Game, TimeControl, Variant};
 use rand::Rng;
 
-use super::cmd::Cmd;
+use super::ask::{Ask, Reply};
 use super::game::LiveGame;
 use super::hub::{self, request};
 use super::seat::seat_names;
@@ -107,11 +107,12 @@ pub async fn create_computer_game(
     let live = LiveGame::new(row, game, names, None, &shared.tuning);
     hub::start_new(shared, live, client).await?;
     let viewer = Some(player.clone());
-    request(shared, &id, |reply| Cmd::State {
-        viewer: viewer.clone(),
-        reply,
-    })
-    .await
+    match request(shared, &id, Ask::State { viewer }).await? {
+        Reply::State { game } => Ok(*game),
+        other => Err(ApiError::internal(format!(
+            "a new game answered out of turn: {other:?}"
+        ))),
+    }
 }
 
 /// The game a request starts from: standard chess, a Chess960 position
@@ -285,7 +286,7 @@ async fn started(shared: &Arc<LiveDeps>, row: &GameRow) {
         },
     });
     tracing::info!(game = %row.id, table = ?row.table.as_ref().map(|t| &t.code), "table game started");
-    if let Err(e) = hub::exists(shared, &row.id).await {
+    if let Err(e) = hub::route(shared, &row.id).await {
         tracing::warn!(game = %row.id, "cannot load a new table game: {}", e.message);
     }
 }

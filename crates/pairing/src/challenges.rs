@@ -10,7 +10,7 @@
 //! the server every few seconds).
 
 use plyyard_game::{RuleSet, TimeControl, Variant};
-use plyyard_live::Cmd;
+use plyyard_live::Action;
 use plyyard_social::events::{AccountEvent, ChallengeNews};
 use plyyard_store::{ChallengeRow, ChallengeStatus, PlayerId, TableRow, TableStatus, now_ms};
 use plyyard_wire::error::{ApiError, ErrorCode};
@@ -307,14 +307,10 @@ impl Pairing {
                 created_at: now,
                 expires_at: now,
             };
-            match plyyard_live::start_challenge_game(
-                &self.live,
-                &c.id,
-                &table,
-                white.clone(),
-                black.clone(),
-            )
-            .await
+            match self
+                .live
+                .start_challenge_game(&c.id, &table, white.clone(), black.clone())
+                .await
             {
                 Ok(Some(_)) => {
                     tracing::info!(challenge = %c.id, "challenge accepted");
@@ -369,11 +365,7 @@ impl Pairing {
         let c = self.own(id, player, false).await?;
         if c.status == ChallengeStatus::Accepted {
             let player = PlayerId(player.to_owned());
-            plyyard_live::request(&self.live, &c.id, |reply| Cmd::Abort {
-                player: player.clone(),
-                reply,
-            })
-            .await??;
+            self.live.act(&c.id, player, Action::Abort).await?;
             return Ok(());
         }
         let settled = self

@@ -27,7 +27,7 @@ pub mod challenges;
 
 use std::sync::Arc;
 
-use plyyard_live::LiveDeps;
+use plyyard_live::Games;
 use plyyard_social::Social;
 use plyyard_store::Store;
 
@@ -40,7 +40,7 @@ pub struct PairingDeps {
     /// Storage (tables, challenges, ratings).
     pub store: Store,
     /// Live games: where paired players' games start.
-    pub live: Arc<LiveDeps>,
+    pub live: Games,
     /// Account events (challenges made, declined, cancelled).
     pub social: Social,
     /// The bus to the other nodes; `None` when this node runs alone.
@@ -54,7 +54,7 @@ pub struct Pairing {
     /// Storage.
     pub store: Store,
     /// Live games.
-    pub live: Arc<LiveDeps>,
+    pub live: Games,
     /// Presence and account events.
     pub social: Social,
     /// The lobby's live feed of open tables and seeks.
@@ -75,14 +75,12 @@ impl Pairing {
         } = deps;
         let lobby = bus.as_ref().map_or_else(Lobby::default, Lobby::clustered);
         let seeks = match &bus {
-            Some(bus) => Seeks::clustered(
-                NodeSeeks::Cluster(RedisSeeks::new(bus)),
-                Arc::clone(&live),
-                bus,
-            ),
+            Some(bus) => {
+                Seeks::clustered(NodeSeeks::Cluster(RedisSeeks::new(bus)), live.clone(), bus)
+            }
             None => Arc::new(Seeks::new(
                 NodeSeeks::Alone(MemorySeeks::new(lobby.clone())),
-                Arc::clone(&live),
+                live.clone(),
             )),
         };
         Pairing {

@@ -175,7 +175,7 @@ impl Server {
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let resync = tokio::spawn(resync_lobby(self.state.clone()));
-        plyyard_live::node::start(&self.state.live);
+        plyyard_live::node::start(self.state.live.deps());
         let state = self.state.clone();
         conn::serve(
             self.listener,
@@ -185,7 +185,7 @@ impl Server {
                 shutdown.await;
                 // A node of a cluster hands its games over first, so that
                 // the sockets it closes next find them on another node.
-                plyyard_live::node::drain(&state.live).await;
+                plyyard_live::node::drain(state.live.deps()).await;
                 state.shutting_down.send_replace(true);
             },
         )

@@ -14,7 +14,7 @@ use crate::security::{AccountKey, ClientIp, Gate, Limits};
 use plyyard_live::engine_pool::EnginePool;
 use plyyard_live::fair::Requester;
 use plyyard_live::metrics::Metrics;
-use plyyard_live::{LiveDeps, LiveTuning};
+use plyyard_live::{Games, LiveDeps, LiveTuning};
 use plyyard_pairing::{Pairing, PairingDeps};
 use plyyard_social::{Social, SocialDeps};
 use plyyard_store::Store;
@@ -24,8 +24,8 @@ use plyyard_store::Store;
 pub struct Shared {
     /// Storage.
     pub store: Store,
-    /// Live games: their registry and what they share.
-    pub live: Arc<LiveDeps>,
+    /// Live games: the door to every game, here or on another node.
+    pub live: Games,
     /// The computer player.
     pub engines: Arc<EnginePool>,
     /// Metrics.
@@ -101,15 +101,15 @@ impl Shared {
             },
         );
         live.cluster = bus.clone().map(plyyard_live::cluster::Cluster::new);
-        let live = Arc::new(live);
+        let live = Games::new(Arc::new(live));
         let social = Social::new(SocialDeps {
             store: store.clone(),
-            live: Arc::clone(&live),
+            live: live.clone(),
             bus: bus.clone(),
         });
         let pairing = Pairing::new(PairingDeps {
             store: store.clone(),
-            live: Arc::clone(&live),
+            live: live.clone(),
             social: social.clone(),
             bus: bus.clone(),
         });

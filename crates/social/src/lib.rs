@@ -21,7 +21,7 @@ pub use chat::{Chat, ChatHub, ClusterHub, LocalHub, Speaker};
 pub use events::Events;
 pub use presence::{Here, Presence};
 
-use plyyard_live::LiveDeps;
+use plyyard_live::Games;
 use plyyard_store::Store;
 
 /// What the social domain needs from the rest of the node.
@@ -30,7 +30,7 @@ pub struct SocialDeps {
     /// Storage (chat lines, accounts).
     pub store: Store,
     /// Live games (who sits at a game, for its chat rooms).
-    pub live: Arc<LiveDeps>,
+    pub live: Games,
     /// The bus to the other nodes; `None` when this node runs alone.
     pub bus: Option<Arc<plyyard_cluster::Bus>>,
 }

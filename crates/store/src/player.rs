@@ -4,5 +4,6 @@
 /// A player's id: the verified anonymous player of a request (the
 /// server's identity middleware puts it in the request's extensions), and
 /// the player column of stored games.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct PlayerId(pub String);

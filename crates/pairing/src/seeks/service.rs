@@ -31,7 +31,7 @@ use super::redis::RENEW_EVERY;
 use crate::pool::{Pair, PoolKey, Seek, SeekId};
 use crate::seek_json::{PairedJson, SeekJson};
 use crate::tables::new_code;
-use plyyard_live::LiveDeps;
+use plyyard_live::Games;
 use plyyard_store::{TableRow, TableStatus, now_ms};
 use plyyard_wire::error::{ApiError, ErrorCode};
 
@@ -67,7 +67,7 @@ pub struct Seeker {
 pub struct Seeks<S: SeekStore = MemorySeeks> {
     store: S,
     waiters: Mutex<HashMap<SeekId, oneshot::Sender<Answer>>>,
-    live: Arc<LiveDeps>,
+    live: Games,
     /// This node's id (empty for a node alone).
     node: String,
     /// The bus to the other nodes, in a cluster.
@@ -108,7 +108,7 @@ const ANSWER_KEPT_MS: u64 = 60_000;
 
 impl<S: SeekStore> Seeks<S> {
     /// The service of a node alone over `store`, starting games with `live`.
-    pub fn new(store: S, live: Arc<LiveDeps>) -> Seeks<S> {
+    pub fn new(store: S, live: Games) -> Seeks<S> {
         Seeks {
             store,
             waiters: Mutex::new(HashMap::new()),
@@ -120,11 +120,7 @@ impl<S: SeekStore> Seeks<S> {
 
     /// The service of a node of a cluster over the cluster's `store`:
     /// it hears the answers for its seekers on `bus` and renews them.
-    pub fn clustered(
-        store: S,
-        live: Arc<LiveDeps>,
-        bus: &Arc<plyyard_cluster::Bus>,
-    ) -> Arc<Seeks<S>> {
+    pub fn clustered(store: S, live: Games, bus: &Arc<plyyard_cluster::Bus>) -> Arc<Seeks<S>> {
         let seeks = Arc::new(Seeks {
             store,
             waiters: Mutex::new(HashMap::new()),
@@ -383,7 +379,7 @@ impl<S: SeekStore> Seeks<S> {
                 created_at: now,
                 expires_at: now,
             };
-            match plyyard_live::start_paired_game(&self.live, &table).await {
+            match self.live.start_paired_game(&table).await {
                 Err(e) if e.code == ErrorCode::Conflict && attempt < CODE_ATTEMPTS => {}
                 done => return done,
             }

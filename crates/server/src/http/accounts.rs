@@ -27,7 +27,7 @@ use crate::identity::{
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::{AppState, Shared};
-use plyyard_live::{self, Cmd, rfc3339, seat_name};
+use plyyard_live::{rfc3339, seat_name};
 use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, Store, StoreError, now_ms};
 
 /// Names nobody may sign up with: they are path segments of our own
@@ -165,12 +165,7 @@ async fn session_started(
 async fn reseat(state: &AppState, anon: &PlayerId, account: &Account, ongoing: Vec<String>) {
     let to = PlayerId(account.player_id.clone());
     for id in ongoing {
-        let reseat = plyyard_live::request(&state.live, &id, |reply| Cmd::Reseat {
-            from: anon.clone(),
-            to: to.clone(),
-            reply,
-        })
-        .await;
+        let reseat = state.live.reseat(&id, anon.clone(), to.clone()).await;
         if let Err(e) = reseat {
             tracing::warn!(game = %id, "cannot reseat a moved game: {e}");
         }
@@ -344,7 +339,10 @@ async fn delete_account(
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
-    plyyard_live::refresh_seats(&state.live, &PlayerId(session.account.player_id.clone())).await;
+    state
+        .live
+        .refresh_seats(&PlayerId(session.account.player_id.clone()))
+        .await;
     tracing::info!(username = %session.account.username, "account deleted");
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),

@@ -23,7 +23,7 @@ use crate::ws::game::Voice;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use plyyard_live::fair::Requester;
-use plyyard_live::{self, Cmd, color_name, rfc3339, seat_name};
+use plyyard_live::{color_name, rfc3339, seat_name};
 use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
@@ -53,7 +53,10 @@ async fn create_game(
         .check_create_game(&LimitKey::new(ip, account))
         .await?;
     let client = state.requester(&player, ip, account);
-    let game = plyyard_live::create_computer_game(&state.live, &player, client, req).await?;
+    let game = state
+        .live
+        .create_computer_game(&player, client, req)
+        .await?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 
@@ -62,11 +65,7 @@ async fn get_game(
     Extension(player): Extension<PlayerId>,
     Path(id): Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = plyyard_live::request(&state.live, &id, |reply| Cmd::State {
-        viewer: Some(player.clone()),
-        reply,
-    })
-    .await?;
+    let game = state.live.state(&id, Some(player.clone())).await?;
     Ok(Json(game))
 }
 
@@ -74,7 +73,7 @@ async fn get_pgn(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let pgn = plyyard_live::request(&state.live, &id, |reply| Cmd::Pgn { reply }).await?;
+    let pgn = state.live.pgn(&id).await?;
     let disposition = format!("attachment; filename=\"plyyard-{id}.pgn\"");
     Ok((
         [
@@ -162,7 +161,7 @@ async fn game_socket(
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     // Refuse unknown games before upgrading, so the client gets a 404.
-    plyyard_live::exists(&state.live, &id).await?;
+    state.live.exists(&id).await?;
     let client = state.requester(&player, key.ip, key.account.as_ref());
     let speaker = Voice {
         player: player.clone(),

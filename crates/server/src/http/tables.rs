@@ -178,10 +178,7 @@ async fn join_table(
     if t.status != TableStatus::Open || t.expires_at <= now_ms() {
         return Err(refused(&t));
     }
-    if plyyard_live::start_table_game(&state.live, &t, &guest)
-        .await?
-        .is_none()
-    {
+    if state.live.start_table_game(&t, &guest).await?.is_none() {
         let now = stored(&state, &t.code).await?;
         return Err(refused(&now));
     }

@@ -96,7 +96,10 @@ pub(super) async fn challenge_ai(
         .map_err(crate::error::ApiError::from)?;
     let player = PlayerId(caller.account.player_id.clone());
     let client = state.requester(&player, ip, Some(&key));
-    let g = plyyard_live::create_computer_game(&state.live, &player, client, req).await?;
+    let g = state
+        .live
+        .create_computer_game(&player, client, req)
+        .await?;
     let variant = if g.variant == "chess960" {
         Variant::Chess960
     } else {

@@ -7,19 +7,13 @@ use serde_json::{Value, json};
 use super::game_json;
 use crate::state::Shared;
 use plyyard_game::shakmaty::Color;
-use plyyard_live::Cmd;
 use plyyard_store::PlayerId;
 
 /// The event `kind` (`gameStart`, `gameFinish`) of game `id` for
 /// `player`, or `None` when the game is gone or `player` does not play it.
 pub async fn game_event(state: &Shared, kind: &str, id: &str, player: &PlayerId) -> Option<Value> {
     let viewer = Some(player.clone());
-    let g = plyyard_live::request(&state.live, id, |reply| Cmd::State {
-        viewer: viewer.clone(),
-        reply,
-    })
-    .await
-    .ok()?;
+    let g = state.live.state(id, viewer.clone()).await.ok()?;
     let me = match g.you.as_deref()? {
         "white" => Color::White,
         _ => Color::Black,

@@ -30,7 +30,7 @@ use super::game_json::{self, GameStateJson};
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
 use crate::streams::MAX_STREAMS;
-use plyyard_live::{CatchUp, Cmd, Event, Subscription, color_name};
+use plyyard_live::{CatchUp, Event, Subscription, color_name};
 use plyyard_wire::error::{ApiError, ErrorCode};
 use plyyard_wire::protocol::{ChatLine, ChatRoom, EventKind, GameState, MoveJson};
 
@@ -155,7 +155,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
 }
 
 async fn subscribe(state: &Shared, id: &str, since: Option<u64>) -> Result<Subscription, ApiError> {
-    plyyard_live::request(&state.live, id, |reply| Cmd::Subscribe { since, reply }).await
+    state.live.subscribe(id, since).await
 }
 
 /// An event as the game's feed writes it.
@@ -218,14 +218,9 @@ impl Relay {
     }
 
     fn presence(&self, here: bool) {
-        plyyard_live::notify(
-            &self.shared.live,
-            &self.game_id,
-            Cmd::Presence {
-                player: self.player.clone(),
-                here,
-            },
-        );
+        self.shared
+            .live
+            .presence(&self.game_id, self.player.clone(), here);
     }
 
     /// Relays until the game ends, the client goes or the server stops.

@@ -20,7 +20,6 @@ use super::game_json::{self, Player, PlayerGameJson};
 use super::game_stream::{NDJSON, game_error, line, ndjson_response};
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
-use plyyard_live::Cmd;
 use plyyard_store::{GameKind, GameRow, now_ms};
 use plyyard_wire::protocol::{GameState, Sides};
 
@@ -73,18 +72,15 @@ fn color_of(name: &str) -> Option<plyyard_game::shakmaty::Color> {
 }
 
 async fn state_of(state: &Shared, id: &str, viewer: Option<&PlayerId>) -> LiResult<GameState> {
-    plyyard_live::request(&state.live, id, |reply| Cmd::State {
-        viewer: viewer.cloned(),
-        reply,
-    })
-    .await
-    .map_err(game_error)
+    state
+        .live
+        .state(id, viewer.cloned())
+        .await
+        .map_err(game_error)
 }
 
 async fn pgn_of(state: &Shared, id: &str) -> LiResult<String> {
-    plyyard_live::request(&state.live, id, |reply| Cmd::Pgn { reply })
-        .await
-        .map_err(game_error)
+    state.live.pgn(id).await.map_err(game_error)
 }
 
 /// Whether the client asks for `content_type` (by `Accept`).
@@ -278,7 +274,7 @@ pub(super) async fn export(
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
     let wants = ExportWants::of(&headers, "application/json", &q)?;
     let id = game_json::game_id(&id);
-    let row = match plyyard_live::exists(&state.live, id).await {
+    let row = match state.live.exists(id).await {
         Ok(_) => state.store.load_game(id).await?.map(|(row, _)| row),
         Err(_) => None,
     };

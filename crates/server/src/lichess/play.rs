@@ -10,7 +10,6 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use plyyard_wire::lichess::{OK, Ok as OkJson};
 use serde::Deserialize;
-use tokio::sync::oneshot;
 
 use super::caller::{Api, Caller};
 use super::error::{LiError, LiResult};
@@ -18,24 +17,22 @@ use super::game_json;
 use super::game_stream::game_error;
 use crate::identity::PlayerId;
 use crate::state::AppState;
-use plyyard_live::Cmd;
+use plyyard_live::Action;
 use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// Longest move accepted in a path (UCI is at most 5 characters).
 const MAX_UCI_LEN: usize = 5;
 
-type Answer = oneshot::Sender<Result<u64, ApiError>>;
-
-/// Sends the command `make` builds for the caller to game `id`, after
+/// Has the caller do `action` at game `id`, after
 /// checking that the caller may play through `api`.
 async fn act(
     state: &AppState,
     caller: &Caller,
     api: Api,
     id: &str,
-    make: impl Fn(PlayerId, Answer) -> Cmd,
+    action: Action,
 ) -> LiResult<Json<OkJson>> {
-    act_or(state, caller, api, id, make, game_error).await
+    act_or(state, caller, api, id, action, game_error).await
 }
 
 /// [`act`], the game's refusal told by `refused`.
@@ -44,16 +41,13 @@ async fn act_or(
     caller: &Caller,
     api: Api,
     id: &str,
-    make: impl Fn(PlayerId, Answer) -> Cmd,
+    action: Action,
     refused: impl FnOnce(ApiError) -> LiError,
 ) -> LiResult<Json<OkJson>> {
     caller.require_api(api)?;
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
-    plyyard_live::request(&state.live, id, |reply| make(player.clone(), reply))
-        .await
-        .and_then(|done| done)
-        .map_err(refused)?;
+    state.live.act(id, player, action).await.map_err(refused)?;
     Ok(Json(OK))
 }
 
@@ -89,15 +83,13 @@ pub(super) async fn make_move<const BOT: bool>(
             uci.chars().take(8).collect::<String>()
         )));
     }
-    act(&state, &caller, api, &id, |player, reply| Cmd::Move {
-        player,
-        uci: uci.clone(),
+    let action = Action::Move {
+        uci,
         draw_offer,
         lag: std::time::Duration::ZERO,
         client: Vec::new(),
-        reply,
-    })
-    .await
+    };
+    act(&state, &caller, api, &id, action).await
 }
 
 /// `POST /api/{board,bot}/game/{id}/abort`.
@@ -107,11 +99,7 @@ pub(super) async fn abort<const BOT: bool>(
     Path(id): Path<String>,
 ) -> LiResult<Json<OkJson>> {
     let api = api_of::<BOT>();
-    act(&state, &caller, api, &id, |player, reply| Cmd::Abort {
-        player,
-        reply,
-    })
-    .await
+    act(&state, &caller, api, &id, Action::Abort).await
 }
 
 /// `POST /api/{board,bot}/game/{id}/resign`.
@@ -121,11 +109,7 @@ pub(super) async fn resign<const BOT: bool>(
     Path(id): Path<String>,
 ) -> LiResult<Json<OkJson>> {
     let api = api_of::<BOT>();
-    act(&state, &caller, api, &id, |player, reply| Cmd::Resign {
-        player,
-        reply,
-    })
-    .await
+    act(&state, &caller, api, &id, Action::Resign).await
 }
 
 /// `POST /api/{board,bot}/game/{id}/draw/{yes|no}`: `yes` accepts the
@@ -148,8 +132,7 @@ pub(super) async fn draw<const BOT: bool>(
                     game_error(e)
                 }
             };
-            let make = |player, reply| Cmd::AcceptDraw { player, reply };
-            act_or(&state, &caller, api, &id, make, refused).await
+            act_or(&state, &caller, api, &id, Action::AcceptDraw, refused).await
         }
         "no" => {
             caller.require_api(api)?;
@@ -185,13 +168,13 @@ pub(super) async fn claim_victory(
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<OkJson>> {
-    act(&state, &caller, Api::Board, &id, |player, reply| {
-        Cmd::ClaimAway {
-            player,
-            win: true,
-            reply,
-        }
-    })
+    act(
+        &state,
+        &caller,
+        Api::Board,
+        &id,
+        Action::ClaimAway { win: true },
+    )
     .await
 }
 
@@ -202,12 +185,11 @@ pub(super) async fn claim_victory(
 pub(super) async fn check_player(state: &AppState, caller: &Caller, id: &str) -> LiResult<()> {
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
-    let game = plyyard_live::request(&state.live, id, |reply| Cmd::State {
-        viewer: Some(player.clone()),
-        reply,
-    })
-    .await
-    .map_err(game_error)?;
+    let game = state
+        .live
+        .state(id, Some(player.clone()))
+        .await
+        .map_err(game_error)?;
     if game.you.is_none() {
         return Err(LiError::not_found("Not your game"));
     }

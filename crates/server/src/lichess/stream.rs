@@ -36,7 +36,7 @@ pub(super) async fn events(State(state): State<AppState>, caller: Caller) -> LiR
     let me = PlayerId(caller.account.player_id.clone());
     // Listen before listing, so that nothing happens unseen in between.
     let slot = state.social.events.open(&me.0);
-    let life = state.live.life.listen();
+    let life = state.live.deps().life.listen();
     let here = state.social.presence.here(&user_id(&caller.account));
     let (tx, rx) = mpsc::channel::<Bytes>(64);
     let shared = Arc::clone(&state.0);

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::broadcast;
 
 use super::{FloodGuard, Incoming, MAX_FRAME_BYTES, Outgoing, Verdict, close};
 use crate::Shared;
@@ -21,7 +21,7 @@ use crate::identity::PlayerId;
 use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
 use crate::security::{AccountKey, ClientIp};
 use plyyard_live::fair::Requester;
-use plyyard_live::{self, CatchUp, Cmd, Event, Seats, Subscription, color_name};
+use plyyard_live::{Action, CatchUp, Event, Seats, Subscription, color_name};
 
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
@@ -57,14 +57,9 @@ where
     /// Tells the game that this seated player's socket opened or closed.
     fn presence(&self, here: bool) {
         if self.seats.color_of(self.player).is_some() {
-            plyyard_live::notify(
-                &self.shared.live,
-                self.game_id,
-                Cmd::Presence {
-                    player: self.player.clone(),
-                    here,
-                },
-            );
+            self.shared
+                .live
+                .presence(self.game_id, self.player.clone(), here);
         }
     }
 
@@ -101,11 +96,7 @@ where
     }
 
     async fn subscribe(&mut self, since: Option<u64>) -> Result<Subscription, ApiError> {
-        let sub = plyyard_live::request(&self.shared.live, self.game_id, |reply| Cmd::Subscribe {
-            since,
-            reply,
-        })
-        .await?;
+        let sub = self.shared.live.subscribe(self.game_id, since).await?;
         self.seats = sub.seats.clone();
         if let Some(v) = since {
             self.sent_v = v;
@@ -142,72 +133,43 @@ where
     }
 
     async fn command(&mut self, msg: ClientMsg) -> Result<Option<u64>, ApiError> {
-        let Some(make) = command_for(self.player, self.client, msg) else {
+        let Some(action) = action_for(self.client, msg) else {
             return Ok(None);
         };
-        let v = plyyard_live::request(&self.shared.live, self.game_id, &*make).await??;
+        let v = self
+            .shared
+            .live
+            .act(self.game_id, self.player.clone(), action)
+            .await?;
         Ok(Some(v))
     }
 }
 
-/// Builds the actor command (awaiting a version) a client message asks for;
-/// `None` for messages the session answers itself.
-fn command_for(player: &PlayerId, client: &[Requester], msg: ClientMsg) -> Option<Box<CommandFor>> {
-    let p = player.clone();
-    let make: Box<CommandFor> = match msg {
+/// The action a client message asks for; `None` for messages the session
+/// answers itself.
+fn action_for(client: &[Requester], msg: ClientMsg) -> Option<Action> {
+    Some(match msg {
         ClientMsg::Move {
             uci,
             draw_offer,
             lag_ms,
-        } => {
-            let lag = Duration::from_millis(lag_ms.unwrap_or(0));
-            let client = client.to_vec();
-            Box::new(move |reply| Cmd::Move {
-                player: p.clone(),
-                uci: uci.clone(),
-                draw_offer,
-                lag,
-                client: client.clone(),
-                reply,
-            })
-        }
-        ClientMsg::Claim { reason, uci } => Box::new(move |reply| Cmd::Claim {
-            player: p.clone(),
-            reason,
-            uci: uci.clone(),
-            reply,
-        }),
-        ClientMsg::ClaimAway { win } => Box::new(move |reply| Cmd::ClaimAway {
-            player: p.clone(),
-            win,
-            reply,
-        }),
-        ClientMsg::AcceptDraw => Box::new(move |reply| Cmd::AcceptDraw {
-            player: p.clone(),
-            reply,
-        }),
-        ClientMsg::Abort => Box::new(move |reply| Cmd::Abort {
-            player: p.clone(),
-            reply,
-        }),
-        ClientMsg::Rematch => Box::new(move |reply| Cmd::Rematch {
-            player: p.clone(),
-            reply,
-        }),
-        ClientMsg::Undo => Box::new(move |reply| Cmd::Undo {
-            player: p.clone(),
-            reply,
-        }),
-        ClientMsg::Resign => Box::new(move |reply| Cmd::Resign {
-            player: p.clone(),
-            reply,
-        }),
+        } => Action::Move {
+            uci,
+            draw_offer,
+            lag: Duration::from_millis(lag_ms.unwrap_or(0)),
+            client: client.to_vec(),
+        },
+        ClientMsg::Claim { reason, uci } => Action::Claim { reason, uci },
+        ClientMsg::ClaimAway { win } => Action::ClaimAway { win },
+        ClientMsg::AcceptDraw => Action::AcceptDraw,
+        ClientMsg::Abort => Action::Abort,
+        ClientMsg::Rematch => Action::Rematch,
+        ClientMsg::Undo => Action::Undo,
+        ClientMsg::Resign => Action::Resign,
         ClientMsg::Sync { .. } | ClientMsg::Ping | ClientMsg::Chat { .. } => return None,
-    };
-    Some(make)
+    })
 }
 
-/// Makes a command from the channel its answer comes back on.
 /// Who speaks in chat from a socket: the player, their account (`None`:
 /// anonymous, who may only read) and the address their quota is counted
 /// on with their account.
@@ -256,8 +218,6 @@ impl Voice {
             .await
     }
 }
-
-type CommandFor = dyn Fn(oneshot::Sender<Result<u64, ApiError>>) -> Cmd + Send + Sync;
 
 /// Runs a session of `player`, from the client of `client` (its keys, see
 /// [`Requester::keys`]), until either side closes. `since` is the version
@@ -537,7 +497,9 @@ mod tests {
             rules: plyyard_game::RuleSet::PlyYard,
             fen: None,
         };
-        plyyard_live::create_computer_game(&shared.live, player, client.to_vec(), req)
+        shared
+            .live
+            .create_computer_game(player, client.to_vec(), req)
             .await
             .unwrap()
     }

@@ -15,7 +15,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use plyyard_live::{Cmd, LiveDeps};
+use plyyard_live::Games;
 use plyyard_store::{ChatLineRow, PlayerId, Store, now_ms};
 use plyyard_wire::error::{ApiError, ErrorCode};
 use plyyard_wire::protocol::{ChatLine, ChatRoom};
@@ -44,7 +44,7 @@ pub struct Speaker {
 #[derive(Debug, Clone)]
 pub struct Chat {
     store: Store,
-    live: Arc<LiveDeps>,
+    live: Games,
     hub: Arc<dyn ChatHub>,
 }
 
@@ -74,7 +74,7 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
 
 impl Chat {
     /// Chat over `store` and `live`, delivered by `hub`.
-    pub fn new(store: Store, live: Arc<LiveDeps>, hub: Arc<dyn ChatHub>) -> Chat {
+    pub fn new(store: Store, live: Games, hub: Arc<dyn ChatHub>) -> Chat {
         Chat { store, live, hub }
     }
 
@@ -94,11 +94,7 @@ impl Chat {
         game_id: &str,
         player: &PlayerId,
     ) -> Result<Option<ChatRoom>, ApiError> {
-        let game = plyyard_live::request(&self.live, game_id, |reply| Cmd::State {
-            viewer: Some(player.clone()),
-            reply,
-        })
-        .await?;
+        let game = self.live.state(game_id, Some(player.clone())).await?;
         if game.table.is_none() {
             return Ok(None);
         }
