@@ -19,6 +19,9 @@
 //! below it; none uses `actor`):
 //! - `actor`: the actor's loop, what each command does, and the one
 //!   function that commits every change;
+//! - `follow`: following a game's events ([`Follow`]: subscribe, catch
+//!   up, in order and once, subscribe again after a gap or a new actor),
+//!   the loop of every socket and stream;
 //! - `games`: the door ([`Games`]): a typed method per ask, routed by the
 //!   registry, and the entry points of `start`;
 //! - `start`: where new games come from (computer games, table games,
@@ -63,6 +66,7 @@ mod computer;
 pub mod engine_pool;
 pub mod fair;
 mod feed;
+mod follow;
 mod game;
 mod games;
 mod hub;
@@ -82,6 +86,7 @@ mod flag_tests;
 pub use ask::Action;
 pub use cmd::Subscription;
 pub use feed::{CatchUp, Event};
+pub use follow::{Follow, Update};
 pub use games::Games;
 pub use hub::{Hub, LiveDeps};
 pub use seat::{Seat, Seats, seat_name};

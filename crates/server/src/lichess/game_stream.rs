@@ -30,7 +30,7 @@ use super::game_json::{self, GameStateJson};
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
 use crate::streams::MAX_STREAMS;
-use plyyard_live::{CatchUp, Event, Subscription, color_name};
+use plyyard_live::{Event, Follow, Update, color_name};
 use plyyard_wire::error::{ApiError, ErrorCode};
 use plyyard_wire::protocol::{ChatLine, ChatRoom, EventKind, GameState, MoveJson};
 
@@ -117,11 +117,13 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
         e
     })?;
     let player = PlayerId(caller.account.player_id.clone());
-    let sub = subscribe(&state, &id, None).await.map_err(game_error)?;
-    let Some(color) = sub.seats.color_of(&player) else {
+    let mut follow = Follow::start(&state.live, &id, None)
+        .await
+        .map_err(game_error)?;
+    let Some(color) = follow.seats().color_of(&player) else {
         return Err(LiError::not_found("Not your game"));
     };
-    let CatchUp::Full(full) = sub.catch_up else {
+    let Some(Update::Full(full)) = follow.ready() else {
         return Err(LiError::from(ApiError::internal(
             "a subscription without a version did not get the whole state",
         )));
@@ -135,7 +137,6 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     let relay = Relay {
         shared: Arc::clone(&state.0),
         game_id: id,
-        player,
         color,
         tx,
         moves: full.moves.clone().unwrap_or_default(),
@@ -145,17 +146,14 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     };
     if !ended {
         let here = state.social.presence.here(&user_id);
+        follow.here(player);
         tokio::spawn(async move {
-            relay.run(sub.events, chat, &full).await;
+            relay.run(follow, chat, &full).await;
             drop(here);
             drop(slot);
         });
     }
     Ok(ndjson_response(rx))
-}
-
-async fn subscribe(state: &Shared, id: &str, since: Option<u64>) -> Result<Subscription, ApiError> {
-    state.live.subscribe(id, since).await
 }
 
 /// An event as the game's feed writes it.
@@ -199,7 +197,6 @@ enum Stop {
 struct Relay {
     shared: Arc<Shared>,
     game_id: String,
-    player: PlayerId,
     color: Color,
     tx: mpsc::Sender<Bytes>,
     /// The moves so far (events carry only their own).
@@ -217,27 +214,20 @@ impl Relay {
         self.tx.send(bytes).await.map_err(|_| Stop::Done)
     }
 
-    fn presence(&self, here: bool) {
-        self.shared
-            .live
-            .presence(&self.game_id, self.player.clone(), here);
-    }
-
     /// Relays until the game ends, the client goes or the server stops.
+    /// The follower says the player is here while it runs.
     async fn run(
         mut self,
-        events: broadcast::Receiver<Arc<Event>>,
+        follow: Follow,
         chat: broadcast::Receiver<Arc<ChatLine>>,
         first: &GameState,
     ) {
-        self.presence(true);
-        let _ = self.serve(events, chat, first).await;
-        self.presence(false);
+        let _ = self.serve(follow, chat, first).await;
     }
 
     async fn serve(
         &mut self,
-        mut events: broadcast::Receiver<Arc<Event>>,
+        mut follow: Follow,
         mut chat: broadcast::Receiver<Arc<ChatLine>>,
         first: &GameState,
     ) -> Result<(), Stop> {
@@ -250,7 +240,7 @@ impl Relay {
         let mut keep_alive = tokio::time::interval_at(start, KEEP_ALIVE);
         keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            let lost = tokio::select! {
+            tokio::select! {
                 () = self.tx.closed() => return Ok(()),
                 changed = stopping.changed() => {
                     if changed.is_err() || *stopping.borrow_and_update() {
@@ -282,62 +272,29 @@ impl Relay {
                     }
                     continue;
                 }
-                ev = events.recv() => match ev {
-                    Ok(e) => {
-                        if self.event(&e).await? {
-                            continue;
-                        }
-                        None
-                    }
-                    Err(broadcast::error::RecvError::Lagged(_)) => None,
-                    Err(broadcast::error::RecvError::Closed) => Some(()),
+                update = follow.next() => match update {
+                    Ok(Update::Event(e)) => self.event(&e).await?,
+                    Ok(Update::Full(g)) => self.full(&g).await?,
+                    // The game cannot be followed any more.
+                    Err(_) => return Ok(()),
                 },
-            };
-            // A gap or a new actor: catch up from the version the client has.
-            let sub = subscribe(&self.shared, &self.game_id, Some(self.sent_v))
-                .await
-                .map_err(|_| Stop::Done)?;
-            events = sub.events;
-            if lost.is_some() {
-                // A new actor has to learn that this player is here.
-                self.presence(true);
-            }
-            self.catch_up(sub.catch_up).await?;
-        }
-    }
-
-    async fn catch_up(&mut self, c: CatchUp) -> Result<(), Stop> {
-        match c {
-            CatchUp::UpToDate => Ok(()),
-            CatchUp::Events(events) => {
-                for e in events {
-                    if !self.event(&e).await? {
-                        return Err(Stop::Done);
-                    }
-                }
-                Ok(())
-            }
-            CatchUp::Full(g) => {
-                if g.v <= self.sent_v {
-                    return Ok(());
-                }
-                self.sent_v = g.v;
-                self.moves = g.moves.clone().unwrap_or_default();
-                self.state(&g).await?;
-                self.opponent(&g).await
             }
         }
     }
 
-    /// Relays one event; `false` when it does not follow the client's
-    /// version (the caller catches up).
-    async fn event(&mut self, e: &Event) -> Result<bool, Stop> {
-        if e.v <= self.sent_v {
-            return Ok(true);
+    /// The whole state again (the follower fell too far behind).
+    async fn full(&mut self, g: &GameState) -> Result<(), Stop> {
+        if g.v <= self.sent_v {
+            return Ok(());
         }
-        if e.v != self.sent_v + 1 {
-            return Ok(false);
-        }
+        self.sent_v = g.v;
+        self.moves = g.moves.clone().unwrap_or_default();
+        self.state(g).await?;
+        self.opponent(g).await
+    }
+
+    /// Relays one event (the follower hands them on in order and once).
+    async fn event(&mut self, e: &Event) -> Result<(), Stop> {
         let msg: EventMsg = serde_json::from_str(&e.text).map_err(|err| {
             tracing::error!(game = %self.game_id, "unreadable event: {err}");
             Stop::Done
@@ -358,7 +315,7 @@ impl Relay {
             EventKind::Away => self.opponent(&msg.game).await?,
             EventKind::Rematch => {}
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Sends the `gameState` of `g`; stops after the game's last.

@@ -21,7 +21,7 @@ use crate::identity::PlayerId;
 use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
 use crate::security::{AccountKey, ClientIp};
 use plyyard_live::fair::Requester;
-use plyyard_live::{Action, CatchUp, Event, Seats, Subscription, color_name};
+use plyyard_live::{Action, Follow, Seats, Update, color_name};
 
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
@@ -37,7 +37,6 @@ struct Session<'a, S> {
     speaker: Voice,
     sink: S,
     seats: Seats,
-    sent_v: u64,
 }
 
 impl<S, E> Session<'_, S>
@@ -54,38 +53,16 @@ where
         g
     }
 
-    /// Tells the game that this seated player's socket opened or closed.
-    fn presence(&self, here: bool) {
-        if self.seats.color_of(self.player).is_some() {
-            self.shared
-                .live
-                .presence(self.game_id, self.player.clone(), here);
-        }
-    }
-
     async fn send(&mut self, msg: &ServerMsg) -> Result<(), E> {
         self.sink.send(Outgoing::Text(msg.to_text())).await
     }
 
-    async fn send_event(&mut self, e: &Event) -> Result<(), E> {
-        if e.v <= self.sent_v {
-            return Ok(());
-        }
-        self.sent_v = e.v;
-        self.sink.send(Outgoing::Text(e.text.to_string())).await
-    }
-
-    async fn catch_up(&mut self, c: CatchUp) -> Result<(), E> {
-        match c {
-            CatchUp::UpToDate => Ok(()),
-            CatchUp::Events(events) => {
-                for e in events {
-                    self.send_event(&e).await?;
-                }
-                Ok(())
-            }
-            CatchUp::Full(game) => {
-                self.sent_v = game.v;
+    /// Sends what the follower got: an event as the game wrote it, or the
+    /// whole state as this viewer sees it.
+    async fn update(&mut self, u: Update) -> Result<(), E> {
+        match u {
+            Update::Event(e) => self.sink.send(Outgoing::Text(e.text.to_string())).await,
+            Update::Full(game) => {
                 let msg = ServerMsg::Full {
                     v: game.v,
                     game: self.viewer_state(&game),
@@ -93,15 +70,6 @@ where
                 self.send(&msg).await
             }
         }
-    }
-
-    async fn subscribe(&mut self, since: Option<u64>) -> Result<Subscription, ApiError> {
-        let sub = self.shared.live.subscribe(self.game_id, since).await?;
-        self.seats = sub.seats.clone();
-        if let Some(v) = since {
-            self.sent_v = v;
-        }
-        Ok(sub)
     }
 
     /// At a table game: listens to the chat room the viewer reads and
@@ -246,10 +214,8 @@ pub async fn run_session<S, R, E>(
         speaker,
         sink,
         seats: Seats::empty(),
-        sent_v: 0,
     };
     let _ = serve(&mut session, since, &mut stream).await;
-    session.presence(false);
     let _ = tokio::time::timeout(CLOSE_DRAIN, async {
         while stream.next().await.is_some() {}
     })
@@ -267,12 +233,13 @@ where
     S: Sink<Outgoing, Error = E> + Unpin,
     R: Stream<Item = Incoming> + Unpin,
 {
-    let mut events = match session.subscribe(since).await {
-        Ok(sub) => {
-            let rx = sub.events;
-            session.presence(true);
-            session.catch_up(sub.catch_up).await?;
-            rx
+    let mut follow = match Follow::start(&session.shared.live, session.game_id, since).await {
+        Ok(mut follow) => {
+            session.seats = follow.seats().clone();
+            if session.seats.color_of(session.player).is_some() {
+                follow.here(session.player.clone());
+            }
+            follow
         }
         Err(e) => {
             let code = if e.code == ErrorCode::NotFound {
@@ -288,6 +255,10 @@ where
             return Ok(());
         }
     };
+    // What the client missed comes first, then the chat.
+    while let Some(u) = follow.ready() {
+        session.update(u).await?;
+    }
     let mut chat = session.open_chat().await?;
     let mut guard = FloodGuard::new();
     let mut stopping = session.shared.shutting_down.subscribe();
@@ -365,23 +336,20 @@ where
                     Ok(ClientMsg::Chat { room, text }) => {
                         match session.speaker.say(session.shared, session.game_id, room, &text).await {
                             Ok(_) => {
-                                let v = session.sent_v;
+                                let v = follow.v();
                                 session.send(&ServerMsg::Ack { id, v }).await?;
                             }
                             Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                         }
                     }
                     Ok(ClientMsg::Sync { v }) => match tokio::select! {
-                        r = session.subscribe(Some(v)) => r,
+                        r = follow.sync(v) => r,
                         () = stopped(&mut stopping) => {
                             session.sink.send(Outgoing::Close(close::GOING_AWAY, "server restarting".into())).await?;
                             return Ok(());
                         }
                     } {
-                        Ok(sub) => {
-                            events = sub.events;
-                            session.catch_up(sub.catch_up).await?;
-                        }
+                        Ok(()) => session.seats = follow.seats().clone(),
                         Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                     },
                     Ok(cmd) => match tokio::select! {
@@ -397,35 +365,19 @@ where
                     },
                 }
             }
-            ev = events.recv() => match ev {
-                Ok(e) => session.send_event(&e).await?,
-                Err(lost @ (broadcast::error::RecvError::Lagged(_) | broadcast::error::RecvError::Closed)) => {
-                    let since = Some(session.sent_v);
-                    // A stopping node's games move while its sockets wait
-                    // for them: the stop, not the wait, decides.
-                    let resubscribed = tokio::select! {
-                        r = session.subscribe(since) => Some(r),
-                        () = stopped(&mut stopping) => None,
-                    };
-                    let Some(resubscribed) = resubscribed else {
-                        session.sink.send(Outgoing::Close(close::GOING_AWAY, "server restarting".into())).await?;
-                        return Ok(());
-                    };
-                    match resubscribed {
-                        Ok(sub) => {
-                            events = sub.events;
-                            // A closed feed means a new actor, which has to
-                            // learn that this player is here.
-                            if matches!(lost, broadcast::error::RecvError::Closed) {
-                                session.presence(true);
-                            }
-                            session.catch_up(sub.catch_up).await?;
-                        }
-                        Err(e) => {
-                            session.send(&ServerMsg::error(None, e)).await?;
-                            return Ok(());
-                        }
+            // A stopping node's games move while its sockets wait for
+            // them: the stop branch, not the wait, decides.
+            update = follow.next() => match update {
+                Ok(u) => {
+                    if matches!(u, Update::Full(_)) {
+                        // The seats may have changed (a player logged in).
+                        session.seats = follow.seats().clone();
                     }
+                    session.update(u).await?;
+                }
+                Err(e) => {
+                    session.send(&ServerMsg::error(None, e)).await?;
+                    return Ok(());
                 }
             },
         }
