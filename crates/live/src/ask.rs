@@ -23,9 +23,9 @@ use plyyard_game::Reason;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use crate::fair::Requester;
 use crate::feed::{CatchUp, Event};
 use crate::seat::Seats;
+use plyyard_engine_time::fair::Requester;
 use plyyard_store::PlayerId;
 use plyyard_wire::error::ApiError;
 use plyyard_wire::protocol::GameState;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use plyyard_game::shakmaty::Move;
 
 use super::game::LiveGame;
-use crate::engine_pool::ThinkRequest;
+use plyyard_engine_time::pool::ThinkRequest;
 
 /// Pause before the computer retries after a failed commit of its move.
 pub(super) const RETRY_DELAY: Duration = Duration::from_secs(1);

@@ -29,11 +29,11 @@ async fn flagged_on(
     white_ms: i64,
 ) -> (String, Option<String>) {
     let metrics = Arc::new(crate::metrics::Metrics::default());
-    let engines = Arc::new(crate::engine_pool::EnginePool::new(
+    let engines = Arc::new(plyyard_engine_time::pool::EnginePool::new(
         1,
         16,
         1.0,
-        Arc::clone(&metrics),
+        Arc::clone(&metrics.engine),
     ));
     let shared = Arc::new(LiveDeps::new(
         crate::registry(),

@@ -13,9 +13,9 @@ use plyyard_wire::protocol::{GameState, NewComputerGame};
 
 use crate::ask::{Action, Ask, Reply};
 use crate::cmd::Subscription;
-use crate::fair::Requester;
 use crate::hub::{self, LiveDeps};
 use crate::start::{self, PairedGame};
+use plyyard_engine_time::fair::Requester;
 
 /// The live games of this node (and, in a cluster, the way to every other
 /// node's): cheap to clone.

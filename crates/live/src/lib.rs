@@ -1,6 +1,6 @@
 //! Live games: one tokio task (actor) per game in memory, owning its
 //! [`plyyard_game::Game`], and the [`Hub`] that finds, loads and unloads them;
-//! where games come from; the computer's engine pool and its fair queue.
+//! where games come from.
 //! Everyone else reaches them through one door, [`Games`]: a typed method
 //! for each thing a caller may ask of a game, and the entry points that
 //! create games; the actors' mailbox ([`cmd`]) is private. This crate
@@ -52,8 +52,10 @@
 //! - `ask`: what a game is asked and answers ([`Action`] and the asks it
 //!   makes), and the envelope of a command sent to another node: every
 //!   message of live games that crosses nodes, serialisable as written;
-//! - `engine_pool`, `fair`: the computer's engines, shared fairly between
-//!   clients; `metrics`: the counters the server exports.
+//! - `metrics`: the counters the server exports.
+//!
+//! The computer's engines, shared fairly between clients, are
+//! `plyyard_engine_time`'s.
 //!
 //! Stored games (ids, the rows a change writes, rebuilding a game from its
 //! rows) are `plyyard_store::replay`'s.
@@ -63,8 +65,6 @@ mod ask;
 pub mod cluster;
 mod cmd;
 mod computer;
-pub mod engine_pool;
-pub mod fair;
 mod feed;
 mod follow;
 mod game;

@@ -17,10 +17,8 @@ pub struct Metrics {
     pub games_live: AtomicI64,
     /// Websockets open.
     pub sockets_open: AtomicI64,
-    /// Engine searches waiting for a worker.
-    pub engine_queue: AtomicI64,
-    /// Engine searches running.
-    pub engine_running: AtomicI64,
+    /// The engine pool's queue and running searches.
+    pub engine: std::sync::Arc<plyyard_engine_time::PoolGauges>,
     /// Engine searches refused since start because their client had as
     /// many waiting as it may (a live game asks again later).
     pub engine_refused: AtomicU64,
@@ -48,8 +46,7 @@ impl Default for Metrics {
             started: Instant::now(),
             games_live: AtomicI64::new(0),
             sockets_open: AtomicI64::new(0),
-            engine_queue: AtomicI64::new(0),
-            engine_running: AtomicI64::new(0),
+            engine: std::sync::Arc::default(),
             engine_refused: AtomicU64::new(0),
             games_created: AtomicU64::new(0),
             games_loaded: AtomicU64::new(0),
@@ -167,13 +164,13 @@ impl Metrics {
             "plyyard_engine_queue",
             "Engine searches waiting for a worker.",
             "gauge",
-            load(&self.engine_queue),
+            load(&self.engine.queue),
         );
         gauge(
             "plyyard_engine_running",
             "Engine searches running.",
             "gauge",
-            load(&self.engine_running),
+            load(&self.engine.running),
         );
         gauge(
             "plyyard_engine_refused_total",

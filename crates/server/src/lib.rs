@@ -15,7 +15,6 @@ pub mod i18n;
 pub mod identity;
 pub mod learn;
 pub mod lichess;
-pub mod review;
 pub mod security;
 pub mod state;
 pub mod streams;

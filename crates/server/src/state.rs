@@ -9,10 +9,10 @@ use axum::extract::FromRef;
 use crate::auth::Hasher;
 use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
-use crate::review::service::{Analyses, Reviews, library};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
-use plyyard_live::engine_pool::EnginePool;
-use plyyard_live::fair::Requester;
+use plyyard_engine_time::fair::Requester;
+use plyyard_engine_time::pool::EnginePool;
+use plyyard_engine_time::reviews::{Analyses, Reviews, library};
 use plyyard_live::metrics::Metrics;
 use plyyard_live::{Games, LiveDeps, LiveTuning};
 use plyyard_pairing::{Pairing, PairingDeps};
@@ -87,7 +87,7 @@ impl Shared {
             tuning.engine_workers,
             tuning.engine_hash_mb,
             tuning.think_time_factor,
-            Arc::clone(&metrics),
+            Arc::clone(&metrics.engine),
         ));
         let mut live = LiveDeps::new(
             plyyard_live::registry(),

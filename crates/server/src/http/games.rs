@@ -22,7 +22,7 @@ use crate::security::{AccountKey, ClientIp, LimitKey, same_origin};
 use crate::ws::game::Voice;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
-use plyyard_live::fair::Requester;
+use plyyard_engine_time::fair::Requester;
 use plyyard_live::{color_name, rfc3339, seat_name};
 use plyyard_store::{GameRow, Store};
 

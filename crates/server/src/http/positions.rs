@@ -25,7 +25,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::color_name;
 use crate::security::{AccountKey, ClientIp, LimitKey};
-use plyyard_live::fair::Busy;
+use plyyard_engine_time::fair::Busy;
 
 /// Longest FEN accepted (a real one is under 100 bytes).
 const MAX_FEN_BYTES: usize = 128;

@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use plyyard_cluster::limits::{Backoff, Gcra};
-use plyyard_live::fair::Requester;
+use plyyard_engine_time::fair::Requester;
 use sha2::{Digest, Sha256};
 
 use super::client_ip::ClientIp;

@@ -20,7 +20,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
 use crate::security::{AccountKey, ClientIp};
-use plyyard_live::fair::Requester;
+use plyyard_engine_time::fair::Requester;
 use plyyard_live::{Action, Follow, Seats, Update, color_name};
 
 /// How long a finished session keeps reading for the client's close reply.

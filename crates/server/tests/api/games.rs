@@ -80,7 +80,7 @@ async fn play_a_game_against_the_computer(db: TestDb) {
     assert_eq!(ack, json!({"t":"ack","id":1,"v":1}));
     let reply = until_ply(&mut ws, 2).await;
     // The reply is paced: never sooner than the floor (scaled like the budgets).
-    assert!(sent.elapsed() >= plyyard_live::engine_pool::MIN_REPLY.mul_f64(0.25));
+    assert!(sent.elapsed() >= plyyard_engine_time::pool::MIN_REPLY.mul_f64(0.25));
     assert_eq!(reply["v"], 2);
     assert_eq!(reply["kind"], "move");
     // Events are the same text for every socket: no viewer, no move list

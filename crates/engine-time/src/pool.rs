@@ -1,4 +1,4 @@
-//! The computer player: engine searches on a bounded pool of blocking
+//! The computer player's engines: searches on a bounded pool of blocking
 //! threads, shared fairly between clients.
 //!
 //! A [`Fair`] semaphore caps the searches running at once and serves the
@@ -12,14 +12,13 @@
 //! flag, so a game that takes its move back cancels its search. Engines
 //! (with their hash tables) are reused between searches.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use plyyard_game::shakmaty::{Chess, Move};
 
 use crate::fair::{Busy, Fair, Permit, Requester, Shares};
-use crate::metrics::Metrics;
 
 /// Searches one client (each of its keys) may have waiting for a worker.
 pub const CLIENT_QUEUE: usize = 4;
@@ -45,13 +44,23 @@ pub struct ThinkRequest {
     pub seed: u64,
 }
 
+/// How busy a pool is, for the metrics (`plyyard_engine_queue`,
+/// `plyyard_engine_running`).
+#[derive(Debug, Default)]
+pub struct PoolGauges {
+    /// Searches waiting for a worker.
+    pub queue: AtomicI64,
+    /// Searches running.
+    pub running: AtomicI64,
+}
+
 /// A bounded pool of engine workers.
 pub struct EnginePool {
     fair: Arc<Fair<Requester>>,
     idle: Mutex<Vec<plyyard_engine::Engine>>,
     hash_mb: usize,
     think_factor: f64,
-    metrics: Arc<Metrics>,
+    gauges: Arc<PoolGauges>,
 }
 
 impl std::fmt::Debug for EnginePool {
@@ -72,7 +81,7 @@ impl EnginePool {
         workers: usize,
         hash_mb: usize,
         think_factor: f64,
-        metrics: Arc<Metrics>,
+        gauges: Arc<PoolGauges>,
     ) -> EnginePool {
         EnginePool {
             fair: Arc::new(Fair::new(Shares::half(workers, CLIENT_QUEUE, QUEUE))),
@@ -83,7 +92,7 @@ impl EnginePool {
             } else {
                 1.0
             },
-            metrics,
+            gauges,
         }
     }
 
@@ -126,7 +135,7 @@ impl EnginePool {
         limits: plyyard_engine::Limits,
     ) -> Result<Option<plyyard_engine::SearchResult>, Busy> {
         let _permit = self.acquire(client).await?;
-        self.metrics.engine_running.fetch_add(1, Ordering::Relaxed);
+        self.gauges.running.fetch_add(1, Ordering::Relaxed);
         let pool = Arc::clone(self);
         let result = tokio::task::spawn_blocking(move || {
             let mut engine = pool.take_engine();
@@ -136,7 +145,7 @@ impl EnginePool {
             found
         })
         .await;
-        self.metrics.engine_running.fetch_sub(1, Ordering::Relaxed);
+        self.gauges.running.fetch_sub(1, Ordering::Relaxed);
         Ok(result
             .inspect_err(|e| tracing::error!("engine analysis failed: {e}"))
             .ok()
@@ -145,9 +154,9 @@ impl EnginePool {
 
     /// A worker for `client`, counted as queued by the metrics meanwhile.
     async fn acquire(&self, client: &[Requester]) -> Result<Permit<Requester>, Busy> {
-        self.metrics.engine_queue.fetch_add(1, Ordering::Relaxed);
+        self.gauges.queue.fetch_add(1, Ordering::Relaxed);
         let permit = self.fair.acquire(client).await;
-        self.metrics.engine_queue.fetch_sub(1, Ordering::Relaxed);
+        self.gauges.queue.fetch_sub(1, Ordering::Relaxed);
         permit
     }
 
@@ -182,10 +191,10 @@ impl EnginePool {
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        self.metrics.engine_running.fetch_add(1, Ordering::Relaxed);
+        self.gauges.running.fetch_add(1, Ordering::Relaxed);
         let pool = Arc::clone(self);
         let result = tokio::task::spawn_blocking(move || pool.search_blocking(&req, &stop)).await;
-        self.metrics.engine_running.fetch_sub(1, Ordering::Relaxed);
+        self.gauges.running.fetch_sub(1, Ordering::Relaxed);
         Ok(match result {
             Ok(mv) => mv,
             Err(e) => {
@@ -221,7 +230,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn one_clients_pile_of_searches_does_not_hold_up_another_client() {
-        let pool = Arc::new(EnginePool::new(2, 1, 1.0, Arc::new(Metrics::default())));
+        let pool = Arc::new(EnginePool::new(2, 1, 1.0, Arc::new(PoolGauges::default())));
         let limits = plyyard_engine::Limits {
             movetime: Some(Duration::from_millis(150)),
             ..plyyard_engine::Limits::default()

@@ -9,7 +9,7 @@
 //! of one position, deepening, within a time cap, one at a time per player,
 //! served in turn by client, and cut short after [`ANALYSIS_SLICE`] when
 //! another client waits; their rate limit is
-//! [`crate::security::Limits::check_analysis`]).
+//! the server's).
 //!
 //! The analysis itself is the review library's ([`Reviewer`]); the service
 //! only runs it and keeps what it returns.
@@ -25,11 +25,11 @@ use plyyard_review::PositionEval;
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
-use crate::error::ApiError;
-pub use plyyard_live::fair::{Busy, Requester};
-use plyyard_live::fair::{Fair, Shares};
+pub use crate::fair::{Busy, Requester};
+use crate::fair::{Fair, Shares};
 use plyyard_store::reviews::{self as review_store, StoredReview};
 use plyyard_store::{Store, now_ms};
+use plyyard_wire::error::ApiError;
 
 /// Reviews under way (running or waiting for their next position's turn)
 /// at once; more are refused.
@@ -201,7 +201,7 @@ pub struct Reviews {
     workers: usize,
     jobs: Mutex<Jobs>,
     max_jobs: usize,
-    rendered: super::cache::RenderCache,
+    rendered: crate::render_cache::RenderCache,
 }
 
 impl std::fmt::Debug for Reviews {
@@ -230,12 +230,12 @@ impl Reviews {
             workers,
             jobs: Mutex::new(Jobs::default()),
             max_jobs: REVIEW_JOBS,
-            rendered: super::cache::RenderCache::default(),
+            rendered: crate::render_cache::RenderCache::default(),
         }
     }
 
     /// The stored reviews recently rendered, by game and language.
-    pub fn rendered(&self) -> &super::cache::RenderCache {
+    pub fn rendered(&self) -> &crate::render_cache::RenderCache {
         &self.rendered
     }
 

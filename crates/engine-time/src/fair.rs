@@ -16,7 +16,7 @@
 //! first come, first served.
 //!
 //! The engine pool of live games and `/api/positions/reply`
-//! ([`crate::engine_pool`]), the game reviews and the analysis board
+//! ([`crate::pool`]), the game reviews and the analysis board
 //! (the server's reviews) each run on one.
 
 use std::collections::{HashMap, VecDeque};
