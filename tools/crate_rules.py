@@ -12,7 +12,9 @@ own default features, as `cargo tree -p CRATE -e normal` resolves them:
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
 - pairing and social (the domains that left the server) know no web
-  framework and not the server;
+  framework and not the server; engine time (the engine pool, reviews,
+  analyses) knows neither, nor the live games that ask it; accounts (name
+  and password rules, hashing) know no framework and no database;
 - the bus between nodes knows no web framework, no database and no chess;
 - nothing but the binary and the test kit depends on the server crate
   (nothing imports the HTTP layer).
@@ -66,6 +68,9 @@ RULES: dict[str, set[str]] = {
     "plyyard-live": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-pairing": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-social": {"axum", "hyper", "tower-http", "plyyard-server"},
+    "plyyard-accounts": {"axum", "hyper", "tower-http", "sqlx", "plyyard-server"},
+    # Engine time serves live games, reviews and analyses: below all of them.
+    "plyyard-engine-time": {"axum", "hyper", "tower-http", "plyyard-server", "plyyard-live"},
     "plyyard-cluster": {
         "axum",
         "hyper",

@@ -23,6 +23,7 @@ pub mod inbox;
 pub mod limits;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod topics;
 
 pub use bus::{Bus, NODE_TOPIC_PREFIX};
 pub use error::BusError;

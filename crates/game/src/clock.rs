@@ -27,7 +27,7 @@ use shakmaty::{ByColor, Color};
 ///
 /// ```
 /// use std::time::Duration;
-/// use game::{Speed, TimeControl};
+/// use plyyard_game::{Speed, TimeControl};
 ///
 /// let tc = TimeControl::table(10, 5).unwrap();
 /// assert_eq!(tc, TimeControl::PRESET_10_5);
@@ -93,7 +93,7 @@ impl TimeControl {
     /// # Examples
     ///
     /// ```
-    /// use game::{TimeControl, TimeControlError};
+    /// use plyyard_game::{TimeControl, TimeControlError};
     ///
     /// assert!(TimeControl::table(3, 20).is_ok());
     /// assert_eq!(
@@ -241,7 +241,7 @@ impl TimeControlError {
 /// # Examples
 ///
 /// ```
-/// use game::{Speed, TimeControl};
+/// use plyyard_game::{Speed, TimeControl};
 ///
 /// assert_eq!(TimeControl::PRESET_3_2.speed(), Speed::Blitz);
 /// assert_eq!(TimeControl::PRESET_10_5.speed(), Speed::Rapid);
@@ -467,8 +467,8 @@ mod color_name {
 ///
 /// ```
 /// use std::time::Duration;
-/// use game::shakmaty::Color;
-/// use game::{Clock, ClockError, Moment, TimeControl};
+/// use plyyard_game::shakmaty::Color;
+/// use plyyard_game::{Clock, ClockError, Moment, TimeControl};
 ///
 /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
 /// clock.start(Color::White, Moment::from_millis(0)).unwrap();
@@ -554,8 +554,8 @@ impl Clock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use game::shakmaty::Color;
-    /// use game::{Clock, ClockError, Moment, TimeControl};
+    /// use plyyard_game::shakmaty::Color;
+    /// use plyyard_game::{Clock, ClockError, Moment, TimeControl};
     ///
     /// let mut clock = Clock::new(TimeControl::PRESET_5_3);
     /// clock.start(Color::White, Moment::from_millis(1_000)).unwrap();
@@ -595,8 +595,8 @@ impl Clock {
     /// # Examples
     ///
     /// ```
-    /// use game::shakmaty::Color;
-    /// use game::{Clock, Moment, TimeControl};
+    /// use plyyard_game::shakmaty::Color;
+    /// use plyyard_game::{Clock, Moment, TimeControl};
     ///
     /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
     /// clock.start(Color::White, Moment::ORIGIN).unwrap();
@@ -641,8 +641,8 @@ impl Clock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use game::shakmaty::Color;
-    /// use game::{Clock, ClockError, Moment, TimeControl};
+    /// use plyyard_game::shakmaty::Color;
+    /// use plyyard_game::{Clock, ClockError, Moment, TimeControl};
     ///
     /// let mut clock = Clock::new(TimeControl::PRESET_10_5);
     /// clock.start(Color::White, Moment::ORIGIN).unwrap();
@@ -744,8 +744,8 @@ impl Clock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use game::shakmaty::Color;
-    /// use game::{Clock, Moment, TimeControl};
+    /// use plyyard_game::shakmaty::Color;
+    /// use plyyard_game::{Clock, Moment, TimeControl};
     ///
     /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
     /// clock.start(Color::White, Moment::ORIGIN).unwrap();

@@ -41,7 +41,7 @@ pub struct PlayedMove {
 /// # Examples
 ///
 /// ```
-/// use game::{Game, RuleSet, Reason};
+/// use plyyard_game::{Game, RuleSet, Reason};
 /// let mut g = Game::new(RuleSet::PlyYard);
 /// for m in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"] {
 ///     g.play_san(m).unwrap();

@@ -173,7 +173,7 @@ fn english_role(c: char) -> Option<Role> {
 /// # Examples
 ///
 /// ```
-/// use game::notation::{localize_san, Lang};
+/// use plyyard_game::notation::{localize_san, Lang};
 /// assert_eq!(localize_san("Nf3", Lang::Fr, true), "Cf3");
 /// assert_eq!(localize_san("Kxe2", Lang::Ru, false), "Крxe2");
 /// assert_eq!(localize_san("e8=Q+", Lang::Ro, true), "e8=D+");
@@ -202,7 +202,7 @@ pub fn localize_san(san: &str, lang: Lang, white: bool) -> String {
 /// # Examples
 ///
 /// ```
-/// use game::notation::{delocalize_san, Lang};
+/// use plyyard_game::notation::{delocalize_san, Lang};
 /// assert_eq!(delocalize_san("Cf3", Lang::Fr).as_deref(), Some("Nf3"));
 /// assert_eq!(delocalize_san("Крe2", Lang::Ru).as_deref(), Some("Ke2"));
 /// assert_eq!(delocalize_san("Кf3", Lang::Ru).as_deref(), Some("Nf3"));
@@ -240,8 +240,8 @@ pub fn delocalize_san(san: &str, lang: Lang) -> Option<String> {
 /// # Examples
 ///
 /// ```
-/// use game::shakmaty::Role;
-/// assert_eq!(game::notation::role_name(Role::Knight), "knight");
+/// use plyyard_game::shakmaty::Role;
+/// assert_eq!(plyyard_game::notation::role_name(Role::Knight), "knight");
 /// ```
 pub const fn role_name(role: Role) -> &'static str {
     match role {
@@ -271,8 +271,8 @@ pub fn san(pos: &Chess, m: Move) -> String {
 /// # Examples
 ///
 /// ```
-/// use game::shakmaty::{Chess, Position, Square, Role, Move};
-/// use game::notation::long_algebraic;
+/// use plyyard_game::shakmaty::{Chess, Position, Square, Role, Move};
+/// use plyyard_game::notation::long_algebraic;
 /// let pos = Chess::default();
 /// let m = Move::Normal { role: Role::Knight, from: Square::G1, capture: None, to: Square::F3, promotion: None };
 /// assert_eq!(long_algebraic(&pos, m), "Ng1-f3");
@@ -333,8 +333,8 @@ pub fn long_algebraic(pos: &Chess, m: Move) -> String {
 /// # Examples
 ///
 /// ```
-/// use game::shakmaty::{CastlingMode, Chess};
-/// let dests = game::notation::dests(&Chess::default(), CastlingMode::Standard);
+/// use plyyard_game::shakmaty::{CastlingMode, Chess};
+/// let dests = plyyard_game::notation::dests(&Chess::default(), CastlingMode::Standard);
 /// assert_eq!(dests["g1"], ["f3", "h3"]);
 /// assert_eq!(dests.len(), 10);
 /// ```

@@ -94,7 +94,7 @@ impl std::str::FromStr for ClockPrecision {
 ///
 /// # Examples
 /// ```
-/// use game::pgn::{ClockPrecision, format_clock};
+/// use plyyard_game::pgn::{ClockPrecision, format_clock};
 /// assert_eq!(format_clock(180_506, ClockPrecision::Seconds), "0:03:01");
 /// assert_eq!(format_clock(180_506, ClockPrecision::Millis), "0:03:00.506");
 /// ```

@@ -38,6 +38,7 @@ use tokio::sync::mpsc;
 use crate::ask::{Answer, Ask, Forward, Reply, Unserved};
 use crate::lifecycle::LifeEvent;
 use crate::relay::Relays;
+use plyyard_cluster::topics;
 use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// A lease lasts this long unless renewed.
@@ -48,12 +49,12 @@ pub const RENEW_EVERY: Duration = Duration::from_secs(2);
 pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
 /// A forwarded command's answer must come within this long.
 pub const FORWARD_WAIT: Duration = Duration::from_secs(5);
-/// Topics the games' events are spread over.
-pub const LANES: u64 = 16;
+/// How many lanes carry the games' events.
+pub const LANES: u64 = topics::GAME_LANES;
 /// Orphaned games one sweep takes over at most.
 pub(crate) const SWEEP_BATCH: u32 = 64;
-/// The topic of lifecycle announcements.
-pub(crate) const LIFE_TOPIC: &str = "life";
+/// Games starting and ending, and owners changed.
+pub(crate) const LIFE_TOPIC: &str = topics::LIFE;
 
 /// A frame to publish: its topic and bytes.
 pub(crate) type Frame = (String, Vec<u8>);
@@ -112,7 +113,7 @@ pub(crate) fn owner_changed(game: &str) -> Vec<u8> {
 pub(crate) fn lane(game: &str) -> String {
     let mut h = DefaultHasher::new();
     game.hash(&mut h);
-    format!("game:{}", h.finish() % LANES)
+    topics::game_lane(h.finish() % LANES)
 }
 
 impl Cluster {

@@ -38,7 +38,7 @@ pub fn start(shared: &Arc<LiveDeps>) {
         tokio::spawn(publish(Arc::clone(c.bus()), rx));
     }
     for n in 0..LANES {
-        let rx = c.bus().subscribe(&format!("game:{n}"));
+        let rx = c.bus().subscribe(&plyyard_cluster::topics::game_lane(n));
         tokio::spawn(hear_lane(Arc::clone(&c), rx));
     }
     tokio::spawn(hear_life(Arc::clone(shared), c.bus().subscribe(LIFE_TOPIC)));

@@ -1,5 +1,5 @@
 //! Pairing: how two people get a game. A table opened by one player and
-//! joined by another with its code ([`tables`]), quick pairing of seeks
+//! joined by another with its code ([`tables`], [`seating`]), quick pairing of seeks
 //! for the same preset ([`seeks`], over the pure matching of [`pool`]),
 //! challenges from one account to another ([`challenges`]), and the lobby
 //! that shows the open tables and waiting seeks as they come and go
@@ -11,7 +11,7 @@
 //!
 //! Modules, lowest first (a module uses only modules above it in this
 //! list): `pool`, `tables`; `seek_json`; `lobby`, `listing`; `seeks`
-//! (`memory`, `redis`, `node`, `service`); `challenges`.
+//! (`memory`, `redis`, `node`, `service`); `challenges`, `seating`.
 
 pub mod pool;
 pub mod tables;
@@ -24,6 +24,7 @@ pub mod lobby;
 pub mod seeks;
 
 pub mod challenges;
+pub mod seating;
 
 use std::sync::Arc;
 

@@ -15,7 +15,8 @@ use tokio::sync::broadcast;
 
 use crate::seek_json::SeekJson;
 use crate::tables::TableJson;
-use plyyard_social::outbox::{LOBBY_TOPIC, Outbox, listen};
+use plyyard_cluster::topics::LOBBY as LOBBY_TOPIC;
+use plyyard_social::outbox::{Outbox, listen};
 
 /// Changes kept for slow lobby sockets before they must reload the list.
 const BACKLOG: usize = 256;

@@ -5,7 +5,6 @@
 //! [`Server::bind`] opens the database and the listener; [`Server::serve`]
 //! runs until a shutdown signal. [`run`] does both for the command line.
 
-pub mod auth;
 pub mod bearer;
 pub mod body;
 pub mod config;
@@ -13,7 +12,6 @@ pub mod conn;
 pub mod http;
 pub mod i18n;
 pub mod identity;
-pub mod learn;
 pub mod lichess;
 pub mod security;
 pub mod state;

@@ -1,15 +1,18 @@
-//! The application state: everything the handlers and actors share
-//! ([`Shared`]), the state handed to axum ([`AppState`]), and the parts a
-//! handler may ask for alone through axum's substates (`FromRef`).
+//! The application state: the doors of the domain crates (live games,
+//! pairing, social, engine time, storage, the bus) and HTTP's own parts
+//! (cookies, limits, the gate, tuning, sockets, the stream cap) —
+//! [`Shared`] — the state handed to axum ([`AppState`]), and each part a
+//! handler may ask for alone through axum's substates (`FromRef`). No
+//! domain state lives here: every field is a door or HTTP's.
 
 use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::auth::Hasher;
 use crate::config::Tuning;
 use crate::identity::{CookieSigner, PlayerId, Sessions};
 use crate::security::{AccountKey, ClientIp, Gate, Limits};
+use plyyard_accounts::Hasher;
 use plyyard_engine_time::fair::Requester;
 use plyyard_engine_time::pool::EnginePool;
 use plyyard_engine_time::reviews::{Analyses, Reviews, library};
@@ -161,10 +164,10 @@ impl Shared {
 }
 
 /// The state handed to axum handlers: the [`Shared`] state behind an
-/// `Arc`, cheap to clone. A handler that needs only some of it asks for
-/// those parts (`State<Store>`, `State<Metrics>` …, see the `FromRef`
-/// implementations below); one that needs many takes `State<AppState>`,
-/// which reads as the [`Shared`] state.
+/// `Arc`, cheap to clone. A handler asks for the doors it uses
+/// (`State<Games>`, `State<Pairing>`, `State<Social>`, `State<Store>` …,
+/// see the `FromRef` implementations below); one that needs many takes
+/// `State<AppState>`, which reads as the [`Shared`] state.
 #[derive(Debug, Clone)]
 pub struct AppState(pub Arc<Shared>);
 
@@ -241,5 +244,11 @@ impl FromRef<AppState> for Social {
 impl FromRef<AppState> for Pairing {
     fn from_ref(state: &AppState) -> Pairing {
         state.pairing.clone()
+    }
+}
+
+impl FromRef<AppState> for Games {
+    fn from_ref(state: &AppState) -> Games {
+        state.live.clone()
     }
 }

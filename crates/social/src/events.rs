@@ -22,7 +22,8 @@ use std::sync::{Arc, Mutex, Weak};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
-use crate::outbox::{EVENTS_TOPIC, Outbox, listen};
+use crate::outbox::{Outbox, listen};
+use plyyard_cluster::topics::EVENTS as EVENTS_TOPIC;
 use plyyard_store::ChallengeRow;
 
 /// What became of a challenge.

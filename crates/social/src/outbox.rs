@@ -18,13 +18,6 @@ use std::sync::Arc;
 use bytes::Bytes;
 use tokio::sync::{broadcast, mpsc};
 
-/// The lobby's topic: each message is the JSON text sent to lobby sockets.
-pub const LOBBY_TOPIC: &str = "lobby";
-/// The topic of account events (see [`crate::events`]).
-pub const EVENTS_TOPIC: &str = "events";
-/// The topic of game chat (see [`crate::chat::delivery`]).
-pub const CHAT_TOPIC: &str = "chat";
-
 /// Publishes the messages of one topic in order, from one task.
 #[derive(Debug)]
 pub struct Outbox {

@@ -137,7 +137,7 @@ impl Presence {
         };
         let mut conn = s.conn.clone();
         let score: redis::RedisResult<Option<f64>> = redis::cmd("ZSCORE")
-            .arg("online")
+            .arg(plyyard_cluster::topics::ONLINE)
             .arg(id)
             .query_async(&mut conn)
             .await;
@@ -156,7 +156,7 @@ impl Presence {
         if let Some(s) = &self.shared {
             let mut conn = s.conn.clone();
             let shared: redis::RedisResult<Vec<String>> = redis::cmd("ZRANGEBYSCORE")
-                .arg("online")
+                .arg(plyyard_cluster::topics::ONLINE)
                 .arg(format!("({}", plyyard_store::now_ms()))
                 .arg("+inf")
                 .query_async(&mut conn)

@@ -12,7 +12,7 @@ pub const KING_VALUE: i32 = 10_000;
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::value;
+/// use plyyard_engine::tactics::value;
 /// use shakmaty::Role;
 /// assert_eq!(value(Role::Bishop), 300);
 /// assert!(value(Role::King) > value(Role::Queen) * 8);

@@ -19,7 +19,7 @@ use super::board::value;
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::exchange;
+/// use plyyard_engine::tactics::exchange;
 /// use shakmaty::{CastlingMode, Chess, fen::Fen, uci::UciMove};
 /// // Rxd5 takes a pawn defended by a knight: the rook is lost for it.
 /// let pos: Chess = "4k3/8/5n2/3p4/8/8/8/3RK3 w - - 0 1"

@@ -13,7 +13,7 @@ use super::exchange;
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::checks;
+/// use plyyard_engine::tactics::checks;
 /// use shakmaty::{CastlingMode, Chess, fen::Fen};
 /// // Scholar's mate set up: Qxf7#, Bxf7+ and Qxe5+ are the checks.
 /// let pos: Chess = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
@@ -32,7 +32,7 @@ pub fn checks(pos: &Chess) -> Vec<Move> {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::captures;
+/// use plyyard_engine::tactics::captures;
 /// use shakmaty::{CastlingMode, Chess, fen::Fen};
 /// // After 1.e4 d5 2.e5 f5, exf6 takes en passant and nothing else captures.
 /// let pos: Chess = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -59,7 +59,7 @@ pub fn mates_in_one(pos: &Chess) -> Vec<Move> {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::opponent_to_move;
+/// use plyyard_engine::tactics::opponent_to_move;
 /// use shakmaty::{Chess, Color, Position};
 /// let flipped = opponent_to_move(&Chess::default()).unwrap();
 /// assert_eq!(flipped.turn(), Color::Black);
@@ -117,7 +117,7 @@ impl Threat {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::{ThreatKind, threats};
+/// use plyyard_engine::tactics::{ThreatKind, threats};
 /// use shakmaty::{CastlingMode, Chess, fen::Fen};
 /// // 1.e4 e5 2.Bc4 Nc6 3.Qh5, Black to move: White threatens Qxf7#.
 /// let pos: Chess = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
@@ -136,7 +136,7 @@ pub fn threats(pos: &Chess) -> Vec<Threat> {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::opportunities;
+/// use plyyard_engine::tactics::opportunities;
 /// use shakmaty::{CastlingMode, Chess, fen::Fen};
 /// // White to move can take the loose knight on f6 with the queen.
 /// let pos: Chess = "4k3/8/5n2/8/8/8/5Q2/4K3 w - - 0 1"

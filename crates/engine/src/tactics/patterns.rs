@@ -35,7 +35,7 @@ impl Fork {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::fork_after;
+/// use plyyard_engine::tactics::fork_after;
 /// use shakmaty::{CastlingMode, Chess, Role, Square, fen::Fen, uci::UciMove};
 /// // Nc7+ forks the king on e8 and the rook on a8.
 /// let pos: Chess = "r3k3/8/8/3N4/8/8/8/4K3 w - - 0 1"
@@ -129,7 +129,7 @@ struct Line {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::{PinKind, pins};
+/// use plyyard_engine::tactics::{PinKind, pins};
 /// use shakmaty::{CastlingMode, Chess, Color, Square, fen::Fen};
 /// // The bishop on b5 pins the knight on c6 to the king on e8.
 /// let pos: Chess = "4k3/8/2n5/1B6/8/8/8/4K3 b - - 0 1"
@@ -163,7 +163,7 @@ pub fn pins(pos: &Chess, color: Color) -> Vec<Pin> {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::skewers;
+/// use plyyard_engine::tactics::skewers;
 /// use shakmaty::{CastlingMode, Chess, Color, Role, fen::Fen};
 /// // The bishop on b5 attacks the king on c6 with the rook on d7 behind.
 /// let pos: Chess = "8/3r4/2k5/1B6/8/8/8/4K3 b - - 0 1"
@@ -234,7 +234,7 @@ pub struct DoubleCheck {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::double_check_after;
+/// use plyyard_engine::tactics::double_check_after;
 /// use shakmaty::{CastlingMode, Chess, Square, fen::Fen, uci::UciMove};
 /// // Nf6+ checks with the knight and uncovers the rook on e1.
 /// let pos: Chess = "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1"
@@ -280,7 +280,7 @@ pub struct Discovery {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::{DiscoveryKind, discoveries_after};
+/// use plyyard_engine::tactics::{DiscoveryKind, discoveries_after};
 /// use shakmaty::{CastlingMode, Chess, Square, fen::Fen, uci::UciMove};
 /// // The bishop on d3 steps aside: the rook on d1 now attacks the queen on d8.
 /// let pos: Chess = "3q2k1/8/8/8/8/3B4/8/3R2K1 w - - 0 1"
@@ -349,7 +349,7 @@ pub struct BackRankMate {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::back_rank_mate_after;
+/// use plyyard_engine::tactics::back_rank_mate_after;
 /// use shakmaty::{CastlingMode, Chess, Square, fen::Fen, uci::UciMove};
 /// let pos: Chess = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 ///     .parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();

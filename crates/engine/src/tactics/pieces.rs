@@ -25,7 +25,7 @@ pub fn defenders(pos: &Chess, square: Square) -> Bitboard {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::undefended;
+/// use plyyard_engine::tactics::undefended;
 /// use shakmaty::{Bitboard, Chess, Color, Square};
 /// // In the initial position only the rooks in the corners have no defender.
 /// let loose = undefended(&Chess::default(), Color::White);
@@ -67,7 +67,7 @@ pub struct Hanging {
 ///
 /// # Examples
 /// ```
-/// use engine::tactics::{Exposure, hanging};
+/// use plyyard_engine::tactics::{Exposure, hanging};
 /// use shakmaty::{CastlingMode, Chess, Color, Square, fen::Fen};
 /// // The black knight on f6 has no defender and the white queen attacks it.
 /// let pos: Chess = "4k3/8/5n2/8/8/8/5Q2/4K3 w - - 0 1"

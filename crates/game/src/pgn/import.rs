@@ -152,7 +152,7 @@ impl<R: Read> Read for Tap<R> {
 /// # Examples
 ///
 /// ```
-/// use game::pgn::PgnImporter;
+/// use plyyard_game::pgn::PgnImporter;
 /// let text = "[Event \"a\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n1. e4 e5 2. Ke3 *\n";
 /// let games: Vec<_> = PgnImporter::new(text.as_bytes()).collect();
 /// assert!(games[0].is_ok());

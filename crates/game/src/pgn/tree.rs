@@ -153,7 +153,7 @@ impl MoveTree {
 /// # Examples
 ///
 /// ```
-/// use game::pgn::{TreeLimits, read_tree};
+/// use plyyard_game::pgn::{TreeLimits, read_tree};
 /// let limits = TreeLimits { max_nodes: 100, max_depth: 8 };
 /// let tree = read_tree("1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *", limits).unwrap();
 /// let sans: Vec<_> = tree.nodes.iter().filter_map(|n| n.san.as_deref()).collect();

@@ -31,6 +31,7 @@ use super::redis::RENEW_EVERY;
 use crate::pool::{Pair, PoolKey, Seek, SeekId};
 use crate::seek_json::{PairedJson, SeekJson};
 use crate::tables::new_code;
+use plyyard_cluster::topics::seeks_of;
 use plyyard_live::Games;
 use plyyard_store::{TableRow, TableStatus, now_ms};
 use plyyard_wire::error::{ApiError, ErrorCode};
@@ -93,11 +94,6 @@ struct PairedNotice {
     white: bool,
 }
 
-/// The topic of node `node`'s seekers.
-fn topic_of(node: &str) -> String {
-    format!("seeks:{node}")
-}
-
 /// Where the answer for a seeker on another node is kept.
 fn answer_key(id: SeekId) -> String {
     format!("seek:answer:{}", id.0)
@@ -129,7 +125,7 @@ impl<S: SeekStore> Seeks<S> {
             bus: Some(Arc::clone(bus)),
         });
         let me = Arc::downgrade(&seeks);
-        plyyard_social::outbox::listen(bus, &topic_of(bus.node()), move |payload| {
+        plyyard_social::outbox::listen(bus, &seeks_of(bus.node()), move |payload| {
             let Some(seeks) = me.upgrade() else {
                 return false;
             };
@@ -306,7 +302,7 @@ impl<S: SeekStore> Seeks<S> {
         if let Err(e) = kept {
             tracing::warn!("seeks: an answer was not kept: {e}");
         }
-        match bus.publish(&topic_of(&seek.node), &payload).await {
+        match bus.publish(&seeks_of(&seek.node), &payload).await {
             Ok(0) => tracing::warn!(node = %seek.node, "seeks: a seeker's node is gone"),
             Ok(_) => {}
             Err(e) => tracing::warn!(node = %seek.node, "seeks: an answer was not sent: {e}"),

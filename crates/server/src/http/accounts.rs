@@ -17,7 +17,6 @@ use axum::{Extension, Json, Router};
 use plyyard_rating::RatingsJson;
 use serde::{Deserialize, Serialize};
 
-use crate::auth::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::{
@@ -27,6 +26,7 @@ use crate::identity::{
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::{AppState, Shared};
+use plyyard_accounts::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use plyyard_live::{rfc3339, seat_name};
 use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, Store, StoreError, now_ms};
 

@@ -23,7 +23,7 @@ use crate::ws::game::Voice;
 use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use plyyard_engine_time::fair::Requester;
-use plyyard_live::{color_name, rfc3339, seat_name};
+use plyyard_live::{Games, color_name, rfc3339, seat_name};
 use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
@@ -61,19 +61,16 @@ async fn create_game(
 }
 
 async fn get_game(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     Extension(player): Extension<PlayerId>,
     Path(id): Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = state.live.state(&id, Some(player.clone())).await?;
+    let game = games.state(&id, Some(player)).await?;
     Ok(Json(game))
 }
 
-async fn get_pgn(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let pgn = state.live.pgn(&id).await?;
+async fn get_pgn(State(games): State<Games>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let pgn = games.pgn(&id).await?;
     let disposition = format!("attachment; filename=\"plyyard-{id}.pgn\"");
     Ok((
         [

@@ -4,7 +4,8 @@
 //! The routes live by what they serve: `games` (computer games, game state,
 //! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
 //! (quick pairing), `accounts`
-//! (accounts and profiles), `positions`, `exercises`, `review`, and
+//! (accounts and profiles), `positions`, `exercises`, `review`, `learn`
+//! (the Learn pages), and
 //! `assets` (the embedded web app). `socket` bounds every websocket
 //! (request bodies are decoded by [`crate::body`], shared with the Lichess
 //! routes).
@@ -14,6 +15,7 @@ mod analysis;
 mod assets;
 mod exercises;
 mod games;
+mod learn;
 mod positions;
 mod review;
 mod seeks;
@@ -43,7 +45,7 @@ const COMPRESS_MIN_BYTES: u16 = 256;
 /// The application's router.
 pub fn router(state: AppState) -> Router {
     assets::prepare();
-    crate::learn::prepare();
+    learn::prepare();
     let own = games::routes()
         .merge(tables::routes())
         .merge(seeks::routes())
@@ -62,7 +64,7 @@ pub fn router(state: AppState) -> Router {
         ));
     let routes = Router::new()
         .merge(api)
-        .merge(crate::learn::routes())
+        .merge(learn::routes())
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
         .fallback(get(assets::web_asset));

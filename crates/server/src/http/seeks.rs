@@ -13,6 +13,7 @@ use crate::body::{JsonBody, json_body};
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::Session;
 use crate::security::{AccountKey, ClientIp};
+use plyyard_pairing::Pairing;
 use plyyard_pairing::seeks::{NewSeek, PairedJson, seeker_for};
 
 /// The quick-pairing routes, to be put under the identity middleware.
@@ -61,12 +62,11 @@ async fn seek(
 
 /// Cancels the caller's waiting seek: `204`, or `404` when none waits.
 async fn cancel(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
     Extension(session): Extension<Option<Session>>,
 ) -> Result<StatusCode, ApiError> {
     let session = logged_in(session)?;
-    if state
-        .pairing
+    if pairing
         .seeks
         .cancel_player(&session.account.player_id)
         .await

@@ -8,16 +8,17 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 
+use std::sync::Arc;
+
+use crate::AppState;
 use crate::body::{JsonBody, json_body};
-use crate::error::{ApiError, ErrorCode, echo};
+use crate::error::{ApiError, ErrorCode};
 use crate::identity::{PlayerId, Session};
-use crate::security::same_origin;
-use crate::security::{AccountKey, ClientIp};
-use crate::{AppState, Shared};
+use crate::security::{AccountKey, ClientIp, Limits, same_origin};
+use plyyard_pairing::Pairing;
 use plyyard_pairing::listing;
-use plyyard_pairing::lobby::LobbyMsg;
-use plyyard_pairing::tables::{self, MAX_OPEN, NewTable, OPEN_FOR, TableJson, normalize_code};
-use plyyard_store::{TableRow, TableStatus, now_ms};
+use plyyard_pairing::tables::{NewTable, TableJson};
+use plyyard_store::TableRow;
 
 /// The table routes, to be put under the identity middleware.
 pub(super) fn routes() -> Router<AppState> {
@@ -41,19 +42,6 @@ fn logged_in(session: Option<Session>) -> Result<Session, ApiError> {
     Ok(session)
 }
 
-fn no_table(code: &str) -> ApiError {
-    ApiError::new(ErrorCode::NotFound, format!("no table {}", echo(code)))
-}
-
-async fn stored(state: &Shared, code: &str) -> Result<TableRow, ApiError> {
-    let code = normalize_code(code).ok_or_else(|| no_table(code))?;
-    state
-        .store
-        .table(&code)
-        .await?
-        .ok_or_else(|| no_table(&code))
-}
-
 /// Who looks a table up by its code, for the guard against guessing.
 struct Seeker {
     ip: ClientIp,
@@ -68,15 +56,19 @@ struct Seeker {
 /// used up every such answer is `429` (a found table included, so that
 /// the answers tell nothing). Public tables are listed by the lobby
 /// anyway, and a table's players poll it: those are not counted.
-async fn sought(state: &Shared, code: &str, who: &Seeker) -> Result<TableRow, ApiError> {
-    let found = stored(state, code).await;
+async fn sought(
+    pairing: &Pairing,
+    limits: &Limits,
+    code: &str,
+    who: &Seeker,
+) -> Result<TableRow, ApiError> {
+    let found = pairing.table(code).await;
     let reveals = match &found {
         Ok(t) => !t.public && t.host != who.player.0 && t.guest.as_ref() != Some(&who.player.0),
         Err(e) => e.code == ErrorCode::NotFound,
     };
     if reveals {
-        state
-            .limits
+        limits
             .check_table_lookup(who.ip, who.account.as_ref())
             .await?;
     }
@@ -84,7 +76,8 @@ async fn sought(state: &Shared, code: &str, who: &Seeker) -> Result<TableRow, Ap
 }
 
 async fn open_table(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
+    State(limits): State<Arc<Limits>>,
     Extension(session): Extension<Option<Session>>,
     Extension(ip): Extension<ClientIp>,
     body: JsonBody,
@@ -93,53 +86,17 @@ async fn open_table(
     let req: NewTable = json_body(body, "table")?;
     req.time_control()?;
     let host = &session.account.player_id;
-    let account = AccountKey(host.clone());
-    state.limits.check_tables(ip, Some(&account)).await?;
-    let now = now_ms();
-    let expires_at = now + i64::try_from(OPEN_FOR.as_millis()).unwrap_or(i64::MAX);
-    let mut row = TableRow {
-        code: tables::new_code(),
-        host: host.clone(),
-        guest: None,
-        variant: req.variant,
-        minutes: req.minutes,
-        increment_s: req.increment,
-        rules: req.rules,
-        rated: req.rated,
-        public: req.public,
-        status: TableStatus::Open,
-        game_id: None,
-        created_at: now,
-        expires_at,
-    };
-    // A fresh code is taken once in about 10^8 draws; try a few.
-    for attempt in 0.. {
-        match state.store.insert_table(&row, MAX_OPEN).await {
-            Ok(true) => break,
-            Ok(false) => {
-                return Err(ApiError::new(
-                    ErrorCode::TooManyTables,
-                    format!("at most {MAX_OPEN} open tables at once"),
-                ));
-            }
-            Err(plyyard_store::StoreError::Taken(_)) if attempt < 5 => {
-                row.code = tables::new_code()
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    let json = listing::table_json(&state.store, &row).await?;
-    if row.public {
-        state.pairing.lobby.publish(&LobbyMsg::Add {
-            table: Box::new(json.clone()),
-        });
-    }
-    tracing::info!(table = %row.code, host = %session.account.username, "table opened");
+    limits
+        .check_tables(ip, Some(&AccountKey(host.clone())))
+        .await?;
+    let json = pairing.open_table(host, &req).await?;
+    tracing::info!(table = %json.code, host = %session.account.username, "table opened");
     Ok((StatusCode::CREATED, Json(json)))
 }
 
 async fn get_table(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
+    State(limits): State<Arc<Limits>>,
     Extension(player): Extension<PlayerId>,
     Extension(ip): Extension<ClientIp>,
     account: Option<Extension<AccountKey>>,
@@ -150,12 +107,13 @@ async fn get_table(
         account: account.map(|Extension(a)| a),
         player,
     };
-    let t = sought(&state, &code, &who).await?;
-    Ok(Json(listing::table_json(&state.store, &t).await?))
+    let t = sought(&pairing, &limits, &code, &who).await?;
+    Ok(Json(pairing.table_json(&t).await?))
 }
 
 async fn join_table(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
+    State(limits): State<Arc<Limits>>,
     Extension(session): Extension<Option<Session>>,
     Extension(ip): Extension<ClientIp>,
     Path(code): Path<String>,
@@ -167,64 +125,32 @@ async fn join_table(
         account: Some(AccountKey(guest.0.clone())),
         player: guest.clone(),
     };
-    let t = sought(&state, &code, &who).await?;
-    if t.host == guest.0 {
-        return Err(ApiError::new(ErrorCode::OwnTable, "this is your own table"));
-    }
-    let refused = |t: &TableRow| match t.status {
-        TableStatus::Playing => ApiError::new(ErrorCode::TableTaken, "someone else sat down first"),
-        _ => ApiError::new(ErrorCode::TableClosed, "this table is closed"),
-    };
-    if t.status != TableStatus::Open || t.expires_at <= now_ms() {
-        return Err(refused(&t));
-    }
-    if state.live.start_table_game(&t, &guest).await?.is_none() {
-        let now = stored(&state, &t.code).await?;
-        return Err(refused(&now));
-    }
-    state.pairing.lobby.publish(&LobbyMsg::Remove {
-        code: t.code.clone(),
-    });
-    let t = stored(&state, &t.code).await?;
-    Ok(Json(listing::table_json(&state.store, &t).await?))
+    let t = sought(&pairing, &limits, &code, &who).await?;
+    Ok(Json(pairing.join_table(&t, &guest).await?))
 }
 
 async fn cancel_table(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
+    State(limits): State<Arc<Limits>>,
     Extension(session): Extension<Option<Session>>,
     Extension(ip): Extension<ClientIp>,
     Path(code): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let session = logged_in(session)?;
     let account = AccountKey(session.account.player_id.clone());
-    state.limits.check_tables(ip, Some(&account)).await?;
+    limits.check_tables(ip, Some(&account)).await?;
     let who = Seeker {
         ip,
         account: Some(account),
         player: PlayerId(session.account.player_id.clone()),
     };
-    let t = sought(&state, &code, &who).await?;
-    if t.host != session.account.player_id {
-        return Err(ApiError::forbidden("only the host may close a table"));
-    }
-    if !state.store.close_table(&t.code).await? {
-        return Err(ApiError::new(
-            ErrorCode::TableTaken,
-            "the table is no longer open",
-        ));
-    }
-    state
-        .pairing
-        .lobby
-        .publish(&LobbyMsg::Remove { code: t.code });
+    let t = sought(&pairing, &limits, &code, &who).await?;
+    pairing.close_table(&t, &session.account.player_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn lobby(State(state): State<AppState>) -> Result<Json<listing::LobbyJson>, ApiError> {
-    Ok(Json(listing::LobbyJson {
-        tables: listing::open_tables(&state.store).await?,
-        seeks: state.pairing.seeks.lobby_json().await,
-    }))
+async fn lobby(State(pairing): State<Pairing>) -> Result<Json<listing::LobbyJson>, ApiError> {
+    Ok(Json(pairing.lobby_json().await?))
 }
 
 async fn lobby_socket(

@@ -26,6 +26,7 @@ use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp};
 use crate::state::{AppState, Shared};
 use plyyard_game::{Speed, TimeControl, Variant};
+use plyyard_pairing::Pairing;
 use plyyard_pairing::challenges::{AskedTerms, ChallengeError, MAX_WAITING, terms};
 use plyyard_social::events::{AccountEvent, ChallengeNews};
 use plyyard_store::{Account, ChallengeRow, Store, now_ms};
@@ -279,13 +280,12 @@ pub(super) async fn show(
 
 /// `POST /api/challenge/{id}/accept`.
 pub(super) async fn accept(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
-    state
-        .pairing
+    pairing
         .accept_challenge(&id, &caller.account.player_id)
         .await?;
     Ok(Json(OK))
@@ -298,7 +298,7 @@ pub(super) struct DeclineBody {
 
 /// `POST /api/challenge/{id}/decline` (`reason`, a lichess key).
 pub(super) async fn decline(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
     caller: Caller,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -306,8 +306,7 @@ pub(super) async fn decline(
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
     let b: DeclineBody = decode(&headers, body, "decline")?;
-    state
-        .pairing
+    pairing
         .decline_challenge(&id, &caller.account.player_id, b.reason.as_deref())
         .await?;
     Ok(Json(OK))
@@ -316,13 +315,12 @@ pub(super) async fn decline(
 /// `POST /api/challenge/{id}/cancel`: the challenger withdraws it; an
 /// accepted challenge whose game has not begun is aborted.
 pub(super) async fn cancel(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
     caller.require(&CHALLENGE_SCOPES)?;
-    state
-        .pairing
+    pairing
         .cancel_challenge(&id, &caller.account.player_id)
         .await?;
     Ok(Json(OK))

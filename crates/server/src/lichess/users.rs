@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
-use crate::auth::rules::check_username;
 use crate::state::AppState;
+use plyyard_accounts::rules::check_username;
 use plyyard_game::Speed;
 use plyyard_live::rfc3339;
 use plyyard_rating::RatingJson;

@@ -85,7 +85,7 @@ fn every_string_is_in_every_language() {
         assert!(empty.is_empty(), "{lang}.json: empty {empty:?}");
     }
     // The keys the server's Learn pages use are in the tables.
-    let dirs = ["crates/learn/src", "crates/server/src/learn"];
+    let dirs = ["crates/learn/src", "crates/server/src/http/learn"];
     for f in dirs
         .iter()
         .flat_map(|d| std::fs::read_dir(repo().join(d)).unwrap())

@@ -12,7 +12,8 @@ use plyyard_wire::protocol::ChatLine;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use crate::outbox::{CHAT_TOPIC, Outbox, listen};
+use crate::outbox::{Outbox, listen};
+use plyyard_cluster::topics::CHAT as CHAT_TOPIC;
 
 /// Lines waiting for a slow listener before it misses some.
 const BUFFER: usize = 64;

@@ -6,7 +6,7 @@
 
 use zxcvbn::feedback::Warning;
 
-use crate::error::{ApiError, ErrorCode};
+use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// Shortest username.
 pub const USERNAME_MIN: usize = 3;
@@ -24,7 +24,7 @@ pub const PASSWORD_MAX: usize = 256;
 ///
 /// # Examples
 /// ```
-/// use plyyard_server::auth::rules::check_username;
+/// use plyyard_accounts::rules::check_username;
 /// assert!(check_username("Magnus_1").is_ok());
 /// assert_eq!(check_username("_x1").unwrap_err().reason, Some("start"));
 /// assert_eq!(check_username("ab").unwrap_err().reason, Some("length"));

@@ -14,7 +14,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use rand::Rng;
 use tokio::sync::Semaphore;
 
-use crate::error::ApiError;
+use plyyard_wire::error::ApiError;
 
 /// Argon2id memory cost, KiB.
 const MEMORY_KIB: u32 = 19 * 1024;
@@ -98,7 +98,7 @@ impl Hasher {
     }
 
     /// Scores a new password of `username` (see
-    /// [`super::rules::score_password`]) and hashes it if it is strong
+    /// [`crate::rules::score_password`]) and hashes it if it is strong
     /// enough, both on the pool.
     ///
     /// # Errors
@@ -107,7 +107,7 @@ impl Hasher {
     pub async fn hash_new(&self, password: &str, username: &str) -> Result<String, ApiError> {
         let (password, username) = (password.to_owned(), username.to_owned());
         self.run(move || {
-            super::rules::score_password(&password, &username)?;
+            crate::rules::score_password(&password, &username)?;
             hash_now(&password).map_err(ApiError::internal)
         })
         .await?
@@ -161,7 +161,7 @@ mod tests {
         let mut refused = 0;
         for j in jobs {
             if let Err(e) = j.await.unwrap() {
-                assert_eq!(e.code, crate::error::ErrorCode::RateLimited);
+                assert_eq!(e.code, plyyard_wire::error::ErrorCode::RateLimited);
                 refused += 1;
             }
         }
