@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Two builds of the server, back to back on the same machine: `loadgen
 # tables` (5,000 games, 60 s) and `loadgen bots` (1,000 games, 30 s), each
-# against a fresh server of each build on SQLite, alternating builds so
-# that both see the same machine. Prints loadgen's JSON lines, each
+# against a fresh server of each build on SQLite, alternating which build
+# goes first from round to round (ABBA) so that both see the same machine. Prints loadgen's JSON lines, each
 # prefixed with its build's label.
 #
 #   tools/bench_pair.sh BEFORE_DIR AFTER_DIR [ROUNDS]
@@ -54,12 +54,16 @@ run() {
   sleep 2
 }
 
-for _ in $(seq 1 "$rounds"); do
-  for pair in "before $before" "after $after"; do
+# Odd rounds run the first build first, even rounds the second (ABBA), so
+# that neither always runs on a machine warmed by the other.
+for r in $(seq 1 "$rounds"); do
+  order=("before $before" "after $after")
+  if [ $((r % 2)) = 0 ]; then order=("after $after" "before $before"); fi
+  for pair in "${order[@]}"; do
     set -- $pair
     run "$1" "$2" tables --games 5000 --seconds 60
   done
-  for pair in "before $before" "after $after"; do
+  for pair in "${order[@]}"; do
     set -- $pair
     run "$1" "$2" bots --games 1000 --seconds 30 --accounts 250
   done

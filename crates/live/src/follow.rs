@@ -109,7 +109,7 @@ impl Follow {
         self.v = v;
         self.queue.clear();
         self.lost = Some(Lost::Gap);
-        let sub = self.games.subscribe(&self.id, Some(v)).await?;
+        let sub = self.subscribe().await?;
         self.lost = None;
         self.take(sub);
         Ok(())
@@ -135,7 +135,7 @@ impl Follow {
             if let Some(lost) = self.lost {
                 // `lost` is cleared only once subscribed: cancelled here,
                 // the next call subscribes again.
-                let sub = self.games.subscribe(&self.id, Some(self.v)).await?;
+                let sub = self.subscribe().await?;
                 self.lost = None;
                 self.take(sub);
                 if lost == Lost::Actor
@@ -155,6 +155,13 @@ impl Follow {
                 Err(broadcast::error::RecvError::Closed) => self.lost = Some(Lost::Actor),
             }
         }
+    }
+
+    /// Subscribes again from the follower's version. Boxed: the ask may
+    /// cross nodes and its future is large, while [`Follow::next`] waits
+    /// in every socket's `select!` and mostly for an event.
+    async fn subscribe(&self) -> Result<Subscription, ApiError> {
+        Box::pin(self.games.subscribe(&self.id, Some(self.v))).await
     }
 
     /// Takes a (new) subscription: its events from now on, and what the

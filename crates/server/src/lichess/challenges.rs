@@ -9,6 +9,8 @@
 //! `plyyard_pairing::challenges`; this module reads lichess's requests and
 //! writes lichess's JSON (`ChallengeJson`, the decline reasons' sentences).
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -23,8 +25,7 @@ use super::error::{LiError, LiResult};
 use super::game_json;
 use super::users::{named, title, user_id};
 use crate::body::JsonBody;
-use crate::security::{AccountKey, ClientIp};
-use crate::state::{AppState, Shared};
+use crate::security::{AccountKey, ClientIp, Limits};
 use plyyard_game::{Speed, TimeControl, Variant};
 use plyyard_pairing::Pairing;
 use plyyard_pairing::challenges::{AskedTerms, ChallengeError, MAX_WAITING, terms};
@@ -89,15 +90,15 @@ pub fn variant_json(variant: Variant) -> Value {
     }
 }
 
-async fn player_json(state: &Shared, account: &Account, speed: Speed) -> LiResult<Value> {
-    let r = state.store.rating(&account.player_id, speed).await?;
+async fn player_json(pairing: &Pairing, account: &Account, speed: Speed) -> LiResult<Value> {
+    let r = pairing.store.rating(&account.player_id, speed).await?;
     let shown = r.json(now_ms());
     let id = user_id(account);
     let mut v = json!({
         "id": id,
         "name": account.username,
         "rating": shown.rating,
-        "online": state.social.presence.is_online(&id).await,
+        "online": pairing.social.presence.is_online(&id).await,
     });
     if shown.provisional {
         v["provisional"] = json!(true);
@@ -119,22 +120,22 @@ async fn account_of(store: &Store, player_id: &str) -> LiResult<Account> {
 /// A challenge as lichess shows it (`ChallengeJson`), seen from `viewer`
 /// (its `direction`), the decline reason's sentence included.
 pub async fn challenge_json(
-    state: &Shared,
+    pairing: &Pairing,
     c: &ChallengeRow,
     viewer: Option<&str>,
 ) -> LiResult<Value> {
     let control = TimeControl::table(c.minutes, c.increment_s)
         .map_err(|e| LiError::from(crate::error::ApiError::internal(e)))?;
-    let challenger = account_of(&state.store, &c.challenger).await?;
-    let dest = account_of(&state.store, &c.dest).await?;
+    let challenger = account_of(&pairing.store, &c.challenger).await?;
+    let dest = account_of(&pairing.store, &c.dest).await?;
     let speed = control.speed();
     let limit = c.minutes * 60;
     let mut v = json!({
         "id": c.id,
         "url": format!("/game/{}", c.id),
         "status": c.status.as_str(),
-        "challenger": player_json(state, &challenger, speed).await?,
-        "destUser": player_json(state, &dest, speed).await?,
+        "challenger": player_json(pairing, &challenger, speed).await?,
+        "destUser": player_json(pairing, &dest, speed).await?,
         "variant": variant_json(c.variant),
         "rated": c.rated,
         "speed": speed_name(control),
@@ -167,14 +168,14 @@ pub async fn challenge_json(
 ///
 /// # Errors
 /// A database failure.
-pub async fn event_json(state: &Shared, event: &AccountEvent, viewer: &str) -> LiResult<Value> {
+pub async fn event_json(pairing: &Pairing, event: &AccountEvent, viewer: &str) -> LiResult<Value> {
     let AccountEvent::Challenge { news, challenge } = event;
     let kind = match news {
         ChallengeNews::Made => "challenge",
         ChallengeNews::Canceled => "challengeCanceled",
         ChallengeNews::Declined => "challengeDeclined",
     };
-    let json = challenge_json(state, challenge, Some(viewer)).await?;
+    let json = challenge_json(pairing, challenge, Some(viewer)).await?;
     Ok(json!({"type": kind, "challenge": json}))
 }
 
@@ -200,7 +201,8 @@ const CHALLENGE_SCOPES: [Scope; 3] = [Scope::ChallengeWrite, Scope::BotPlay, Sco
 
 /// `POST /api/challenge/{username}`.
 pub(super) async fn create(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
+    State(limits): State<Arc<Limits>>,
     Extension(ip): Extension<ClientIp>,
     caller: Caller,
     Path(username): Path<String>,
@@ -222,35 +224,33 @@ pub(super) async fn create(
         variant: b.variant.as_deref(),
         rated: b.rated,
     })?;
-    let dest = named(&state.store, &username).await?;
+    let dest = named(&pairing.store, &username).await?;
     if dest.player_id == caller.account.player_id {
         return Err(LiError::bad_request("You cannot challenge yourself"));
     }
-    state
-        .limits
+    limits
         .check_challenges(ip, Some(&AccountKey(caller.account.player_id.clone())))
         .await
         .map_err(crate::error::ApiError::from)?;
-    let row = state
-        .pairing
+    let row = pairing
         .challenge(&caller.account.player_id, &dest.player_id, &t)
         .await?;
-    let json = challenge_json(&state, &row, Some(&caller.account.player_id)).await?;
+    let json = challenge_json(&pairing, &row, Some(&caller.account.player_id)).await?;
     Ok(Json(json).into_response())
 }
 
 /// `GET /api/challenge`: the caller's waiting challenges, in and out; it
 /// renews the caller's own (they are there).
-pub(super) async fn mine(State(state): State<AppState>, caller: Caller) -> LiResult<Json<Value>> {
+pub(super) async fn mine(State(pairing): State<Pairing>, caller: Caller) -> LiResult<Json<Value>> {
     caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
     let me = &caller.account.player_id;
     // Asking keeps one's own challenges alive, as an open event stream
     // does: the web app asks every few seconds instead of holding a stream.
-    state.pairing.touch_challenges(me).await;
+    pairing.touch_challenges(me).await;
     let mut incoming = Vec::new();
     let mut outgoing = Vec::new();
-    for c in state.pairing.waiting_challenges(me).await? {
-        let json = challenge_json(&state, &c, Some(me)).await?;
+    for c in pairing.waiting_challenges(me).await? {
+        let json = challenge_json(&pairing, &c, Some(me)).await?;
         if &c.challenger == me {
             outgoing.push(json);
         } else {
@@ -268,14 +268,14 @@ fn not_found() -> LiError {
 /// received, whatever its status (how the web app learns why its
 /// challenge stopped waiting: accepted, or declined and why).
 pub(super) async fn show(
-    State(state): State<AppState>,
+    State(pairing): State<Pairing>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<Value>> {
     caller.require(&[Scope::ChallengeRead, Scope::BotPlay, Scope::BoardPlay])?;
     let me = &caller.account.player_id;
-    let c = state.pairing.challenge_of(&id, me).await?;
-    Ok(Json(challenge_json(&state, &c, Some(me)).await?))
+    let c = pairing.challenge_of(&id, me).await?;
+    Ok(Json(challenge_json(&pairing, &c, Some(me)).await?))
 }
 
 /// `POST /api/challenge/{id}/accept`.

@@ -5,6 +5,8 @@
 //! app's ([`plyyard_social::chat`]); the game streams carry new lines as
 //! `chatLine` ([`super::game_stream`]).
 
+use std::sync::Arc;
+
 use axum::Extension;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -20,9 +22,10 @@ use super::play::check_player;
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
-use crate::security::{AccountKey, ClientIp};
-use crate::state::AppState;
+use crate::security::{AccountKey, ClientIp, Limits};
 use crate::ws::game::Voice;
+use plyyard_live::Games;
+use plyyard_social::Social;
 use plyyard_wire::protocol::ChatRoom;
 
 /// The body of a chat post.
@@ -53,7 +56,8 @@ fn chat_error(e: ApiError) -> LiError {
 
 /// `POST /api/{board,bot}/game/{id}/chat`.
 pub(super) async fn post<const BOT: bool>(
-    State(state): State<AppState>,
+    State(social): State<Social>,
+    State(limits): State<Arc<Limits>>,
     Extension(ip): Extension<ClientIp>,
     caller: Caller,
     Path(id): Path<String>,
@@ -77,7 +81,7 @@ pub(super) async fn post<const BOT: bool>(
         ip,
     };
     speaker
-        .say(&state, game_json::game_id(&id), room, &text)
+        .say(&social, &limits, game_json::game_id(&id), room, &text)
         .await
         .map_err(chat_error)?;
     Ok(Json(OK))
@@ -85,14 +89,14 @@ pub(super) async fn post<const BOT: bool>(
 
 /// `GET /api/{board,bot}/game/{id}/chat`: the player room, oldest first.
 pub(super) async fn list<const BOT: bool>(
-    State(state): State<AppState>,
+    State(games): State<Games>,
+    State(social): State<Social>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<Vec<LineJson>>> {
     caller.require_api(api_of::<BOT>())?;
-    check_player(&state, &caller, &id).await?;
-    let lines = state
-        .social
+    check_player(&games, &caller, &id).await?;
+    let lines = social
         .chat
         .history(game_json::game_id(&id), ChatRoom::Player)
         .await

@@ -16,8 +16,7 @@ use super::error::{LiError, LiResult};
 use super::game_json;
 use super::game_stream::game_error;
 use crate::identity::PlayerId;
-use crate::state::AppState;
-use plyyard_live::Action;
+use plyyard_live::{Action, Games};
 use plyyard_wire::error::{ApiError, ErrorCode};
 
 /// Longest move accepted in a path (UCI is at most 5 characters).
@@ -26,18 +25,18 @@ const MAX_UCI_LEN: usize = 5;
 /// Has the caller do `action` at game `id`, after
 /// checking that the caller may play through `api`.
 async fn act(
-    state: &AppState,
+    games: &Games,
     caller: &Caller,
     api: Api,
     id: &str,
     action: Action,
 ) -> LiResult<Json<OkJson>> {
-    act_or(state, caller, api, id, action, game_error).await
+    act_or(games, caller, api, id, action, game_error).await
 }
 
 /// [`act`], the game's refusal told by `refused`.
 async fn act_or(
-    state: &AppState,
+    games: &Games,
     caller: &Caller,
     api: Api,
     id: &str,
@@ -47,7 +46,7 @@ async fn act_or(
     caller.require_api(api)?;
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
-    state.live.act(id, player, action).await.map_err(refused)?;
+    games.act(id, player, action).await.map_err(refused)?;
     Ok(Json(OK))
 }
 
@@ -64,7 +63,7 @@ const fn api_of<const BOT: bool>() -> Api {
 
 /// `POST /api/{board,bot}/game/{id}/move/{uci}[?offeringDraw=true]`.
 pub(super) async fn make_move<const BOT: bool>(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     caller: Caller,
     Path((id, uci)): Path<(String, String)>,
     q: Result<Query<MoveQuery>, axum::extract::rejection::QueryRejection>,
@@ -89,34 +88,34 @@ pub(super) async fn make_move<const BOT: bool>(
         lag: std::time::Duration::ZERO,
         client: Vec::new(),
     };
-    act(&state, &caller, api, &id, action).await
+    act(&games, &caller, api, &id, action).await
 }
 
 /// `POST /api/{board,bot}/game/{id}/abort`.
 pub(super) async fn abort<const BOT: bool>(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<OkJson>> {
     let api = api_of::<BOT>();
-    act(&state, &caller, api, &id, Action::Abort).await
+    act(&games, &caller, api, &id, Action::Abort).await
 }
 
 /// `POST /api/{board,bot}/game/{id}/resign`.
 pub(super) async fn resign<const BOT: bool>(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<OkJson>> {
     let api = api_of::<BOT>();
-    act(&state, &caller, api, &id, Action::Resign).await
+    act(&games, &caller, api, &id, Action::Resign).await
 }
 
 /// `POST /api/{board,bot}/game/{id}/draw/{yes|no}`: `yes` accepts the
 /// opponent's offer (an offer of one's own goes with a move:
 /// `?offeringDraw=true`); `no` leaves it to lapse with the next move.
 pub(super) async fn draw<const BOT: bool>(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     caller: Caller,
     Path((id, answer)): Path<(String, String)>,
 ) -> LiResult<Json<OkJson>> {
@@ -132,11 +131,11 @@ pub(super) async fn draw<const BOT: bool>(
                     game_error(e)
                 }
             };
-            act_or(&state, &caller, api, &id, Action::AcceptDraw, refused).await
+            act_or(&games, &caller, api, &id, Action::AcceptDraw, refused).await
         }
         "no" => {
             caller.require_api(api)?;
-            check_player(&state, &caller, &id).await?;
+            check_player(&games, &caller, &id).await?;
             Ok(Json(OK))
         }
         _ => Err(LiError::bad_request("Answer yes or no")),
@@ -146,12 +145,12 @@ pub(super) async fn draw<const BOT: bool>(
 /// `POST /api/board/game/{id}/takeback/{yes|no}`: tables have no
 /// takebacks, so `yes` is refused and `no` changes nothing.
 pub(super) async fn takeback(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     caller: Caller,
     Path((id, answer)): Path<(String, String)>,
 ) -> LiResult<Json<OkJson>> {
     caller.require_api(Api::Board)?;
-    check_player(&state, &caller, &id).await?;
+    check_player(&games, &caller, &id).await?;
     match answer.as_str() {
         "yes" => Err(LiError::bad_request(
             "Takebacks are not available: Ply Yard tables play by touch-move rules",
@@ -164,12 +163,12 @@ pub(super) async fn takeback(
 /// `POST /api/board/game/{id}/claim-victory` (also with a trailing
 /// slash): the win against an opponent away long enough.
 pub(super) async fn claim_victory(
-    State(state): State<AppState>,
+    State(games): State<Games>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<OkJson>> {
     act(
-        &state,
+        &games,
         &caller,
         Api::Board,
         &id,
@@ -182,11 +181,10 @@ pub(super) async fn claim_victory(
 ///
 /// # Errors
 /// 404 for an unknown game or someone else's.
-pub(super) async fn check_player(state: &AppState, caller: &Caller, id: &str) -> LiResult<()> {
+pub(super) async fn check_player(games: &Games, caller: &Caller, id: &str) -> LiResult<()> {
     let id = game_json::game_id(id);
     let player = PlayerId(caller.account.player_id.clone());
-    let game = state
-        .live
+    let game = games
         .state(id, Some(player.clone()))
         .await
         .map_err(game_error)?;

@@ -103,7 +103,7 @@ async fn run(
         .await
         .unwrap_or_default()
     {
-        if let Ok(json) = challenge_json(state, &c, Some(&me.0)).await {
+        if let Ok(json) = challenge_json(&state.pairing, &c, Some(&me.0)).await {
             listed.insert(("challenge", c.id.clone()));
             let l = line(&json!({"type": "challenge", "challenge": json}));
             if tx.send(l).await.is_err() {
@@ -121,7 +121,7 @@ async fn run(
             }
             got = slot.lines.recv() => match got {
                 Ok(event) if !listed.contains(&("challenge", challenge_id(&event))) => {
-                    event_json(state, &event, &me.0).await.ok().map(|v| line(&v))
+                    event_json(&state.pairing, &event, &me.0).await.ok().map(|v| line(&v))
                 }
                 Ok(_) => None,
                 Err(broadcast::error::RecvError::Lagged(_)) => None,

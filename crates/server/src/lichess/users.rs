@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
-use crate::state::AppState;
 use plyyard_accounts::rules::check_username;
 use plyyard_game::Speed;
 use plyyard_live::rfc3339;
 use plyyard_rating::RatingJson;
+use plyyard_social::Social;
 use plyyard_store::{Account, BotUpgrade, Store, now_ms};
 
 /// Users one `GET /api/users/status` may ask about (as lichess).
@@ -75,8 +75,8 @@ pub fn title(account: &Account) -> Option<&'static str> {
     account.bot.then_some("BOT")
 }
 
-async fn user_json(state: &AppState, account: &Account) -> LiResult<UserJson> {
-    let ratings = state.store.ratings(&account.player_id).await?;
+async fn user_json(store: &Store, social: &Social, account: &Account) -> LiResult<UserJson> {
+    let ratings = store.ratings(&account.player_id).await?;
     let now = now_ms();
     let perfs = Speed::ALL
         .into_iter()
@@ -92,7 +92,7 @@ async fn user_json(state: &AppState, account: &Account) -> LiResult<UserJson> {
     let id = user_id(account);
     Ok(UserJson {
         url: format!("/@/{}", account.username),
-        online: state.social.presence.is_online(&id).await,
+        online: social.presence.is_online(&id).await,
         id,
         username: account.username.clone(),
         title: title(account),
@@ -104,10 +104,11 @@ async fn user_json(state: &AppState, account: &Account) -> LiResult<UserJson> {
 
 /// `GET /api/account`: the caller's account (any valid token).
 pub(super) async fn account(
-    State(state): State<AppState>,
+    State(store): State<Store>,
+    State(social): State<Social>,
     caller: Caller,
 ) -> LiResult<Json<UserJson>> {
-    Ok(Json(user_json(&state, &caller.account).await?))
+    Ok(Json(user_json(&store, &social, &caller.account).await?))
 }
 
 pub(super) async fn named(store: &Store, name: &str) -> LiResult<Account> {
@@ -121,11 +122,12 @@ pub(super) async fn named(store: &Store, name: &str) -> LiResult<Account> {
 
 /// `GET /api/user/{username}`: a public user (no token needed).
 pub(super) async fn user(
-    State(state): State<AppState>,
+    State(store): State<Store>,
+    State(social): State<Social>,
     Path(name): Path<String>,
 ) -> LiResult<Json<UserJson>> {
-    let account = named(&state.store, &name).await?;
-    Ok(Json(user_json(&state, &account).await?))
+    let account = named(&store, &name).await?;
+    Ok(Json(user_json(&store, &social, &account).await?))
 }
 
 #[derive(Deserialize)]
@@ -145,7 +147,8 @@ pub(super) struct StatusJson {
 /// `GET /api/users/status?ids=a,b`: who of these is online (an open event
 /// stream or socket); unknown names are left out, as lichess does.
 pub(super) async fn status(
-    State(state): State<AppState>,
+    State(store): State<Store>,
+    State(social): State<Social>,
     q: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Json<Vec<StatusJson>>> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
@@ -168,10 +171,10 @@ pub(super) async fn status(
         if check_username(name).is_err() {
             continue;
         }
-        if let Some(a) = state.store.account_named(name).await? {
+        if let Some(a) = store.account_named(name).await? {
             let id = user_id(&a);
             out.push(StatusJson {
-                online: state.social.presence.is_online(&id).await,
+                online: social.presence.is_online(&id).await,
                 id,
                 name: a.username.clone(),
                 title: title(&a),
@@ -188,22 +191,23 @@ pub(super) struct OnlineQuery {
 
 /// `GET /api/bot/online?nb=`: the bots online now, as NDJSON users.
 pub(super) async fn online_bots(
-    State(state): State<AppState>,
+    State(store): State<Store>,
+    State(social): State<Social>,
     q: Result<Query<OnlineQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
     let nb = q.nb.unwrap_or(MAX_ONLINE_BOTS).clamp(1, MAX_ONLINE_BOTS);
     let mut lines = String::new();
     let mut listed = 0;
-    for id in state.social.presence.online_ids().await {
+    for id in social.presence.online_ids().await {
         if listed >= nb {
             break;
         }
-        let Some(a) = state.store.account_named(&id).await? else {
+        let Some(a) = store.account_named(&id).await? else {
             continue;
         };
         if a.bot {
-            let user = user_json(&state, &a).await?;
+            let user = user_json(&store, &social, &a).await?;
             lines.push_str(&serde_json::to_string(&user).unwrap_or_default());
             lines.push('\n');
             listed += 1;

@@ -1,5 +1,7 @@
-//! One websocket session on a game: catch-up by version, client commands
-//! forwarded to the game's actor, events fanned out, rate limiting, and
+//! One websocket session on a game: its events followed
+//! (`plyyard_live::Follow`: the catch-up from the client's version, then
+//! each event once and in order), client commands sent to the game
+//! through `Games`, rate limiting, and
 //! the chat room the viewer reads at a table game (its history after the
 //! first state, then its lines as they are said; see [`plyyard_social::chat`]).
 //!
@@ -19,9 +21,10 @@ use crate::Shared;
 use crate::error::{ApiError, ErrorCode};
 use crate::identity::PlayerId;
 use crate::protocol::{ChatLine, ChatRoom, ClientMsg, GameState, ServerMsg, parse_client};
-use crate::security::{AccountKey, ClientIp};
+use crate::security::{AccountKey, ClientIp, Limits};
 use plyyard_engine_time::fair::Requester;
 use plyyard_live::{Action, Follow, Seats, Update, color_name};
+use plyyard_social::Social;
 
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
@@ -167,23 +170,23 @@ impl Voice {
     /// See [`plyyard_social::Chat::say`].
     pub async fn say(
         &self,
-        shared: &Shared,
+        social: &Social,
+        limits: &Limits,
         game_id: &str,
         room: plyyard_wire::protocol::ChatRoom,
         text: &str,
     ) -> Result<plyyard_wire::protocol::ChatLine, ApiError> {
         let quota = async {
-            shared
-                .limits
+            limits
                 .check_chat(self.ip, self.account.as_ref())
                 .await
                 .map_err(ApiError::from)
         };
-        shared
-            .social
-            .chat
-            .say(game_id, &self.speaker(), room, text, quota)
-            .await
+        let speaker = self.speaker();
+        // Boxed: saying a line holds the quota's and the store's futures
+        // at once, and every open socket's session would otherwise carry
+        // their room while it waits for something else.
+        Box::pin(social.chat.say(game_id, &speaker, room, text, quota)).await
     }
 }
 
@@ -334,7 +337,7 @@ where
                     Err(e) => session.send(&ServerMsg::error(id, e)).await?,
                     Ok(ClientMsg::Ping) => session.send(&ServerMsg::Pong).await?,
                     Ok(ClientMsg::Chat { room, text }) => {
-                        match session.speaker.say(session.shared, session.game_id, room, &text).await {
+                        match session.speaker.say(&session.shared.social, &session.shared.limits, session.game_id, room, &text).await {
                             Ok(_) => {
                                 let v = follow.v();
                                 session.send(&ServerMsg::Ack { id, v }).await?;
