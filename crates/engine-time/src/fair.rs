@@ -47,7 +47,7 @@ impl Requester {
     ///
     /// # Examples
     /// ```
-    /// use plyyard_live::fair::Requester;
+    /// use plyyard_engine_time::fair::Requester;
     /// let ip = "192.0.2.7".parse().unwrap();
     /// assert_eq!(
     ///     Requester::keys(Some("acc"), "p1", ip, true),
@@ -94,7 +94,7 @@ impl Shares {
     ///
     /// # Examples
     /// ```
-    /// use plyyard_live::fair::Shares;
+    /// use plyyard_engine_time::fair::Shares;
     /// assert_eq!(Shares::half(2, 8, 64).per_client_running, 1);
     /// assert_eq!(Shares::half(5, 8, 64).per_client_running, 3);
     /// assert_eq!(Shares::half(0, 8, 64).workers, 1);
