@@ -19,7 +19,8 @@
 //! - [`game_stream`]: the Board/Bot game streams;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
-//! - [`games`]: the games being played, and exports (PGN and JSON).
+//! - [`games`]: the games being played, and exports (PGN and JSON);
+//! - `teams`: clubs through lichess's team API.
 
 mod ai;
 pub mod body;
@@ -35,6 +36,7 @@ mod oauth;
 mod play;
 mod seek;
 mod stream;
+mod teams;
 mod tokens;
 mod users;
 
@@ -113,6 +115,26 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/game/export/{id}", get(games::export))
         .route("/api/games/user/{username}", get(games::user_games))
+        .route("/api/team", post(teams::create))
+        .route("/api/team/all", get(teams::all))
+        .route("/api/team/search", get(teams::search))
+        .route("/api/team/of/{username}", get(teams::of_user))
+        .route("/api/team/{id}", get(teams::show))
+        .route("/api/team/{id}/users", get(teams::members))
+        .route("/api/team/{id}/requests", get(teams::requests))
+        .route(
+            "/api/team/{id}/request/{user}/{answer}",
+            post(teams::answer),
+        )
+        .route("/api/team/{id}/kick/{user}", post(teams::kick))
+        .route(
+            "/api/team/{id}/leaders/{user}/{change}",
+            post(teams::leader),
+        )
+        .route("/api/team/{id}/edit", post(teams::edit))
+        .route("/api/team/{id}/chat", get(teams::chat).post(teams::say))
+        .route("/team/{id}/join", post(teams::join))
+        .route("/team/{id}/quit", post(teams::quit))
 }
 
 /// Creates a personal token for the live account `username`, for the
