@@ -1,5 +1,5 @@
 //! Durable storage: players, games, moves, accounts, sessions, API
-//! tokens and clubs in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! tokens, clubs and puzzles in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
 //! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
@@ -22,6 +22,7 @@ mod games;
 mod learn;
 mod leases;
 mod player;
+mod puzzles;
 mod ratings;
 pub mod replay;
 pub mod reviews;
@@ -40,6 +41,9 @@ pub use error::StoreError;
 pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
 pub use player::PlayerId;
+pub use puzzles::{
+    Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
+};
 pub use ratings::{RatedGame, RatingChange};
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use tables::{TableRow, TableStatus};

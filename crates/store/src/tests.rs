@@ -867,3 +867,113 @@ async fn clubs_members_leaders_and_requests() {
         );
     }
 }
+
+fn puzzle(id: &str, rating: f64) -> NewPuzzle {
+    NewPuzzle {
+        row: PuzzleRow {
+            id: id.into(),
+            fen: "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1".into(),
+            moves: "g8f8 a1a8".into(),
+            initial_ply: 1,
+            rating,
+            deviation: 80.0,
+            volatility: 0.06,
+            popularity: 90,
+            plays: 10,
+            themes: "mate mateIn1 backRankMate".into(),
+            game_url: String::new(),
+            opening_tags: String::new(),
+            source: "lichess".into(),
+        },
+        angles: vec!["mix".into(), "mateIn1".into()],
+    }
+}
+
+#[tokio::test]
+async fn puzzles_import_walk_serve_and_rate_once() {
+    for (_dir, store) in stores().await {
+        let batch: Vec<NewPuzzle> = (0..1000)
+            .map(|i| puzzle(&format!("p{i:04}"), 1000.0 + f64::from(i)))
+            .collect();
+        assert_eq!(store.insert_puzzles(&batch).await.unwrap(), 1000);
+        // Idempotent: the same rows again add nothing.
+        assert_eq!(store.insert_puzzles(&batch[..10]).await.unwrap(), 0);
+        assert_eq!(store.puzzle_count().await.unwrap(), 1000);
+        let walk = store
+            .angle_walk("mateIn1", (1499, "p0499"), 1510, 50)
+            .await
+            .unwrap();
+        assert_eq!(walk.first().map(|w| w.1.as_str()), Some("p0500"));
+        assert_eq!(walk.len(), 11);
+        assert!(
+            store
+                .angle_walk("fork", (0, ""), 9999, 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+
+        store.touch_player("solver", 1).await.unwrap();
+        let ids: Vec<String> = walk.iter().take(2).map(|w| w.1.clone()).collect();
+        let rate = |before: Option<PuzzleRating>, p: Glicko| {
+            assert!(before.is_none());
+            Some(Rated {
+                player: Glicko {
+                    rating: 1520.0,
+                    deviation: 300.0,
+                    volatility: 0.06,
+                },
+                puzzle: Some(Glicko {
+                    rating: p.rating - 5.0,
+                    ..p
+                }),
+            })
+        };
+        // Never served: refused.
+        assert_eq!(
+            store
+                .record_puzzle_round("solver", "p0500", "mix", true, 5, rate)
+                .await
+                .unwrap(),
+            None
+        );
+        store
+            .serve_puzzles("solver", "mix", &ids, (1501, "p0501"), 5)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.puzzle_cursor("solver", "mix").await.unwrap(),
+            Some((1501, "p0501".into()))
+        );
+        assert_eq!(
+            store
+                .served_among(
+                    "solver",
+                    &walk.iter().map(|w| w.1.clone()).collect::<Vec<_>>()
+                )
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        let first = store
+            .record_puzzle_round("solver", "p0500", "mix", true, 6, rate)
+            .await
+            .unwrap();
+        assert!(matches!(first, Some(Recorded::First(Some(_)))), "{first:?}");
+        let again = store
+            .record_puzzle_round("solver", "p0500", "mix", false, 7, |_, _| {
+                panic!("a replay is not rated")
+            })
+            .await
+            .unwrap();
+        assert_eq!(again, Some(Recorded::Replay));
+        let r = store.puzzle_rating("solver").await.unwrap().unwrap();
+        assert_eq!((r.glicko.rating, r.games), (1520.0, 1));
+        let p = store.puzzle("p0500").await.unwrap().unwrap();
+        assert_eq!((p.rating, p.plays), (1495.0, 11));
+        let rounds = store.puzzle_rounds("solver", 0, 10).await.unwrap();
+        assert_eq!(rounds.len(), 1);
+        assert!(rounds[0].win && rounds[0].rated);
+    }
+}
