@@ -82,13 +82,14 @@ mod tests {
         let n = rng.random_range(0..=10);
         let forbid = rng.random_range(0.0..0.6);
         let mut cost = vec![vec![None; n]; n];
-        for i in 0..n {
-            for j in i + 1..n {
-                if !rng.random_bool(forbid) {
-                    let c = rng.random_range(0..5_000);
-                    cost[i][j] = Some(c);
-                    cost[j][i] = Some(c);
-                }
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect();
+        for (i, j) in pairs {
+            if !rng.random_bool(forbid) {
+                let c = rng.random_range(0..5_000);
+                cost[i][j] = Some(c);
+                cost[j][i] = Some(c);
             }
         }
         cost

@@ -73,7 +73,7 @@ pub fn recently_started(settings: &ArenaSettings, now: Timestamp) -> bool {
 /// How long before the end pairing stops:
 /// `max(30 s, min(base / 2, 120 s))`.
 pub fn pairing_close_margin(clock: ArenaClock) -> Duration {
-    let secs = (clock.base_seconds() / 2).min(120).max(30);
+    let secs = (clock.base_seconds() / 2).clamp(30, 120);
     Duration::from_secs(u64::from(secs))
 }
 
