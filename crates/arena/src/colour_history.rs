@@ -10,14 +10,15 @@
 
 use crate::colour::Colour;
 use rand::Rng;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Games in a row with one colour after which two such players may not be
 /// paired together (so no one gets a fourth in a row).
 pub const MAX_STREAK: i32 = 3;
 
 /// A player's colours so far in this Arena.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// Built only from colours played, so streak and balance always agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct ColourHistory {
     /// Games in a row with the same colour: positive for white, negative
     /// for black, zero before the first game.

@@ -16,6 +16,63 @@
 //! - [`schedule`], [`Pauses`], [`go_berserk`]: the timing decisions.
 //!
 //! `docs/arena.md` lists every rule with lichess's numbers.
+//!
+//! ```
+//! use plyyard_arena::*;
+//! use rand::{SeedableRng, rngs::StdRng};
+//! use std::num::NonZeroU32;
+//!
+//! let now = Timestamp::from_millis(1_800_000_000_000);
+//! let arena = ArenaDraft {
+//!     clock_base_seconds: 180,
+//!     clock_increment_seconds: 0,
+//!     minutes: 60,
+//!     starts_at: now,
+//!     berserkable: true,
+//!     streakable: true,
+//!     rated: true,
+//!     variant: "standard".into(),
+//!     conditions: ConditionsDraft::default(),
+//! }
+//! .validate(now)
+//! .expect("a plain 3+0 hour");
+//!
+//! // Two wins light the fire: the third counts 4, berserk adds 1.
+//! let win = ArenaGame {
+//!     outcome: Outcome::Win,
+//!     plies: 50,
+//!     berserk: false,
+//!     colour: Colour::White,
+//!     opponent_rating: 1500,
+//! };
+//! let games = [win, win, ArenaGame { berserk: true, ..win }];
+//! let sheet = Sheet::build(&games, arena.streakable());
+//! assert_eq!(sheet.scores_string(), "522");
+//! assert_eq!(sheet.total(), 9);
+//! assert_eq!(performance(&games), Some(2000));
+//!
+//! // A wave over four waiting players, 30 s into the Arena.
+//! let later = now.after(std::time::Duration::from_secs(30));
+//! let waiting: Vec<WaitingPlayer<&str>> = ["ann", "bob", "cy", "di"]
+//!     .into_iter()
+//!     .zip(1..)
+//!     .map(|(id, rank)| WaitingPlayer {
+//!         id,
+//!         rank: NonZeroU32::new(rank).unwrap(),
+//!         rating: 1500,
+//!         colours: ColourHistory::EMPTY,
+//!         last_opponent: None,
+//!         waiting_since: now,
+//!     })
+//!     .collect();
+//! let context = WaveContext {
+//!     recently_started: schedule::recently_started(&arena, later),
+//!     active_players: 4,
+//! };
+//! let pairs = pair_wave(&waiting, context, &mut StdRng::seed_from_u64(1));
+//! assert_eq!(pairs.len(), 2);
+//! assert!(!schedule::pairing_closed(&arena, later));
+//! ```
 
 pub mod berserk;
 pub mod clock;

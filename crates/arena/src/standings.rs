@@ -6,6 +6,9 @@
 //! (1, 2, 3, … with no shared places) and equal records always come out in
 //! the same order.
 
+use crate::game::ArenaGame;
+use crate::performance::performance;
+use crate::sheet::Sheet;
 use serde::Serialize;
 use std::cmp::Reverse;
 
@@ -37,6 +40,17 @@ pub struct Standing<I> {
 }
 
 impl<I> Record<I> {
+    /// The record of a player with `games` (oldest first) in an Arena that
+    /// is `streakable` or not.
+    pub fn of_games(id: I, rating: u16, games: &[ArenaGame], streakable: bool) -> Record<I> {
+        Record {
+            id,
+            score: Sheet::build(games, streakable).total(),
+            performance: performance(games),
+            rating,
+        }
+    }
+
     /// The second key of the order: performance, else rating.
     pub fn tie_break(&self) -> u16 {
         self.performance.unwrap_or(self.rating)
@@ -110,6 +124,24 @@ mod tests {
                 (7, "g")
             ]
         );
+    }
+
+    #[test]
+    fn a_record_sums_the_sheet_and_takes_the_performance() {
+        use crate::colour::Colour;
+        use crate::game::Outcome;
+        let g = |outcome| ArenaGame {
+            outcome,
+            plies: 40,
+            berserk: false,
+            colour: Colour::Black,
+            opponent_rating: 1600,
+        };
+        let games = [g(Outcome::Win), g(Outcome::Win), g(Outcome::Draw)];
+        let rec = Record::of_games("p", 1500, &games, true);
+        assert_eq!((rec.score, rec.performance), (6, Some(1933)));
+        let fresh = Record::of_games("q", 1700, &[], true);
+        assert_eq!((fresh.score, fresh.tie_break()), (0, 1700));
     }
 
     #[test]
