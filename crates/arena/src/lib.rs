@@ -10,8 +10,8 @@
 //!
 //! - [`ArenaDraft`] → [`ArenaSettings`]: validated settings
 //!   ([`ArenaClock`], length, start, options, [`Conditions`]);
-//! - [`Sheet`]: per-game points and the total; [`performance`];
-//!   [`standings`];
+//! - [`Sheet`]: per-game points and the total; [`performance()`];
+//!   [`standings()`];
 //! - [`pair_wave`]: the pairing wave over the waiting players;
 //! - [`schedule`], [`Pauses`], [`go_berserk`]: the timing decisions.
 //!

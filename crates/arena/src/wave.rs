@@ -106,10 +106,10 @@ fn by_rank<I>(waiting: &[WaitingPlayer<I>]) -> Vec<usize> {
     order
 }
 
-/// `order` less the player who started waiting last (the last in input
-/// order among equals).
+/// `order` less the player who started waiting last (among equals, the
+/// lowest-ranked, then the last in input order).
 fn without_latest_arrival<I>(waiting: &[WaitingPlayer<I>], order: &[usize]) -> Vec<usize> {
-    let latest = (0..waiting.len()).max_by_key(|&i| (waiting[i].waiting_since, i));
+    let latest = (0..waiting.len()).max_by_key(|&i| (waiting[i].waiting_since, waiting[i].rank, i));
     order
         .iter()
         .copied()
