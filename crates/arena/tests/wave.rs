@@ -372,3 +372,16 @@ fn same_seed_same_pairs_whatever_the_input_order() {
     // The seed only tosses colours: the same players meet.
     assert_eq!(unordered(&other_seed), unordered(&first));
 }
+
+#[test]
+fn a_full_group_of_equals_pairs_rank_neighbours() {
+    let mut rng = StdRng::seed_from_u64(23);
+    let players: Vec<_> = (0..100).map(|i| player(i, i + 1, 1500)).collect();
+    let mut pairs: Vec<[u32; 2]> = pair_wave(&players, PLAYING, &mut rng)
+        .iter()
+        .map(|p| [p.white.min(p.black), p.white.max(p.black)])
+        .collect();
+    pairs.sort();
+    let expected: Vec<[u32; 2]> = (0..50).map(|k| [2 * k, 2 * k + 1]).collect();
+    assert_eq!(pairs, expected);
+}
