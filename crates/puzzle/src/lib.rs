@@ -10,9 +10,11 @@
 
 pub mod angle;
 pub mod difficulty;
+pub mod generator;
 pub mod import;
 pub mod line;
 pub mod puzzle;
+pub mod rating;
 pub mod record;
 pub mod theme;
 
