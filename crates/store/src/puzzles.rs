@@ -83,6 +83,8 @@ pub struct PuzzleRating {
 /// puzzle's new ratings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rated {
+    /// The player's rating before (their starting rating if never rated).
+    pub player_before: f64,
     /// The player's rating after.
     pub player: Glicko,
     /// The puzzle's rating after (`None`: left as it is).
@@ -299,6 +301,23 @@ impl Store {
         Ok(())
     }
 
+    /// Marks puzzle `id` served to `player` (asked for by its id).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn mark_served(&self, player: &str, id: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO puzzle_served (player_id, puzzle_id, served_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (player_id, puzzle_id) DO UPDATE SET served_at = $3",
+        )
+        .bind(player)
+        .bind(id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// Which of `ids` were served to `player` before.
     ///
     /// # Errors
@@ -397,10 +416,7 @@ impl Store {
         let change = match rated {
             Some(r) => {
                 apply_rating(&mut tx, player, before, r, puzzle, now).await?;
-                Some((
-                    before.map_or(r.player.rating, |b| b.glicko.rating),
-                    r.player.rating,
-                ))
+                Some((r.player_before, r.player.rating))
             }
             None => None,
         };
