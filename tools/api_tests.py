@@ -11,7 +11,8 @@ berserk wherever berserk has the call: a Board-API game between two
 accounts (challenge, accept, event and game streams, moves, a draw offered
 with a move and accepted), bots (upgrade, challenge, accept, a game played
 to mate through `bots.*`), challenge decline / cancel / expiry, clubs
-(`teams.*`: open and closed, requests, kicks, lists), the streams'
+(`teams.*`: open and closed, requests, kicks, lists), puzzles (`puzzles.*` and
+the batch API over lichess's sample, imported with `plyyard puzzles import`), the streams'
 keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
 `requests`, as an app does it). The server and the temporary folder are
 removed on any exit. Every stream read has a deadline, so that a server that
@@ -546,6 +547,82 @@ class Teams(Base):
         with self.assertRaises(berserk.exceptions.ResponseError) as missing:
             ann.teams.get_team("no-such-club-here")
         self.assertEqual(missing.exception.status_code, 404)
+
+
+SAMPLE_PUZZLES = os.path.join(ROOT, "..", "shared", "data", "puzzles", "lichess-sample.csv")
+PUZZLES_IMPORTED = []
+
+
+def import_puzzles():
+    """lichess's sample puzzles into the test server's database, once
+    (`plyyard puzzles import`, as an operator does)."""
+    if PUZZLES_IMPORTED:
+        return PUZZLES_IMPORTED[0]
+    out = subprocess.run([SERVER.binary, "puzzles", "import", SAMPLE_PUZZLES, "--db", SERVER.db],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    import json
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    PUZZLES_IMPORTED.append(report)
+    return report
+
+
+class Puzzles(Base):
+    def test_daily_batch_solve_rated_once_and_errors(self):
+        report = import_puzzles()
+        self.assertEqual(report["rows"], 1499)
+        self.assertEqual(report["imported"] + report["refused"] + report["already"], 1499)
+        name = self.name("solver")
+        solver, token = player(name, "puzzle:read,puzzle:write")
+        daily = solver.puzzles.get_daily()
+        self.assertEqual(set(daily), {"game", "puzzle"})
+        p = daily["puzzle"]
+        for key in ("id", "rating", "plays", "solution", "themes", "initialPly"):
+            self.assertIn(key, p)
+        self.assertEqual(len(p["solution"]) % 2, 1)
+        self.assertIn("pgn", daily["game"])
+        one = solver.puzzles.get("000rZ")
+        self.assertEqual(one["puzzle"]["solution"], ["d6h2"])
+        self.assertEqual(one["puzzle"]["initialPly"], 24)
+
+        status, batch = raw_json(token, "GET", "/api/puzzle/batch/mix?nb=5")
+        self.assertEqual(status, 200, batch)
+        self.assertEqual(len(batch["puzzles"]), 5)
+        self.assertTrue(batch["glicko"]["provisional"])
+        ids = [b["puzzle"]["id"] for b in batch["puzzles"]]
+        status, solved = raw_json(token, "POST", "/api/puzzle/batch/mix?nb=3",
+                                  json={"solutions": [{"id": ids[0], "win": True, "rated": True},
+                                                      {"id": ids[1], "win": False, "rated": True}]})
+        self.assertEqual(status, 200, solved)
+        self.assertEqual([r["id"] for r in solved["rounds"]], ids[:2])
+        self.assertGreater(solved["rounds"][0]["ratingDiff"], 0)
+        self.assertLess(solved["rounds"][1]["ratingDiff"], 0)
+        self.assertEqual(len(solved["puzzles"]), 3)
+        self.assertFalse({b["puzzle"]["id"] for b in solved["puzzles"]} & set(ids))
+        # The same puzzle again: recorded, not rated.
+        status, again = raw_json(token, "POST", "/api/puzzle/batch/mix?nb=1",
+                                 json={"solutions": [{"id": ids[0], "win": True, "rated": True}]})
+        self.assertEqual(status, 200, again)
+        self.assertNotIn("ratingDiff", again["rounds"][0])
+        account = solver.account.get()
+        self.assertEqual(account["perfs"]["puzzle"]["games"], 2)
+        activity = list(solver.puzzles.get_puzzle_activity())
+        self.assertEqual(len(activity), 2)
+        dash = solver.puzzles.get_puzzle_dashboard(30)
+        self.assertEqual(dash["global"]["nb"], 2)
+
+        # Bad input: never served, nb out of range, unknown angle and id,
+        # and a token without puzzle:write.
+        status, err = raw_json(token, "POST", "/api/puzzle/batch/mix",
+                               json={"solutions": [{"id": "zzzzz", "win": True}]})
+        self.assertEqual(status, 400, err)
+        self.assertIn("error", err)
+        self.assertEqual(raw_json(token, "GET", "/api/puzzle/batch/mix?nb=51")[0], 400)
+        self.assertEqual(raw_json(token, "GET", "/api/puzzle/batch/noSuchTheme")[0], 404)
+        self.assertEqual(raw_json(token, "GET", "/api/puzzle/zzzzz")[0], 404)
+        _, reader = player(self.name("reader"), "puzzle:read")
+        status, _ = raw_json(reader, "POST", "/api/puzzle/batch/mix", json={"solutions": []})
+        self.assertEqual(status, 403)
 
 
 def first_lines(token, path, until_empty, timeout):

@@ -54,6 +54,8 @@ pub struct Shared {
     pub social: Social,
     /// Clubs (lichess's teams).
     pub clubs: plyyard_clubs::Clubs,
+    /// The puzzle trainer.
+    pub trainer: plyyard_trainer::Trainer,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
@@ -120,6 +122,7 @@ impl Shared {
         });
         Shared {
             clubs: plyyard_clubs::Clubs::new(store.clone()),
+            trainer: plyyard_trainer::Trainer::new(store.clone()),
             store,
             live,
             engines,

@@ -7,6 +7,7 @@
 //!   a walk through the angle's puzzles near the target rating that never
 //!   repeats a puzzle until the pool runs out;
 //! - [`solve`]: a round's result, rated once per player and puzzle;
+//! - [`pgn`]: what the API shows of a puzzle's line;
 //! - [`Trainer`]: the door the server calls.
 //!
 //! The rules (validation, weights, Glicko-2) are `plyyard_puzzle`'s; all
@@ -14,13 +15,14 @@
 
 pub mod choose;
 pub mod import;
+pub mod pgn;
 pub mod solve;
 
 mod trainer;
 
 pub use import::ImportReport;
 pub use solve::Round;
-pub use trainer::{Trainer, TrainerError};
+pub use trainer::{MAX_BATCH, MAX_SOLUTIONS, Trainer, TrainerError};
 
 #[cfg(test)]
 mod tests;

@@ -20,7 +20,8 @@
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
 //! - [`games`]: the games being played, and exports (PGN and JSON);
-//! - `teams`: clubs through lichess's team API.
+//! - `teams`: clubs through lichess's team API;
+//! - `puzzles`: the puzzle trainer through lichess's puzzle API.
 
 mod ai;
 pub mod body;
@@ -34,6 +35,7 @@ pub mod game_stream;
 mod games;
 mod oauth;
 mod play;
+mod puzzles;
 mod seek;
 mod stream;
 mod teams;
@@ -133,6 +135,15 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/team/{id}/edit", post(teams::edit))
         .route("/api/team/{id}/chat", get(teams::chat).post(teams::say))
+        .route("/api/puzzle/daily", get(puzzles::daily))
+        .route("/api/puzzle/next", get(puzzles::next))
+        .route("/api/puzzle/activity", get(puzzles::activity))
+        .route("/api/puzzle/dashboard/{days}", get(puzzles::dashboard))
+        .route(
+            "/api/puzzle/batch/{angle}",
+            get(puzzles::batch).post(puzzles::solve_batch),
+        )
+        .route("/api/puzzle/{id}", get(puzzles::show))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }

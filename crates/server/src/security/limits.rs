@@ -206,6 +206,9 @@ pub struct Quotas {
     /// leader changes, chat lines) one account (and one address) may make
     /// per hour; also the burst.
     pub club_actions_per_hour: u32,
+    /// Batches of puzzle solutions one account (and one address) may send
+    /// per minute; also the burst.
+    pub puzzle_solves_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -230,6 +233,7 @@ impl Default for Quotas {
             analyses_per_minute: 30,
             clubs_per_day: 5,
             club_actions_per_hour: 120,
+            puzzle_solves_per_minute: 60,
         }
     }
 }
@@ -524,6 +528,7 @@ pub struct Limits {
     analyses: Limit,
     clubs: Limit,
     club_actions: Limit,
+    puzzle_solves: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -560,6 +565,7 @@ impl Limits {
             table_lookup: Limit::new("table-lookups", q.table_lookups_per_minute, MINUTE),
             analyses: Limit::new("analyses", q.analyses_per_minute, MINUTE),
             clubs: Limit::new("clubs", q.clubs_per_day, Duration::from_secs(86_400)),
+            puzzle_solves: Limit::new("puzzle-solves", q.puzzle_solves_per_minute, MINUTE),
             club_actions: Limit::new(
                 "club-actions",
                 q.club_actions_per_hour,
@@ -765,6 +771,20 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         self.count(&self.club_actions, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one batch of puzzle solutions sent by a client, address and
+    /// account (the anonymous player's address alone).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its batches per minute.
+    pub async fn check_puzzle_solves(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.puzzle_solves, &subjects_of(ip, account))
             .await
     }
 
