@@ -918,6 +918,7 @@ async fn puzzles_import_walk_serve_and_rate_once() {
         let rate = |before: Option<PuzzleRating>, p: Glicko| {
             assert!(before.is_none());
             Some(Rated {
+                player_before: 1500.0,
                 player: Glicko {
                     rating: 1520.0,
                     deviation: 300.0,

@@ -190,7 +190,7 @@ impl Trainer {
     /// [`TrainerError::NotFound`] when there is no puzzle; a store failure.
     pub async fn daily(&self, day: i64) -> Result<PuzzleRow, TrainerError> {
         // Spread the days over 1500..2100 by a fixed scramble of the day.
-        let offset = (day.wrapping_mul(7919).rem_euclid(600)) as i64;
+        let offset = day.wrapping_mul(7919).rem_euclid(600);
         let from = 1500 + offset;
         let walk = self
             .store

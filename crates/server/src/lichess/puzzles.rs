@@ -67,7 +67,32 @@ struct Solver {
     account: bool,
 }
 
-fn solver(caller: &MaybeCaller, player: &PlayerId, scope: Scope) -> LiResult<Solver> {
+/// The request's account, if any, and its player (the anonymous
+/// browser's otherwise).
+pub(super) struct Who {
+    caller: MaybeCaller,
+    player: PlayerId,
+}
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Who {
+    type Rejection = LiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Who, LiError> {
+        let caller = MaybeCaller::from_request_parts(parts, state).await?;
+        let player = parts
+            .extensions
+            .get::<PlayerId>()
+            .cloned()
+            .ok_or_else(LiError::unauthorized)?;
+        Ok(Who { caller, player })
+    }
+}
+
+fn solver(who: &Who, scope: Scope) -> LiResult<Solver> {
+    let (caller, player) = (&who.caller, &who.player);
     match &caller.0 {
         Some(c) => {
             c.require(&[scope])?;
@@ -146,11 +171,10 @@ pub(super) async fn daily(State(d): State<PuzzleDoors>) -> LiResult<Json<Value>>
 /// send its solution).
 pub(super) async fn show(
     State(d): State<PuzzleDoors>,
-    caller: MaybeCaller,
-    Extension(player): Extension<PlayerId>,
+    who: Who,
     Path(id): Path<String>,
 ) -> LiResult<Json<Value>> {
-    let who = solver(&caller, &player, Scope::PuzzleRead)?;
+    let who = solver(&who, Scope::PuzzleRead)?;
     let row = d.trainer.show(&id, Some(&who.player), now_ms()).await?;
     Ok(Json(puzzle_json(&row)?))
 }
@@ -166,11 +190,10 @@ pub(super) struct NextQuery {
 /// `GET /api/puzzle/next`: the caller's next puzzle.
 pub(super) async fn next(
     State(d): State<PuzzleDoors>,
-    caller: MaybeCaller,
-    Extension(player): Extension<PlayerId>,
+    who: Who,
     Query(q): Query<NextQuery>,
 ) -> LiResult<Json<Value>> {
-    let who = solver(&caller, &player, Scope::PuzzleRead)?;
+    let who = solver(&who, Scope::PuzzleRead)?;
     let angle = angle_of(q.angle.as_deref().unwrap_or("mix"))?;
     let difficulty = difficulty_of(q.difficulty.as_deref())?;
     let rows = d
@@ -232,12 +255,11 @@ async fn batch_json(
 /// `GET /api/puzzle/batch/{angle}`: the caller's next `nb` puzzles.
 pub(super) async fn batch(
     State(d): State<PuzzleDoors>,
-    caller: MaybeCaller,
-    Extension(player): Extension<PlayerId>,
+    who: Who,
     Path(angle): Path<String>,
     Query(q): Query<NextQuery>,
 ) -> LiResult<Json<Value>> {
-    let who = solver(&caller, &player, Scope::PuzzleRead)?;
+    let who = solver(&who, Scope::PuzzleRead)?;
     let angle = angle_of(&angle)?;
     Ok(Json(batch_json(&d, &who, &angle, &q).await?))
 }
@@ -265,15 +287,14 @@ fn rated_by_default() -> bool {
 /// with `ratingDiff`) and answers the next ones.
 pub(super) async fn solve_batch(
     State(d): State<PuzzleDoors>,
-    caller: MaybeCaller,
-    Extension(player): Extension<PlayerId>,
+    who: Who,
     Extension(ip): Extension<ClientIp>,
     Path(angle): Path<String>,
     Query(q): Query<NextQuery>,
     headers: HeaderMap,
     body: JsonBody,
 ) -> LiResult<Json<Value>> {
-    let who = solver(&caller, &player, Scope::PuzzleWrite)?;
+    let who = solver(&who, Scope::PuzzleWrite)?;
     let angle = angle_of(&angle)?;
     let form: Solutions = decode(&headers, body, "solutions")?;
     let account = who.account.then(|| AccountKey(who.player.clone()));
@@ -315,11 +336,10 @@ pub(super) struct ActivityQuery {
 /// NDJSON.
 pub(super) async fn activity(
     State(d): State<PuzzleDoors>,
-    caller: MaybeCaller,
-    Extension(player): Extension<PlayerId>,
+    who: Who,
     Query(q): Query<ActivityQuery>,
 ) -> LiResult<Response> {
-    let who = solver(&caller, &player, Scope::PuzzleRead)?;
+    let who = solver(&who, Scope::PuzzleRead)?;
     let max = q.max.unwrap_or(MAX_ACTIVITY).clamp(1, MAX_ACTIVITY);
     let rounds = d.trainer.history(&who.player, 0, max).await?;
     let mut body = String::new();
@@ -349,11 +369,10 @@ pub(super) async fn activity(
 /// `days` days, overall and per theme.
 pub(super) async fn dashboard(
     State(d): State<PuzzleDoors>,
-    caller: MaybeCaller,
-    Extension(player): Extension<PlayerId>,
+    who: Who,
     Path(days): Path<String>,
 ) -> LiResult<Json<Value>> {
-    let who = solver(&caller, &player, Scope::PuzzleRead)?;
+    let who = solver(&who, Scope::PuzzleRead)?;
     let days = days
         .parse::<u32>()
         .ok()
