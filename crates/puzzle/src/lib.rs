@@ -16,6 +16,7 @@ pub mod line;
 pub mod puzzle;
 pub mod rating;
 pub mod record;
+pub mod tagger;
 pub mod theme;
 
 pub use angle::Angle;

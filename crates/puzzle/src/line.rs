@@ -82,7 +82,7 @@ impl Line {
         let mut moves = moves.into_iter();
         let opponent = moves.next().ok_or(LineError::Length(0))?;
         let solution: Vec<Move> = moves.collect();
-        if solution.len() % 2 == 0 {
+        if solution.len().is_multiple_of(2) {
             return Err(LineError::Length(solution.len()));
         }
         Ok(Line {

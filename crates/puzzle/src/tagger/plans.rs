@@ -1,0 +1,202 @@
+//! Advanced ideas, read off pairs of solver moves and the reply between:
+//!
+//! - deflection: a solver move that is no even-or-better capture either
+//!   checks or is taken, and the piece that answers abandons a square it
+//!   guarded, where the solver's next move captures or promotes;
+//! - attraction: a solver piece goes to a square, the enemy king, queen
+//!   or rook takes it there, and the solver's next move attacks that
+//!   square with the piece it moves: a check of the king, or an attack on
+//!   the queen or rook that the solver's move after captures;
+//! - clearance: a solver move, neither check nor promotion nor a safe
+//!   capture, empties a square that the solver's next move, by another
+//!   piece (a bishop, rook or queen), lands on or passes through;
+//! - interference: a solver piece steps between an enemy slider and the
+//!   enemy piece it guarded, and the solver's next move takes that piece;
+//! - intermezzo: the defender captured on a square, the solver could
+//!   take back at once with a move it plays one move later, after an
+//!   in-between move elsewhere, the defender's reply not having guarded
+//!   that square;
+//! - quiet move: a solver move, not the last, not the king's nor a pawn's
+//!   push to its sixth rank or beyond, that neither captures, checks,
+//!   promotes nor escapes a check, and attacks no enemy piece;
+//! - defensive move: a one-move puzzle that does not mate and whose move
+//!   neither captures, checks nor promotes: it saves a solver piece that
+//!   stood attacked;
+//! - zugzwang: in an endgame, a quiet solver move leaves the defender, not
+//!   in check, with only king and pawn moves, and every one of them loses
+//!   material or walks into mate on the solver's next move.
+
+use plyyard_game::shakmaty::{Move, Position, Role};
+
+use super::board::{attackers, between, in_bad_spot, landing, relative_rank, value};
+use super::{Ctx, Rule};
+use crate::theme::Theme;
+
+pub fn tag(ctx: &Ctx, out: &mut Vec<Theme>) {
+    let rules: [(Rule, Theme); 8] = [
+        (deflection, Theme::Deflection),
+        (attraction, Theme::Attraction),
+        (clearance, Theme::Clearance),
+        (interference, Theme::Interference),
+        (intermezzo, Theme::Intermezzo),
+        (quiet_move, Theme::QuietMove),
+        (defensive_move, Theme::DefensiveMove),
+        (zugzwang, Theme::Zugzwang),
+    ];
+    out.extend(rules.iter().filter(|(rule, _)| rule(ctx)).map(|&(_, t)| t));
+}
+
+fn not_last(ctx: &Ctx) -> impl Iterator<Item = usize> + '_ {
+    ctx.solver_moves().filter(move |&i| i + 2 < ctx.moves.len())
+}
+
+fn is_quiet(ctx: &Ctx, i: usize) -> bool {
+    let m = ctx.moves[i];
+    !m.is_capture() && m.promotion().is_none() && !ctx.after(i).is_check()
+}
+
+fn deflection(ctx: &Ctx) -> bool {
+    not_last(ctx).any(|i| {
+        let (m, reply, next) = (ctx.moves[i], ctx.moves[i + 1], ctx.moves[i + 2]);
+        let bait = m.capture().is_none_or(|c| value(c) < value(m.role()));
+        let forcing = (reply.to() == m.to() && reply.is_capture()) || ctx.after(i).is_check();
+        let cashes = next.is_capture() || next.promotion().is_some();
+        let forced = bait && cashes && next.to() != m.to();
+        let Some(from) = reply.from() else {
+            return false;
+        };
+        let guarded = ctx.board_after(i).attacks_from(from).contains(next.to());
+        let abandoned = !ctx
+            .board_after(i + 1)
+            .attacks_from(landing(reply))
+            .contains(next.to());
+        forcing && forced && guarded && abandoned && next.to() != reply.to() && next.to() != from
+    })
+}
+
+fn attraction(ctx: &Ctx) -> bool {
+    not_last(ctx).any(|i| {
+        let (m, reply, next) = (ctx.moves[i], ctx.moves[i + 1], ctx.moves[i + 2]);
+        let lured = reply.to() == m.to()
+            && reply.is_capture()
+            && matches!(reply.role(), Role::King | Role::Queen | Role::Rook);
+        if !lured {
+            return false;
+        }
+        let hits = ctx
+            .board_after(i + 2)
+            .attacks_from(landing(next))
+            .contains(m.to());
+        let cashed = ctx
+            .moves
+            .get(i + 4)
+            .is_some_and(|later| later.to() == m.to());
+        hits && (reply.role() == Role::King || cashed)
+    })
+}
+
+fn clearance(ctx: &Ctx) -> bool {
+    not_last(ctx).any(|i| {
+        let (m, next) = (ctx.moves[i], ctx.moves[i + 2]);
+        let (Some(vacated), Some(next_from)) = (m.from(), next.from()) else {
+            return false;
+        };
+        let uses = next.to() == vacated || between(next_from, next.to(), vacated);
+        let slider = matches!(next.role(), Role::Bishop | Role::Rook | Role::Queen);
+        let gives = !m.is_capture() || in_bad_spot(ctx.board_after(i), landing(m));
+        let plain = m.promotion().is_none() && !ctx.after(i).is_check() && !m.is_castle();
+        plain && gives && slider && next_from != landing(m) && next.to() != landing(m) && uses
+    })
+}
+
+fn interference(ctx: &Ctx) -> bool {
+    not_last(ctx).any(|i| {
+        let (m, next) = (ctx.moves[i], ctx.moves[i + 2]);
+        if !next.is_capture() {
+            return false;
+        }
+        let before = ctx.before(i).board();
+        let guards = attackers(before, next.to(), ctx.defender()) & before.sliders();
+        guards.into_iter().any(|s| {
+            between(s, next.to(), m.to())
+                && !ctx.board_after(i + 1).attacks_from(s).contains(next.to())
+                && ctx.moves[i + 1].from() != Some(s)
+        })
+    })
+}
+
+fn intermezzo(ctx: &Ctx) -> bool {
+    ctx.solver_moves().skip(1).any(|j| {
+        let (took, between_move, reply, back) = (
+            ctx.moves[j - 3],
+            ctx.moves[j - 2],
+            ctx.moves[j - 1],
+            ctx.moves[j],
+        );
+        let square = back.to();
+        let reply_guarded = reply
+            .from()
+            .is_some_and(|s| ctx.board_after(j - 2).attacks_from(s).contains(square));
+        let could_already = ctx.before(j - 2).is_legal(back);
+        back.is_capture()
+            && took.is_capture()
+            && took.to() == square
+            && between_move.to() != square
+            && !reply_guarded
+            && could_already
+    })
+}
+
+fn quiet_move(ctx: &Ctx) -> bool {
+    not_last(ctx).any(|i| {
+        let m = ctx.moves[i];
+        let board = ctx.board_after(i);
+        let threats = board.attacks_from(landing(m)) & board.by_color(ctx.defender());
+        let pawn_push = m.role() == Role::Pawn && relative_rank(m.to(), ctx.solver) >= 5;
+        let ordinary = m.role() != Role::King && !pawn_push;
+        is_quiet(ctx, i) && !ctx.before(i).is_check() && ordinary && threats.is_empty()
+    })
+}
+
+fn defensive_move(ctx: &Ctx) -> bool {
+    if ctx.moves.len() != 2 || ctx.mates() || !is_quiet(ctx, 1) || ctx.before(1).is_check() {
+        return false;
+    }
+    let m = ctx.moves[1];
+    let Some(from) = m.from() else {
+        return false;
+    };
+    let threatened = in_bad_spot(ctx.before(1).board(), from) && value(m.role()) >= 3;
+    threatened && !in_bad_spot(ctx.board_after(1), landing(m))
+}
+
+fn zugzwang(ctx: &Ctx) -> bool {
+    let board = ctx.after(0).board();
+    let endgame = (board.occupied() & !board.pawns() & !board.kings()).count() <= 2;
+    endgame && not_last(ctx).any(|i| squeezed(ctx, i))
+}
+
+fn squeezed(ctx: &Ctx, i: usize) -> bool {
+    let pos = ctx.after(i);
+    if !is_quiet(ctx, i) || pos.is_check() {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    let only_king_pawn = moves
+        .iter()
+        .all(|m| matches!(m.role(), Role::King | Role::Pawn));
+    only_king_pawn && !moves.is_empty() && moves.iter().all(|&m| loses(pos, m))
+}
+
+fn loses(pos: &plyyard_game::shakmaty::Chess, m: Move) -> bool {
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    next.legal_moves().iter().any(|&reply| {
+        let mut after = next.clone();
+        after.play_unchecked(reply);
+        after.is_checkmate()
+            || reply
+                .capture()
+                .is_some_and(|r| r != Role::Pawn || m.role() == Role::Pawn)
+    })
+}
