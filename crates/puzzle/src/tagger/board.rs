@@ -117,7 +117,7 @@ mod tests {
         assert!(in_bad_spot(b, Square::D4));
         assert_eq!(pinner(b, Square::E2), Some(Square::E8));
         assert_eq!(pinner(b, Square::D4), None);
-        assert_eq!(material_diff(&pos, Color::White), 7);
+        assert_eq!(material_diff(&pos, Color::White), 2);
         assert_eq!(relative_rank(Square::E8, Color::Black), 0);
     }
 }
