@@ -33,7 +33,7 @@ use crate::theme::Theme;
 /// ```
 /// use plyyard_puzzle::{Line, Theme, tagger::tag};
 /// // Back-rank mate in one: Ra1-a8#.
-/// let line = Line::parse("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", ["h7h6", "a1a8"]).unwrap();
+/// let line = Line::parse("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", ["g8h8", "a1a8"]).unwrap();
 /// let themes = tag(&line, None);
 /// for t in [Theme::Mate, Theme::MateIn1, Theme::OneMove, Theme::BackRankMate, Theme::Endgame] {
 ///     assert!(themes.contains(&t), "{t}");
