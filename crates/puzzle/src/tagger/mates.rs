@@ -9,7 +9,8 @@
 //!   queen mates along the file, one of `k`'s own pieces stands beside it
 //!   and a solver knight three files in on the same rank;
 //! - Arabian: `k` in a corner, mated by a rook next to it that a solver
-//!   knight defends;
+//!   knight defends, the knight covering the flight square the rook does
+//!   not;
 //! - hook: a rook next to `k` mates, defended by a knight that a pawn
 //!   defends, with one of `k`'s own pieces beside it;
 //! - dovetail: `k` off the edges, a queen mates from a square diagonally
@@ -137,7 +138,12 @@ fn knight_defends(m: &Mate, sq: Square) -> Option<Square> {
 }
 
 fn arabian(m: &Mate) -> bool {
-    corner(m.king) && adjacent_rook(m) && knight_defends(m, m.checker).is_some()
+    if !corner(m.king) || !adjacent_rook(m) {
+        return false;
+    }
+    let rook_covers = m.board.attacks_from(m.checker);
+    let rest = m.flights() & !Bitboard::from_square(m.checker) & !rook_covers;
+    knight_defends(m, m.checker).is_some_and(|n| rest.is_subset(attacks::knight_attacks(n)))
 }
 
 fn hook(m: &Mate) -> bool {

@@ -7,11 +7,14 @@
 //!   or rook takes it there, and the solver's next move attacks that
 //!   square with the piece it moves: a check of the king, or an attack on
 //!   the queen or rook that the solver's move after captures;
-//! - clearance: a solver move, neither check nor promotion nor a safe
-//!   capture, empties a square that the solver's next move, by another
-//!   piece (a bishop, rook or queen), lands on or passes through;
-//! - interference: a solver piece steps between an enemy slider and the
-//!   enemy piece it guarded, and the solver's next move takes that piece;
+//! - clearance: a forcing solver move (a check, or a piece left where it
+//!   is lost), not the king's nor a promotion, empties a square that the
+//!   solver's next move, by another piece (a bishop, rook or queen) and
+//!   not a capture (that would be a discovered attack), lands on, or
+//!   passes through with check;
+//! - interference: a solver move or the defender's reply lands between an
+//!   enemy slider and the enemy piece it guarded, and the solver's next
+//!   move takes that piece, now hanging;
 //! - intermezzo: the defender captured on a square, the solver could
 //!   take back at once with a move it plays one move later, after an
 //!   in-between move elsewhere, the defender's reply not having guarded
@@ -19,16 +22,16 @@
 //! - quiet move: a solver move, not the last, not the king's nor a pawn's
 //!   push to its sixth rank or beyond, that neither captures, checks,
 //!   promotes nor escapes a check, and attacks no enemy piece;
-//! - defensive move: a one-move puzzle that does not mate and whose move
-//!   neither captures, checks nor promotes: it saves a solver piece that
-//!   stood attacked;
+//! - defensive move: the solver's last move neither captures, checks,
+//!   promotes, pushes a pawn to its sixth rank or beyond, nor attacks an
+//!   enemy piece, chosen among three legal moves or more;
 //! - zugzwang: in an endgame, a quiet solver move leaves the defender, not
 //!   in check, with only king and pawn moves, and every one of them loses
 //!   material or walks into mate on the solver's next move.
 
 use plyyard_game::shakmaty::{Move, Position, Role};
 
-use super::board::{attackers, between, in_bad_spot, landing, relative_rank, value};
+use super::board::{attackers, between, in_bad_spot, is_hanging, landing, relative_rank, value};
 use super::{Ctx, Rule};
 use crate::theme::Theme;
 
@@ -101,27 +104,33 @@ fn clearance(ctx: &Ctx) -> bool {
         let (Some(vacated), Some(next_from)) = (m.from(), next.from()) else {
             return false;
         };
-        let uses = next.to() == vacated || between(next_from, next.to(), vacated);
+        let through = between(next_from, next.to(), vacated) && ctx.after(i + 2).is_check();
+        let uses = next.to() == vacated || through;
         let slider = matches!(next.role(), Role::Bishop | Role::Rook | Role::Queen);
-        let gives = !m.is_capture() || in_bad_spot(ctx.board_after(i), landing(m));
-        let plain = m.promotion().is_none() && !ctx.after(i).is_check() && !m.is_castle();
-        plain && gives && slider && next_from != landing(m) && next.to() != landing(m) && uses
+        let forcing = ctx.after(i).is_check() || in_bad_spot(ctx.board_after(i), landing(m));
+        let plain = m.promotion().is_none() && m.role() != Role::King && !m.is_castle();
+        plain
+            && forcing
+            && slider
+            && !next.is_capture()
+            && next_from != landing(m)
+            && next.to() != landing(m)
+            && uses
     })
 }
 
 fn interference(ctx: &Ctx) -> bool {
-    not_last(ctx).any(|i| {
-        let (m, next) = (ctx.moves[i], ctx.moves[i + 2]);
-        if !next.is_capture() {
+    ctx.solver_moves().skip(1).any(|j| {
+        let (cut, reply, take) = (ctx.moves[j - 2], ctx.moves[j - 1], ctx.moves[j]);
+        let square = take.to();
+        if !take.is_capture() || !is_hanging(ctx.before(j).board(), square) {
             return false;
         }
-        let before = ctx.before(i).board();
-        let guards = attackers(before, next.to(), ctx.defender()) & before.sliders();
-        guards.into_iter().any(|s| {
-            between(s, next.to(), m.to())
-                && !ctx.board_after(i + 1).attacks_from(s).contains(next.to())
-                && ctx.moves[i + 1].from() != Some(s)
-        })
+        let earlier = ctx.before(j - 2).board();
+        let guards = attackers(earlier, square, ctx.defender()) & earlier.sliders();
+        guards
+            .into_iter()
+            .any(|g| between(g, square, cut.to()) || between(g, square, reply.to()))
     })
 }
 
@@ -159,15 +168,13 @@ fn quiet_move(ctx: &Ctx) -> bool {
 }
 
 fn defensive_move(ctx: &Ctx) -> bool {
-    if ctx.moves.len() != 2 || ctx.mates() || !is_quiet(ctx, 1) || ctx.before(1).is_check() {
-        return false;
-    }
-    let m = ctx.moves[1];
-    let Some(from) = m.from() else {
-        return false;
-    };
-    let threatened = in_bad_spot(ctx.before(1).board(), from) && value(m.role()) >= 3;
-    threatened && !in_bad_spot(ctx.board_after(1), landing(m))
+    let last = ctx.moves.len() - 1;
+    let m = ctx.moves[last];
+    let board = ctx.board_after(last);
+    let threats = board.attacks_from(landing(m)) & board.by_color(ctx.defender());
+    let pawn_push = m.role() == Role::Pawn && relative_rank(m.to(), ctx.solver) >= 5;
+    let choices = ctx.before(last).legal_moves().len() >= 3;
+    is_quiet(ctx, last) && !pawn_push && threats.is_empty() && choices
 }
 
 fn zugzwang(ctx: &Ctx) -> bool {

@@ -4,12 +4,13 @@
 //!   piece is safe, attacking two or more enemy pieces (pawns aside) that
 //!   are the king, worth more than it, or hanging, and the same piece's
 //!   next move captures one of them;
-//! - pin: after a solver move, an enemy piece pinned to its king and
-//!   attacked by something cheaper (or undefended) is captured by the
-//!   solver's next move;
+//! - pin: after a solver move, an enemy piece pinned to its king either
+//!   attacks, off the pin line, a solver piece worth more than it or
+//!   hanging (the pin stops the capture), or is attacked along the pin
+//!   line by a cheaper solver piece (the pin stops its escape);
 //! - skewer: a solver slider moves to attack the king or a piece worth at
 //!   least as much, which steps off the line, and the slider then takes
-//!   the cheaper piece behind it;
+//!   the cheaper piece (not a pawn) behind it;
 //! - discovered attack: a solver move uncovers a slider that gives check
 //!   (a single check) or attacks a piece the solver's next move captures
 //!   with it;
@@ -28,7 +29,8 @@
 //!   with a piece (not the king) that stood between that square and a
 //!   solver slider, and the slider captures there through where it stood.
 
-use plyyard_game::shakmaty::{Bitboard, Move, Position, Role, Square};
+use plyyard_game::shakmaty::attacks;
+use plyyard_game::shakmaty::{Bitboard, Board, Move, Position, Role, Square};
 
 use super::board::{
     attackers, between, in_bad_spot, is_hanging, landing, material_diff, pinner, value,
@@ -88,20 +90,55 @@ fn forks(ctx: &Ctx, i: usize) -> bool {
 }
 
 fn pin(ctx: &Ctx) -> bool {
-    not_last(ctx).any(|i| {
+    ctx.solver_moves().any(|i| {
         let board = ctx.board_after(i);
-        let next = ctx.moves[i + 2];
-        let Some(target) = board.piece_at(next.to()) else {
-            return false;
-        };
-        let pinned = target.role != Role::King
-            && target.color == ctx.defender()
-            && next.is_capture()
-            && pinner(board, next.to()).is_some();
-        let cheaper = value(next.role()) < value(target.role) || is_hanging(board, next.to());
-        let still_there = ctx.moves[i + 1].from() != Some(next.to());
-        pinned && cheaper && still_there
+        let pinned = board.by_color(ctx.defender()) & !board.kings();
+        pinned.into_iter().any(|sq| {
+            pinner(board, sq).is_some_and(|by| {
+                pin_prevents_attack(board, sq, by) || pin_prevents_escape(board, sq, by)
+            })
+        })
     })
+}
+
+/// The piece on `sq`, pinned by `by`, attacks a solver piece off the pin
+/// line that is worth more than it or hangs.
+fn pin_prevents_attack(board: &Board, sq: Square, by: Square) -> bool {
+    let Some(piece) = board.piece_at(sq) else {
+        return false;
+    };
+    let line = pin_line(board, sq, by);
+    (board.attacks_from(sq) & board.by_color(!piece.color) & !line)
+        .into_iter()
+        .any(|t| {
+            board
+                .role_at(t)
+                .is_some_and(|r| value(r) > value(piece.role) || is_hanging(board, t))
+        })
+}
+
+/// The piece on `sq`, pinned by `by`, is attacked along the pin line by a
+/// cheaper solver piece.
+fn pin_prevents_escape(board: &Board, sq: Square, by: Square) -> bool {
+    let Some(piece) = board.piece_at(sq) else {
+        return false;
+    };
+    let line = pin_line(board, sq, by);
+    (attackers(board, sq, !piece.color) & line)
+        .into_iter()
+        .any(|a| {
+            board
+                .role_at(a)
+                .is_some_and(|r| value(r) < value(piece.role))
+        })
+}
+
+/// The squares from the pinner to the king, the pinner included.
+fn pin_line(board: &Board, sq: Square, by: Square) -> Bitboard {
+    let king = board
+        .king_of(board.color_at(sq).expect("a piece"))
+        .expect("a king");
+    attacks::between(by, king).with(by)
 }
 
 fn is_slider(role: Role) -> bool {
@@ -120,7 +157,8 @@ fn skewer(ctx: &Ctx) -> bool {
         };
         let fled = reply.role();
         let arrived = landing(ctx.moves[j - 2]) == from;
-        let threatened = fled == Role::King || value(fled) >= value(m.role());
+        let threatened =
+            (fled == Role::King || value(fled) >= value(m.role())) && value(captured) >= 3;
         is_slider(m.role())
             && arrived
             && threatened
