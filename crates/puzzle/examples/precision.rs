@@ -3,6 +3,12 @@
 //! for each theme, of the puzzles we tag with it, the share whose lichess
 //! row carries it. Prints a Markdown table.
 //!
+//! The sample's rows carry only some of their themes: some have lost
+//! even their length and goal keys, which every lichess row has. The last
+//! column counts only the rows that still have both (the "complete"
+//! rows); motif keys may still be missing there, so it too is a lower
+//! bound of the precision.
+//!
 //! `cargo run --release -p plyyard-puzzle --example precision [CSV]`
 
 use std::collections::BTreeMap;
@@ -18,6 +24,8 @@ struct Count {
     tagged: u32,
     agreed: u32,
     lichess: u32,
+    complete_tagged: u32,
+    complete_agreed: u32,
 }
 
 fn main() {
@@ -29,10 +37,13 @@ fn main() {
     for p in &puzzles {
         let line = p.line().expect("validated");
         let ours = tag(&line, None);
+        let complete = is_complete(p);
         for &t in &ours {
             let c = counts.entry(t).or_default();
             c.tagged += 1;
             c.agreed += u32::from(p.has(t));
+            c.complete_tagged += u32::from(complete);
+            c.complete_agreed += u32::from(complete && p.has(t));
             if Some(t) == show && !p.has(t) {
                 eprintln!(
                     "{} {} {} [{}]",
@@ -50,6 +61,13 @@ fn main() {
     print_table(puzzles.len(), &counts);
 }
 
+/// Whether the row still has a length key and a goal key.
+fn is_complete(p: &Puzzle) -> bool {
+    use Theme::*;
+    let any = |list: &[Theme]| list.iter().any(|&t| p.has(t));
+    any(&[OneMove, Short, Long, VeryLong]) && any(&[Mate, Crushing, Advantage, Equality])
+}
+
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/puzzles/lichess-sample.csv")
@@ -57,8 +75,8 @@ fn sample() -> PathBuf {
 
 fn print_table(n: usize, counts: &BTreeMap<Theme, Count>) {
     println!("{n} puzzles\n");
-    println!("| theme | lichess rows | we tag | of which lichess agrees | precision |");
-    println!("|---|---:|---:|---:|---:|");
+    println!("| theme | lichess rows | we tag | lichess agrees | precision | on complete rows |");
+    println!("|---|---:|---:|---:|---:|---:|");
     let mut rows: Vec<(&Theme, &Count)> = counts.iter().filter(|(_, c)| c.tagged > 0).collect();
     rows.sort_by(|a, b| {
         b.1.lichess
@@ -67,8 +85,14 @@ fn print_table(n: usize, counts: &BTreeMap<Theme, Count>) {
     });
     for (t, c) in rows {
         let precision = f64::from(c.agreed) / f64::from(c.tagged);
+        let complete = if c.complete_tagged == 0 {
+            "–".to_owned()
+        } else {
+            let share = f64::from(c.complete_agreed) / f64::from(c.complete_tagged);
+            format!("{share:.2} ({}/{})", c.complete_agreed, c.complete_tagged)
+        };
         println!(
-            "| {t} | {} | {} | {} | {precision:.2} |",
+            "| {t} | {} | {} | {} | {precision:.2} | {complete} |",
             c.lichess, c.tagged, c.agreed
         );
     }

@@ -14,9 +14,8 @@
 //! - hook: a rook next to `k` mates, defended by a knight that a pawn
 //!   defends, with one of `k`'s own pieces beside it;
 //! - dovetail: `k` off the edges, a queen mates from a square diagonally
-//!   next to it; every square around `k` the solver attacks is empty and
-//!   attacked by the queen alone, and every other one holds `k`'s own
-//!   piece;
+//!   next to it, and every square around `k` the solver attacks is empty
+//!   and attacked by the queen alone;
 //! - Boden / double bishop: a bishop mates and the solver's two bishops
 //!   cover every flight square; Boden when their diagonals cross,
 //!   double-bishop when they run side by side.
@@ -171,7 +170,7 @@ fn dovetail(m: &Mate) -> bool {
     (around(m.king) & !queen).into_iter().all(|s| {
         let by = attackers(m.board, s, m.solver);
         if by.is_empty() {
-            m.own().contains(s)
+            true
         } else {
             by == queen && m.board.piece_at(s).is_none()
         }
