@@ -10,6 +10,9 @@
 //! bound of the precision.
 //!
 //! `cargo run --release -p plyyard-puzzle --example precision [CSV]`
+//!
+//! With `SHOW=<theme key>`, the complete rows we tag with that theme and
+//! lichess does not are listed on stderr.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -44,7 +47,7 @@ fn main() {
             c.agreed += u32::from(p.has(t));
             c.complete_tagged += u32::from(complete);
             c.complete_agreed += u32::from(complete && p.has(t));
-            if Some(t) == show && !p.has(t) {
+            if Some(t) == show && complete && !p.has(t) {
                 eprintln!(
                     "{} {} {} [{}]",
                     p.id,

@@ -174,13 +174,17 @@ fn discovered_and_double_checks() {
         "a7a6 d4e6 f8e8 b2f6",
         &[DiscoveredAttack],
     );
-    // Nf5: knight and bishop both check.
+    // Nf5: knight and bishop both check (a double check, not counted as a
+    // discovered one).
     let double = themes("8/p5k1/8/8/3N4/8/1B6/6K1 b - - 0 1", "a7a6 d4f5");
-    assert!(double.contains(&DoubleCheck) && double.contains(&DiscoveredCheck));
-    // Nb3: the bishop alone checks.
-    let single = themes("8/p5k1/8/8/3N4/8/1B6/6K1 b - - 0 1", "a7a6 d4b3");
+    assert!(double.contains(&DoubleCheck) && !double.contains(&DiscoveredCheck));
+    // Nb3: the bishop alone checks; the line goes on.
+    let single = themes("8/p5k1/8/8/3N4/8/1B6/6K1 b - - 0 1", "a7a6 d4b3 g7g6 b3d4");
     assert!(single.contains(&DiscoveredCheck) && single.contains(&DiscoveredAttack));
     assert!(!single.contains(&DoubleCheck));
+    // The same check as the last move is only a discovered attack.
+    let last = themes("8/p5k1/8/8/3N4/8/1B6/6K1 b - - 0 1", "a7a6 d4b3");
+    assert!(last.contains(&DiscoveredAttack) && !last.contains(&DiscoveredCheck));
 }
 
 #[test]

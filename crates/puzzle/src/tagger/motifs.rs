@@ -9,7 +9,8 @@
 //!   in the g/h (b/c) corner, the board still holds 20 (18) pieces or
 //!   more, the solver checks in the line, and the solver's moves score at
 //!   least 2: a point for each check or capture near that corner, minus
-//!   one for each move far from it.
+//!   one for each move far from it; not given to back-rank mates and forks
+//!   (tagged before, in `mates` and `tactics`).
 
 use plyyard_game::shakmaty::{File, Position, Square};
 
@@ -23,6 +24,10 @@ pub fn tag(ctx: &Ctx, out: &mut Vec<Theme>) {
     }
     if exposed_king(ctx) {
         out.push(Theme::ExposedKing);
+    }
+    // A back-rank mate or a fork says more than the wing it happens on.
+    if out.contains(&Theme::BackRankMate) || out.contains(&Theme::Fork) {
+        return;
     }
     if side_attack(ctx, File::H, &[6, 7], 20) {
         out.push(Theme::KingsideAttack);

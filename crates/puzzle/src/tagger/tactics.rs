@@ -9,13 +9,12 @@
 //!   hanging (the pin stops the capture), or is attacked along the pin
 //!   line by a cheaper solver piece (the pin stops its escape);
 //! - skewer: a solver slider moves to attack the king or a piece worth at
-//!   least as much, which steps off the line, and the slider then takes
-//!   the cheaper piece (not a pawn) behind it;
+//!   least as much, which steps off the line, and the slider then wins
+//!   the cheaper piece (not a pawn) behind it, without mating;
 //! - discovered attack: a solver move uncovers a slider that gives check
 //!   (a single check) or attacks a piece the solver's next move captures
-//!   with it;
-//!   discovered check when the uncovered slider checks; double check when
-//!   two pieces check at once;
+//!   with it; discovered check when such a single check is not the
+//!   line's last move; double check when two pieces check at once;
 //! - hanging piece: the solver's first move takes an undefended piece
 //!   (not a pawn) that was not itself the bait of an equal trade, and the
 //!   gain holds after the solver's second move;
@@ -159,7 +158,9 @@ fn skewer(ctx: &Ctx) -> bool {
         let arrived = landing(ctx.moves[j - 2]) == from;
         let threatened =
             (fled == Role::King || value(fled) >= value(m.role())) && value(captured) >= 3;
+        let winning = in_bad_spot(ctx.before(j).board(), m.to()) && !ctx.after(j).is_checkmate();
         is_slider(m.role())
+            && winning
             && arrived
             && threatened
             && between(from, m.to(), left)
@@ -181,7 +182,7 @@ fn uncovered(ctx: &Ctx, i: usize, vacated: Square, target: Square) -> Bitboard {
 }
 
 fn discovered_check(ctx: &Ctx) -> bool {
-    ctx.solver_moves().any(|i| discovers_check(ctx, i))
+    not_last(ctx).any(|i| ctx.after(i).checkers().count() == 1 && discovers_check(ctx, i))
 }
 
 fn discovers_check(ctx: &Ctx, i: usize) -> bool {
