@@ -10,8 +10,9 @@
 //! - clearance: a forcing solver move (a check, or a piece left where it
 //!   is lost), not the king's nor a promotion, empties a square that the
 //!   solver's next move, by another piece (a bishop, rook or queen) and
-//!   not a capture (that would be a discovered attack), lands on, or
-//!   passes through with check;
+//!   not a capture (that would be a discovered attack) nor a doubling on
+//!   the first piece's line (a battery), lands on, or passes through with
+//!   check; not when the king took the first piece (an attraction);
 //! - interference: a solver move or the defender's reply lands between an
 //!   enemy slider and the enemy piece it guarded, and the solver's next
 //!   move takes that piece, now hanging;
@@ -29,6 +30,7 @@
 //!   in check, with only king and pawn moves, and every one of them loses
 //!   material or walks into mate on the solver's next move.
 
+use plyyard_game::shakmaty::attacks;
 use plyyard_game::shakmaty::{Move, Position, Role};
 
 use super::board::{attackers, between, in_bad_spot, is_hanging, landing, relative_rank, value};
@@ -107,11 +109,19 @@ fn clearance(ctx: &Ctx) -> bool {
         let through = between(next_from, next.to(), vacated) && ctx.after(i + 2).is_check();
         let uses = next.to() == vacated || through;
         let slider = matches!(next.role(), Role::Bishop | Role::Rook | Role::Queen);
+        // Doubling on the line the first piece moved along is a battery.
+        let battery = attacks::aligned(vacated, m.to(), next_from)
+            && attacks::aligned(vacated, m.to(), next.to());
         let forcing = ctx.after(i).is_check() || in_bad_spot(ctx.board_after(i), landing(m));
+        let reply = ctx.moves[i + 1];
+        // A sacrifice the king takes is an attraction.
+        let king_took = reply.role() == Role::King && reply.to() == m.to();
         let plain = m.promotion().is_none() && m.role() != Role::King && !m.is_castle();
         plain
             && forcing
             && slider
+            && !battery
+            && !king_took
             && !next.is_capture()
             && next_from != landing(m)
             && next.to() != landing(m)
