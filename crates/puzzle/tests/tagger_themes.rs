@@ -233,9 +233,17 @@ fn sacrifice_attraction_deflection() {
 #[test]
 fn clearance() {
     // Ng5 (offered to the h6 pawn) clears e4 for Qh7#.
-    has("7k/p5p1/7p/8/4N3/8/8/1Q4K1 b - - 0 1", "a7a6 e4g5 a6a5 b1h7", &[Clearance, Mate]);
+    has(
+        "7k/p5p1/7p/8/4N3/8/8/1Q4K1 b - - 0 1",
+        "a7a6 e4g5 a6a5 b1h7",
+        &[Clearance, Mate],
+    );
     // Doubling on a file is a battery, not a clearance: Rh8+ then Rh7.
-    lacks("6k1/p7/8/7R/8/8/8/6KR b - - 0 1", "a7a6 h5h8 g8g7 h1h7", &[Clearance]);
+    lacks(
+        "6k1/p7/8/7R/8/8/8/6KR b - - 0 1",
+        "a7a6 h5h8 g8g7 h1h7",
+        &[Clearance],
+    );
 }
 
 #[test]
