@@ -180,6 +180,25 @@ fn holds_advantage(score: Score) -> bool {
     }
 }
 
+/// Under this many centipawns an advantage puzzle must come from a
+/// material deficit (the attacker was down material before the mistake).
+pub const CLEAR_ADVANTAGE: i32 = 400;
+
+/// Whether an advantage candidate of `cp` centipawns is kept: at
+/// [`CLEAR_ADVANTAGE`] or more always, below only when the attacker was
+/// down in material before the opponent's mistake.
+///
+/// # Examples
+/// ```
+/// use plyyard_puzzle::generator::advantage_kept;
+/// assert!(advantage_kept(450, false));
+/// assert!(!advantage_kept(250, false));
+/// assert!(advantage_kept(250, true));
+/// ```
+pub const fn advantage_kept(cp: i32, was_down_material: bool) -> bool {
+    cp >= CLEAR_ADVANTAGE || was_down_material
+}
+
 /// Whether `side` is ahead in material (pawn 1, minor 3, rook 5, queen
 /// 9): such a side's "mistake-punishing" line is skipped, as the puzzle
 /// would often be just cashing in.
