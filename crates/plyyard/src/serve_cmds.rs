@@ -128,6 +128,27 @@ pub struct ServeArgs {
         default_value_t = 20
     )]
     pub limit_challenges_per_minute: u32,
+    /// Clubs one client may create per day (address and account alike),
+    /// also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_CLUBS_PER_DAY", default_value_t = 5)]
+    pub limit_clubs_per_day: u32,
+    /// Club actions (joins, requests, quits, kicks, answers, leader
+    /// changes, chat lines) one client may make per hour (address and
+    /// account alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_CLUB_ACTIONS_PER_HOUR",
+        default_value_t = 120
+    )]
+    pub limit_club_actions_per_hour: u32,
+    /// Batches of puzzle solutions one client may send per minute
+    /// (address and account alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_PUZZLE_SOLVES_PER_MINUTE",
+        default_value_t = 60
+    )]
+    pub limit_puzzle_solves_per_minute: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -204,6 +225,9 @@ fn serve(args: ServeArgs) -> ExitCode {
             credentials_per_minute: args.limit_credentials_per_minute,
             challenges_per_minute: args.limit_challenges_per_minute,
             chat_lines_per_10s: args.limit_chat_lines_per_10s,
+            clubs_per_day: args.limit_clubs_per_day,
+            club_actions_per_hour: args.limit_club_actions_per_hour,
+            puzzle_solves_per_minute: args.limit_puzzle_solves_per_minute,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -267,6 +291,9 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         chat_lines_per_10s: 0,
         table_lookups_per_minute: 0,
         analyses_per_minute: 0,
+        clubs_per_day: 0,
+        club_actions_per_hour: 0,
+        puzzle_solves_per_minute: 0,
         ..quotas
     }
 }

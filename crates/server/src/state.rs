@@ -52,6 +52,10 @@ pub struct Shared {
     pub pairing: Pairing,
     /// The people around the games: presence, account events, game chat.
     pub social: Social,
+    /// Clubs (lichess's teams).
+    pub clubs: plyyard_clubs::Clubs,
+    /// The puzzle trainer.
+    pub trainer: plyyard_trainer::Trainer,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
@@ -117,6 +121,8 @@ impl Shared {
             bus: bus.clone(),
         });
         Shared {
+            clubs: plyyard_clubs::Clubs::new(store.clone()),
+            trainer: plyyard_trainer::Trainer::new(store.clone()),
             store,
             live,
             engines,

@@ -211,8 +211,9 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes an account: its sessions and API tokens go, its password is wiped, and its
-    /// games stay (shown as a deleted player). The name stays reserved.
+    /// Deletes an account: its sessions and API tokens go, it leaves its
+    /// clubs (a club it led alone passes to its longest-standing member),
+    /// its password is wiped, and its games stay (shown as a deleted player). The name stays reserved.
     ///
     /// # Errors
     /// A database failure; nothing is changed then.
@@ -225,6 +226,7 @@ impl Store {
         ] {
             sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
         }
+        crate::clubs::leave_all_clubs(&mut tx, player_id).await?;
         sqlx::query(
             "UPDATE accounts SET deleted_at = $1, password_hash = '' \
              WHERE player_id = $2 AND deleted_at IS NULL",

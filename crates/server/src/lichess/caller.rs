@@ -100,3 +100,18 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         }
     }
 }
+
+/// The account behind a request when there is one (a token or a session),
+/// for the endpoints anyone may call that say more to a member.
+#[derive(Debug, Clone)]
+pub struct MaybeCaller(pub Option<Caller>);
+
+impl<S: Send + Sync> FromRequestParts<S> for MaybeCaller {
+    type Rejection = LiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<MaybeCaller, LiError> {
+        Ok(MaybeCaller(
+            Caller::from_request_parts(parts, state).await.ok(),
+        ))
+    }
+}

@@ -75,10 +75,21 @@ pub fn title(account: &Account) -> Option<&'static str> {
     account.bot.then_some("BOT")
 }
 
+/// A puzzle rating as lichess shows it in `perfs.puzzle`.
+fn puzzle_perf(p: &plyyard_store::PuzzleRating) -> PerfJson {
+    PerfJson {
+        games: u32::try_from(p.games).unwrap_or(u32::MAX),
+        rating: p.glicko.rating.round() as i64,
+        rd: p.glicko.deviation.round() as i64,
+        prog: 0,
+        prov: p.glicko.deviation >= 110.0,
+    }
+}
+
 async fn user_json(store: &Store, social: &Social, account: &Account) -> LiResult<UserJson> {
     let ratings = store.ratings(&account.player_id).await?;
     let now = now_ms();
-    let perfs = Speed::ALL
+    let mut perfs: HashMap<&'static str, PerfJson> = Speed::ALL
         .into_iter()
         .map(|speed| {
             let r = ratings
@@ -89,6 +100,9 @@ async fn user_json(store: &Store, social: &Social, account: &Account) -> LiResul
             (speed.as_str(), PerfJson::from(r.json(now)))
         })
         .collect();
+    if let Some(p) = store.puzzle_rating(&account.player_id).await? {
+        perfs.insert("puzzle", puzzle_perf(&p));
+    }
     let id = user_id(account);
     Ok(UserJson {
         url: format!("/@/{}", account.username),

@@ -199,6 +199,16 @@ pub struct Quotas {
     /// Analysis-board searches one player may start per minute, counted
     /// against each of its keys ([`Requester::keys`]); also the burst.
     pub analyses_per_minute: u32,
+    /// Clubs one account (and one address) may create per day; also the
+    /// burst.
+    pub clubs_per_day: u32,
+    /// Club actions (joins, requests, quits, kicks, answers to requests,
+    /// leader changes, chat lines) one account (and one address) may make
+    /// per hour; also the burst.
+    pub club_actions_per_hour: u32,
+    /// Batches of puzzle solutions one account (and one address) may send
+    /// per minute; also the burst.
+    pub puzzle_solves_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -221,6 +231,9 @@ impl Default for Quotas {
             challenges_per_minute: 20,
             chat_lines_per_10s: 10,
             analyses_per_minute: 30,
+            clubs_per_day: 5,
+            club_actions_per_hour: 120,
+            puzzle_solves_per_minute: 60,
         }
     }
 }
@@ -513,6 +526,9 @@ pub struct Limits {
     challenges: Limit,
     chat: Limit,
     analyses: Limit,
+    clubs: Limit,
+    club_actions: Limit,
+    puzzle_solves: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -548,6 +564,13 @@ impl Limits {
             chat: Limit::new("chat", q.chat_lines_per_10s, Duration::from_secs(10)),
             table_lookup: Limit::new("table-lookups", q.table_lookups_per_minute, MINUTE),
             analyses: Limit::new("analyses", q.analyses_per_minute, MINUTE),
+            clubs: Limit::new("clubs", q.clubs_per_day, Duration::from_secs(86_400)),
+            puzzle_solves: Limit::new("puzzle-solves", q.puzzle_solves_per_minute, MINUTE),
+            club_actions: Limit::new(
+                "club-actions",
+                q.club_actions_per_hour,
+                Duration::from_secs(3600),
+            ),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -722,6 +745,46 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         self.count(&self.challenges, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one club created by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has created its clubs for the day.
+    pub async fn check_clubs(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.clubs, &subjects_of(ip, account)).await
+    }
+
+    /// Counts one club action (join, request, quit, kick, answer, leader
+    /// change, chat line) by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its actions for the hour.
+    pub async fn check_club_actions(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.club_actions, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one batch of puzzle solutions sent by a client, address and
+    /// account (the anonymous player's address alone).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its batches per minute.
+    pub async fn check_puzzle_solves(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.puzzle_solves, &subjects_of(ip, account))
             .await
     }
 

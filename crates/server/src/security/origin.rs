@@ -105,8 +105,18 @@ const CREDENTIAL_FREE: [&str; 2] = ["/api/token", "/api/token/test"];
 /// [`crate::bearer`]), or one of the [`CREDENTIAL_FREE`] paths.
 fn carries_no_ambient_authority(req: &Request) -> bool {
     let path = req.uri().path();
-    path.starts_with("/api/")
+    (path.starts_with("/api/") || lichess_api_outside_api(path))
         && (req.headers().contains_key(header::AUTHORIZATION) || CREDENTIAL_FREE.contains(&path))
+}
+
+/// The paths of lichess's API that are not under `/api/` (joining and
+/// leaving a team): token requests to them carry no ambient authority
+/// either.
+fn lichess_api_outside_api(path: &str) -> bool {
+    path.strip_prefix("/team/").is_some_and(|rest| {
+        rest.split_once('/')
+            .is_some_and(|(id, action)| !id.is_empty() && matches!(action, "join" | "quit"))
+    })
 }
 
 /// What [`guard`] needs of the server's state (an axum substate).
