@@ -103,7 +103,7 @@ pub fn candidate(before: Score, after: Score) -> Option<Kind> {
 /// beats the second best's by more than [`ONLY_MOVE_MARGIN`]. With a
 /// single legal move (`second` is `None`) it is. A mating move may have
 /// rival mates when it is the line's last (`last_mate`): two mates in one
-/// are both accepted.
+/// are both accepted (check [`rival_mates_allowed`] then).
 pub fn only_move(best: Score, second: Option<Score>, last_mate: bool) -> bool {
     let Some(second) = second else {
         return true;
@@ -112,6 +112,26 @@ pub fn only_move(best: Score, second: Option<Score>, last_mate: bool) -> bool {
         return true;
     }
     best.win_chances() > second.win_chances() + ONLY_MOVE_MARGIN
+}
+
+/// Most win chance the best non-mating move may keep when several moves
+/// mate in one.
+pub const RIVAL_MATE_MARGIN: f64 = 0.6;
+
+/// When several moves mate in one (multipv 2 shows two), whether the
+/// position still makes a fair last move: the best move that does not
+/// mate at once (the caller's search with one more line) must not win
+/// too (win chance at most [`RIVAL_MATE_MARGIN`]). `None`: every legal
+/// move mates.
+///
+/// # Examples
+/// ```
+/// use plyyard_puzzle::generator::{Score, rival_mates_allowed};
+/// assert!(rival_mates_allowed(Some(Score::Cp(0))));
+/// assert!(!rival_mates_allowed(Some(Score::Mate(3))));
+/// ```
+pub fn rival_mates_allowed(best_non_mating: Option<Score>) -> bool {
+    best_non_mating.is_none_or(|s| s.win_chances() <= RIVAL_MATE_MARGIN)
 }
 
 /// One attacker move of a candidate line, as the engine judged it.
@@ -158,6 +178,25 @@ fn holds_advantage(score: Score) -> bool {
         Score::Cp(cp) => cp >= MIN_ADVANTAGE,
         Score::Mate(n) => n > 0,
     }
+}
+
+/// Under this many centipawns an advantage puzzle must come from a
+/// material deficit (the attacker was down material before the mistake).
+pub const CLEAR_ADVANTAGE: i32 = 400;
+
+/// Whether an advantage candidate of `cp` centipawns is kept: at
+/// [`CLEAR_ADVANTAGE`] or more always, below only when the attacker was
+/// down in material before the opponent's mistake.
+///
+/// # Examples
+/// ```
+/// use plyyard_puzzle::generator::advantage_kept;
+/// assert!(advantage_kept(450, false));
+/// assert!(!advantage_kept(250, false));
+/// assert!(advantage_kept(250, true));
+/// ```
+pub const fn advantage_kept(cp: i32, was_down_material: bool) -> bool {
+    cp >= CLEAR_ADVANTAGE || was_down_material
 }
 
 /// Whether `side` is ahead in material (pawn 1, minor 3, rook 5, queen

@@ -16,11 +16,15 @@ pub mod line;
 pub mod puzzle;
 pub mod rating;
 pub mod record;
+pub mod tagger;
 pub mod theme;
 
 pub use angle::Angle;
 pub use difficulty::Difficulty;
+pub use generator::Score;
 pub use import::{Reader, RowError};
 pub use line::Line;
-pub use puzzle::Puzzle;
+pub use puzzle::{Puzzle, PuzzleApi};
+pub use rating::{Finished, Solve, finish};
+pub use tagger::tag;
 pub use theme::{Group, Theme};

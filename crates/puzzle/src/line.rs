@@ -32,6 +32,9 @@ pub enum LineError {
     /// (the solver must play last).
     #[error("the solution has {0} moves: it must be odd")]
     Length(usize),
+    /// More than [`MAX_MOVES`] moves.
+    #[error("more than {MAX_MOVES} moves")]
+    TooLong,
 }
 
 /// A checked puzzle line.
@@ -65,7 +68,7 @@ impl Line {
         let mut played = Vec::with_capacity(8);
         for (index, uci) in moves.into_iter().enumerate() {
             if index >= MAX_MOVES {
-                return Err(LineError::Length(index));
+                return Err(LineError::TooLong);
             }
             let m = parse_move(&pos, uci).ok_or_else(|| LineError::Move {
                 index,

@@ -62,6 +62,39 @@ impl Puzzle {
     pub fn has(&self, theme: Theme) -> bool {
         self.themes.contains(&theme)
     }
+
+    /// The `puzzle` object of lichess's `/api/puzzle/{id}`.
+    pub fn api(&self) -> PuzzleApi<'_> {
+        PuzzleApi {
+            id: &self.id,
+            rating: self.rating,
+            plays: self.plays,
+            initial_ply: self.initial_ply,
+            solution: &self.solution,
+            themes: &self.themes,
+        }
+    }
+}
+
+/// The `puzzle` object of lichess's API:
+/// `{"id","rating","plays","initialPly","solution","themes"}` (the `game`
+/// object beside it, with the PGN up to the opponent's move, is the
+/// server's).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PuzzleApi<'a> {
+    /// The id.
+    pub id: &'a str,
+    /// The rating.
+    pub rating: i32,
+    /// Times played.
+    pub plays: u32,
+    /// The ply of the game's position before the opponent's move.
+    pub initial_ply: u32,
+    /// The solution, UCI.
+    pub solution: &'a [String],
+    /// The themes' keys.
+    pub themes: &'a [Theme],
 }
 
 /// Whether `id` is a puzzle id: exactly [`ID_LEN`] ASCII letters or
@@ -74,6 +107,31 @@ pub fn is_valid_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn api_shape_is_lichess_s() {
+        let row = crate::record::Row {
+            id: "K69di",
+            fen: "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 62",
+            moves: "g8h8 a1a8",
+            rating: "2022",
+            rating_deviation: "75",
+            popularity: "90",
+            plays: "1970",
+            themes: "mate mateIn1 backRankMate",
+            game_url: "",
+            opening_tags: "",
+        };
+        let p = row.validate().unwrap();
+        let json = serde_json::to_value(p.api()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "id": "K69di", "rating": 2022, "plays": 1970, "initialPly": 123,
+                "solution": ["a1a8"], "themes": ["mate", "mateIn1", "backRankMate"],
+            })
+        );
+    }
 
     #[test]
     fn ids_are_five_alphanumerics() {
