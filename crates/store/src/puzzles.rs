@@ -14,9 +14,11 @@ use sqlx::{AnyConnection, Row};
 use crate::db::{Store, get_bool};
 use crate::error::StoreError;
 
-/// Puzzles written by one statement of an import (13 values each, well
-/// under either database's limit on bound values).
-const INSERT_BATCH: usize = 400;
+/// Puzzles written by one statement of an import (13 values each). Small
+/// statements are the fast ones: measured on SQLite through sqlx, 20,000
+/// puzzles took 17 s with 400 a statement, 2.7 s with 50 and 1.2 s with
+/// 16 (each puzzle's angle rows go 64 a statement alike).
+const INSERT_BATCH: usize = 16;
 
 /// A puzzle as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -228,7 +230,7 @@ impl Store {
     ) -> Result<Vec<(i64, String)>, StoreError> {
         let rows = sqlx::query(
             "SELECT rating, puzzle_id FROM puzzle_angles \
-             WHERE angle = $1 AND (rating > $2 OR (rating = $2 AND puzzle_id > $3)) AND rating <= $4 \
+             WHERE angle = $1 AND (rating, puzzle_id) > ($2, $3) AND rating <= $4 \
              ORDER BY rating, puzzle_id LIMIT $5",
         )
         .bind(angle)
