@@ -29,6 +29,9 @@ const PLAYING_DEFAULT: u32 = 9;
 const PLAYING_MAX: u32 = 50;
 /// Games one `/api/games/user/{username}` export streams at most.
 pub const EXPORT_MAX: u32 = 300;
+/// Games read from the store at a time by an export (each page is
+/// written out before the next is read).
+const EXPORT_PAGE: u32 = 50;
 /// The content type of PGN.
 const PGN: &str = "application/x-chess-pgn";
 
@@ -328,12 +331,12 @@ pub(super) async fn user_games(
     let shared = std::sync::Arc::clone(&state.0);
     tokio::spawn(async move {
         let mut sent = 0;
-        let mut until = until;
-        // Pages of the newest games first, leaving out the ones not shown.
+        let mut after: Option<(i64, String)> = None;
         while sent < max {
+            let key = after.as_ref().map(|(t, id)| (*t, id.as_str()));
             let page = match shared
                 .store
-                .games_created_between(&account.player_id, since, until, max)
+                .games_created_page(&account.player_id, (since, until), key, EXPORT_PAGE)
                 .await
             {
                 Ok(p) => p,
@@ -342,12 +345,12 @@ pub(super) async fn user_games(
                     return;
                 }
             };
-            let full = page.len() == max as usize;
-            let Some(oldest) = page.last().map(|r| r.created_at) else {
+            let Some(last) = page.last() else {
                 return;
             };
+            after = Some((last.created_at, last.id.clone()));
             for row in &page {
-                if sent >= max || row.created_at == oldest && full {
+                if sent >= max {
                     break;
                 }
                 let shown = row.kind != GameKind::Imported
@@ -365,13 +368,7 @@ pub(super) async fn user_games(
                     Err(e) => tracing::warn!(game = %row.id, "game export: {}", e.message),
                 }
             }
-            if !full {
-                return;
-            }
-            // The next page starts with the oldest games' time, which was
-            // held back so that games sharing it are not split.
-            until = oldest;
-            if page.iter().all(|r| r.created_at == oldest) {
+            if page.len() < EXPORT_PAGE as usize {
                 return;
             }
         }
