@@ -118,6 +118,15 @@ pub fn candidate_id(base: &str, n: u32) -> String {
     format!("{head}{suffix}")
 }
 
+/// Ids no club gets: the words of the site's own club paths (`/team/new`,
+/// `/api/team/all`, `/api/team/search`, `/api/team/of/…`).
+pub const RESERVED_IDS: [&str; 4] = ["new", "all", "search", "of"];
+
+/// Whether `id` is one of [`RESERVED_IDS`].
+pub fn reserved(id: &str) -> bool {
+    RESERVED_IDS.contains(&id)
+}
+
 /// Whether `id` could be a club's id (so that a request for anything else
 /// is answered "no such club" without a look-up).
 pub fn plausible_id(id: &str) -> bool {
@@ -149,6 +158,7 @@ mod tests {
         assert_eq!(c.len(), MAX_ID);
         assert!(c.ends_with("-12"));
         assert!(!plausible_id("Bad/Id"));
+        assert!(reserved("new") && reserved("search") && !reserved("news"));
         assert!(!plausible_id(""));
     }
 

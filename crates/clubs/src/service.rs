@@ -89,6 +89,9 @@ impl Clubs {
         let base = rules::make_id(&name).unwrap_or_default();
         for n in 1..=ID_TRIES {
             let id = rules::candidate_id(&base, n);
+            if rules::reserved(&id) {
+                continue;
+            }
             let new = NewClub {
                 id: &id,
                 name: &name,

@@ -25,6 +25,8 @@ async fn open_and_closed_clubs_from_creation_to_chat() {
             .await
             .unwrap();
         assert_eq!(twin.id, "les-fous-2");
+        let new = clubs.create("pa", "New", "", true, 12).await.unwrap();
+        assert_eq!(new.id, "new-2");
         assert!(matches!(
             clubs.create("pa", "x", "", true, 12).await,
             Err(ClubError::Invalid(_))

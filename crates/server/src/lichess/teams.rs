@@ -186,6 +186,9 @@ pub(super) async fn create(
     let name = form
         .name
         .ok_or_else(|| LiError::bad_request("a team needs a name"))?;
+    // A refused name or description does not use up a creation.
+    plyyard_clubs::rules::check_name(&name)?;
+    plyyard_clubs::rules::check_description(form.description.as_deref().unwrap_or(""))?;
     d.limits
         .check_clubs(ip, Some(&key(&caller)))
         .await
