@@ -130,7 +130,9 @@ export class ClubCtrl implements Controller {
         if (now.joined) await this.load();
         return;
       }
-      const [chat, requests] = await Promise.all([club.joined ? clubChat(this.id) : null, this.isLeader() ? clubRequests(this.id) : null]);
+      const leader = this.isLeader();
+      if (!club.joined && !leader) return;
+      const [chat, requests] = await Promise.all([club.joined ? clubChat(this.id) : null, leader ? clubRequests(this.id) : null]);
       if (chat) this.chat = chat;
       if (requests) this.requests = requests;
       this.redraw();

@@ -167,7 +167,7 @@ test('an open club is joined at once and left; its only leader may not leave', a
   await done(b.context, b.page);
 });
 
-test("the creation form shows the server's refusal of a too-short name", async () => {
+test("the club creation form shows the server's refusal of a too-short name", async () => {
   const { context, page } = await newPage();
   await signUp(page, 'short');
   await page.goto('/team/new');
