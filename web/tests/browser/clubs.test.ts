@@ -141,6 +141,7 @@ test('an open club is joined at once and left; its only leader may not leave', a
   // The leader edits the description.
   await a.page.getByTestId('club-edit').click();
   await a.page.getByTestId('club-edit-description').fill('Blitz every Friday.');
+  await shot(a.page, 'club-edit-desktop');
   await a.page.getByTestId('club-edit-save').click();
   await a.page.getByTestId('club-description').filter({ hasText: 'Blitz every Friday.' }).waitFor();
   assert.equal(await a.page.getByTestId('club-open').getAttribute('data-open'), 'true');
