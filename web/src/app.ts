@@ -14,6 +14,12 @@ import { analysisView } from './analysis/view.js';
 import { type Account, logout } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
 import { IncomingCtrl } from './challenge-banner.js';
+import { ClubCtrl } from './clubs/club-ctrl.js';
+import { clubView } from './clubs/club-view.js';
+import { ClubsCtrl } from './clubs/list-ctrl.js';
+import { clubsView } from './clubs/list-view.js';
+import { ClubNewCtrl } from './clubs/new-ctrl.js';
+import { clubNewView } from './clubs/new-view.js';
 import { incomingView } from './challenge-view.js';
 import { authView } from './auth/view.js';
 import { GameCtrl } from './game/ctrl.js';
@@ -126,6 +132,12 @@ export class App {
         return compose(new ImportCtrl(this.ctx), importView);
       case 'learn':
         return compose(new LearnCtrl(this.ctx, r.slug), learnView);
+      case 'clubs':
+        return compose(new ClubsCtrl(this.ctx, r.text, r.n), clubsView);
+      case 'clubNew':
+        return compose(new ClubNewCtrl(this.ctx), clubNewView);
+      case 'club':
+        return compose(new ClubCtrl(this.ctx, r.id), clubView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }
