@@ -2,6 +2,8 @@
 //! a club's id, made from its name as lichess makes team ids
 //! (`"Club d'échecs de Lyon"` → `club-d-echecs-de-lyon`).
 
+use plyyard_social::text::spoofing;
+
 use crate::error::ClubError;
 
 /// Characters a club's name has at least.
@@ -14,12 +16,6 @@ pub const MAX_DESCRIPTION: usize = 4_000;
 pub const MAX_MESSAGE: usize = 2_000;
 /// Characters an id has at most (its name's slug is cut there).
 pub const MAX_ID: usize = 40;
-
-/// Characters that change how text around them reads without being seen:
-/// zero-width ones and the bidirectional overrides and isolates.
-fn invisible(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
-}
 
 /// A club's name, trimmed and checked.
 ///
@@ -34,7 +30,7 @@ pub fn check_name(name: &str) -> Result<String, ClubError> {
             "a club's name has {MIN_NAME} to {MAX_NAME} characters (this one has {n})"
         )));
     }
-    if name.chars().any(|c| c.is_control() || invisible(c)) {
+    if name.chars().any(char::is_control) || spoofing(name).is_some() {
         return Err(ClubError::Invalid(
             "a club's name cannot hold control or invisible characters".to_owned(),
         ));
@@ -60,7 +56,8 @@ fn check_text(what: &str, text: &str, max: usize) -> Result<String, ClubError> {
     }
     if text
         .chars()
-        .any(|c| (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) || invisible(c))
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        || spoofing(text).is_some()
     {
         return Err(ClubError::Invalid(format!(
             "{what} cannot hold control or invisible characters"

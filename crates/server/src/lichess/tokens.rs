@@ -161,6 +161,9 @@ pub fn check_description(text: &str) -> LiResult<String> {
             "a description cannot hold control characters",
         ));
     }
+    if let Some(why) = plyyard_social::text::spoofing(text) {
+        return Err(LiError::bad_request(format!("a description: {why}")));
+    }
     Ok(text.to_owned())
 }
 

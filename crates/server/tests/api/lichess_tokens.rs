@@ -115,6 +115,15 @@ async fn bad_token_requests_are_refused_and_change_nothing(db: TestDb) {
             json!({"description": "x\u{7}", "scopes": ["bot:play"]}),
             400,
         ),
+        // Spoofing: a direction override, a zero-width space.
+        (
+            json!({"description": "\u{202E}tob ym", "scopes": ["bot:play"]}),
+            400,
+        ),
+        (
+            json!({"description": "my\u{200B}bot", "scopes": ["bot:play"]}),
+            400,
+        ),
         (
             json!({"description": "x", "scopes": ["bot:play"], "admin": true}),
             400,
