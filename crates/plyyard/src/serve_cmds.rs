@@ -149,6 +149,15 @@ pub struct ServeArgs {
         default_value_t = 60
     )]
     pub limit_puzzle_solves_per_minute: u32,
+    /// Public Lichess-API reads (token tests, user statuses, online bots,
+    /// game exports) one client may make per minute (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_API_READS_PER_MINUTE",
+        default_value_t = 120
+    )]
+    pub limit_api_reads_per_minute: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -228,6 +237,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             clubs_per_day: args.limit_clubs_per_day,
             club_actions_per_hour: args.limit_club_actions_per_hour,
             puzzle_solves_per_minute: args.limit_puzzle_solves_per_minute,
+            api_reads_per_minute: args.limit_api_reads_per_minute,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -294,6 +304,7 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         clubs_per_day: 0,
         club_actions_per_hour: 0,
         puzzle_solves_per_minute: 0,
+        api_reads_per_minute: 0,
         ..quotas
     }
 }

@@ -270,11 +270,13 @@ async fn export_one(state: &Shared, row: &GameRow, wants: ExportWants) -> LiResu
 /// `Accept: application/json` (`?pgnInJson=true`, `?moves=false`).
 pub(super) async fn export(
     State(state): State<AppState>,
+    reader: super::caller::Reader,
     Path(id): Path<String>,
     headers: HeaderMap,
     q: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    reader.count(&state.limits, 1).await?;
     let wants = ExportWants::of(&headers, "application/json", &q)?;
     let id = game_json::game_id(&id);
     let row = match state.live.exists(id).await {
@@ -306,11 +308,22 @@ pub(super) struct UserGamesQuery {
 /// games only unless `ongoing=true`.
 pub(super) async fn user_games(
     State(state): State<AppState>,
+    reader: super::caller::Reader,
     Path(name): Path<String>,
     headers: HeaderMap,
     q: Result<Query<UserGamesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    // An export of many games counts as several reads.
+    reader
+        .count(
+            &state.limits,
+            q.max
+                .unwrap_or(EXPORT_MAX)
+                .clamp(1, EXPORT_MAX)
+                .div_ceil(100),
+        )
+        .await?;
     let wants = ExportWants::of(
         &headers,
         NDJSON,

@@ -163,9 +163,12 @@ pub(super) struct StatusJson {
 pub(super) async fn status(
     State(store): State<Store>,
     State(social): State<Social>,
+    State(limits): State<std::sync::Arc<crate::security::Limits>>,
+    reader: super::caller::Reader,
     q: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Json<Vec<StatusJson>>> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    reader.count(&limits, 1).await?;
     let ids = q.ids.unwrap_or_default();
     let names: Vec<&str> = ids
         .split(',')
@@ -180,18 +183,20 @@ pub(super) async fn status(
             "`ids` names at most {MAX_STATUS_IDS} users"
         )));
     }
-    let mut out = Vec::with_capacity(names.len());
-    for name in names {
-        if check_username(name).is_err() {
-            continue;
-        }
-        if let Some(a) = store.account_named(name).await? {
-            let id = user_id(&a);
+    let valid: Vec<&str> = names
+        .into_iter()
+        .filter(|n| check_username(n).is_ok())
+        .collect();
+    let found = store.accounts_named(&valid).await?;
+    let mut out = Vec::with_capacity(valid.len());
+    for name in valid {
+        if let Some(a) = found.get(&name.to_lowercase()) {
+            let id = user_id(a);
             out.push(StatusJson {
                 online: social.presence.is_online(&id).await,
                 id,
                 name: a.username.clone(),
-                title: title(&a),
+                title: title(a),
             });
         }
     }
@@ -207,25 +212,28 @@ pub(super) struct OnlineQuery {
 pub(super) async fn online_bots(
     State(store): State<Store>,
     State(social): State<Social>,
+    State(limits): State<std::sync::Arc<crate::security::Limits>>,
+    reader: super::caller::Reader,
     q: Result<Query<OnlineQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    reader.count(&limits, 1).await?;
     let nb = q.nb.unwrap_or(MAX_ONLINE_BOTS).clamp(1, MAX_ONLINE_BOTS);
+    // One look-up for every online account, then one rating look-up per
+    // bot listed (at most `nb`): the work is bounded whoever asks.
+    let online = social.presence.online_ids().await;
+    let names: Vec<&str> = online.iter().map(String::as_str).collect();
+    let found = store.accounts_named(&names).await?;
     let mut lines = String::new();
-    let mut listed = 0;
-    for id in social.presence.online_ids().await {
-        if listed >= nb {
-            break;
-        }
-        let Some(a) = store.account_named(&id).await? else {
-            continue;
-        };
-        if a.bot {
-            let user = user_json(&store, &social, &a).await?;
-            lines.push_str(&serde_json::to_string(&user).unwrap_or_default());
-            lines.push('\n');
-            listed += 1;
-        }
+    let bots = online
+        .iter()
+        .filter_map(|id| found.get(id.as_str()))
+        .filter(|a| a.bot)
+        .take(nb);
+    for a in bots {
+        let user = user_json(&store, &social, a).await?;
+        lines.push_str(&serde_json::to_string(&user).unwrap_or_default());
+        lines.push('\n');
     }
     Ok((
         [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],

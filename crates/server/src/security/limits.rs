@@ -209,6 +209,11 @@ pub struct Quotas {
     /// Batches of puzzle solutions one account (and one address) may send
     /// per minute; also the burst.
     pub puzzle_solves_per_minute: u32,
+    /// Reads of the public Lichess-API look-ups and exports (token tests,
+    /// user statuses, online bots, game exports) one address (and one
+    /// account) may make per minute; also the burst. A large token test
+    /// counts once per hundred tokens.
+    pub api_reads_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -234,6 +239,7 @@ impl Default for Quotas {
             clubs_per_day: 5,
             club_actions_per_hour: 120,
             puzzle_solves_per_minute: 60,
+            api_reads_per_minute: 120,
         }
     }
 }
@@ -529,6 +535,7 @@ pub struct Limits {
     clubs: Limit,
     club_actions: Limit,
     puzzle_solves: Limit,
+    api_reads: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -566,6 +573,7 @@ impl Limits {
             analyses: Limit::new("analyses", q.analyses_per_minute, MINUTE),
             clubs: Limit::new("clubs", q.clubs_per_day, Duration::from_secs(86_400)),
             puzzle_solves: Limit::new("puzzle-solves", q.puzzle_solves_per_minute, MINUTE),
+            api_reads: Limit::new("api-reads", q.api_reads_per_minute, MINUTE),
             club_actions: Limit::new(
                 "club-actions",
                 q.club_actions_per_hour,
@@ -786,6 +794,24 @@ impl Limits {
     ) -> Result<(), RetryAfter> {
         self.count(&self.puzzle_solves, &subjects_of(ip, account))
             .await
+    }
+
+    /// Counts `units` public API reads (look-ups, exports) by a client,
+    /// address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its reads per minute.
+    pub async fn check_api_reads(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+        units: u32,
+    ) -> Result<(), RetryAfter> {
+        let subjects = subjects_of(ip, account);
+        for _ in 0..units.max(1) {
+            self.count(&self.api_reads, &subjects).await?;
+        }
+        Ok(())
     }
 
     /// Counts one chat line said by a client, address and account.
