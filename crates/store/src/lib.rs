@@ -33,7 +33,7 @@ mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
 pub use backend::Backend;
-pub use challenges::{ChallengeRow, ChallengeStatus};
+pub use challenges::{ChallengeCap, ChallengeCaps, ChallengeRow, ChallengeStatus};
 pub use chat::ChatLineRow;
 pub use clubs::{ClubMember, ClubRequestRow, ClubRow, NewClub, Removal};
 pub use db::{Store, now_ms, redact_url, resolve_url};

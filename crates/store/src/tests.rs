@@ -489,22 +489,52 @@ async fn challenges_settle_once_and_expire_without_their_challenger() {
         }
         assert!(
             store
-                .create_challenge(&challenge("ch000001", "ann", "bob", 10), 2)
+                .create_challenge(&challenge("ch000001", "ann", "bob", 10), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         assert!(
             store
-                .create_challenge(&challenge("ch000002", "ann", "cy", 11), 2)
+                .create_challenge(&challenge("ch000002", "ann", "cy", 11), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         assert!(
             !store
-                .create_challenge(&challenge("ch000003", "ann", "cy", 12), 2)
+                .create_challenge(&challenge("ch000003", "ann", "cy", 12), caps(2))
+                .await
+                .unwrap()
+                .is_ok(),
+            "the cap of waiting challenges"
+        );
+        // One pair's cap, then the receiver's: a second challenge from bob
+        // to cy is refused for the pair, and cy (two waiting) refuses more.
+        let wide = ChallengeCaps {
+            per_challenger: 9,
+            per_dest: 2,
+            per_pair: 1,
+        };
+        assert_eq!(
+            store
+                .create_challenge(&challenge("ch000010", "ann", "cy", 13), wide)
                 .await
                 .unwrap(),
-            "the cap of waiting challenges"
+            Err(ChallengeCap::Pair)
+        );
+        assert_eq!(
+            store
+                .create_challenge(
+                    &challenge("ch000011", "bob", "cy", 13),
+                    ChallengeCaps {
+                        per_dest: 1,
+                        ..wide
+                    }
+                )
+                .await
+                .unwrap(),
+            Err(ChallengeCap::Dest)
         );
         let got = store.challenge("ch000001").await.unwrap().unwrap();
         assert_eq!(got, challenge("ch000001", "ann", "bob", 10));
@@ -566,15 +596,17 @@ async fn challenges_settle_once_and_expire_without_their_challenger() {
         // Only challenges whose challenger is gone expire.
         assert!(
             store
-                .create_challenge(&challenge("ch000004", "cy", "ann", 40), 2)
+                .create_challenge(&challenge("ch000004", "cy", "ann", 40), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         assert!(
             store
-                .create_challenge(&challenge("ch000005", "bob", "ann", 40), 2)
+                .create_challenge(&challenge("ch000005", "bob", "ann", 40), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         store.touch_challenges("bob", 70).await.unwrap();
         let expired = store.expire_challenges(60, 80).await.unwrap();
@@ -865,6 +897,14 @@ async fn clubs_members_leaders_and_requests() {
                 .unwrap()
                 .leader
         );
+    }
+}
+
+fn caps(per_challenger: u32) -> ChallengeCaps {
+    ChallengeCaps {
+        per_challenger,
+        per_dest: 2,
+        per_pair: 1,
     }
 }
 
