@@ -63,11 +63,21 @@ pub struct ServeArgs {
     #[arg(long, env = "PLYYARD_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// Behind a reverse proxy: take the client address from
-    /// `X-Forwarded-For` (the right-most entry that is not a loopback,
-    /// private or link-local address). Never set it when clients can reach
-    /// the server directly: they could then pick any address.
+    /// `X-Forwarded-For` when the request comes from a trusted proxy (the
+    /// right-most entry that is not a trusted proxy).
     #[arg(long, env = "PLYYARD_TRUST_PROXY")]
     pub trust_proxy: bool,
+    /// The proxies trusted with `--trust-proxy`: addresses or networks,
+    /// comma-separated (`10.0.0.2,10.1.0.0/16`). Only requests from them
+    /// may tell the client address.
+    #[arg(
+        long,
+        env = "PLYYARD_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        default_value = "127.0.0.0/8,::1/128",
+        value_parser = parse_net
+    )]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Run as one node of a cluster: the Redis server the nodes share,
     /// `redis://HOST:PORT/DB`. Needs a PostgreSQL `--db` (the nodes share
     /// it too). Without it this node serves alone.
@@ -259,6 +269,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         secret: args.secret,
         tuning,
         trust_proxy: args.trust_proxy,
+        trusted_proxies: args.trusted_proxies.clone(),
         public_url: args.public_url,
         redis: args.redis,
         node_id: args.node_id,
@@ -282,6 +293,14 @@ fn node_id(s: &str) -> Result<String, String> {
     } else {
         Err("a node id is 1 to 64 letters, digits, '-' or '_'".to_owned())
     }
+}
+
+/// An address (`10.0.0.2`, a network of one) or a network (`10.1.0.0/16`).
+fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{s:?} is not an address or a network (10.0.0.2, 10.1.0.0/16)"))
 }
 
 /// `quotas` with every rate limit off (a quota of 0 is no limit); the

@@ -41,6 +41,9 @@ pub struct Shared {
     /// Whether `X-Forwarded-For` tells the client address
     /// ([`crate::Config::trust_proxy`]).
     pub trust_proxy: bool,
+    /// The proxies trusted to tell the client address
+    /// ([`crate::Config::trusted_proxies`]).
+    pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The origin of [`crate::Config::public_url`] (`https://chess.example`), the
     /// only one allowed to change state when set.
     pub public_origin: Option<String>,
@@ -139,6 +142,7 @@ impl Shared {
             )),
             analyses: Arc::new(Analyses::new()),
             trust_proxy: false,
+            trusted_proxies: Arc::new(crate::security::default_trusted_proxies()),
             public_origin: None,
             secure_cookies: false,
             tuning,
@@ -236,7 +240,9 @@ impl FromRef<AppState> for Gate {
     fn from_ref(state: &AppState) -> Gate {
         Gate {
             public_origin: state.public_origin.clone(),
-            trust_proxy: state.trust_proxy,
+            proxies: state
+                .trust_proxy
+                .then(|| Arc::clone(&state.trusted_proxies)),
         }
     }
 }

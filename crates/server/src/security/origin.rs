@@ -125,9 +125,9 @@ pub struct Gate {
     /// The only origin allowed to change state, when set
     /// ([`crate::Config::public_url`]).
     pub public_origin: Option<String>,
-    /// Whether `X-Forwarded-For` tells the client address
-    /// ([`crate::Config::trust_proxy`]).
-    pub trust_proxy: bool,
+    /// The proxies whose `X-Forwarded-For` tells the client address
+    /// (`None`: none is trusted; see [`crate::Config::trust_proxy`]).
+    pub proxies: Option<std::sync::Arc<Vec<ipnet::IpNet>>>,
 }
 
 /// Middleware on the whole router: refuses cross-site state changes with
@@ -147,7 +147,11 @@ pub async fn guard(State(state): State<Gate>, mut req: Request, next: Next) -> R
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-    let ip = ClientIp::from_request(peer, req.headers(), state.trust_proxy);
+    let ip = ClientIp::from_request(
+        peer,
+        req.headers(),
+        state.proxies.as_deref().map(Vec::as_slice),
+    );
     req.extensions_mut().insert(ip);
     next.run(req).await
 }
