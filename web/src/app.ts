@@ -35,6 +35,16 @@ import { ProfileCtrl } from './profile/ctrl.js';
 import { profileView } from './profile/view.js';
 import { ReviewCtrl } from './review/ctrl.js';
 import { reviewView } from './review/view.js';
+import { DashboardCtrl, daysParam } from './puzzle/dashboard.js';
+import { dashboardView } from './puzzle/dashboard-view.js';
+import { TrainerCtrl } from './puzzle/ctrl.js';
+import { StormCtrl } from './puzzle/storm.js';
+import { stormView } from './puzzle/storm-view.js';
+import { StreakCtrl } from './puzzle/streak.js';
+import { streakView } from './puzzle/streak-view.js';
+import { ThemesCtrl } from './puzzle/themes-page.js';
+import { themesView } from './puzzle/themes-view.js';
+import { trainerView } from './puzzle/view.js';
 import { route } from './route.js';
 import { patch } from './snab.js';
 import { TableCtrl } from './table/ctrl.js';
@@ -126,6 +136,16 @@ export class App {
         return compose(new ImportCtrl(this.ctx), importView);
       case 'learn':
         return compose(new LearnCtrl(this.ctx, r.slug), learnView);
+      case 'training':
+        return compose(new TrainerCtrl(this.ctx, r.angle), trainerView);
+      case 'puzzleThemes':
+        return compose(new ThemesCtrl(), themesView);
+      case 'puzzleDashboard':
+        return compose(new DashboardCtrl(this.ctx, daysParam(location.search)), dashboardView);
+      case 'streak':
+        return compose(new StreakCtrl(this.ctx), streakView);
+      case 'storm':
+        return compose(new StormCtrl(this.ctx), stormView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }

@@ -27,7 +27,14 @@ export type Route =
   /** An app asks for access (OAuth). */
   | { page: 'oauth' }
   /** A Learn page; `slug` null for the index. */
-  | { page: 'learn'; slug: string | null };
+  | { page: 'learn'; slug: string | null }
+  /** The puzzle trainer: a theme or opening, `mix`, or `daily` for the puzzle of the day. */
+  | { page: 'training'; angle: string }
+  /** Puzzle themes, the puzzle dashboard, Puzzle Streak, Puzzle Storm. */
+  | { page: 'puzzleThemes' }
+  | { page: 'puzzleDashboard' }
+  | { page: 'streak' }
+  | { page: 'storm' };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -43,6 +50,12 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
   m = /^\/learn(?:\/([^/]+))?\/?$/.exec(pathname);
   if (m) return { page: 'learn', slug: m[1] === undefined ? null : decodeURIComponent(m[1]) };
+  if (/^\/training\/themes\/?$/.test(pathname)) return { page: 'puzzleThemes' };
+  if (/^\/training\/dashboard\/?$/.test(pathname)) return { page: 'puzzleDashboard' };
+  m = /^\/training(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (m) return { page: 'training', angle: m[1] === undefined ? 'mix' : decodeURIComponent(m[1]) };
+  if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
+  if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
