@@ -47,7 +47,16 @@ export const TRAINER_PACE: Pace = { intro: 500, reply: 450 };
 /** A line for the player. */
 export interface RoundFeedback {
   kind: 'ok' | 'bad' | 'info';
-  text: string;
+  /** Translated when shown, so that a language switch changes it. */
+  key: Key;
+  params?: Record<string, string | number>;
+  /** A text already made (an error). */
+  text?: string;
+}
+
+/** The text of a feedback line. */
+export function feedbackText(fb: RoundFeedback): string {
+  return fb.text ?? t(fb.key, fb.params);
 }
 
 /** The position in a PGN's `FEN` tag, if any. */
@@ -68,6 +77,8 @@ function roleOfSan(s: string): string {
   return ROLE_LETTERS[s[0] ?? ''] ?? 'pawn';
 }
 
+let rounds = 0;
+
 /** A puzzle round. */
 export class PuzzleRound {
   readonly board: PlayBoard;
@@ -86,6 +97,8 @@ export class PuzzleRound {
   private timers = new Set<ReturnType<typeof setTimeout>>();
   /** Counts the round's starts, so that a stale continuation stops. */
   private run = 0;
+  /** Names the round's board element: a new round gets a new board. */
+  private readonly serial = ++rounds;
 
   constructor(
     readonly data: PuzzleData,
@@ -145,7 +158,7 @@ export class PuzzleRound {
     const r = await this.board.goTo(this.startPos());
     if (!r || run !== this.run) return;
     this.state = 'play';
-    this.feedback = { kind: 'info', text: t(this.color === 'white' ? 'puzzle.findWhite' : 'puzzle.findBlack') };
+    this.feedback = { kind: 'info', key: this.color === 'white' ? 'puzzle.findWhite' : 'puzzle.findBlack' };
     this.host.redraw();
   }
 
@@ -183,7 +196,7 @@ export class PuzzleRound {
       return this.won();
     }
     this.state = 'wait';
-    this.feedback = { kind: 'ok', text: t('puzzle.best') };
+    this.feedback = { kind: 'ok', key: 'puzzle.best' };
     this.host.redraw();
     const r = await this.board.goTo(at, true);
     if (!r || run !== this.run) return;
@@ -206,7 +219,7 @@ export class PuzzleRound {
 
   private won(): void {
     this.state = 'win';
-    this.feedback = { kind: 'ok', text: t('puzzle.solved') };
+    this.feedback = { kind: 'ok', key: 'puzzle.solved' };
     sound('end');
     this.finish('win');
   }
@@ -214,7 +227,7 @@ export class PuzzleRound {
   private failed(m: LegalMove): void {
     this.state = 'fail';
     this.board.end({ fen: m.fen, lastMove: m.uci }, [{ orig: m.uci.slice(2, 4) as Square, brush: 'red' }]);
-    this.feedback = { kind: 'bad', text: t('puzzle.wrong', { move: san(m.san) }) };
+    this.feedback = { kind: 'bad', key: 'puzzle.wrong', params: { move: san(m.san) } };
     this.finish('fail');
   }
 
@@ -233,7 +246,7 @@ export class PuzzleRound {
     this.hint = uci.slice(0, 2);
     const shape: DrawShape = { orig: this.hint as Square, brush: 'green' };
     this.board.show([shape]);
-    this.feedback = { kind: 'info', text: t('puzzle.hintText', { piece: roleText(m ? roleOfSan(m.san) : 'pawn') }) };
+    this.feedback = { kind: 'info', key: 'puzzle.hintText', params: { piece: roleText(m ? roleOfSan(m.san) : 'pawn') } };
     this.host.redraw();
   }
 
@@ -242,7 +255,7 @@ export class PuzzleRound {
     if (this.state === 'view' || this.state === 'loading' || this.state === 'win') return;
     const run = this.reset();
     this.state = 'view';
-    this.feedback = { kind: 'info', text: t('puzzle.solutionShown', { line: '…' }) };
+    this.feedback = { kind: 'info', key: 'puzzle.solutionShown', params: { line: '…' } };
     if (this.outcome === null) this.finish('view');
     else this.host.redraw();
     void this.playOut(run);
@@ -260,7 +273,7 @@ export class PuzzleRound {
       at = { fen: m.fen, lastMove: m.uci, check: givesCheck(m.san) };
       this.line.push(san(m.san));
       this.board.end(at);
-      this.feedback = { kind: 'info', text: t('puzzle.solutionShown', { line: this.line.join(' ') }) };
+      this.feedback = { kind: 'info', key: 'puzzle.solutionShown', params: { line: this.line.join(' ') } };
       this.host.redraw();
     }
     this.board.end(at);
@@ -268,7 +281,7 @@ export class PuzzleRound {
   }
 
   private error(e: unknown): void {
-    this.feedback = { kind: 'bad', text: typeof e === 'string' ? e : errorText(e) };
+    this.feedback = { kind: 'bad', key: 'puzzle.error.line', text: typeof e === 'string' ? e : errorText(e) };
     this.host.redraw();
   }
 
@@ -297,24 +310,23 @@ export class PuzzleRound {
 
   /** The board, named for tests by the puzzle it shows and the round's state. */
   vnode(): VNode {
-    return h(
-      'div.puzzle-board',
-      { attrs: { 'data-testid': 'puzzle-board', 'data-puzzle-id': this.id, 'data-state': this.state, 'data-color': this.color } },
-      [this.board.vnode()],
-    );
+    const attrs: Record<string, string> = { 'data-testid': 'puzzle-board', 'data-puzzle-id': this.id, 'data-state': this.state, 'data-color': this.color };
+    if (this.hint) attrs['data-hint'] = this.hint;
+    return h('div.puzzle-board', { key: `round-${this.serial}`, attrs }, [this.board.vnode()]);
   }
 }
 
 /** The feedback line (always present, so that screen readers hear it change). */
 export function roundFeedbackView(round: PuzzleRound | null, fallback: string | null = null): VNode {
-  const fb = round?.feedback ?? (fallback ? { kind: 'info' as const, text: fallback } : null);
+  const fb = round?.feedback;
+  const text = fb ? feedbackText(fb) : fallback;
   return h(
     'div.ex-feedback.puzzle-feedback',
     {
       class: { ok: fb?.kind === 'ok', bad: fb?.kind === 'bad' },
       attrs: { 'data-testid': 'puzzle-feedback', 'data-state': round?.state ?? 'loading', role: 'status', 'aria-live': 'polite' },
     },
-    fb ? [h('p', fb.text)] : [],
+    text ? [h('p', text)] : [],
   );
 }
 

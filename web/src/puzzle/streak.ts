@@ -42,13 +42,13 @@ export class StreakCtrl implements Controller {
     this.score = 0;
     this.over = false;
     void this.load();
+    this.ctx.redraw();
   }
 
   private async load(): Promise<void> {
     const mine = ++this.asked;
     this.error = null;
     this.open(null);
-    this.ctx.redraw();
     try {
       const data = await nextPuzzle('mix', streakDifficulty(this.score));
       if (!this.alive || mine !== this.asked) return;
