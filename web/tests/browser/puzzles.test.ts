@@ -343,3 +343,14 @@ test('the puzzle pages in French', { skip: skip() }, async () => {
   await selectLang(page, 'en');
   await done(context, page);
 });
+
+test('the tactics page of Learn links to its puzzle themes', { skip: skip() }, async () => {
+  const { context, page } = await newPage();
+  await page.goto('/learn/tactics');
+  await page.getByTestId('learn-puzzles').waitFor();
+  await page.getByTestId('learn-puzzle-pin').click();
+  await page.waitForURL((u) => u.pathname === '/training/pin');
+  const p = await shownPuzzle(page);
+  assert.ok(p.puzzle.themes.includes('pin'), p.puzzle.themes.join(' '));
+  await done(context, page);
+});
