@@ -5,7 +5,8 @@ import { h, type VNode } from 'snabbdom';
 import { type Key, t } from '../i18n.js';
 import { authPath } from '../route.js';
 import type { Results } from './api.js';
-import { type DashboardCtrl, PERIODS } from './dashboard.js';
+import type { DashboardCtrl } from './dashboard.js';
+import { PERIODS } from './model.js';
 import { themeName } from './themes.js';
 import { puzzleNav } from './view.js';
 

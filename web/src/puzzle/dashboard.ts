@@ -7,15 +7,6 @@ import type { Controller, Ctx } from '../page.js';
 import { type Dashboard, getDashboard } from './api.js';
 import { puzzleError } from './ctrl.js';
 
-/** The periods offered. */
-export const PERIODS = [7, 30, 90] as const;
-
-/** The period of a `?days=` query (30 unless one of the periods offered). */
-export function daysParam(search: string): number {
-  const n = Number(new URLSearchParams(search).get('days') ?? '30');
-  return (PERIODS as readonly number[]).includes(n) ? n : 30;
-}
-
 /** The dashboard page. */
 export class DashboardCtrl implements Controller {
   data: Dashboard | null = null;

@@ -16,6 +16,7 @@ import { PlayBoard, type Shown } from '../learn/exercises/play.js';
 import { errorText, roleText, san } from '../learn/exercises/widget.js';
 import { play as sound } from '../sound.js';
 import type { PuzzleData } from './api.js';
+import { fenTag } from './model.js';
 
 /** Where a round stands. */
 export type RoundState = 'loading' | 'play' | 'wait' | 'fail' | 'win' | 'view';
@@ -57,11 +58,6 @@ export interface RoundFeedback {
 /** The text of a feedback line. */
 export function feedbackText(fb: RoundFeedback): string {
   return fb.text ?? t(fb.key, fb.params);
-}
-
-/** The position in a PGN's `FEN` tag, if any. */
-export function fenTag(pgn: string): string | null {
-  return /\[FEN "([^"]+)"\]/.exec(pgn)?.[1] ?? null;
 }
 
 /** Does the server's SAN give check? */

@@ -2,26 +2,18 @@
 //! streak grows, until the first mistake. Each puzzle is
 //! `GET /api/puzzle/next?angle=mix&difficulty=…`, the difficulty stepping
 //! up with the score (easiest for the first 2, then easier, normal, harder,
-//! hardest: `streakDifficulty`), relative to the player's puzzle rating.
+//! hardest: `streakDifficulty` in model.ts), relative to the player's puzzle rating.
 //! Streak results are not sent (not rated); the best streak is kept in the
 //! browser.
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
-import { type Difficulty, nextPuzzle, type PuzzleData } from './api.js';
+import { nextPuzzle, type PuzzleData } from './api.js';
 import { bestScore, noteScore } from './best.js';
 import { puzzleError } from './ctrl.js';
+import { streakDifficulty } from './model.js';
 import { type Outcome, PuzzleRound } from './round.js';
 
 export const STREAK_BEST_KEY = 'plyyard.puzzle.streak.best';
-
-/** The difficulty of the next puzzle once `score` puzzles are solved. */
-export function streakDifficulty(score: number): Difficulty {
-  if (score < 2) return 'easiest';
-  if (score < 5) return 'easier';
-  if (score < 9) return 'normal';
-  if (score < 14) return 'harder';
-  return 'hardest';
-}
 
 /** The streak page. */
 export class StreakCtrl implements Controller {

@@ -7,13 +7,9 @@ import { authPath } from '../route.js';
 import { t } from '../i18n.js';
 import { DIFFICULTIES, type Difficulty } from './api.js';
 import type { TrainerCtrl } from './ctrl.js';
+import { signed } from './model.js';
 import { difficultyKey, type PuzzleRound, puzzleButton, roundFeedbackView } from './round.js';
 import { angleName, COMMON_ANGLES, themeName } from './themes.js';
-
-/** A signed rating change (`+12`, `−8`, `±0`). */
-export function signed(n: number): string {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
-}
 
 /** Links to the puzzle pages, `current` marked. */
 export function puzzleNav(current: string): VNode {
