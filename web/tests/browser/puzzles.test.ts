@@ -89,7 +89,11 @@ async function solve(page: Page, p: PuzzleJson): Promise<void> {
     fen = (await playable(page, i === 0 ? null : fen)).fen;
     await move(page, p.puzzle.solution[i]!);
   }
-  await page.locator(`${BOARD}[data-state="win"]`).waitFor();
+  // Solved: shown as such, or already replaced by the next puzzle (Streak and Storm move on by themselves).
+  await page.waitForFunction((id) => {
+    const b = document.querySelector('[data-testid="puzzle-board"]');
+    return b && (b.getAttribute('data-puzzle-id') !== id || b.getAttribute('data-state') === 'win');
+  }, p.puzzle.id);
 }
 
 /** A legal move of `fen` that is neither the solution's first nor a mate. */
