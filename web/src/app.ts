@@ -135,8 +135,6 @@ export class App {
         return compose(new AnalysisCtrl(this.ctx, sourceOf(location.pathname, location.search)), analysisView);
       case 'import':
         return compose(new ImportCtrl(this.ctx), importView);
-      case 'learn':
-        return compose(new LearnCtrl(this.ctx, r.slug), learnView);
       case 'training':
         return compose(new TrainerCtrl(this.ctx, r.angle), trainerView);
       case 'puzzleThemes':
@@ -147,6 +145,8 @@ export class App {
         return compose(new StreakCtrl(this.ctx), streakView);
       case 'storm':
         return compose(new StormCtrl(this.ctx), stormView);
+      case 'learn':
+        return compose(new LearnCtrl(this.ctx, r.slug), learnView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }

@@ -22,19 +22,19 @@ export type Route =
   | { page: 'analysis' }
   /** Importing games from PGN. */
   | { page: 'import' }
-  /** The account's API tokens (and the prefilled creation form). */
-  | { page: 'tokens' }
-  /** An app asks for access (OAuth). */
-  | { page: 'oauth' }
-  /** A Learn page; `slug` null for the index. */
-  | { page: 'learn'; slug: string | null }
   /** The puzzle trainer: a theme or opening, `mix`, or `daily` for the puzzle of the day. */
   | { page: 'training'; angle: string }
   /** Puzzle themes, the puzzle dashboard, Puzzle Streak, Puzzle Storm. */
   | { page: 'puzzleThemes' }
   | { page: 'puzzleDashboard' }
   | { page: 'streak' }
-  | { page: 'storm' };
+  | { page: 'storm' }
+  /** The account's API tokens (and the prefilled creation form). */
+  | { page: 'tokens' }
+  /** An app asks for access (OAuth). */
+  | { page: 'oauth' }
+  /** A Learn page; `slug` null for the index. */
+  | { page: 'learn'; slug: string | null };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -44,18 +44,18 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'review', id: decodeURIComponent(m[1]!) };
   if (/^\/analysis(?:\/[^/]+\/\d+)?\/?$/.test(pathname)) return { page: 'analysis' };
   if (/^\/import\/?$/.test(pathname)) return { page: 'import' };
-  m = /^\/@\/([^/]+)\/?$/.exec(pathname);
-  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
-  m = /^\/t\/([^/]+)\/?$/.exec(pathname);
-  if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
-  m = /^\/learn(?:\/([^/]+))?\/?$/.exec(pathname);
-  if (m) return { page: 'learn', slug: m[1] === undefined ? null : decodeURIComponent(m[1]) };
   if (/^\/training\/themes\/?$/.test(pathname)) return { page: 'puzzleThemes' };
   if (/^\/training\/dashboard\/?$/.test(pathname)) return { page: 'puzzleDashboard' };
   m = /^\/training(?:\/([^/]+))?\/?$/.exec(pathname);
   if (m) return { page: 'training', angle: m[1] === undefined ? 'mix' : decodeURIComponent(m[1]) };
   if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
   if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
+  m = /^\/@\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
+  m = /^\/t\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
+  m = /^\/learn(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (m) return { page: 'learn', slug: m[1] === undefined ? null : decodeURIComponent(m[1]) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
