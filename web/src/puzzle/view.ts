@@ -5,11 +5,16 @@
 import { h, type VNode } from 'snabbdom';
 import { authPath } from '../route.js';
 import { t } from '../i18n.js';
-import { DIFFICULTIES, type Difficulty } from './api.js';
+import { DIFFICULTIES, type Difficulty, type Glicko } from './api.js';
 import type { TrainerCtrl } from './ctrl.js';
 import { signed } from './model.js';
 import { difficultyKey, type PuzzleRound, puzzleButton, roundFeedbackView } from './round.js';
 import { angleName, COMMON_ANGLES, themeName } from './themes.js';
+
+/** A puzzle rating as shown: `?` after it while provisional, as on lichess. */
+function ratingText(g: Glicko): string {
+  return `${Math.round(g.rating)}${g.provisional ? '?' : ''}`;
+}
 
 /** Links to the puzzle pages, `current` marked. */
 export function puzzleNav(current: string): VNode {
@@ -51,7 +56,7 @@ function infoView(ctrl: TrainerCtrl, r: PuzzleRound): VNode | null {
       p.themes.flatMap((k, i) => [i > 0 ? ', ' : '', h('a', { attrs: { href: `/training/${encodeURIComponent(k)}` } }, themeName(k))]),
     ),
     diff !== undefined
-      ? h('p.puzzle-rating-diff', { class: { up: diff > 0, down: diff < 0 }, attrs: { 'data-testid': 'puzzle-rating-diff' } }, t('puzzle.ratingDiff', { diff: signed(diff), rating: Math.round(ctrl.glicko?.rating ?? 0) }))
+      ? h('p.puzzle-rating-diff', { class: { up: diff > 0, down: diff < 0 }, attrs: { 'data-testid': 'puzzle-rating-diff' } }, t('puzzle.ratingDiff', { diff: signed(diff), rating: ctrl.glicko ? ratingText(ctrl.glicko) : '?' }))
       : ctrl.sending
         ? h('p.muted', t('puzzle.sending'))
         : !ctrl.rated
@@ -101,7 +106,7 @@ export function trainerView(ctrl: TrainerCtrl): VNode {
       puzzleNav(ctrl.daily ? '/training/daily' : ctrl.angle === 'mix' ? '/training' : ''),
       h('h1', ctrl.daily ? t('puzzle.daily') : angleName(ctrl.angle)),
       ctrl.glicko && !ctrl.daily
-        ? h('p.muted', { attrs: { 'data-testid': 'puzzle-my-rating' } }, t(ctrl.rated ? 'puzzle.myRating' : 'puzzle.myRatingGuest', { rating: Math.round(ctrl.glicko.rating) }))
+        ? h('p.muted', { attrs: { 'data-testid': 'puzzle-my-rating' } }, t(ctrl.rated ? 'puzzle.myRating' : 'puzzle.myRatingGuest', { rating: ctrl.rated ? ratingText(ctrl.glicko) : Math.round(ctrl.glicko.rating) }))
         : null,
       ctrl.error ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'puzzle-error' } }, ctrl.error) : null,
       roundFeedbackView(r, ctrl.error ? null : t('puzzle.loading')),
