@@ -3,14 +3,15 @@
 //! puzzle of the day), its first result sent with
 //! `POST /api/puzzle/batch/{angle}?nb=1` (rated for an account), whose
 //! answer brings the rating change and the next puzzle. The difficulty is
-//! remembered in the browser.
+//! remembered in the browser. `/training/{id}` shows puzzle `id` (5 letters
+//! or digits, as lichess's ids, and not a theme key).
 import { ApiError } from '../api.js';
 import { t } from '../i18n.js';
 import { errorText } from '../learn/exercises/widget.js';
 import type { Controller, Ctx } from '../page.js';
-import { dailyPuzzle, DIFFICULTIES, type Difficulty, getBatch, type Glicko, type PuzzleData, type Round, sendSolutions } from './api.js';
+import { dailyPuzzle, DIFFICULTIES, type Difficulty, getBatch, getPuzzle, type Glicko, type PuzzleData, type Round, sendSolutions } from './api.js';
 import { type Outcome, PuzzleRound } from './round.js';
-import { angleName } from './themes.js';
+import { angleName, isTheme } from './themes.js';
 
 const DIFFICULTY_KEY = 'plyyard.puzzle.difficulty';
 
@@ -65,9 +66,19 @@ export class TrainerCtrl implements Controller {
     return this.angle === 'daily';
   }
 
+  /** The puzzle id of `/training/{id}` (a lichess-style id of 5 letters or digits, not a theme), else null. */
+  get puzzleId(): string | null {
+    return !isTheme(this.angle) && /^[A-Za-z0-9]{5}$/.test(this.angle) ? this.angle : null;
+  }
+
+  /** One puzzle shown by itself (the puzzle of the day, or one by its id), not a series. */
+  get single(): boolean {
+    return this.daily || this.puzzleId !== null;
+  }
+
   /** The angle results are sent under. */
   private get sendAngle(): string {
-    return this.daily ? 'mix' : this.angle;
+    return this.single ? 'mix' : this.angle;
   }
 
   /** Is the visitor logged in (rated rounds)? */
@@ -82,6 +93,7 @@ export class TrainerCtrl implements Controller {
     try {
       let data: PuzzleData | undefined;
       if (this.daily) data = await dailyPuzzle();
+      else if (this.puzzleId) data = await getPuzzle(this.puzzleId);
       else {
         const b = await getBatch(this.angle, 1, this.difficulty);
         this.glicko = b.glicko;
@@ -128,9 +140,9 @@ export class TrainerCtrl implements Controller {
     this.ctx.redraw();
   }
 
-  /** Opens the next puzzle (after the puzzle of the day, the trainer's mix). */
+  /** Opens the next puzzle (after the puzzle of the day or one by its id, the trainer's mix). */
   next(): void {
-    if (this.daily) return this.ctx.navigate('/training');
+    if (this.single) return this.ctx.navigate('/training');
     const up = this.upcoming;
     this.upcoming = null;
     if (up) {
@@ -156,7 +168,9 @@ export class TrainerCtrl implements Controller {
   }
 
   title(): string {
-    return this.daily ? t('puzzle.daily') : `${t('puzzle.title')} · ${angleName(this.angle)}`;
+    if (this.daily) return t('puzzle.daily');
+    if (this.puzzleId) return t('puzzle.info.id', { id: this.puzzleId });
+    return `${t('puzzle.title')} · ${angleName(this.angle)}`;
   }
 
   destroy(): void {

@@ -120,7 +120,9 @@ export class PuzzleRound {
 
   /** The position the solver faces. */
   private startPos(): Shown {
-    return { fen: this.data.game.fen, lastMove: this.data.game.lastMove };
+    // The opponent's move is the PGN's last word, in the server's SAN.
+    const last = this.data.game.pgn.trim().split(/\s+/).pop() ?? '';
+    return { fen: this.data.game.fen, lastMove: this.data.game.lastMove, check: givesCheck(last) };
   }
 
   /** Shows the opponent's move, then offers the player's moves. */

@@ -40,7 +40,7 @@ function actions(ctrl: TrainerCtrl, r: PuzzleRound | null): VNode {
     s === 'play' ? puzzleButton(t('puzzle.hint'), () => r!.showHint(), 'puzzle-hint', { disabled: r!.hint !== null }) : null,
     s === 'play' || s === 'wait' || s === 'fail' ? puzzleButton(t('puzzle.viewSolution'), () => r!.viewSolution(), 'puzzle-solution', { disabled: s === 'wait' }) : null,
     s === 'fail' || (s === 'view' && r!.outcome !== 'view') ? puzzleButton(t('puzzle.retry'), () => r!.retry(), 'puzzle-retry') : null,
-    over || ctrl.error ? puzzleButton(ctrl.daily ? t('puzzle.toTrainer') : t('puzzle.next'), () => ctrl.next(), 'puzzle-next', { primary: true }) : null,
+    over || ctrl.error ? puzzleButton(ctrl.single ? t('puzzle.toTrainer') : t('puzzle.next'), () => ctrl.next(), 'puzzle-next', { primary: true }) : null,
   ]);
 }
 
@@ -49,7 +49,7 @@ function infoView(ctrl: TrainerCtrl, r: PuzzleRound): VNode | null {
   const p = r.data.puzzle;
   const diff = ctrl.recorded?.ratingDiff;
   return h('div.puzzle-info', { attrs: { 'data-testid': 'puzzle-info' } }, [
-    h('p', [t('puzzle.info.id', { id: p.id }), ' · ', h('span', { attrs: { 'data-testid': 'puzzle-rating' } }, t('puzzle.info.rating', { rating: p.rating })), ' · ', t('puzzle.info.plays', { plays: p.plays })]),
+    h('p', [h('a', { attrs: { href: `/training/${encodeURIComponent(p.id)}`, 'data-testid': 'puzzle-link' } }, t('puzzle.info.id', { id: p.id })), ' · ', h('span', { attrs: { 'data-testid': 'puzzle-rating' } }, t('puzzle.info.rating', { rating: p.rating })), ' · ', t('puzzle.info.plays', { plays: p.plays })]),
     h(
       'p.puzzle-themes',
       { attrs: { 'data-testid': 'puzzle-themes' } },
@@ -77,7 +77,7 @@ function select(id: string, label: string, value: string, options: ReadonlyArray
 }
 
 function settings(ctrl: TrainerCtrl): VNode | null {
-  if (ctrl.daily) return null;
+  if (ctrl.single) return null;
   const angles = COMMON_ANGLES.includes(ctrl.angle) ? COMMON_ANGLES : [...COMMON_ANGLES, ctrl.angle];
   return h('div.puzzle-settings', [
     select(
@@ -104,8 +104,8 @@ export function trainerView(ctrl: TrainerCtrl): VNode {
     h('div.puzzle-board-col', [r ? r.vnode() : h('div.puzzle-board.puzzle-board-empty', { attrs: { 'data-testid': 'puzzle-board', 'data-state': 'loading' } })]),
     h('aside.card.puzzle-side', [
       puzzleNav(ctrl.daily ? '/training/daily' : ctrl.angle === 'mix' ? '/training' : ''),
-      h('h1', ctrl.daily ? t('puzzle.daily') : angleName(ctrl.angle)),
-      ctrl.glicko && !ctrl.daily
+      h('h1', ctrl.daily ? t('puzzle.daily') : ctrl.puzzleId ? t('puzzle.info.id', { id: ctrl.puzzleId }) : angleName(ctrl.angle)),
+      ctrl.glicko && !ctrl.single
         ? h('p.muted', { attrs: { 'data-testid': 'puzzle-my-rating' } }, t(ctrl.rated ? 'puzzle.myRating' : 'puzzle.myRatingGuest', { rating: ctrl.rated ? ratingText(ctrl.glicko) : Math.round(ctrl.glicko.rating) }))
         : null,
       ctrl.error ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'puzzle-error' } }, ctrl.error) : null,

@@ -228,6 +228,14 @@ test('the puzzle of the day, and a theme chosen on the themes page', { skip: ski
   const daily = await api<PuzzleJson>(page, '/api/puzzle/daily');
   const shown = await playable(page);
   assert.equal(shown.id, daily.json.puzzle.id);
+  // A puzzle by its id, with the opponent's check shown.
+  const batch = await api<{ puzzles: PuzzleJson[] }>(page, '/api/puzzle/batch/mix?nb=30');
+  const checking = batch.json.puzzles.find((p) => p.game.pgn.trim().endsWith('+'));
+  assert.ok(checking, 'a puzzle starting from a check');
+  await page.goto(`/training/${checking.puzzle.id}`);
+  assert.equal((await playable(page)).id, checking.puzzle.id);
+  await page.locator('cg-board square.check').waitFor({ state: 'attached' });
+  await shot(page, 'puzzle-by-id-check');
   await page.getByTestId('puzzle-nav-themes').click();
   await page.waitForURL((u) => u.pathname === '/training/themes');
   await page.getByTestId('puzzle-group-mates').waitFor();
