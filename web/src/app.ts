@@ -41,6 +41,17 @@ import { ProfileCtrl } from './profile/ctrl.js';
 import { profileView } from './profile/view.js';
 import { ReviewCtrl } from './review/ctrl.js';
 import { reviewView } from './review/view.js';
+import { DashboardCtrl } from './puzzle/dashboard.js';
+import { dashboardView } from './puzzle/dashboard-view.js';
+import { TrainerCtrl } from './puzzle/ctrl.js';
+import { daysParam } from './puzzle/model.js';
+import { StormCtrl } from './puzzle/storm.js';
+import { stormView } from './puzzle/storm-view.js';
+import { StreakCtrl } from './puzzle/streak.js';
+import { streakView } from './puzzle/streak-view.js';
+import { ThemesCtrl } from './puzzle/themes-page.js';
+import { themesView } from './puzzle/themes-view.js';
+import { trainerView } from './puzzle/view.js';
 import { route } from './route.js';
 import { patch } from './snab.js';
 import { TableCtrl } from './table/ctrl.js';
@@ -130,6 +141,16 @@ export class App {
         return compose(new AnalysisCtrl(this.ctx, sourceOf(location.pathname, location.search)), analysisView);
       case 'import':
         return compose(new ImportCtrl(this.ctx), importView);
+      case 'training':
+        return compose(new TrainerCtrl(this.ctx, r.angle), trainerView);
+      case 'puzzleThemes':
+        return compose(new ThemesCtrl(), themesView);
+      case 'puzzleDashboard':
+        return compose(new DashboardCtrl(this.ctx, daysParam(location.search)), dashboardView);
+      case 'streak':
+        return compose(new StreakCtrl(this.ctx), streakView);
+      case 'storm':
+        return compose(new StormCtrl(this.ctx), stormView);
       case 'learn':
         return compose(new LearnCtrl(this.ctx, r.slug), learnView);
       case 'clubs':

@@ -42,6 +42,7 @@ export function headerView(s: HeaderState): VNode {
       ]),
       h('nav.site-nav', { attrs: { 'aria-label': t('nav.main') } }, [
         h('a.nav-learn', { attrs: { href: '/learn', 'data-testid': 'learn-link' } }, t('learn.nav')),
+        h('a.nav-puzzles', { attrs: { href: '/training', 'data-testid': 'puzzles-link' } }, t('puzzle.nav')),
         h('a.nav-multiplayer', { attrs: { href: '/multiplayer', 'data-testid': 'multiplayer-link' } }, t('nav.multiplayer')),
         h('a.nav-clubs', { attrs: { href: '/team', 'data-testid': 'clubs-link' } }, t('clubs.nav')),
       ]),

@@ -22,6 +22,13 @@ export type Route =
   | { page: 'analysis' }
   /** Importing games from PGN. */
   | { page: 'import' }
+  /** The puzzle trainer: a theme or opening, `mix`, or `daily` for the puzzle of the day. */
+  | { page: 'training'; angle: string }
+  /** Puzzle themes, the puzzle dashboard, Puzzle Streak, Puzzle Storm. */
+  | { page: 'puzzleThemes' }
+  | { page: 'puzzleDashboard' }
+  | { page: 'streak' }
+  | { page: 'storm' }
   /** The account's API tokens (and the prefilled creation form). */
   | { page: 'tokens' }
   /** An app asks for access (OAuth). */
@@ -43,6 +50,12 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'review', id: decodeURIComponent(m[1]!) };
   if (/^\/analysis(?:\/[^/]+\/\d+)?\/?$/.test(pathname)) return { page: 'analysis' };
   if (/^\/import\/?$/.test(pathname)) return { page: 'import' };
+  if (/^\/training\/themes\/?$/.test(pathname)) return { page: 'puzzleThemes' };
+  if (/^\/training\/dashboard\/?$/.test(pathname)) return { page: 'puzzleDashboard' };
+  m = /^\/training(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (m) return { page: 'training', angle: m[1] === undefined ? 'mix' : decodeURIComponent(m[1]) };
+  if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
+  if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
   m = /^\/t\/([^/]+)\/?$/.exec(pathname);
