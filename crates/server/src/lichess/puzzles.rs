@@ -116,12 +116,7 @@ fn puzzle_json(row: &PuzzleRow) -> LiResult<Value> {
             row.id
         )))
     })?;
-    let game_id = row
-        .game_url
-        .rsplit('/')
-        .find(|p| !p.is_empty() && !p.starts_with('#') && *p != "black" && *p != "white")
-        .map(|p| p.split('#').next().unwrap_or(p).to_owned())
-        .unwrap_or_default();
+    let game_id = game_id_of(&row.game_url);
     let themes: Vec<&str> = row.themes.split_ascii_whitespace().collect();
     Ok(json!({
         "game": {
@@ -139,6 +134,18 @@ fn puzzle_json(row: &PuzzleRow) -> LiResult<Value> {
             "initialPly": row.initial_ply,
         },
     }))
+}
+
+/// The game id of a lichess game URL (`https://lichess.org/ID/black#56`
+/// → `ID`); empty when there is none.
+fn game_id_of(url: &str) -> String {
+    let path = url.split('#').next().unwrap_or("");
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .find(|p| !p.is_empty() && *p != "black" && *p != "white")
+        .filter(|p| !p.contains(':') && !p.contains('.'))
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn angle_of(key: &str) -> LiResult<Angle> {
@@ -431,4 +438,18 @@ fn themes_of(rounds: &[plyyard_store::PuzzleRoundRow]) -> Value {
         out.insert(k.to_owned(), json!({ "theme": k, "results": results(of) }));
     }
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game_id_of;
+
+    #[test]
+    fn game_ids_come_from_lichess_urls() {
+        assert_eq!(game_id_of("https://lichess.org/seIMDWkD#25"), "seIMDWkD");
+        assert_eq!(game_id_of("https://lichess.org/TaT1Zl7z/black#56"), "TaT1Zl7z");
+        assert_eq!(game_id_of("https://lichess.org/TaT1Zl7z/white"), "TaT1Zl7z");
+        assert_eq!(game_id_of(""), "");
+        assert_eq!(game_id_of("https://lichess.org/"), "");
+    }
 }
