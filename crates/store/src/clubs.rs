@@ -362,15 +362,7 @@ impl Store {
         if leader && other_leaders(&mut tx, club, player).await? == 0 {
             return Ok(Removal::OnlyLeader);
         }
-        sqlx::query("DELETE FROM club_members WHERE club_id = $1 AND player_id = $2")
-            .bind(club)
-            .bind(player)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("UPDATE clubs SET nb_members = nb_members - 1 WHERE id = $1")
-            .bind(club)
-            .execute(&mut *tx)
-            .await?;
+        delete_member(&mut tx, club, player).await?;
         tx.commit().await?;
         Ok(Removal::Removed)
     }
@@ -576,6 +568,24 @@ impl Store {
     }
 }
 
+/// Removes a member row and counts it off, in the caller's transaction.
+async fn delete_member(
+    conn: &mut AnyConnection,
+    club: &str,
+    player: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM club_members WHERE club_id = $1 AND player_id = $2")
+        .bind(club)
+        .bind(player)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("UPDATE clubs SET nb_members = nb_members - 1 WHERE id = $1")
+        .bind(club)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// Whether `player` leads `club` (`None`: not a member).
 async fn member_leader(
     conn: &mut AnyConnection,
@@ -626,15 +636,7 @@ pub(crate) async fn leave_all_clubs(
     .collect::<Result<_, StoreError>>()?;
     for (club, leader) in clubs {
         lock_club(conn, &club).await?;
-        sqlx::query("DELETE FROM club_members WHERE club_id = $1 AND player_id = $2")
-            .bind(club.as_str())
-            .bind(player)
-            .execute(&mut *conn)
-            .await?;
-        sqlx::query("UPDATE clubs SET nb_members = nb_members - 1 WHERE id = $1")
-            .bind(club.as_str())
-            .execute(&mut *conn)
-            .await?;
+        delete_member(conn, &club, player).await?;
         if leader && other_leaders(conn, &club, player).await? == 0 {
             promote_oldest(conn, &club).await?;
         }

@@ -194,37 +194,6 @@ impl Store {
         .collect()
     }
 
-    /// A player's games created from `since` up to `until` (Unix
-    /// milliseconds, both included), newest first, at most `limit`.
-    ///
-    /// # Errors
-    /// A database failure or a corrupt row.
-    pub async fn games_created_between(
-        &self,
-        player: &str,
-        since: i64,
-        until: i64,
-        limit: u32,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games \
-             WHERE (white_player = $1 OR black_player = $1) \
-             AND created_at >= $2 AND created_at <= $3 \
-             ORDER BY created_at DESC, id LIMIT $4"
-        ))
-        .bind(player)
-        .bind(since)
-        .bind(until)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(game_from_row)
-        .collect()
-    }
-}
-
-impl Store {
     /// A page of the games `player` played (white or black) created in
     /// `since..=until`, newest first (by id among equals), after the game
     /// `after` (its creation time and id) when given: paging by this key

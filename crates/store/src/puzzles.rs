@@ -350,23 +350,8 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn puzzle_rating(&self, player: &str) -> Result<Option<PuzzleRating>, StoreError> {
-        let row = sqlx::query(
-            "SELECT rating, deviation, volatility, games FROM puzzle_ratings WHERE player_id = $1",
-        )
-        .bind(player)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| {
-            Ok(PuzzleRating {
-                glicko: Glicko {
-                    rating: r.try_get(0)?,
-                    deviation: r.try_get(1)?,
-                    volatility: r.try_get(2)?,
-                },
-                games: r.try_get(3)?,
-            })
-        })
-        .transpose()
+        let mut conn = self.pool.acquire().await?;
+        player_rating_in(&mut conn, player).await
     }
 
     /// Records `player`'s round of `puzzle` (which must have been served

@@ -247,14 +247,34 @@ async fn recent_games_are_newest_first_and_settings_stick() {
         assert_eq!(ids(store.recent_games("p1", 50).await.unwrap()), ["b", "a"]);
         assert_eq!(ids(store.games_page("p1", 1, 5).await.unwrap()), ["a"]);
         assert_eq!(
-            ids(store.games_created_between("p1", 10, 29, 5).await.unwrap()),
+            ids(store
+                .games_created_page("p1", (10, 29), None, 5)
+                .await
+                .unwrap()),
             ["a"]
         );
         assert_eq!(
-            ids(store.games_created_between("p1", 0, 100, 1).await.unwrap()),
+            ids(store
+                .games_created_page("p1", (0, 100), None, 1)
+                .await
+                .unwrap()),
             ["b"]
         );
-        assert_eq!(ids(store.ongoing_games("p1", 5).await.unwrap()).len(), 2);
+        // The next page starts after the last game seen, even at one time.
+        store.insert_game(&sample("b2", "p1", 30)).await.unwrap();
+        let first = store
+            .games_created_page("p1", (0, 100), None, 1)
+            .await
+            .unwrap();
+        let rest = store
+            .games_created_page("p1", (0, 100), Some((30, &first[0].id)), 5)
+            .await
+            .unwrap();
+        assert_eq!(
+            (ids(first), ids(rest)),
+            (vec!["b".to_owned()], vec!["b2".to_owned(), "a".to_owned()])
+        );
+        assert_eq!(ids(store.ongoing_games("p1", 5).await.unwrap()).len(), 3);
         assert!(store.ongoing_games("p3", 5).await.unwrap().is_empty());
         assert_eq!(store.setting_or_insert("k", "one").await.unwrap(), "one");
         assert_eq!(store.setting_or_insert("k", "two").await.unwrap(), "one");

@@ -447,7 +447,10 @@ mod tests {
     #[test]
     fn game_ids_come_from_lichess_urls() {
         assert_eq!(game_id_of("https://lichess.org/seIMDWkD#25"), "seIMDWkD");
-        assert_eq!(game_id_of("https://lichess.org/TaT1Zl7z/black#56"), "TaT1Zl7z");
+        assert_eq!(
+            game_id_of("https://lichess.org/TaT1Zl7z/black#56"),
+            "TaT1Zl7z"
+        );
         assert_eq!(game_id_of("https://lichess.org/TaT1Zl7z/white"), "TaT1Zl7z");
         assert_eq!(game_id_of(""), "");
         assert_eq!(game_id_of("https://lichess.org/"), "");

@@ -399,6 +399,20 @@ pub(super) async fn requests(
     ))
 }
 
+/// The account a leader's action is about, once the caller may lead
+/// (`team:lead`) and the action is counted.
+async fn leader_target(
+    d: &ClubDoors,
+    ip: ClientIp,
+    caller: &Caller,
+    user: &str,
+) -> LiResult<plyyard_store::Account> {
+    caller.require(&[Scope::TeamLead])?;
+    let target = named(&d.store, user).await?;
+    count_action(d, ip, caller).await?;
+    Ok(target)
+}
+
 /// `POST /api/team/{id}/request/{userId}/accept|decline`.
 pub(super) async fn answer(
     State(d): State<ClubDoors>,
@@ -406,7 +420,6 @@ pub(super) async fn answer(
     caller: Caller,
     Path((id, user, answer)): Path<(String, String, String)>,
 ) -> LiResult<Json<Value>> {
-    caller.require(&[Scope::TeamLead])?;
     let accept = match answer.as_str() {
         "accept" => true,
         "decline" => false,
@@ -416,8 +429,7 @@ pub(super) async fn answer(
             ));
         }
     };
-    let target = named(&d.store, &user).await?;
-    count_action(&d, ip, &caller).await?;
+    let target = leader_target(&d, ip, &caller, &user).await?;
     d.clubs
         .answer_request(
             &id,
@@ -438,9 +450,7 @@ pub(super) async fn kick(
     caller: Caller,
     Path((id, user)): Path<(String, String)>,
 ) -> LiResult<Json<Value>> {
-    caller.require(&[Scope::TeamLead])?;
-    let target = named(&d.store, &user).await?;
-    count_action(&d, ip, &caller).await?;
+    let target = leader_target(&d, ip, &caller, &user).await?;
     d.clubs
         .kick(
             &id,
@@ -461,14 +471,12 @@ pub(super) async fn leader(
     caller: Caller,
     Path((id, user, change)): Path<(String, String, String)>,
 ) -> LiResult<Json<Value>> {
-    caller.require(&[Scope::TeamLead])?;
     let lead = match change.as_str() {
         "add" => true,
         "remove" => false,
         _ => return Err(LiError::not_found("Change a leader with add or remove")),
     };
-    let target = named(&d.store, &user).await?;
-    count_action(&d, ip, &caller).await?;
+    let target = leader_target(&d, ip, &caller, &user).await?;
     d.clubs
         .set_leader(
             &id,
