@@ -63,6 +63,7 @@ RULES: dict[str, set[str]] = {
     "plyyard-learn": RUNTIME,
     "plyyard-exercises": RUNTIME,
     "plyyard-rating": RUNTIME,
+    "plyyard-swiss": RUNTIME,
     "plyyard-i18n": RUNTIME,
     "plyyard-store": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-live": {"axum", "hyper", "tower-http", "plyyard-server"},
