@@ -107,6 +107,11 @@ pub fn pair_round(t: &Tournament, present: &[u32]) -> Result<Pairing, PairError>
     } else {
         pair_exact(&round)?
     };
+    // C2 is absolute: no second pairing-allocated bye, none after a point
+    // won without playing.
+    if bye.is_some_and(|b| !b.bye_eligible) {
+        return Err(PairError::NoPairing);
+    }
     Ok(finish(&round, pairs, bye, t))
 }
 

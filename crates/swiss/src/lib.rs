@@ -21,3 +21,6 @@ pub mod wide;
 pub use dutch::{PairError, Pairing, pair_next_round, pair_round};
 pub use generator::{Generated, GeneratorOptions, generate};
 pub use model::{Colour, Outcome, Player, RoundEntry, Tournament};
+
+#[cfg(test)]
+mod tests;
