@@ -114,7 +114,11 @@ fn random(a: RandomArgs) -> ExitCode {
         withdraw_rate: if a.withdrawals { 0.02 } else { 0.0 },
         late_rate: if a.late_joins { 0.1 } else { 0.0 },
         forbidden_pairs: a.forbidden,
-        initial_colour: if a.black1 { Colour::Black } else { Colour::White },
+        initial_colour: if a.black1 {
+            Colour::Black
+        } else {
+            Colour::White
+        },
     };
     let started = std::time::Instant::now();
     let g = generate(&o);

@@ -238,9 +238,8 @@ impl<'a, W: Packed> Engine<'_, 'a, W> {
         }
         s += b;
         if current {
-            let imbalanced = p1.colour_difference().abs() >= 2
-                && p2.colour_difference().abs() >= 2
-                && same;
+            let imbalanced =
+                p1.colour_difference().abs() >= 2 && p2.colour_difference().abs() >= 2 && same;
             if !imbalanced {
                 w = w | (one << s);
             }
@@ -253,7 +252,12 @@ impl<'a, W: Packed> Engine<'_, 'a, W> {
             let mut c = 0;
             for p in [p1, p2] {
                 if p.score == bs {
-                    c += self.bye.unplayed_ranks.get(&p.opponents.len()).copied().unwrap_or(0);
+                    c += self
+                        .bye
+                        .unplayed_ranks
+                        .get(&p.opponents.len())
+                        .copied()
+                        .unwrap_or(0);
                 }
             }
             w = w | (W::small(c) << s);
@@ -330,7 +334,7 @@ impl<'a, W: Packed> Engine<'_, 'a, W> {
         let Some(cands) = self.bye.candidates.clone() else {
             return;
         };
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             return;
         }
         let top = self.ps[0].score;
@@ -389,7 +393,11 @@ fn run<'a, W: Packed>(round: &Round<'a>, layout: Layout) -> Outcome<'a> {
     let ps = &round.players[..];
     let n = ps.len();
     let compatible: Vec<Vec<bool>> = (0..n)
-        .map(|i| (0..n).map(|j| i != j && round.compatible(ps[i], ps[j])).collect())
+        .map(|i| {
+            (0..n)
+                .map(|j| i != j && round.compatible(ps[i], ps[j]))
+                .collect()
+        })
         .collect();
     let candidates = (n % 2 == 1 && round.number >= 2).then(|| {
         let eligible: Vec<bool> = ps.iter().map(|p| p.bye_eligible).collect();
@@ -500,10 +508,15 @@ fn run<'a, W: Packed>(round: &Round<'a>, layout: Layout) -> Outcome<'a> {
             }
             md_left -= 1;
             if !residents(stable[g], &bracket) || stable[g] == g {
-                for rli in resident_begin..next_begin {
+                for (rli, &rg) in bracket
+                    .iter()
+                    .enumerate()
+                    .take(next_begin)
+                    .skip(resident_begin)
+                {
                     let bw = base_at(&base, rli, li);
                     if !bw.zero() {
-                        e.set(g, bracket[rli], bw | W::small(1));
+                        e.set(g, rg, bw | W::small(1));
                     }
                 }
                 stable = e.matching();
@@ -512,10 +525,15 @@ fn run<'a, W: Packed>(round: &Round<'a>, layout: Layout) -> Outcome<'a> {
                 matched[g] = true;
                 md_matched_left -= 1;
                 let size = (next_begin - resident_begin) as u64;
-                for rli in resident_begin..next_begin {
+                for (rli, &rg) in bracket
+                    .iter()
+                    .enumerate()
+                    .take(next_begin)
+                    .skip(resident_begin)
+                {
                     let bw = base_at(&base, rli, li);
                     if !bw.zero() {
-                        e.set(g, bracket[rli], (bw | W::small(size)) + W::small(1));
+                        e.set(g, rg, (bw | W::small(size)) + W::small(1));
                     }
                 }
             }
@@ -699,9 +717,8 @@ fn run<'a, W: Packed>(round: &Round<'a>, layout: Layout) -> Outcome<'a> {
         }
 
         // On to the next bracket with whoever is left.
-        e.bye.single_downfloater = n % 2 == 1
-            && loaded
-            && e.bye.score.is_some_and(|s| s >= bracket_score);
+        e.bye.single_downfloater =
+            n % 2 == 1 && loaded && e.bye.score.is_some_and(|s| s >= bracket_score);
         let mut carried = Vec::new();
         let mut carried_mdps = 0;
         for (li, &g) in bracket.iter().enumerate() {

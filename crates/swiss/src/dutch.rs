@@ -17,6 +17,12 @@ use crate::model::Tournament;
 /// method solves one matching per decision and grows as n⁴.
 pub const EXACT_LIMIT: usize = 160;
 
+/// Pairs found (higher-ranked first) and the bye, before colours.
+pub type Found<'a> = (Vec<(&'a State, &'a State)>, Option<&'a State>);
+
+/// A board's order key: higher score, sum of scores, best pairing number.
+type BoardKey = (u32, u32, u32);
+
 /// The pairing of one round.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pairing {
@@ -84,7 +90,8 @@ impl Round<'_> {
 /// Pairs round `t.rounds_paired() + 1` among the players `present` (start
 /// numbers); everyone else is left out (absent, bye asked for, withdrawn).
 pub fn pair_round(t: &Tournament, present: &[u32]) -> Result<Pairing, PairError> {
-    t.validate().map_err(|e| PairError::Invalid(e.to_string()))?;
+    t.validate()
+        .map_err(|e| PairError::Invalid(e.to_string()))?;
     let states = history::states(t);
     let mut players: Vec<&State> = present
         .iter()
@@ -124,12 +131,16 @@ pub fn pair_next_round(t: &Tournament) -> Result<Pairing, PairError> {
 /// Round one (C.04.3 A.2 with everyone on zero): the lower half by
 /// pairing number meets the upper half in order; with an odd number the
 /// lowest-ranked player gets the bye. Later rounds: `bracket`.
-fn pair_exact<'a>(round: &Round<'a>) -> Result<(Vec<(&'a State, &'a State)>, Option<&'a State>), PairError> {
+fn pair_exact<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
     let ps = &round.players;
     if round.number == 1 {
         let mut order = ps.clone();
         order.sort_by_key(|s| s.pairing_number);
-        let bye = if order.len() % 2 == 1 { order.pop() } else { None };
+        let bye = if order.len() % 2 == 1 {
+            order.pop()
+        } else {
+            None
+        };
         let half = order.len() / 2;
         let pairs: Vec<_> = (0..half).map(|i| (order[i], order[half + i])).collect();
         if pairs.iter().all(|(a, b)| round.compatible(a, b)) {
@@ -154,7 +165,7 @@ fn finish(
     t: &Tournament,
 ) -> Pairing {
     let _ = round;
-    let mut boards: Vec<((u32, u32, u32), (u32, u32))> = pairs
+    let mut boards: Vec<(BoardKey, (u32, u32))> = pairs
         .into_iter()
         .map(|(a, b)| {
             let white_a = colour::a_gets_white(a, b, t.initial_colour);

@@ -9,11 +9,9 @@
 //! system above a size.
 
 use crate::colour;
-use crate::dutch::{PairError, Round};
+use crate::dutch::{Found, PairError, Round};
 use crate::history::State;
 use crate::matching::max_weight_matching;
-
-type Found<'a> = (Vec<(&'a State, &'a State)>, Option<&'a State>);
 
 /// Pairs the round with one matching; see the module's note.
 pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
@@ -29,8 +27,8 @@ pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
         while j < n && ps[j].score == ps[i].score {
             j += 1;
         }
-        for k in i..j {
-            pos[k] = ((k - i) as i64, (j - i) as i64);
+        for (k, slot) in pos.iter_mut().enumerate().take(j).skip(i) {
+            *slot = ((k - i) as i64, (j - i) as i64);
         }
         i = j;
     }
@@ -39,7 +37,9 @@ pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
             return 0;
         }
         let inelig = i128::from(!p.bye_eligible && any_eligible);
-        (inelig << 19) | (i128::from(p.score.min(255)) << 11) | (2047 - i128::from(p.pairing_number.min(2047)))
+        (inelig << 19)
+            | (i128::from(p.score.min(255)) << 11)
+            | (2047 - i128::from(p.pairing_number.min(2047)))
     };
     let mut edges = Vec::new();
     for a in 0..n {
@@ -64,7 +64,8 @@ pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
             } else {
                 0
             };
-            let w = ((bonus(ps[a]) + bonus(ps[b])) << 54) | (closeness << 32) | (colours << 20) | shape;
+            let w =
+                ((bonus(ps[a]) + bonus(ps[b])) << 54) | (closeness << 32) | (colours << 20) | shape;
             edges.push((a, b, w));
         }
     }

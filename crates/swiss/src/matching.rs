@@ -467,7 +467,9 @@ impl<W: Weight> Matcher<W> {
                     }
                 }
                 for b in 0..2 * n {
-                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
                     {
                         let d = self.slack(self.bestedge[b]).half();
                         if deltatype == 0 || d < delta {
@@ -607,7 +609,11 @@ mod tests {
             assert_eq!(weight_of(&edges, &mate), best, "{edges:?}");
             let mate = max_weight_matching(n, &edges, true);
             let got_size = mate.iter().filter(|m| m.is_some()).count() / 2;
-            assert_eq!((got_size, weight_of(&edges, &mate)), (size, best_card), "{edges:?}");
+            assert_eq!(
+                (got_size, weight_of(&edges, &mate)),
+                (size, best_card),
+                "{edges:?}"
+            );
             for (v, m) in mate.iter().enumerate() {
                 if let Some(u) = m {
                     assert_eq!(mate[*u], Some(v));

@@ -169,7 +169,11 @@ impl Player {
 
 /// Formats half-points as TRF does: `3.5`.
 pub fn format_points(half_points: u32) -> String {
-    format!("{}.{}", half_points / 2, if half_points % 2 == 1 { 5 } else { 0 })
+    format!(
+        "{}.{}",
+        half_points / 2,
+        if half_points % 2 == 1 { 5 } else { 0 }
+    )
 }
 
 /// A Swiss tournament: its players (index `i` holds start number `i + 1`),
@@ -236,7 +240,11 @@ impl Tournament {
 
     /// The number of rounds already paired (the longest entry list).
     pub fn rounds_paired(&self) -> usize {
-        self.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0)
+        self.players
+            .iter()
+            .map(|p| p.rounds.len())
+            .max()
+            .unwrap_or(0)
     }
 
     /// The player with this start number.
@@ -277,7 +285,9 @@ impl Tournament {
                 let mirror = self.player(opp).and_then(|o| o.rounds.get(r)).copied();
                 let ok = match (*e, mirror) {
                     (
-                        RoundEntry::Played { colour, outcome, .. },
+                        RoundEntry::Played {
+                            colour, outcome, ..
+                        },
                         Some(RoundEntry::Played {
                             opponent,
                             colour: c2,

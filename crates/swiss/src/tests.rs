@@ -12,7 +12,9 @@ fn field(n: u32) -> Tournament {
     Tournament::new(
         "t",
         5,
-        (0..n).map(|i| (format!("P{i:02}"), 2000 - i as u16 * 10)).collect(),
+        (0..n)
+            .map(|i| (format!("P{i:02}"), 2000 - i as u16 * 10))
+            .collect(),
     )
 }
 
@@ -57,7 +59,11 @@ fn start_numbers_follow_rating_then_name() {
     let t = Tournament::new(
         "t",
         3,
-        vec![("Bea".into(), 1500), ("Al".into(), 1500), ("Cy".into(), 1900)],
+        vec![
+            ("Bea".into(), 1500),
+            ("Al".into(), 1500),
+            ("Cy".into(), 1900),
+        ],
     );
     let names: Vec<&str> = t.players.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["Cy", "Al", "Bea"]);
@@ -83,14 +89,25 @@ fn round_two_pairs_winners_with_winners_and_alternates_colours() {
     // of the transpositions), and every preference is granted (E.1).
     assert_eq!(p.boards.len(), 4);
     assert_eq!(&p.boards[..2], &[(4, 1), (2, 3)]);
-    let pairs: Vec<(u32, u32)> = p.boards.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
-    assert!(pairs.contains(&(5, 8)) && pairs.contains(&(6, 7)), "{pairs:?}");
+    let pairs: Vec<(u32, u32)> = p
+        .boards
+        .iter()
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    assert!(
+        pairs.contains(&(5, 8)) && pairs.contains(&(6, 7)),
+        "{pairs:?}"
+    );
 }
 
 #[test]
 fn colour_rules_e1_to_e5() {
     let mut t = field(4);
-    play(&mut t, &[(1, 3, Outcome::Draw), (4, 2, Outcome::Draw)], None);
+    play(
+        &mut t,
+        &[(1, 3, Outcome::Draw), (4, 2, Outcome::Draw)],
+        None,
+    );
     let s = states(&t);
     // E.1: 1 wants black, 2 wants white.
     assert!(!a_gets_white(&s[0], &s[1], Colour::White));
@@ -109,7 +126,11 @@ fn colour_rules_e1_to_e5() {
 #[test]
 fn the_bye_goes_to_the_lowest_eligible_player_of_the_lowest_score() {
     let mut t = field(5);
-    play(&mut t, &[(1, 3, Outcome::Win), (4, 2, Outcome::Loss)], Some(5));
+    play(
+        &mut t,
+        &[(1, 3, Outcome::Win), (4, 2, Outcome::Loss)],
+        Some(5),
+    );
     let p = pair_next_round(&t).unwrap();
     // 3 and 4 are on zero; 5 had the bye already (C2): 4 gets it.
     assert_eq!(p.bye, Some(4));
@@ -146,19 +167,33 @@ fn check_absolute(t: &Tournament) {
         let mut colours: Vec<Colour> = Vec::new();
         for (r, e) in p.rounds.iter().enumerate() {
             if let RoundEntry::PairingBye = e {
-                assert_eq!(unplayed_points, 0, "C2: player {} round {}: {t:?}", p.start, r + 1);
+                assert_eq!(
+                    unplayed_points,
+                    0,
+                    "C2: player {} round {}: {t:?}",
+                    p.start,
+                    r + 1
+                );
             }
             if e.is_unplayed_point() {
                 unplayed_points += 1;
             }
             if let Some(o) = e.opponent() {
-                assert!(!t.is_forbidden(p.start, o), "forbidden pair {} {o}", p.start);
+                assert!(
+                    !t.is_forbidden(p.start, o),
+                    "forbidden pair {} {o}",
+                    p.start
+                );
             }
             if let RoundEntry::Played {
                 opponent, colour, ..
             } = e
             {
-                assert!(met.insert(*opponent), "C1: {} met {opponent} twice", p.start);
+                assert!(
+                    met.insert(*opponent),
+                    "C1: {} met {opponent} twice",
+                    p.start
+                );
                 let score_before = p.half_points_after(r);
                 let topscorer = r + 1 == t.total_rounds as usize && score_before > r as u32;
                 let opp_top = t.player(*opponent).unwrap().half_points_after(r) > r as u32
@@ -172,7 +207,12 @@ fn check_absolute(t: &Tournament) {
                     colours.len() >= 3 && colours[colours.len() - 3..].iter().all(|c| c == colour);
                 if !(topscorer || opp_top) {
                     assert!(diff.abs() <= 2, "C3: player {} round {}", p.start, r + 1);
-                    assert!(!three, "C3: player {} round {}: three in a row", p.start, r + 1);
+                    assert!(
+                        !three,
+                        "C3: player {} round {}: three in a row",
+                        p.start,
+                        r + 1
+                    );
                 }
             }
         }
@@ -196,7 +236,11 @@ fn absolute_criteria_hold_on_thousands_of_random_tournaments() {
             withdraw_rate: if seed % 5 == 0 { 0.03 } else { 0.0 },
             late_rate: if seed % 7 == 0 { 0.2 } else { 0.0 },
             forbidden_pairs: (seed % 4) as u32,
-            initial_colour: if seed % 2 == 0 { Colour::White } else { Colour::Black },
+            initial_colour: if seed % 2 == 0 {
+                Colour::White
+            } else {
+                Colour::Black
+            },
         };
         let g = generate(&o);
         check_absolute(&g.tournament);
@@ -233,7 +277,11 @@ fn trf_round_trip() {
             withdraw_rate: 0.05,
             late_rate: 0.1,
             forbidden_pairs: 2,
-            initial_colour: if seed % 2 == 0 { Colour::White } else { Colour::Black },
+            initial_colour: if seed % 2 == 0 {
+                Colour::White
+            } else {
+                Colour::Black
+            },
             ..GeneratorOptions::default()
         });
         let mut t = g.tournament;

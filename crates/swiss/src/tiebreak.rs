@@ -27,7 +27,9 @@ fn adjusted_score(t: &Tournament, start: u32) -> u32 {
 /// opponent of C.02 16.4: the player's own score before that round plus
 /// the round's points reversed, plus a draw for each later round.
 fn opponents_scores(t: &Tournament, start: u32) -> Vec<(u32, u32)> {
-    let Some(p) = t.player(start) else { return Vec::new() };
+    let Some(p) = t.player(start) else {
+        return Vec::new();
+    };
     let rounds = p.rounds.len() as u32;
     p.rounds
         .iter()
@@ -88,8 +90,20 @@ pub fn standings(t: &Tournament) -> Vec<u32> {
     let mut order: Vec<(u32, u32, u32, u32)> = t
         .players
         .iter()
-        .map(|p| (p.half_points(), buchholz(t, p.start), sonneborn_berger(t, p.start), p.start))
+        .map(|p| {
+            (
+                p.half_points(),
+                buchholz(t, p.start),
+                sonneborn_berger(t, p.start),
+                p.start,
+            )
+        })
         .collect();
-    order.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)).then(a.3.cmp(&b.3)));
+    order.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(b.1.cmp(&a.1))
+            .then(b.2.cmp(&a.2))
+            .then(a.3.cmp(&b.3))
+    });
     order.into_iter().map(|x| x.3).collect()
 }

@@ -69,7 +69,11 @@ fn block(e: RoundEntry) -> String {
             opponent,
             colour,
             won,
-        } => format!("{opponent:>4} {} {}", colour.trf_char(), if won { '+' } else { '-' }),
+        } => format!(
+            "{opponent:>4} {} {}",
+            colour.trf_char(),
+            if won { '+' } else { '-' }
+        ),
         RoundEntry::PairingBye => "0000 - U".into(),
         RoundEntry::HalfBye => "0000 - H".into(),
         RoundEntry::ZeroBye => "0000 - Z".into(),
@@ -125,7 +129,11 @@ pub fn write(t: &Tournament, next_round: &[(u32, RoundEntry)]) -> String {
             "",
             "",
             truncate(&p.name, 33),
-            if p.rating > 0 { p.rating.to_string() } else { String::new() },
+            if p.rating > 0 {
+                p.rating.to_string()
+            } else {
+                String::new()
+            },
             "",
             "",
             "",
@@ -288,7 +296,9 @@ pub fn read(text: &str) -> Result<Trf, TrfError> {
         .iter()
         .flat_map(|r| {
             r.3.iter().enumerate().filter_map(|(k, e)| match e {
-                Some(RoundEntry::Played { .. } | RoundEntry::Forfeit { .. } | RoundEntry::PairingBye) => Some(k + 1),
+                Some(
+                    RoundEntry::Played { .. } | RoundEntry::Forfeit { .. } | RoundEntry::PairingBye,
+                ) => Some(k + 1),
                 _ => None,
             })
         })

@@ -154,7 +154,7 @@ impl<const K: usize> Weight for Wide<K> {
     fn half(self) -> Self {
         let neg = self.is_negative();
         let mut out = [0u64; K];
-        for i in 0..K {
+        for (i, o) in out.iter_mut().enumerate() {
             let hi = if i + 1 < K {
                 self.0[i + 1] << 63
             } else if neg {
@@ -162,7 +162,7 @@ impl<const K: usize> Weight for Wide<K> {
             } else {
                 0
             };
-            out[i] = (self.0[i] >> 1) | hi;
+            *o = (self.0[i] >> 1) | hi;
         }
         Wide(out)
     }
@@ -184,6 +184,9 @@ mod tests {
         assert!(neg < Wide::ZERO);
         assert_eq!((neg + neg).half(), neg);
         assert_eq!(Wide::<4>::from_u64(7).half(), Wide::from_u64(3));
-        assert_eq!((Wide::<4>::from_u64(5) | Wide::from_u64(2)), Wide::from_u64(7));
+        assert_eq!(
+            (Wide::<4>::from_u64(5) | Wide::from_u64(2)),
+            Wide::from_u64(7)
+        );
     }
 }
