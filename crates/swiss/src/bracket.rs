@@ -38,12 +38,17 @@ pub fn pair<'a>(round: &Round<'a>) -> Outcome<'a> {
     let layout = Layout::new(round);
     // Headroom: sums over up to n/2 edges, doubled, and the dual variables.
     let bits = layout.total_bits() + bit_length(n as u64) + 8;
-    match bits {
-        0..=127 => run::<Wide<2>>(round, layout),
-        128..=255 => run::<Wide<4>>(round, layout),
-        256..=511 => run::<Wide<8>>(round, layout),
-        512..=1023 => run::<Wide<16>>(round, layout),
-        1024..=2047 => run::<Wide<32>>(round, layout),
+    match bits.div_ceil(64) {
+        0..=2 => run::<Wide<2>>(round, layout),
+        3 => run::<Wide<3>>(round, layout),
+        4 => run::<Wide<4>>(round, layout),
+        5..=6 => run::<Wide<6>>(round, layout),
+        7..=8 => run::<Wide<8>>(round, layout),
+        9..=10 => run::<Wide<10>>(round, layout),
+        11..=12 => run::<Wide<12>>(round, layout),
+        13..=16 => run::<Wide<16>>(round, layout),
+        17..=24 => run::<Wide<24>>(round, layout),
+        25..=32 => run::<Wide<32>>(round, layout),
         _ => run::<Wide<64>>(round, layout),
     }
 }
@@ -295,23 +300,51 @@ impl<'a, W: Packed> Engine<'_, 'a, W> {
     }
 
     /// The current maximum-cardinality maximum-weight matching: `m[i]` is
-    /// `i`'s partner, or `i` when unpaired.
+    /// `i`'s partner, or `i` when unpaired. Two players whose only edge is
+    /// each other (a finalized pair) are always matched together, so they
+    /// are left out of the search: the matching of the rest is the same and
+    /// is found on a smaller graph.
     fn matching(&self) -> Vec<usize> {
         let n = self.ps.len();
-        let mut edges = Vec::new();
+        let only: Vec<Option<usize>> = (0..n)
+            .map(|i| {
+                let mut it = (0..n).filter(|&j| j != i && self.weights[i][j] > W::ZERO);
+                match (it.next(), it.next()) {
+                    (Some(j), None) => Some(j),
+                    _ => None,
+                }
+            })
+            .collect();
+        let mut result: Vec<usize> = (0..n).collect();
+        let mut index = vec![usize::MAX; n];
+        let mut live = Vec::new();
         for i in 0..n {
-            for j in i + 1..n {
-                let w = self.weights[i][j];
-                if w > W::ZERO {
-                    edges.push((i, j, w));
+            match only[i] {
+                Some(j) if only[j] == Some(i) => result[i] = j,
+                _ => {
+                    index[i] = live.len();
+                    live.push(i);
                 }
             }
         }
-        max_weight_matching(n, &edges, true)
+        let mut edges = Vec::new();
+        for (a, &i) in live.iter().enumerate() {
+            for (b, &j) in live.iter().enumerate().skip(a + 1) {
+                let w = self.weights[i][j];
+                if w > W::ZERO {
+                    edges.push((a, b, w));
+                }
+            }
+        }
+        for (a, m) in max_weight_matching(live.len(), &edges, true)
             .into_iter()
             .enumerate()
-            .map(|(i, m)| m.unwrap_or(i))
-            .collect()
+        {
+            if let Some(b) = m {
+                result[live[a]] = live[b];
+            }
+        }
+        result
     }
 
     /// Fixes the pair `a`–`b`: every other edge of theirs goes.

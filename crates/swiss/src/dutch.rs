@@ -87,9 +87,30 @@ impl Round<'_> {
     }
 }
 
+/// How a round is paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The exact Dutch system up to `EXACT_LIMIT` players, the fast
+    /// system above.
+    Auto,
+    /// The exact Dutch system whatever the size (slow above a few hundred).
+    Exact,
+    /// The fast approximate system of `fast`.
+    Fast,
+}
+
 /// Pairs round `t.rounds_paired() + 1` among the players `present` (start
 /// numbers); everyone else is left out (absent, bye asked for, withdrawn).
 pub fn pair_round(t: &Tournament, present: &[u32]) -> Result<Pairing, PairError> {
+    pair_round_by(t, present, Method::Auto)
+}
+
+/// `pair_round` with the method chosen.
+pub fn pair_round_by(
+    t: &Tournament,
+    present: &[u32],
+    method: Method,
+) -> Result<Pairing, PairError> {
     t.validate()
         .map_err(|e| PairError::Invalid(e.to_string()))?;
     let states = history::states(t);
@@ -109,10 +130,15 @@ pub fn pair_round(t: &Tournament, present: &[u32]) -> Result<Pairing, PairError>
         total_rounds: t.total_rounds,
         tournament: t,
     };
-    let (pairs, bye) = if round.players.len() > EXACT_LIMIT {
-        fast::pair(&round)?
-    } else {
-        pair_exact(&round)?
+    let fast = match method {
+        Method::Auto => round.players.len() > EXACT_LIMIT,
+        Method::Exact => false,
+        Method::Fast => true,
+    };
+    let (pairs, bye) = match round_one(&round) {
+        Some(found) => found,
+        None if fast => fast::pair(&round)?,
+        None => pair_exact(&round)?,
     };
     // C2 is absolute: no second pairing-allocated bye, none after a point
     // won without playing.
@@ -130,27 +156,33 @@ pub fn pair_next_round(t: &Tournament) -> Result<Pairing, PairError> {
 
 /// Round one (C.04.3 A.2 with everyone on zero): the lower half by
 /// pairing number meets the upper half in order; with an odd number the
-/// lowest-ranked player gets the bye. Later rounds: `bracket`.
-fn pair_exact<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
-    let ps = &round.players;
-    if round.number == 1 {
-        let mut order = ps.clone();
-        order.sort_by_key(|s| s.pairing_number);
-        let bye = if order.len() % 2 == 1 {
-            order.pop()
-        } else {
-            None
-        };
-        let half = order.len() / 2;
-        let pairs: Vec<_> = (0..half).map(|i| (order[i], order[half + i])).collect();
-        if pairs.iter().all(|(a, b)| round.compatible(a, b)) {
-            return Ok((pairs, bye));
-        }
+/// lowest-ranked player gets the bye. `None` when that breaks a forbidden
+/// pair (then the general method decides) or in later rounds.
+fn round_one<'a>(round: &Round<'a>) -> Option<Found<'a>> {
+    if round.number != 1 {
+        return None;
     }
+    let mut order = round.players.clone();
+    order.sort_by_key(|s| s.pairing_number);
+    let bye = if order.len() % 2 == 1 {
+        order.pop()
+    } else {
+        None
+    };
+    let half = order.len() / 2;
+    let pairs: Vec<_> = (0..half).map(|i| (order[i], order[half + i])).collect();
+    pairs
+        .iter()
+        .all(|(a, b)| round.compatible(a, b))
+        .then_some((pairs, bye))
+}
+
+/// Later rounds: `bracket`, bracket by bracket.
+fn pair_exact<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
     let (pairs, rest) = bracket::pair(round);
     match rest.len() {
         0 => Ok((pairs, None)),
-        1 if ps.len() % 2 == 1 => Ok((pairs, Some(rest[0]))),
+        1 if round.players.len() % 2 == 1 => Ok((pairs, Some(rest[0]))),
         _ => Err(PairError::NoPairing),
     }
 }

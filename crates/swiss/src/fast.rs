@@ -41,9 +41,41 @@ pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
             | (i128::from(p.score.min(255)) << 11)
             | (2047 - i128::from(p.pairing_number.min(2047)))
     };
+    // First only pairs within one point of each other (a sparse graph, far
+    // faster on large fields); all pairs when that leaves players out.
+    for reach in [2, u32::MAX] {
+        let found = solve(round, &pos, &bonus, reach);
+        if found.1.len() <= usize::from(odd) || reach == u32::MAX {
+            let (pairs, rest) = found;
+            return match rest.len() {
+                0 => Ok((pairs, None)),
+                1 => Ok((pairs, Some(rest[0]))),
+                _ => Err(PairError::NoPairing),
+            };
+        }
+    }
+    unreachable!("the last reach is every pair")
+}
+
+type Solved<'a> = (Vec<(&'a State, &'a State)>, Vec<&'a State>);
+
+/// One matching over the pairs whose scores differ by at most `reach`
+/// half-points.
+fn solve<'a>(
+    round: &Round<'a>,
+    pos: &[(i64, i64)],
+    bonus: &dyn Fn(&State) -> i128,
+    reach: u32,
+) -> Solved<'a> {
+    let ps = &round.players;
+    let n = ps.len();
     let mut edges = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
+            if ps[a].score.abs_diff(ps[b].score) > reach {
+                // Sorted by score: every later player is further away.
+                break;
+            }
             if !round.compatible(ps[a], ps[b]) {
                 continue;
             }
@@ -79,9 +111,5 @@ pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {
             None => rest.push(ps[a]),
         }
     }
-    match rest.len() {
-        0 => Ok((pairs, None)),
-        1 => Ok((pairs, Some(rest[0]))),
-        _ => Err(PairError::NoPairing),
-    }
+    (pairs, rest)
 }
