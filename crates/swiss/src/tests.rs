@@ -328,12 +328,31 @@ fn tie_breaks_by_hand() {
 }
 
 #[test]
-fn an_unplayed_round_counts_a_virtual_opponent() {
+fn unplayed_rounds_by_c07_article_16() {
     let mut t = field(3);
     play(&mut t, &[(1, 2, Outcome::Win)], Some(3));
     play(&mut t, &[(3, 1, Outcome::Loss)], Some(2));
-    // Player 3: bye in round 1 (1 point), then lost to 1. The virtual
-    // opponent of round 1: 3's score before it (0) + the bye reversed (0)
-    // + a draw for each later round (1) = 1 half-point.
-    assert_eq!(tiebreak::buchholz(&t, 3), 1 + 4);
+    // Player 3: the bye in round 1 (2 half-points), then lost to 1 (who
+    // has 4). 16.4: the bye's dummy has 3's own score (2), capped at a draw
+    // per round (2): 2. Buchholz 2 + 4; Sonneborn-Berger: 2 × 2 + 4 × 0.
+    assert_eq!(tiebreak::buchholz(&t, 3), 2 + 4);
+    assert_eq!(tiebreak::sonneborn_berger(&t, 3), 4);
+    // Player 2 lost to 1, then had the bye: own score 2, dummy 2.
+    assert_eq!(tiebreak::buchholz(&t, 2), 4 + 2);
+    // A half-point bye asked for in the last round counts as a draw for
+    // the opponents (16.2.5, 16.3); one followed by a game counts its
+    // half point (16.2.3).
+    let mut t = field(4);
+    play(&mut t, &[(1, 2, Outcome::Win), (3, 4, Outcome::Win)], None);
+    for p in &mut t.players {
+        let e = if p.start == 4 {
+            RoundEntry::ZeroBye
+        } else {
+            RoundEntry::Absent
+        };
+        p.rounds.push(e);
+    }
+    // 4 lost, then a zero-point bye in the last round: counted as a draw,
+    // so 3's Buchholz sees 4 with 1 half-point, not 0.
+    assert_eq!(tiebreak::buchholz(&t, 3), 1 + 2);
 }

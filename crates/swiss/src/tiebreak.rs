@@ -1,60 +1,84 @@
-//! Tie-breaks (FIDE Handbook C.02, "Tie-Break Regulations", 2023 text):
-//! Buchholz (C.02 8.1), Sonneborn-Berger (C.02 9.1) with unplayed rounds
-//! handled by the virtual opponent of C.02 16.4 (2023: the participant's
-//! own score in an unplayed round counts, the "dummy opponent" has the
-//! participant's score at the end of the tournament... see the docs), and
-//! the performance as lichess computes it (mean of the opponents' ratings
-//! plus 500 for a win, minus 500 for a loss).
+//! Tie-breaks by FIDE's Tie-Break Regulations (Handbook C.07, the text in
+//! force since 2024; they replaced the tie-break articles of C.02):
+//! Buchholz (article 8.1), Sonneborn-Berger (9.1) and unplayed rounds by
+//! article 16: a player's unplayed round counts, for their opponents'
+//! tie-breaks, with the points it gave (16.3), except a requested bye (or
+//! absence) followed only by voluntary unplayed rounds or in the last
+//! round, which counts as a draw (16.2.5); for the player's own tie-break,
+//! an unplayed round is a game against a "dummy" opponent whose score is
+//! the player's own, capped at the scheduled opponent's adjusted score for
+//! a forfeit and at a draw in every round otherwise (16.4). (The "virtual
+//! opponent" of the pre-2023 text, Svon = SPR + (1 - SfPR) + 0.5 (n - R),
+//! is gone.) Performance is lichess's: the mean of the opponents' ratings,
+//! +500 for a win, -500 for a loss.
 
 use crate::model::{Outcome, RoundEntry, Tournament};
 
-/// The adjusted score of a player for their opponents' tie-breaks: C.02
-/// 16.3 counts each of the player's own unplayed rounds as a draw when the
-/// player is used as an opponent's opponent (for Buchholz). Half-points.
+/// A voluntary unplayed round (C.07 16.1): a requested bye (half- or
+/// zero-point; an absence or a withdrawal counts as a zero-point bye) or
+/// a forfeit loss.
+fn voluntary(e: RoundEntry) -> bool {
+    matches!(
+        e,
+        RoundEntry::HalfBye
+            | RoundEntry::ZeroBye
+            | RoundEntry::Absent
+            | RoundEntry::Forfeit { won: false, .. }
+    )
+}
+
+/// True for a requested bye of category 16.2.5: followed only by
+/// voluntary unplayed rounds, or in the last round.
+fn late_request(rounds: &[RoundEntry], r: usize) -> bool {
+    matches!(
+        rounds[r],
+        RoundEntry::HalfBye | RoundEntry::ZeroBye | RoundEntry::Absent
+    ) && rounds[r + 1..].iter().all(|e| voluntary(*e))
+}
+
+/// The adjusted score of a player, used for their opponents' tie-breaks
+/// (C.07 16.3), in half-points.
 fn adjusted_score(t: &Tournament, start: u32) -> u32 {
     let Some(p) = t.player(start) else { return 0 };
-    p.rounds
-        .iter()
-        .map(|e| match e {
-            RoundEntry::Played { outcome, .. } => outcome.half_points(),
-            _ => 1,
+    (0..p.rounds.len())
+        .map(|r| {
+            if late_request(&p.rounds, r) {
+                1
+            } else {
+                p.rounds[r].half_points()
+            }
         })
         .sum()
 }
 
-/// The opponent's value for round `r` of player `start`: the real
-/// opponent's adjusted score, or for an unplayed round the virtual
-/// opponent of C.02 16.4: the player's own score before that round plus
-/// the round's points reversed, plus a draw for each later round.
+/// For each round of the player: the opponent's value and the player's
+/// points, in half-points. An unplayed round's opponent is the dummy of
+/// C.07 16.4.
 fn opponents_scores(t: &Tournament, start: u32) -> Vec<(u32, u32)> {
     let Some(p) = t.player(start) else {
         return Vec::new();
     };
-    let rounds = p.rounds.len() as u32;
+    let own = p.half_points();
+    let draws_all = p.rounds.len() as u32;
     p.rounds
         .iter()
-        .enumerate()
-        .map(|(r, e)| {
-            let own = e.half_points();
+        .map(|e| {
             let opp = match e {
                 RoundEntry::Played { opponent, .. } => adjusted_score(t, *opponent),
-                _ => {
-                    let before = p.half_points_after(r);
-                    let later = rounds - r as u32 - 1;
-                    before + (2 - own.min(2)) + later
-                }
+                RoundEntry::Forfeit { opponent, .. } => own.min(adjusted_score(t, *opponent)),
+                _ => own.min(draws_all),
             };
-            (opp, own)
+            (opp, e.half_points())
         })
         .collect()
 }
 
-/// Buchholz (C.02 8.1): the sum of the opponents' scores, in half-points.
+/// Buchholz (C.07 8.1): the sum of the opponents' scores, in half-points.
 pub fn buchholz(t: &Tournament, start: u32) -> u32 {
     opponents_scores(t, start).iter().map(|x| x.0).sum()
 }
 
-/// Sonneborn-Berger (C.02 9.1): each opponent's score times the points
+/// Sonneborn-Berger (C.07 9.1): each opponent's score times the points
 /// scored against them, in quarter-points (half-points × half-points).
 pub fn sonneborn_berger(t: &Tournament, start: u32) -> u32 {
     opponents_scores(t, start).iter().map(|(o, s)| o * s).sum()
