@@ -17,9 +17,9 @@
 use std::collections::BTreeMap;
 
 use crate::colour::{self, Strength};
-use crate::dutch::Round;
 use crate::history::{Float, State};
 use crate::matching::max_weight_matching;
+use crate::round::Round;
 use crate::wide::{Packed, Wide};
 
 /// The pairs found and the players left over (the bye, if one).

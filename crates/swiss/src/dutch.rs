@@ -4,21 +4,17 @@
 //! their order); this module picks the players, handles round one, the
 //! pairing-allocated bye, the colours (E.1–E.5) and the board order.
 
-use std::fmt;
-
 use crate::bracket;
 use crate::colour;
 use crate::fast;
 use crate::history::{self, State};
 use crate::model::Tournament;
+pub use crate::round::{Found, PairError, Round};
 
 /// Above this many players a round is paired by the faster approximate
 /// system of `fast` (as lichess does above its own threshold): the exact
 /// method solves one matching per decision and grows as n⁴.
 pub const EXACT_LIMIT: usize = 160;
-
-/// Pairs found (higher-ranked first) and the bye, before colours.
-pub type Found<'a> = (Vec<(&'a State, &'a State)>, Option<&'a State>);
 
 /// A board's order key: higher score, sum of scores, best pairing number.
 type BoardKey = (u32, u32, u32);
@@ -30,61 +26,6 @@ pub struct Pairing {
     pub boards: Vec<(u32, u32)>,
     /// The player given the pairing-allocated bye, if any.
     pub bye: Option<u32>,
-}
-
-/// Why a round cannot be paired.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PairError {
-    /// The tournament's entries are inconsistent.
-    Invalid(String),
-    /// No pairing keeps the absolute criteria C1–C3 (C.04.3 C4 fails).
-    NoPairing,
-}
-
-impl fmt::Display for PairError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PairError::Invalid(m) => write!(f, "{m}"),
-            PairError::NoPairing => write!(f, "no pairing satisfies the absolute criteria"),
-        }
-    }
-}
-
-impl std::error::Error for PairError {}
-
-/// What the pairing of a round is given.
-pub struct Round<'a> {
-    /// The states of the players to pair, by (score desc, pairing number).
-    pub players: Vec<&'a State>,
-    /// The round being paired, 1-based.
-    pub number: u32,
-    /// The tournament's number of rounds.
-    pub total_rounds: u32,
-    /// The tournament, for forbidden pairs.
-    pub tournament: &'a Tournament,
-}
-
-impl Round<'_> {
-    /// The absolute criteria for two players: C1 (no rematch, no forbidden
-    /// pair) and C3 (colours), the latter waived in the last round when
-    /// either is a topscorer (more than half the maximum score so far).
-    pub fn compatible(&self, a: &State, b: &State) -> bool {
-        if a.start == b.start || a.opponents.contains(&b.start) {
-            return false;
-        }
-        if self.tournament.is_forbidden(a.start, b.start) {
-            return false;
-        }
-        if colour::has_legal_colours(a, b) {
-            return true;
-        }
-        if self.number >= self.total_rounds {
-            let played = self.number - 1;
-            // score is in half-points: more than half of `played` points.
-            return a.score > played || b.score > played;
-        }
-        false
-    }
 }
 
 /// How a round is paired.

@@ -9,9 +9,9 @@
 //! system above a size.
 
 use crate::colour;
-use crate::dutch::{Found, PairError, Round};
 use crate::history::State;
 use crate::matching::max_weight_matching;
+use crate::round::{Found, PairError, Round};
 
 /// Pairs the round with one matching; see the module's note.
 pub fn pair<'a>(round: &Round<'a>) -> Result<Found<'a>, PairError> {

@@ -14,6 +14,7 @@ pub mod history;
 pub mod matching;
 pub mod model;
 pub mod rng;
+pub mod round;
 pub mod tiebreak;
 pub mod trf;
 pub mod wide;
