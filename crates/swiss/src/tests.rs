@@ -157,6 +157,29 @@ fn absent_players_are_left_out() {
     assert!(p.bye.is_some());
 }
 
+#[test]
+fn a_downfloater_meets_the_highest_resident_it_may() {
+    // Round 1: 1-4 (1 wins), 5-2 (2 wins), 3-6 (6 wins).
+    let mut t = field(6);
+    play(
+        &mut t,
+        &[
+            (1, 4, Outcome::Win),
+            (5, 2, Outcome::Loss),
+            (3, 6, Outcome::Loss),
+        ],
+        None,
+    );
+    let p = pair_next_round(&t).unwrap();
+    // Top group {1, 2, 6}: 1-2 (S1 {1}, S2 {2, 6}, colours fit), 6 floats
+    // down. 6 already met 3; 6-4 would deny a preference (both want
+    // white), 6-5 does not; then 3-4 (3 wants black, 4 white). Colours:
+    // E.1 everywhere. Boards: the 1-point pair, then 6-5 (higher score 1),
+    // then 3-4.
+    assert_eq!(p.boards, vec![(2, 1), (6, 5), (4, 3)]);
+    assert_eq!(p.bye, None);
+}
+
 /// The absolute criteria C1–C3 on a finished tournament.
 fn check_absolute(t: &Tournament) {
     t.validate().unwrap();
