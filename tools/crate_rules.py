@@ -7,7 +7,7 @@ own default features, as `cargo tree -p CRATE -e normal` resolves them:
 
 - the rules core and the engine know no async runtime, web framework or
   database;
-- the pure domain crates (review, learn, exercises, rating, i18n) and the
+- the pure domain crates (review, learn, exercises, rating, swiss, i18n) and the
   wire types know no runtime, framework or database (the wire types reach axum only
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
