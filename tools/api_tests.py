@@ -10,7 +10,9 @@ HTTP, makes their tokens with `plyyard token create`, and checks, through
 berserk wherever berserk has the call: a Board-API game between two
 accounts (challenge, accept, event and game streams, moves, a draw offered
 with a move and accepted), bots (upgrade, challenge, accept, a game played
-to mate through `bots.*`), challenge decline / cancel / expiry, the streams'
+to mate through `bots.*`), challenge decline / cancel / expiry, clubs
+(`teams.*`: open and closed, requests, kicks, lists), puzzles (`puzzles.*` and
+the batch API over lichess's sample, imported with `plyyard puzzles import`), the streams'
 keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
 `requests`, as an app does it). The server and the temporary folder are
 removed on any exit. Every stream read has a deadline, so that a server that
@@ -474,6 +476,153 @@ class Challenges(Base):
             with self.assertRaises(berserk.exceptions.ResponseError) as e:
                 a.challenges.create(dest, rated=False, clock_limit=300, clock_increment=3)
             self.assertEqual(e.exception.status_code, status)
+
+
+TEAM_SCOPES = "team:read,team:write,team:lead"
+
+
+def raw_json(token, method, path, **kw):
+    """A call outside berserk (for what berserk has no call for, and to
+    see statuses): the status and the parsed answer."""
+    r = requests.request(method, SERVER.base + path, headers={"Authorization": f"Bearer {token}"},
+                         timeout=30, **kw)
+    return r.status_code, r.json()
+
+
+class Teams(Base):
+    def test_open_and_closed_clubs_through_berserk(self):
+        lead_name, a_name, b_name = self.name("lead"), self.name("ann"), self.name("ben")
+        lead, lead_token = player(lead_name, TEAM_SCOPES)
+        ann, ann_token = player(a_name, TEAM_SCOPES)
+        ben, _ = player(b_name, "team:read")
+        status, open_team = raw_json(lead_token, "POST", "/api/team",
+                                     json={"name": f"Open {lead_name}", "description": "all welcome",
+                                           "open": True})
+        self.assertEqual(status, 201, open_team)
+        status, closed = raw_json(lead_token, "POST", "/api/team",
+                                  json={"name": f"Closed {lead_name}", "open": False})
+        self.assertEqual(status, 201, closed)
+        tid, cid = open_team["id"], closed["id"]
+        self.assertEqual(open_team["leaders"][0]["name"], lead_name)
+
+        # An open club: joined at once; twice is refused; a token without
+        # team:write is refused.
+        ann.teams.join(tid)
+        with self.assertRaises(berserk.exceptions.ResponseError) as twice:
+            ann.teams.join(tid)
+        self.assertEqual(twice.exception.status_code, 400)
+        with self.assertRaises(berserk.exceptions.ResponseError) as scope:
+            ben.teams.join(tid)
+        self.assertEqual(scope.exception.status_code, 403)
+        self.assertEqual(lead.teams.get_team(tid)["nbMembers"], 2)
+        members = list(lead.teams.get_members(tid))
+        self.assertEqual([m["name"] for m in members], [a_name, lead_name])
+        self.assertIn(tid, [t["id"] for t in ann.teams.teams_of_player(a_name)])
+
+        # A closed club: a message is needed, then the leader decides.
+        with self.assertRaises(berserk.exceptions.ResponseError) as bare:
+            ann.teams.join(cid)
+        self.assertEqual(bare.exception.status_code, 403)
+        ann.teams.join(cid, message="I would like to play on Tuesdays")
+        requests_ = lead.teams.get_join_requests(cid)
+        self.assertEqual([r["request"]["userId"] for r in requests_], [a_name.lower()])
+        with self.assertRaises(berserk.exceptions.ResponseError) as not_leader:
+            ann.teams.accept_join_request(cid, a_name)
+        self.assertEqual(not_leader.exception.status_code, 403)
+        lead.teams.accept_join_request(cid, a_name)
+        self.assertEqual(lead.teams.get_join_requests(cid), [])
+        self.assertTrue(ann.teams.get_team(cid)["joined"])
+
+        # Kick, quit, the only leader stays, lists and search.
+        lead.teams.kick_member(tid, a_name)
+        self.assertEqual(lead.teams.get_team(tid)["nbMembers"], 1)
+        ann.teams.leave(cid)
+        with self.assertRaises(berserk.exceptions.ResponseError) as only:
+            lead.teams.leave(cid)
+        self.assertEqual(only.exception.status_code, 400)
+        found = ann.teams.search(lead_name)
+        self.assertEqual(sorted(t["id"] for t in found["currentPageResults"]), sorted([tid, cid]))
+        self.assertEqual(found["nbResults"], 2)
+        self.assertGreaterEqual(ann.teams.get_popular()["nbResults"], 2)
+        with self.assertRaises(berserk.exceptions.ResponseError) as missing:
+            ann.teams.get_team("no-such-club-here")
+        self.assertEqual(missing.exception.status_code, 404)
+
+
+SAMPLE_PUZZLES = os.path.join(ROOT, "..", "shared", "data", "puzzles", "lichess-sample.csv")
+PUZZLES_IMPORTED = []
+
+
+def import_puzzles():
+    """lichess's sample puzzles into the test server's database, once
+    (`plyyard puzzles import`, as an operator does)."""
+    if PUZZLES_IMPORTED:
+        return PUZZLES_IMPORTED[0]
+    out = subprocess.run([SERVER.binary, "puzzles", "import", SAMPLE_PUZZLES, "--db", SERVER.db],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    import json
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    PUZZLES_IMPORTED.append(report)
+    return report
+
+
+class Puzzles(Base):
+    def test_daily_batch_solve_rated_once_and_errors(self):
+        report = import_puzzles()
+        self.assertEqual(report["rows"], 1499)
+        self.assertEqual(report["imported"] + report["refused"] + report["already"], 1499)
+        name = self.name("solver")
+        solver, token = player(name, "puzzle:read,puzzle:write")
+        daily = solver.puzzles.get_daily()
+        self.assertEqual(set(daily), {"game", "puzzle"})
+        p = daily["puzzle"]
+        for key in ("id", "rating", "plays", "solution", "themes", "initialPly"):
+            self.assertIn(key, p)
+        self.assertEqual(len(p["solution"]) % 2, 1)
+        self.assertIn("pgn", daily["game"])
+        one = solver.puzzles.get("000rZ")
+        self.assertEqual(one["puzzle"]["solution"], ["d6h2"])
+        self.assertEqual(one["puzzle"]["initialPly"], 24)
+
+        status, batch = raw_json(token, "GET", "/api/puzzle/batch/mix?nb=5")
+        self.assertEqual(status, 200, batch)
+        self.assertEqual(len(batch["puzzles"]), 5)
+        self.assertTrue(batch["glicko"]["provisional"])
+        ids = [b["puzzle"]["id"] for b in batch["puzzles"]]
+        status, solved = raw_json(token, "POST", "/api/puzzle/batch/mix?nb=3",
+                                  json={"solutions": [{"id": ids[0], "win": True, "rated": True},
+                                                      {"id": ids[1], "win": False, "rated": True}]})
+        self.assertEqual(status, 200, solved)
+        self.assertEqual([r["id"] for r in solved["rounds"]], ids[:2])
+        self.assertGreater(solved["rounds"][0]["ratingDiff"], 0)
+        self.assertLess(solved["rounds"][1]["ratingDiff"], 0)
+        self.assertEqual(len(solved["puzzles"]), 3)
+        self.assertFalse({b["puzzle"]["id"] for b in solved["puzzles"]} & set(ids))
+        # The same puzzle again: recorded, not rated.
+        status, again = raw_json(token, "POST", "/api/puzzle/batch/mix?nb=1",
+                                 json={"solutions": [{"id": ids[0], "win": True, "rated": True}]})
+        self.assertEqual(status, 200, again)
+        self.assertNotIn("ratingDiff", again["rounds"][0])
+        account = solver.account.get()
+        self.assertEqual(account["perfs"]["puzzle"]["games"], 2)
+        activity = list(solver.puzzles.get_puzzle_activity())
+        self.assertEqual(len(activity), 2)
+        dash = solver.puzzles.get_puzzle_dashboard(30)
+        self.assertEqual(dash["global"]["nb"], 2)
+
+        # Bad input: never served, nb out of range, unknown angle and id,
+        # and a token without puzzle:write.
+        status, err = raw_json(token, "POST", "/api/puzzle/batch/mix",
+                               json={"solutions": [{"id": "zzzzz", "win": True}]})
+        self.assertEqual(status, 400, err)
+        self.assertIn("error", err)
+        self.assertEqual(raw_json(token, "GET", "/api/puzzle/batch/mix?nb=51")[0], 400)
+        self.assertEqual(raw_json(token, "GET", "/api/puzzle/batch/noSuchTheme")[0], 404)
+        self.assertEqual(raw_json(token, "GET", "/api/puzzle/zzzzz")[0], 404)
+        _, reader = player(self.name("reader"), "puzzle:read")
+        status, _ = raw_json(reader, "POST", "/api/puzzle/batch/mix", json={"solutions": []})
+        self.assertEqual(status, 403)
 
 
 def first_lines(token, path, until_empty, timeout):

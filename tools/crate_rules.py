@@ -7,11 +7,12 @@ own default features, as `cargo tree -p CRATE -e normal` resolves them:
 
 - the rules core and the engine know no async runtime, web framework or
   database;
-- the pure domain crates (review, learn, exercises, rating, swiss, i18n) and the
+- the pure domain crates (review, learn, exercises, rating, i18n, arena,
+  puzzle, swiss) and the
   wire types know no runtime, framework or database (the wire types reach axum only
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
-- pairing and social (the domains that left the server) know no web
+- pairing, social, clubs and the puzzle trainer (domains beside the server) know no web
   framework and not the server; engine time (the engine pool, reviews,
   analyses) knows neither, nor the live games that ask it; accounts (name
   and password rules, hashing) know no framework and no database;
@@ -65,10 +66,14 @@ RULES: dict[str, set[str]] = {
     "plyyard-rating": RUNTIME,
     "plyyard-swiss": RUNTIME,
     "plyyard-i18n": RUNTIME,
+    "plyyard-arena": RUNTIME,
+    "plyyard-puzzle": RUNTIME,
     "plyyard-store": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-live": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-pairing": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-social": {"axum", "hyper", "tower-http", "plyyard-server"},
+    "plyyard-clubs": {"axum", "hyper", "tower-http", "plyyard-server"},
+    "plyyard-trainer": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-accounts": {"axum", "hyper", "tower-http", "sqlx", "plyyard-server"},
     # Engine time serves live games, reviews and analyses: below all of them.
     "plyyard-engine-time": {"axum", "hyper", "tower-http", "plyyard-server", "plyyard-live"},

@@ -408,7 +408,19 @@ export function profilePath(username: string): string {
 }
 
 /** Scopes of API tokens, as lichess names them. */
-export const SCOPES = ['preference:read', 'challenge:read', 'challenge:write', 'board:play', 'bot:play'] as const;
+export const SCOPES = [
+  'preference:read',
+  'challenge:read',
+  'challenge:write',
+  'board:play',
+  'bot:play',
+  'team:read',
+  'team:write',
+  'team:lead',
+  'tournament:write',
+  'puzzle:read',
+  'puzzle:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** An API token as its owner sees it (never its secret). */

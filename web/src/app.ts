@@ -14,6 +14,12 @@ import { analysisView } from './analysis/view.js';
 import { type Account, logout } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
 import { IncomingCtrl } from './challenge-banner.js';
+import { ClubCtrl } from './clubs/club-ctrl.js';
+import { clubView } from './clubs/club-view.js';
+import { ClubsCtrl } from './clubs/list-ctrl.js';
+import { clubsView } from './clubs/list-view.js';
+import { ClubNewCtrl } from './clubs/new-ctrl.js';
+import { clubNewView } from './clubs/new-view.js';
 import { incomingView } from './challenge-view.js';
 import { authView } from './auth/view.js';
 import { GameCtrl } from './game/ctrl.js';
@@ -35,6 +41,17 @@ import { ProfileCtrl } from './profile/ctrl.js';
 import { profileView } from './profile/view.js';
 import { ReviewCtrl } from './review/ctrl.js';
 import { reviewView } from './review/view.js';
+import { DashboardCtrl } from './puzzle/dashboard.js';
+import { dashboardView } from './puzzle/dashboard-view.js';
+import { TrainerCtrl } from './puzzle/ctrl.js';
+import { daysParam } from './puzzle/model.js';
+import { StormCtrl } from './puzzle/storm.js';
+import { stormView } from './puzzle/storm-view.js';
+import { StreakCtrl } from './puzzle/streak.js';
+import { streakView } from './puzzle/streak-view.js';
+import { ThemesCtrl } from './puzzle/themes-page.js';
+import { themesView } from './puzzle/themes-view.js';
+import { trainerView } from './puzzle/view.js';
 import { route } from './route.js';
 import { patch } from './snab.js';
 import { TableCtrl } from './table/ctrl.js';
@@ -124,8 +141,24 @@ export class App {
         return compose(new AnalysisCtrl(this.ctx, sourceOf(location.pathname, location.search)), analysisView);
       case 'import':
         return compose(new ImportCtrl(this.ctx), importView);
+      case 'training':
+        return compose(new TrainerCtrl(this.ctx, r.angle), trainerView);
+      case 'puzzleThemes':
+        return compose(new ThemesCtrl(), themesView);
+      case 'puzzleDashboard':
+        return compose(new DashboardCtrl(this.ctx, daysParam(location.search)), dashboardView);
+      case 'streak':
+        return compose(new StreakCtrl(this.ctx), streakView);
+      case 'storm':
+        return compose(new StormCtrl(this.ctx), stormView);
       case 'learn':
         return compose(new LearnCtrl(this.ctx, r.slug), learnView);
+      case 'clubs':
+        return compose(new ClubsCtrl(this.ctx, r.text, r.n), clubsView);
+      case 'clubNew':
+        return compose(new ClubNewCtrl(this.ctx), clubNewView);
+      case 'club':
+        return compose(new ClubCtrl(this.ctx, r.id), clubView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }

@@ -1,4 +1,4 @@
-//! The site header: skip link, brand, the Learn and Multiplayer links, account links (sign up / log in, or
+//! The site header: skip link, brand, the Learn, Multiplayer and Clubs links, account links (sign up / log in, or
 //! the username, settings and log out) and the language switcher.
 import { h, type VNode } from 'snabbdom';
 import { type Account, profilePath } from './api.js';
@@ -42,7 +42,9 @@ export function headerView(s: HeaderState): VNode {
       ]),
       h('nav.site-nav', { attrs: { 'aria-label': t('nav.main') } }, [
         h('a.nav-learn', { attrs: { href: '/learn', 'data-testid': 'learn-link' } }, t('learn.nav')),
+        h('a.nav-puzzles', { attrs: { href: '/training', 'data-testid': 'puzzles-link' } }, t('puzzle.nav')),
         h('a.nav-multiplayer', { attrs: { href: '/multiplayer', 'data-testid': 'multiplayer-link' } }, t('nav.multiplayer')),
+        h('a.nav-clubs', { attrs: { href: '/team', 'data-testid': 'clubs-link' } }, t('clubs.nav')),
       ]),
       accountNav(s),
       h('div.lang', [

@@ -22,12 +22,25 @@ export type Route =
   | { page: 'analysis' }
   /** Importing games from PGN. */
   | { page: 'import' }
+  /** The puzzle trainer: a theme or opening, `mix`, or `daily` for the puzzle of the day. */
+  | { page: 'training'; angle: string }
+  /** Puzzle themes, the puzzle dashboard, Puzzle Streak, Puzzle Storm. */
+  | { page: 'puzzleThemes' }
+  | { page: 'puzzleDashboard' }
+  | { page: 'streak' }
+  | { page: 'storm' }
   /** The account's API tokens (and the prefilled creation form). */
   | { page: 'tokens' }
   /** An app asks for access (OAuth). */
   | { page: 'oauth' }
   /** A Learn page; `slug` null for the index. */
-  | { page: 'learn'; slug: string | null };
+  | { page: 'learn'; slug: string | null }
+  /** The clubs: every club, the largest first, or those whose name holds `text`; page `n`. */
+  | { page: 'clubs'; n: number; text: string }
+  /** The form that creates a club. */
+  | { page: 'clubNew' }
+  /** One club's page. */
+  | { page: 'club'; id: string };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -37,12 +50,22 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'review', id: decodeURIComponent(m[1]!) };
   if (/^\/analysis(?:\/[^/]+\/\d+)?\/?$/.test(pathname)) return { page: 'analysis' };
   if (/^\/import\/?$/.test(pathname)) return { page: 'import' };
+  if (/^\/training\/themes\/?$/.test(pathname)) return { page: 'puzzleThemes' };
+  if (/^\/training\/dashboard\/?$/.test(pathname)) return { page: 'puzzleDashboard' };
+  m = /^\/training(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (m) return { page: 'training', angle: m[1] === undefined ? 'mix' : decodeURIComponent(m[1]) };
+  if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
+  if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
   m = /^\/t\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
   m = /^\/learn(?:\/([^/]+))?\/?$/.exec(pathname);
   if (m) return { page: 'learn', slug: m[1] === undefined ? null : decodeURIComponent(m[1]) };
+  if (/^\/team\/?$/.test(pathname)) return { page: 'clubs', n: pageParam(search), text: (new URLSearchParams(search).get('text') ?? '').trim() };
+  if (/^\/team\/new\/?$/.test(pathname)) return { page: 'clubNew' };
+  m = /^\/team\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'club', id: decodeURIComponent(m[1]!) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
@@ -61,4 +84,18 @@ export function nextPath(search: string): string {
 /** A link to the log-in or sign-up page that comes back to `path` afterwards. */
 export function authPath(page: 'login' | 'signup', path: string): string {
   return `/${page}?next=${encodeURIComponent(path)}`;
+}
+
+/** Path of a club's page. */
+export function clubPath(id: string): string {
+  return `/team/${encodeURIComponent(id)}`;
+}
+
+/** Path of the clubs list: page `n` of every club, or of those whose name holds `text`. */
+export function clubsPath(text: string, n = 1): string {
+  const q = new URLSearchParams();
+  if (text.trim() !== '') q.set('text', text.trim());
+  if (n > 1) q.set('page', String(n));
+  const query = q.toString();
+  return query ? `/team?${query}` : '/team';
 }

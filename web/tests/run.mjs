@@ -5,13 +5,15 @@
 // (showing its last log lines if a test failed).
 //
 // Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL,
+//      PLYYARD_PUZZLES_CSV (lichess's puzzle CSV imported into the test
+//      database; default <repo>/../shared/data/puzzles/lichess-sample.csv),
 //      PLYYARD_TEST_DB=<database URL> (e.g. postgres://…; default a fresh
 //      SQLite file), PLYYARD_SERVER_ARGS="--flag value …" (space-separated,
 //      added to the server's command line, e.g. rate-limit settings),
 //      PLYYARD_TESTS=unit to run only the unit tests (no server, no browser),
 //      PLYYARD_TEST_NAME=<regexp> to run only the tests whose name matches.
 import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -68,6 +70,23 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
   // polls a private table every 2 s until it sits down).
   if (!extra.includes('--limit-table-lookups-per-minute')) {
     extra.push('--limit-table-lookups-per-minute', '600');
+  }
+  // And every club is created from 127.0.0.1 (5 a day by default; the
+  // limit is the server's to test).
+  if (!extra.includes('--limit-clubs-per-day')) extra.push('--limit-clubs-per-day', '100');
+  // The puzzle pages need puzzles: lichess's sample, read where the shared
+  // data lives beside the repository (never copied into it), imported into
+  // the test database before the server starts (idempotent).
+  const puzzles = process.env.PLYYARD_PUZZLES_CSV ?? resolve(web, '..', '..', 'shared', 'data', 'puzzles', 'lichess-sample.csv');
+  if (existsSync(puzzles)) {
+    const r = spawnSync(bin, ['puzzles', 'import', puzzles, '--db', db], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.error(`error: plyyard puzzles import ${puzzles} failed (${r.status}):\n${r.stderr}`);
+      process.exit(2);
+    }
+    console.log(`puzzles imported from ${puzzles}: ${r.stdout.trim()}`);
+  } else {
+    console.log(`no puzzles imported (${puzzles} not found): the puzzle tests are skipped`);
   }
   server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', db, ...extra], {
     stdio: ['ignore', 'inherit', 'pipe'],

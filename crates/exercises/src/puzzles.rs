@@ -1,5 +1,5 @@
 //! Mate-in-one and mate-in-two puzzles: the shipped set
-//! (`content/puzzles.json`, made by `plyyard puzzles`), the exhaustive
+//! (`content/puzzles.json`, made by `plyyard puzzles learn`), the exhaustive
 //! checks that each has exactly one solution, and judging a player's line.
 //!
 //! Judging asks the rules, not a list of answers: a first move of a mate in
@@ -14,7 +14,7 @@ use plyyard_game::shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position,
 use plyyard_game::{Game, RuleSet};
 use serde::{Deserialize, Serialize};
 
-/// The shipped puzzles, as `plyyard puzzles` wrote them.
+/// The shipped puzzles, as `plyyard puzzles learn` wrote them.
 const SHIPPED: &str = include_str!("../../../content/puzzles.json");
 
 /// Depth of the engine search that must agree with a puzzle.

@@ -21,6 +21,10 @@ use crate::tables::new_code;
 
 /// Challenges one account may have waiting at once.
 pub const MAX_WAITING: u32 = 20;
+/// Challenges one account may have received and not answered at once.
+pub const MAX_RECEIVED: u32 = 20;
+/// Challenges one account may have waiting for one player at once.
+pub const MAX_TO_ONE: u32 = 3;
 
 /// The reasons a challenge may be declined with (lichess's keys).
 pub const DECLINE_KEYS: [&str; 11] = [
@@ -50,6 +54,12 @@ pub enum ChallengeError {
     NotFound,
     /// The challenger has [`MAX_WAITING`] challenges waiting already.
     TooManyWaiting,
+    /// The player challenged has [`MAX_RECEIVED`] challenges waiting for
+    /// them already.
+    TooManyReceived,
+    /// The challenger has [`MAX_TO_ONE`] challenges waiting for this
+    /// player already.
+    TooManyToThem,
     /// No table code was free for the game (try again).
     NoFreeCode,
     /// A failure of the store or the game.
@@ -182,8 +192,8 @@ impl Pairing {
     /// `challenger` challenges `dest` on `terms`; both hear of it.
     ///
     /// # Errors
-    /// `Refused` for a challenge to oneself; `TooManyWaiting`; a database
-    /// failure.
+    /// `Refused` for a challenge to oneself; `TooManyWaiting`,
+    /// `TooManyReceived`, `TooManyToThem`; a database failure.
     pub async fn challenge(
         &self,
         challenger: &str,
@@ -217,8 +227,18 @@ impl Pairing {
             seen_at: now,
             updated_at: now,
         };
-        if !self.store.create_challenge(&row, MAX_WAITING).await? {
-            return Err(ChallengeError::TooManyWaiting);
+        let caps = plyyard_store::ChallengeCaps {
+            per_challenger: MAX_WAITING,
+            per_dest: MAX_RECEIVED,
+            per_pair: MAX_TO_ONE,
+        };
+        match self.store.create_challenge(&row, caps).await? {
+            Ok(()) => {}
+            Err(plyyard_store::ChallengeCap::Challenger) => {
+                return Err(ChallengeError::TooManyWaiting);
+            }
+            Err(plyyard_store::ChallengeCap::Dest) => return Err(ChallengeError::TooManyReceived),
+            Err(plyyard_store::ChallengeCap::Pair) => return Err(ChallengeError::TooManyToThem),
         }
         tracing::info!(challenge = %row.id, "challenge created");
         self.announce(ChallengeNews::Made, &row);

@@ -47,9 +47,10 @@ enum Command {
     Game(game_cmds::Command),
     #[command(flatten)]
     Engine(engine_cmds::Command),
-    /// Make mate-in-one and mate-in-two puzzles from the engine's own games
-    /// (`content/puzzles.json`), each verified to have one solution.
-    Puzzles(puzzles::Args),
+    /// The puzzle trainer's database (`import` lichess's CSV) and Learn's
+    /// mate puzzles (`learn`).
+    #[command(subcommand)]
+    Puzzles(puzzles::Command),
     /// Review the games of a PGN file with the engine and write them back
     /// annotated: `[%eval]` comments, `?!`/`?`/`??` as NAGs, the best move
     /// as a variation and the explanation as a comment.
@@ -70,7 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(cmd)) => serve_cmds::run(cmd),
         Some(Command::Game(cmd)) => game_cmds::run(cmd),
         Some(Command::Engine(cmd)) => engine_cmds::run(cmd),
-        Some(Command::Puzzles(args)) => puzzles::run(args),
+        Some(Command::Puzzles(cmd)) => puzzles::run_command(cmd),
         Some(Command::Review(args)) => review::run(args),
         Some(Command::Token(cmd)) => token_cmds::run(cmd),
         Some(Command::Swiss(cmd)) => swiss_cmds::run(cmd),

@@ -1,6 +1,9 @@
-//! `plyyard puzzles`: mate-in-one and mate-in-two puzzles from the engine's
-//! own games, each with exactly one solution.
+//! `plyyard puzzles`: the puzzle trainer's database (`import`, lichess's
+//! CSV into the site's store) and Learn's mate-in-one and mate-in-two
+//! puzzles from the engine's own games, each with exactly one solution
+//! (`learn`).
 //!
+//! For Learn's puzzles:
 //! The engine plays itself at the weaker levels (which make real mistakes)
 //! from a few random opening moves; every position of every game is tried.
 //! A puzzle is kept when the rules core, searching exhaustively, finds
@@ -30,7 +33,102 @@ const GAMES_PER_PUZZLE: usize = 40;
 /// Levels the two sides are drawn from.
 const LEVELS: [Level; 3] = [Level::Beginner, Level::Easy, Level::Normal];
 
-/// Arguments of `plyyard puzzles`.
+/// `plyyard puzzles …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Import lichess's puzzle database (a CSV with the columns PuzzleId,
+    /// FEN, Moves, Rating, RatingDeviation, Popularity, NbPlays, Themes,
+    /// GameUrl, OpeningTags) into the site's database: every row checked
+    /// by the rules, bad rows reported and skipped, puzzles already there
+    /// left as they are (running it again is safe).
+    Import(ImportArgs),
+    /// Make Learn's mate-in-one and mate-in-two puzzles from the engine's
+    /// own games (`content/puzzles.json`), each verified to have one
+    /// solution.
+    Learn(Args),
+}
+
+/// Arguments of `plyyard puzzles import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The CSV file (`-` for standard input).
+    pub file: PathBuf,
+    /// The site's database (as `plyyard serve --db`).
+    #[arg(long, env = "PLYYARD_DB", default_value = "sqlite://plyyard.db")]
+    pub db: String,
+}
+
+/// Bad rows printed one by one before only their count is kept.
+const SHOWN_REFUSALS: u64 = 20;
+
+/// Runs `plyyard puzzles …`.
+pub fn run_command(cmd: Command) -> ExitCode {
+    match cmd {
+        Command::Import(args) => import(&args),
+        Command::Learn(args) => run(args),
+    }
+}
+
+/// Runs `plyyard puzzles import`: prints one JSON line with what it did.
+fn import(args: &ImportArgs) -> ExitCode {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = rt.block_on(async {
+        let source: Box<dyn std::io::Read> = if args.file.as_os_str() == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let file = std::fs::File::open(&args.file)
+                .map_err(|e| format!("cannot open {}: {e}", args.file.display()))?;
+            Box::new(std::io::BufReader::with_capacity(1 << 20, file))
+        };
+        let store = plyyard_store::Store::open(&args.db)
+            .await
+            .map_err(|e| e.to_string())?;
+        let trainer = plyyard_trainer::Trainer::new(store.clone());
+        let started = std::time::Instant::now();
+        let mut shown = 0;
+        let report = trainer
+            .import(source, |e| {
+                shown += 1;
+                if shown <= SHOWN_REFUSALS {
+                    eprintln!("line {}: {} refused: {}", e.line, e.id, e.reason);
+                }
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+        let secs = started.elapsed().as_secs_f64();
+        store.close().await;
+        Ok::<_, String>((report, secs))
+    });
+    match result {
+        Ok((r, secs)) => {
+            let line = serde_json::json!({
+                "rows": r.rows,
+                "imported": r.imported,
+                "already": r.already,
+                "refused": r.refused,
+                "seconds": (secs * 1000.0).round() / 1000.0,
+                "rows_per_s": (r.rows as f64 / secs.max(1e-9)).round(),
+            });
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Arguments of `plyyard puzzles learn`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Seed of the games (same seed, same puzzles).

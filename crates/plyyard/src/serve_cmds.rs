@@ -63,11 +63,21 @@ pub struct ServeArgs {
     #[arg(long, env = "PLYYARD_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// Behind a reverse proxy: take the client address from
-    /// `X-Forwarded-For` (the right-most entry that is not a loopback,
-    /// private or link-local address). Never set it when clients can reach
-    /// the server directly: they could then pick any address.
+    /// `X-Forwarded-For` when the request comes from a trusted proxy (the
+    /// right-most entry that is not a trusted proxy).
     #[arg(long, env = "PLYYARD_TRUST_PROXY")]
     pub trust_proxy: bool,
+    /// The proxies trusted with `--trust-proxy`: addresses or networks,
+    /// comma-separated (`10.0.0.2,10.1.0.0/16`). Only requests from them
+    /// may tell the client address.
+    #[arg(
+        long,
+        env = "PLYYARD_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        default_value = "127.0.0.0/8,::1/128",
+        value_parser = parse_net
+    )]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Run as one node of a cluster: the Redis server the nodes share,
     /// `redis://HOST:PORT/DB`. Needs a PostgreSQL `--db` (the nodes share
     /// it too). Without it this node serves alone.
@@ -128,6 +138,36 @@ pub struct ServeArgs {
         default_value_t = 20
     )]
     pub limit_challenges_per_minute: u32,
+    /// Clubs one client may create per day (address and account alike),
+    /// also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_CLUBS_PER_DAY", default_value_t = 5)]
+    pub limit_clubs_per_day: u32,
+    /// Club actions (joins, requests, quits, kicks, answers, leader
+    /// changes, chat lines) one client may make per hour (address and
+    /// account alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_CLUB_ACTIONS_PER_HOUR",
+        default_value_t = 120
+    )]
+    pub limit_club_actions_per_hour: u32,
+    /// Batches of puzzle solutions one client may send per minute
+    /// (address and account alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_PUZZLE_SOLVES_PER_MINUTE",
+        default_value_t = 60
+    )]
+    pub limit_puzzle_solves_per_minute: u32,
+    /// Public Lichess-API reads (token tests, user statuses, online bots,
+    /// game exports) one client may make per minute (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_API_READS_PER_MINUTE",
+        default_value_t = 120
+    )]
+    pub limit_api_reads_per_minute: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -204,6 +244,10 @@ fn serve(args: ServeArgs) -> ExitCode {
             credentials_per_minute: args.limit_credentials_per_minute,
             challenges_per_minute: args.limit_challenges_per_minute,
             chat_lines_per_10s: args.limit_chat_lines_per_10s,
+            clubs_per_day: args.limit_clubs_per_day,
+            club_actions_per_hour: args.limit_club_actions_per_hour,
+            puzzle_solves_per_minute: args.limit_puzzle_solves_per_minute,
+            api_reads_per_minute: args.limit_api_reads_per_minute,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -225,6 +269,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         secret: args.secret,
         tuning,
         trust_proxy: args.trust_proxy,
+        trusted_proxies: args.trusted_proxies.clone(),
         public_url: args.public_url,
         redis: args.redis,
         node_id: args.node_id,
@@ -250,6 +295,14 @@ fn node_id(s: &str) -> Result<String, String> {
     }
 }
 
+/// An address (`10.0.0.2`, a network of one) or a network (`10.1.0.0/16`).
+fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{s:?} is not an address or a network (10.0.0.2, 10.1.0.0/16)"))
+}
+
 /// `quotas` with every rate limit off (a quota of 0 is no limit); the
 /// per-username log-in back-off is kept.
 fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::security::Quotas {
@@ -267,6 +320,10 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         chat_lines_per_10s: 0,
         table_lookups_per_minute: 0,
         analyses_per_minute: 0,
+        clubs_per_day: 0,
+        club_actions_per_hour: 0,
+        puzzle_solves_per_minute: 0,
+        api_reads_per_minute: 0,
         ..quotas
     }
 }

@@ -21,6 +21,9 @@ pub struct Config {
     /// Whether the server runs behind a reverse proxy whose
     /// `X-Forwarded-For` tells the client address (see [`crate::security`]).
     pub trust_proxy: bool,
+    /// The proxies trusted to tell the client address with `trust_proxy`
+    /// (by default this machine's: 127.0.0.0/8 and ::1).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// The URL people reach the site at (`https://chess.example`), when
     /// known: its origin is the only one allowed to change state, and an
     /// `https` URL makes cookies `Secure`.
@@ -107,6 +110,7 @@ impl Default for Config {
             secret: None,
             tuning: Tuning::default(),
             trust_proxy: false,
+            trusted_proxies: crate::security::default_trusted_proxies(),
             public_url: None,
             redis: None,
             node_id: None,

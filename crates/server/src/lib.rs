@@ -139,6 +139,7 @@ impl Server {
         };
         let mut shared = Shared::with_bus(store, secret.as_bytes(), config.tuning, bus);
         shared.trust_proxy = config.trust_proxy;
+        shared.trusted_proxies = std::sync::Arc::new(config.trusted_proxies.clone());
         shared.secure_cookies = public_origin
             .as_deref()
             .is_some_and(|o| o.starts_with("https://"));

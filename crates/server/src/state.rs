@@ -41,6 +41,9 @@ pub struct Shared {
     /// Whether `X-Forwarded-For` tells the client address
     /// ([`crate::Config::trust_proxy`]).
     pub trust_proxy: bool,
+    /// The proxies trusted to tell the client address
+    /// ([`crate::Config::trusted_proxies`]).
+    pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The origin of [`crate::Config::public_url`] (`https://chess.example`), the
     /// only one allowed to change state when set.
     pub public_origin: Option<String>,
@@ -52,6 +55,10 @@ pub struct Shared {
     pub pairing: Pairing,
     /// The people around the games: presence, account events, game chat.
     pub social: Social,
+    /// Clubs (lichess's teams).
+    pub clubs: plyyard_clubs::Clubs,
+    /// The puzzle trainer.
+    pub trainer: plyyard_trainer::Trainer,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
@@ -117,6 +124,8 @@ impl Shared {
             bus: bus.clone(),
         });
         Shared {
+            clubs: plyyard_clubs::Clubs::new(store.clone()),
+            trainer: plyyard_trainer::Trainer::new(store.clone()),
             store,
             live,
             engines,
@@ -133,6 +142,7 @@ impl Shared {
             )),
             analyses: Arc::new(Analyses::new()),
             trust_proxy: false,
+            trusted_proxies: Arc::new(crate::security::default_trusted_proxies()),
             public_origin: None,
             secure_cookies: false,
             tuning,
@@ -230,7 +240,9 @@ impl FromRef<AppState> for Gate {
     fn from_ref(state: &AppState) -> Gate {
         Gate {
             public_origin: state.public_origin.clone(),
-            trust_proxy: state.trust_proxy,
+            proxies: state
+                .trust_proxy
+                .then(|| Arc::clone(&state.trusted_proxies)),
         }
     }
 }

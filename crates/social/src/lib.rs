@@ -1,6 +1,7 @@
 //! The people around the games: who is online ([`presence`]), what is said
 //! at a game ([`chat`]), what each account hears on its event stream
-//! ([`events`]), and the ordered bus [`outbox`] they share in a cluster.
+//! ([`events`]), the ordered bus [`outbox`] they share in a cluster, and
+//! what text people may show to others ([`text`]).
 //!
 //! [`Social`] is the door: the server holds one and hands its parts to the
 //! routes that use them. Nothing here knows HTTP or SQL: rows go through
@@ -14,6 +15,7 @@ pub mod outbox;
 pub mod chat;
 pub mod events;
 pub mod presence;
+pub mod text;
 
 use std::sync::Arc;
 

@@ -158,6 +158,36 @@ impl Store {
         Ok(ongoing)
     }
 
+    /// The live accounts named in `names` (any case), in one query per 500
+    /// names, keyed by their lower-cased name.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn accounts_named(
+        &self,
+        names: &[&str],
+    ) -> Result<HashMap<String, Account>, StoreError> {
+        let mut out = HashMap::with_capacity(names.len());
+        let keys: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+        for chunk in keys.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT player_id, username, created_at, CAST(bot AS INTEGER) FROM accounts \
+                 WHERE username_key IN ({}) AND deleted_at IS NULL",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql);
+            for k in chunk {
+                q = q.bind(k.as_str());
+            }
+            for row in q.fetch_all(&self.pool).await? {
+                let a = account_from_row(&row)?;
+                out.insert(a.username.to_lowercase(), a);
+            }
+        }
+        Ok(out)
+    }
+
     /// The live account named `username` (any case) with its password hash.
     ///
     /// # Errors
@@ -211,8 +241,9 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes an account: its sessions and API tokens go, its password is wiped, and its
-    /// games stay (shown as a deleted player). The name stays reserved.
+    /// Deletes an account: its sessions and API tokens go, it leaves its
+    /// clubs (a club it led alone passes to its longest-standing member),
+    /// its password is wiped, and its games stay (shown as a deleted player). The name stays reserved.
     ///
     /// # Errors
     /// A database failure; nothing is changed then.
@@ -225,6 +256,7 @@ impl Store {
         ] {
             sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
         }
+        crate::clubs::leave_all_clubs(&mut tx, player_id).await?;
         sqlx::query(
             "UPDATE accounts SET deleted_at = $1, password_hash = '' \
              WHERE player_id = $2 AND deleted_at IS NULL",

@@ -130,24 +130,70 @@ fn row_of(r: &AnyRow) -> Result<ChallengeRow, StoreError> {
     })
 }
 
+/// How many challenges may wait at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChallengeCaps {
+    /// Sent by one challenger.
+    pub per_challenger: u32,
+    /// Received by one player.
+    pub per_dest: u32,
+    /// From one challenger to one player.
+    pub per_pair: u32,
+}
+
+/// The cap a new challenge would break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeCap {
+    /// The challenger has as many waiting as they may send.
+    Challenger,
+    /// The player challenged has as many waiting as they may receive.
+    Dest,
+    /// The challenger has as many waiting for this player as allowed.
+    Pair,
+}
+
 impl Store {
-    /// Stores a new challenge unless its challenger already has `cap`
-    /// challenges waiting (checked in the same transaction); whether it
-    /// was stored.
+    /// Stores a new challenge unless it would break one of `caps`
+    /// (counted in the same transaction, the player challenged locked for
+    /// it, so that challenges sent at once cannot all pass).
     ///
     /// # Errors
     /// A database failure.
-    pub async fn create_challenge(&self, c: &ChallengeRow, cap: u32) -> Result<bool, StoreError> {
+    pub async fn create_challenge(
+        &self,
+        c: &ChallengeRow,
+        caps: ChallengeCaps,
+    ) -> Result<Result<(), ChallengeCap>, StoreError> {
         let mut tx = self.begin_write().await?;
-        let waiting: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM challenges WHERE challenger = $1 AND status = 'created'",
+        // PostgreSQL holds the row until the commit; SQLite's write
+        // transaction holds everything already.
+        sqlx::query("UPDATE players SET last_seen_at = last_seen_at WHERE id = $1")
+            .bind(&c.dest)
+            .execute(&mut *tx)
+            .await?;
+        let count = |sql: &'static str| {
+            sqlx::query(sql)
+                .bind(c.challenger.as_str())
+                .bind(c.dest.as_str())
+        };
+        let row = count(
+            "SELECT \
+               (SELECT COUNT(*) FROM challenges WHERE challenger = $1 AND status = 'created'), \
+               (SELECT COUNT(*) FROM challenges WHERE dest = $2 AND status = 'created'), \
+               (SELECT COUNT(*) FROM challenges WHERE challenger = $1 AND dest = $2 AND status = 'created')",
         )
-        .bind(&c.challenger)
         .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        if waiting >= i64::from(cap) {
-            return Ok(false);
+        .await?;
+        let (sent, received, pair): (i64, i64, i64) =
+            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+        if sent >= i64::from(caps.per_challenger) {
+            return Ok(Err(ChallengeCap::Challenger));
+        }
+        if pair >= i64::from(caps.per_pair) {
+            return Ok(Err(ChallengeCap::Pair));
+        }
+        if received >= i64::from(caps.per_dest) {
+            return Ok(Err(ChallengeCap::Dest));
         }
         sqlx::query(&format!(
             "INSERT INTO challenges ({}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
@@ -170,7 +216,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(Ok(()))
     }
 
     /// The challenge `id`.

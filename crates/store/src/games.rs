@@ -224,6 +224,43 @@ impl Store {
     }
 }
 
+impl Store {
+    /// A page of the games `player` played (white or black) created in
+    /// `since..=until`, newest first (by id among equals), after the game
+    /// `after` (its creation time and id) when given: paging by this key
+    /// never skips nor repeats a game, however many share a time.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn games_created_page(
+        &self,
+        player: &str,
+        (since, until): (i64, i64),
+        after: Option<(i64, &str)>,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let (at, id) = after.unwrap_or((until.saturating_add(1), ""));
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE (white_player = $1 OR black_player = $1) \
+             AND created_at >= $2 AND created_at <= $3 \
+             AND (created_at < $4 OR (created_at = $4 AND id > $5)) \
+             ORDER BY created_at DESC, id LIMIT $6"
+        ))
+        .bind(player)
+        .bind(since)
+        .bind(until)
+        .bind(at)
+        .bind(id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+}
+
 /// Inserts a new game with no moves, through `e` (the pool or a
 /// transaction).
 pub async fn insert_game_in<'e, E>(e: E, g: &GameRow) -> Result<(), StoreError>

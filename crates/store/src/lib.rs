@@ -1,5 +1,5 @@
-//! Durable storage: players, games, moves, accounts, sessions and API
-//! tokens in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! Durable storage: players, games, moves, accounts, sessions, API
+//! tokens, clubs and puzzles in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
 //! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
@@ -15,12 +15,14 @@ mod accounts;
 mod backend;
 mod challenges;
 mod chat;
+mod clubs;
 mod db;
 mod error;
 mod games;
 mod learn;
 mod leases;
 mod player;
+mod puzzles;
 mod ratings;
 pub mod replay;
 pub mod reviews;
@@ -31,13 +33,17 @@ mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
 pub use backend::Backend;
-pub use challenges::{ChallengeRow, ChallengeStatus};
+pub use challenges::{ChallengeCap, ChallengeCaps, ChallengeRow, ChallengeStatus};
 pub use chat::ChatLineRow;
+pub use clubs::{ClubMember, ClubRequestRow, ClubRow, NewClub, Removal};
 pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
 pub use player::PlayerId;
+pub use puzzles::{
+    Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
+};
 pub use ratings::{RatedGame, RatingChange};
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use tables::{TableRow, TableStatus};

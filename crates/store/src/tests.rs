@@ -489,22 +489,52 @@ async fn challenges_settle_once_and_expire_without_their_challenger() {
         }
         assert!(
             store
-                .create_challenge(&challenge("ch000001", "ann", "bob", 10), 2)
+                .create_challenge(&challenge("ch000001", "ann", "bob", 10), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         assert!(
             store
-                .create_challenge(&challenge("ch000002", "ann", "cy", 11), 2)
+                .create_challenge(&challenge("ch000002", "ann", "cy", 11), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         assert!(
             !store
-                .create_challenge(&challenge("ch000003", "ann", "cy", 12), 2)
+                .create_challenge(&challenge("ch000003", "ann", "cy", 12), caps(2))
+                .await
+                .unwrap()
+                .is_ok(),
+            "the cap of waiting challenges"
+        );
+        // One pair's cap, then the receiver's: a second challenge from bob
+        // to cy is refused for the pair, and cy (two waiting) refuses more.
+        let wide = ChallengeCaps {
+            per_challenger: 9,
+            per_dest: 2,
+            per_pair: 1,
+        };
+        assert_eq!(
+            store
+                .create_challenge(&challenge("ch000010", "ann", "cy", 13), wide)
                 .await
                 .unwrap(),
-            "the cap of waiting challenges"
+            Err(ChallengeCap::Pair)
+        );
+        assert_eq!(
+            store
+                .create_challenge(
+                    &challenge("ch000011", "bob", "cy", 13),
+                    ChallengeCaps {
+                        per_dest: 1,
+                        ..wide
+                    }
+                )
+                .await
+                .unwrap(),
+            Err(ChallengeCap::Dest)
         );
         let got = store.challenge("ch000001").await.unwrap().unwrap();
         assert_eq!(got, challenge("ch000001", "ann", "bob", 10));
@@ -566,15 +596,17 @@ async fn challenges_settle_once_and_expire_without_their_challenger() {
         // Only challenges whose challenger is gone expire.
         assert!(
             store
-                .create_challenge(&challenge("ch000004", "cy", "ann", 40), 2)
+                .create_challenge(&challenge("ch000004", "cy", "ann", 40), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         assert!(
             store
-                .create_challenge(&challenge("ch000005", "bob", "ann", 40), 2)
+                .create_challenge(&challenge("ch000005", "bob", "ann", 40), caps(2))
                 .await
                 .unwrap()
+                .is_ok()
         );
         store.touch_challenges("bob", 70).await.unwrap();
         let expired = store.expire_challenges(60, 80).await.unwrap();
@@ -682,5 +714,307 @@ async fn one_node_holds_a_lease_until_it_expires_and_old_epochs_cannot_write() {
             store.acquire_lease("gl", "a", long).await.unwrap(),
             Lease::Held(_)
         ));
+    }
+}
+
+#[tokio::test]
+async fn clubs_members_leaders_and_requests() {
+    for (_dir, store) in stores().await {
+        for (id, name) in [("pa", "Alice"), ("pb", "Bob"), ("pc", "Carol")] {
+            store.create_account(id, name, "h", 1).await.unwrap();
+        }
+        let club = NewClub {
+            id: "river-club",
+            name: "River Club",
+            description: "By the river",
+            open: false,
+            leader: "pa",
+            now: 10,
+        };
+        store.create_club(&club).await.unwrap();
+        assert!(matches!(
+            store
+                .create_club(&NewClub {
+                    leader: "pb",
+                    ..club
+                })
+                .await,
+            Err(StoreError::Taken(_))
+        ));
+        let row = store.club("river-club").await.unwrap().unwrap();
+        assert_eq!((row.nb_members, row.open), (1, false));
+        assert!(
+            store
+                .club_member("river-club", "pa")
+                .await
+                .unwrap()
+                .unwrap()
+                .leader
+        );
+
+        // A request, asked twice, declined, and not asked again.
+        store
+            .add_club_request("river-club", "pb", "let me in", 20)
+            .await
+            .unwrap();
+        assert!(matches!(
+            store
+                .add_club_request("river-club", "pb", "again", 21)
+                .await,
+            Err(StoreError::Taken(_))
+        ));
+        store
+            .add_club_request("river-club", "pc", "me too", 22)
+            .await
+            .unwrap();
+        let pending = store.club_requests("river-club", false, 10).await.unwrap();
+        assert_eq!(
+            pending
+                .iter()
+                .map(|r| r.username.as_str())
+                .collect::<Vec<_>>(),
+            ["Bob", "Carol"]
+        );
+        assert!(
+            store
+                .decline_club_request("river-club", "pc")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .decline_club_request("river-club", "pc")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .accept_club_request("river-club", "pc", 23)
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            store
+                .club_requests("river-club", true, 10)
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+        assert!(
+            store
+                .accept_club_request("river-club", "pb", 30)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .club_request("river-club", "pb")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            store.club("river-club").await.unwrap().unwrap().nb_members,
+            2
+        );
+        assert!(!store.add_club_member("river-club", "pb", 31).await.unwrap());
+
+        // Members newest first; the only leader stays until another leads.
+        let members = store.club_members("river-club", 10).await.unwrap();
+        assert_eq!(members[0].username, "Bob");
+        assert_eq!(
+            store.remove_club_member("river-club", "pa").await.unwrap(),
+            Removal::OnlyLeader
+        );
+        assert!(
+            !store
+                .set_club_leader("river-club", "pa", false)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .set_club_leader("river-club", "pb", true)
+                .await
+                .unwrap()
+        );
+        assert_eq!(store.club_leaders("river-club").await.unwrap().len(), 2);
+        assert_eq!(
+            store.remove_club_member("river-club", "pa").await.unwrap(),
+            Removal::Removed
+        );
+        assert_eq!(
+            store.remove_club_member("river-club", "pa").await.unwrap(),
+            Removal::NotMember
+        );
+        assert_eq!(
+            store.club("river-club").await.unwrap().unwrap().nb_members,
+            1
+        );
+
+        // Pages: by size, and by a name's part taken literally.
+        store
+            .create_club(&NewClub {
+                id: "big",
+                name: "Big 100% Club",
+                description: "",
+                open: true,
+                leader: "pa",
+                now: 40,
+            })
+            .await
+            .unwrap();
+        assert!(store.add_club_member("big", "pc", 41).await.unwrap());
+        let (all, total) = store.clubs_page(None, 0, 10).await.unwrap();
+        assert_eq!(total, 2);
+        assert_eq!(all[0].id, "big");
+        let (found, n) = store.clubs_page(Some("100%"), 0, 10).await.unwrap();
+        assert_eq!((n, found[0].id.as_str()), (1, "big"));
+        assert_eq!(store.clubs_page(Some("1_0"), 0, 10).await.unwrap().1, 0);
+        assert_eq!(
+            store.clubs_page(Some("CLUB"), 1, 10).await.unwrap().0.len(),
+            1
+        );
+        let of_c: Vec<String> = store
+            .clubs_of("pc", 10)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(of_c, ["big"]);
+
+        // A deleted leader's club passes to its longest-standing member.
+        store.delete_account("pa", 50).await.unwrap();
+        let big = store.club("big").await.unwrap().unwrap();
+        assert_eq!(big.nb_members, 1);
+        assert!(
+            store
+                .club_member("big", "pc")
+                .await
+                .unwrap()
+                .unwrap()
+                .leader
+        );
+    }
+}
+
+fn caps(per_challenger: u32) -> ChallengeCaps {
+    ChallengeCaps {
+        per_challenger,
+        per_dest: 2,
+        per_pair: 1,
+    }
+}
+
+fn puzzle(id: &str, rating: f64) -> NewPuzzle {
+    NewPuzzle {
+        row: PuzzleRow {
+            id: id.into(),
+            fen: "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1".into(),
+            moves: "g8f8 a1a8".into(),
+            initial_ply: 1,
+            rating,
+            deviation: 80.0,
+            volatility: 0.06,
+            popularity: 90,
+            plays: 10,
+            themes: "mate mateIn1 backRankMate".into(),
+            game_url: String::new(),
+            opening_tags: String::new(),
+            source: "lichess".into(),
+        },
+        angles: vec!["mix".into(), "mateIn1".into()],
+    }
+}
+
+#[tokio::test]
+async fn puzzles_import_walk_serve_and_rate_once() {
+    for (_dir, store) in stores().await {
+        let batch: Vec<NewPuzzle> = (0..1000)
+            .map(|i| puzzle(&format!("p{i:04}"), 1000.0 + f64::from(i)))
+            .collect();
+        assert_eq!(store.insert_puzzles(&batch).await.unwrap(), 1000);
+        // Idempotent: the same rows again add nothing.
+        assert_eq!(store.insert_puzzles(&batch[..10]).await.unwrap(), 0);
+        assert_eq!(store.puzzle_count().await.unwrap(), 1000);
+        let walk = store
+            .angle_walk("mateIn1", (1499, "p0499"), 1510, 50)
+            .await
+            .unwrap();
+        assert_eq!(walk.first().map(|w| w.1.as_str()), Some("p0500"));
+        assert_eq!(walk.len(), 11);
+        assert!(
+            store
+                .angle_walk("fork", (0, ""), 9999, 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+
+        store.touch_player("solver", 1).await.unwrap();
+        let ids: Vec<String> = walk.iter().take(2).map(|w| w.1.clone()).collect();
+        let rate = |before: Option<PuzzleRating>, p: Glicko| {
+            assert!(before.is_none());
+            Some(Rated {
+                player_before: 1500.0,
+                player: Glicko {
+                    rating: 1520.0,
+                    deviation: 300.0,
+                    volatility: 0.06,
+                },
+                puzzle: Some(Glicko {
+                    rating: p.rating - 5.0,
+                    ..p
+                }),
+            })
+        };
+        // Never served: refused.
+        assert_eq!(
+            store
+                .record_puzzle_round("solver", "p0500", "mix", true, 5, rate)
+                .await
+                .unwrap(),
+            None
+        );
+        store
+            .serve_puzzles("solver", "mix", &ids, (1501, "p0501"), 5)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.puzzle_cursor("solver", "mix").await.unwrap(),
+            Some((1501, "p0501".into()))
+        );
+        assert_eq!(
+            store
+                .served_among(
+                    "solver",
+                    &walk.iter().map(|w| w.1.clone()).collect::<Vec<_>>()
+                )
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        let first = store
+            .record_puzzle_round("solver", "p0500", "mix", true, 6, rate)
+            .await
+            .unwrap();
+        assert!(matches!(first, Some(Recorded::First(Some(_)))), "{first:?}");
+        let again = store
+            .record_puzzle_round("solver", "p0500", "mix", false, 7, |_, _| {
+                panic!("a replay is not rated")
+            })
+            .await
+            .unwrap();
+        assert_eq!(again, Some(Recorded::Replay));
+        let r = store.puzzle_rating("solver").await.unwrap().unwrap();
+        assert_eq!((r.glicko.rating, r.games), (1520.0, 1));
+        let p = store.puzzle("p0500").await.unwrap().unwrap();
+        assert_eq!((p.rating, p.plays), (1495.0, 11));
+        let rounds = store.puzzle_rounds("solver", 0, 10).await.unwrap();
+        assert_eq!(rounds.len(), 1);
+        assert!(rounds[0].win && rounds[0].rated);
     }
 }

@@ -8,6 +8,7 @@
 import { Chessground } from '@lichess-org/chessground';
 import { h, type VNode } from 'snabbdom';
 import { t } from '../i18n.js';
+import { learnPuzzleLinks } from '../puzzle/learn-links.js';
 import { diagramConfig } from './diagram.js';
 import { mountExercise } from './exercises/index.js';
 import type { LearnCtrl, LearnLink } from './ctrl.js';
@@ -119,5 +120,5 @@ export function learnView(ctrl: LearnCtrl): VNode {
   } else {
     body = ctrl.slug === null ? indexView(ctrl) : articleView(ctrl);
   }
-  return h('div.learn', [body ?? h('p.learn-loading', { attrs: { 'aria-live': 'polite' } }, t('learn.loading'))]);
+  return h('div.learn', [body ?? h('p.learn-loading', { attrs: { 'aria-live': 'polite' } }, t('learn.loading')), ctrl.error ? null : learnPuzzleLinks(ctrl.slug)]);
 }

@@ -220,7 +220,7 @@ test('the pages open without a console error, for an anonymous visitor and when 
   const { context, page } = await newPage();
   const errors = consoleErrors(page);
   const id = await startGame(page);
-  const pages = ['/', '/multiplayer', '/learn', '/learn/check-mate-stalemate', '/learn/ex-puzzles', '/analysis', '/import', `/game/${id}`];
+  const pages = ['/', '/multiplayer', '/learn', '/learn/check-mate-stalemate', '/learn/ex-puzzles', '/analysis', '/import', `/game/${id}`, '/team', '/team/new'];
   await visit(page, [...pages, '/login', '/signup']);
   assert.deepEqual(errors, [], 'anonymous');
 

@@ -5,7 +5,7 @@ use std::process::Command;
 
 fn generate(seed: &str, count: &str) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_plyyard"))
-        .args(["puzzles", "--seed", seed, "--count", count])
+        .args(["puzzles", "learn", "--seed", seed, "--count", count])
         .output()
         .expect("plyyard runs");
     assert!(
@@ -34,7 +34,7 @@ fn the_same_seed_gives_the_same_puzzles() {
 #[test]
 fn a_bad_count_is_refused_clearly() {
     let out = Command::new(env!("CARGO_BIN_EXE_plyyard"))
-        .args(["puzzles", "--seed", "1", "--count", "many"])
+        .args(["puzzles", "learn", "--seed", "1", "--count", "many"])
         .output()
         .expect("plyyard runs");
     assert!(!out.status.success());

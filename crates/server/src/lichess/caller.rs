@@ -100,3 +100,62 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         }
     }
 }
+
+/// The account behind a request when there is one (a token or a session),
+/// for the endpoints anyone may call that say more to a member.
+#[derive(Debug, Clone)]
+pub struct MaybeCaller(pub Option<Caller>);
+
+impl<S: Send + Sync> FromRequestParts<S> for MaybeCaller {
+    type Rejection = LiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<MaybeCaller, LiError> {
+        Ok(MaybeCaller(
+            Caller::from_request_parts(parts, state).await.ok(),
+        ))
+    }
+}
+
+/// Who reads a public endpoint, for its limit: the address and, when the
+/// request is logged in (a token or a session), the account.
+#[derive(Debug, Clone)]
+pub struct Reader {
+    /// The client's address.
+    pub ip: crate::security::ClientIp,
+    /// The account, if any.
+    pub account: Option<crate::security::AccountKey>,
+}
+
+impl Reader {
+    /// Counts `units` reads against the reader's address and account.
+    ///
+    /// # Errors
+    /// 429 with `Retry-After` when either has used up its reads.
+    pub async fn count(&self, limits: &crate::security::Limits, units: u32) -> Result<(), LiError> {
+        limits
+            .check_api_reads(self.ip, self.account.as_ref(), units)
+            .await
+            .map_err(|r| LiError::from(crate::error::ApiError::from(r)))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Reader {
+    type Rejection = LiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Reader, LiError> {
+        let ip = parts
+            .extensions
+            .get::<crate::security::ClientIp>()
+            .copied()
+            .unwrap_or(crate::security::ClientIp(std::net::IpAddr::from([
+                0, 0, 0, 0,
+            ])));
+        Ok(Reader {
+            ip,
+            account: parts
+                .extensions
+                .get::<crate::security::AccountKey>()
+                .cloned(),
+        })
+    }
+}

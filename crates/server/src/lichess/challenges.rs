@@ -28,7 +28,9 @@ use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp, Limits};
 use plyyard_game::{Speed, TimeControl, Variant};
 use plyyard_pairing::Pairing;
-use plyyard_pairing::challenges::{AskedTerms, ChallengeError, MAX_WAITING, terms};
+use plyyard_pairing::challenges::{
+    AskedTerms, ChallengeError, MAX_RECEIVED, MAX_TO_ONE, MAX_WAITING, terms,
+};
 use plyyard_social::events::{AccountEvent, ChallengeNews};
 use plyyard_store::{Account, ChallengeRow, Store, now_ms};
 
@@ -187,6 +189,16 @@ impl From<ChallengeError> for LiError {
             ChallengeError::TooManyWaiting => LiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!("You have {MAX_WAITING} challenges waiting already: cancel one first"),
+            ),
+            ChallengeError::TooManyReceived => LiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("This player has {MAX_RECEIVED} challenges waiting already: try later"),
+            ),
+            ChallengeError::TooManyToThem => LiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "You have {MAX_TO_ONE} challenges waiting for this player already: wait for their answer"
+                ),
             ),
             ChallengeError::NoFreeCode => LiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,

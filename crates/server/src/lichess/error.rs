@@ -20,6 +20,20 @@ pub struct LiError {
     pub retry_after: Option<u64>,
 }
 
+/// Characters of an error's text sent at most: texts that quote a
+/// client's input stay bounded whatever the input.
+pub const MAX_ERROR_CHARS: usize = 300;
+
+/// `message` cut to [`MAX_ERROR_CHARS`] characters (with `…` when cut).
+fn bounded(message: String) -> String {
+    if message.chars().count() <= MAX_ERROR_CHARS {
+        return message;
+    }
+    let mut cut: String = message.chars().take(MAX_ERROR_CHARS).collect();
+    cut.push('…');
+    cut
+}
+
 /// The Lichess-API handlers' result.
 pub type LiResult<T> = Result<T, LiError>;
 
@@ -88,7 +102,7 @@ impl IntoResponse for LiError {
         let mut resp = (
             self.status,
             Json(ErrorBody {
-                error: self.message,
+                error: bounded(self.message),
             }),
         )
             .into_response();
@@ -97,5 +111,28 @@ impl IntoResponse for LiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
         }
         resp
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_error_quoting_a_long_input_stays_bounded() {
+        let resp =
+            LiError::bad_request(format!("unknown variant {}", "x".repeat(2_000))).into_response();
+        let body = axum::body::to_bytes(resp.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let text: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let error = text["error"].as_str().unwrap();
+        assert_eq!(error.chars().count(), MAX_ERROR_CHARS + 1);
+        assert!(error.starts_with("unknown variant xxx") && error.ends_with('…'));
+        let short = LiError::bad_request("No such game").into_response();
+        let body = axum::body::to_bytes(short.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        assert_eq!(&body[..], br#"{"error":"No such game"}"#);
     }
 }

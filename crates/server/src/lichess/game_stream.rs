@@ -12,6 +12,7 @@
 //! online. An account has at most [`MAX_STREAMS`] open at once
 //! ([`crate::streams`]).
 
+use futures_util::StreamExt;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,9 +59,12 @@ pub fn game_error(e: ApiError) -> LiError {
 
 /// A streamed NDJSON response fed by `rx`.
 pub fn ndjson_response(rx: mpsc::Receiver<Bytes>) -> Response {
+    // Fused: the compression layer polls a finished body once more, which
+    // an `unfold` stream answers with a panic.
     let lines = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
-    });
+    })
+    .fuse();
     let mut resp = Response::new(Body::from_stream(lines));
     let headers = resp.headers_mut();
     headers.insert(

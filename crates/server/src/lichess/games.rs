@@ -29,6 +29,9 @@ const PLAYING_DEFAULT: u32 = 9;
 const PLAYING_MAX: u32 = 50;
 /// Games one `/api/games/user/{username}` export streams at most.
 pub const EXPORT_MAX: u32 = 300;
+/// Games read from the store at a time by an export (each page is
+/// written out before the next is read).
+const EXPORT_PAGE: u32 = 50;
 /// The content type of PGN.
 const PGN: &str = "application/x-chess-pgn";
 
@@ -267,11 +270,13 @@ async fn export_one(state: &Shared, row: &GameRow, wants: ExportWants) -> LiResu
 /// `Accept: application/json` (`?pgnInJson=true`, `?moves=false`).
 pub(super) async fn export(
     State(state): State<AppState>,
+    reader: super::caller::Reader,
     Path(id): Path<String>,
     headers: HeaderMap,
     q: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    reader.count(&state.limits, 1).await?;
     let wants = ExportWants::of(&headers, "application/json", &q)?;
     let id = game_json::game_id(&id);
     let row = match state.live.exists(id).await {
@@ -303,11 +308,22 @@ pub(super) struct UserGamesQuery {
 /// games only unless `ongoing=true`.
 pub(super) async fn user_games(
     State(state): State<AppState>,
+    reader: super::caller::Reader,
     Path(name): Path<String>,
     headers: HeaderMap,
     q: Result<Query<UserGamesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    // An export of many games counts as several reads.
+    reader
+        .count(
+            &state.limits,
+            q.max
+                .unwrap_or(EXPORT_MAX)
+                .clamp(1, EXPORT_MAX)
+                .div_ceil(100),
+        )
+        .await?;
     let wants = ExportWants::of(
         &headers,
         NDJSON,
@@ -328,12 +344,12 @@ pub(super) async fn user_games(
     let shared = std::sync::Arc::clone(&state.0);
     tokio::spawn(async move {
         let mut sent = 0;
-        let mut until = until;
-        // Pages of the newest games first, leaving out the ones not shown.
+        let mut after: Option<(i64, String)> = None;
         while sent < max {
+            let key = after.as_ref().map(|(t, id)| (*t, id.as_str()));
             let page = match shared
                 .store
-                .games_created_between(&account.player_id, since, until, max)
+                .games_created_page(&account.player_id, (since, until), key, EXPORT_PAGE)
                 .await
             {
                 Ok(p) => p,
@@ -342,12 +358,12 @@ pub(super) async fn user_games(
                     return;
                 }
             };
-            let full = page.len() == max as usize;
-            let Some(oldest) = page.last().map(|r| r.created_at) else {
+            let Some(last) = page.last() else {
                 return;
             };
+            after = Some((last.created_at, last.id.clone()));
             for row in &page {
-                if sent >= max || row.created_at == oldest && full {
+                if sent >= max {
                     break;
                 }
                 let shown = row.kind != GameKind::Imported
@@ -365,13 +381,7 @@ pub(super) async fn user_games(
                     Err(e) => tracing::warn!(game = %row.id, "game export: {}", e.message),
                 }
             }
-            if !full {
-                return;
-            }
-            // The next page starts with the oldest games' time, which was
-            // held back so that games sharing it are not split.
-            until = oldest;
-            if page.iter().all(|r| r.created_at == oldest) {
+            if page.len() < EXPORT_PAGE as usize {
                 return;
             }
         }

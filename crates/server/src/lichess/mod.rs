@@ -19,7 +19,9 @@
 //! - [`game_stream`]: the Board/Bot game streams;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
-//! - [`games`]: the games being played, and exports (PGN and JSON).
+//! - [`games`]: the games being played, and exports (PGN and JSON);
+//! - `teams`: clubs through lichess's team API;
+//! - `puzzles`: the puzzle trainer through lichess's puzzle API.
 
 mod ai;
 pub mod body;
@@ -33,8 +35,10 @@ pub mod game_stream;
 mod games;
 mod oauth;
 mod play;
+mod puzzles;
 mod seek;
 mod stream;
+mod teams;
 mod tokens;
 mod users;
 
@@ -113,6 +117,35 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/game/export/{id}", get(games::export))
         .route("/api/games/user/{username}", get(games::user_games))
+        .route("/api/team", post(teams::create))
+        .route("/api/team/all", get(teams::all))
+        .route("/api/team/search", get(teams::search))
+        .route("/api/team/of/{username}", get(teams::of_user))
+        .route("/api/team/{id}", get(teams::show))
+        .route("/api/team/{id}/users", get(teams::members))
+        .route("/api/team/{id}/requests", get(teams::requests))
+        .route(
+            "/api/team/{id}/request/{user}/{answer}",
+            post(teams::answer),
+        )
+        .route("/api/team/{id}/kick/{user}", post(teams::kick))
+        .route(
+            "/api/team/{id}/leaders/{user}/{change}",
+            post(teams::leader),
+        )
+        .route("/api/team/{id}/edit", post(teams::edit))
+        .route("/api/team/{id}/chat", get(teams::chat).post(teams::say))
+        .route("/api/puzzle/daily", get(puzzles::daily))
+        .route("/api/puzzle/next", get(puzzles::next))
+        .route("/api/puzzle/activity", get(puzzles::activity))
+        .route("/api/puzzle/dashboard/{days}", get(puzzles::dashboard))
+        .route(
+            "/api/puzzle/batch/{angle}",
+            get(puzzles::batch).post(puzzles::solve_batch),
+        )
+        .route("/api/puzzle/{id}", get(puzzles::show))
+        .route("/team/{id}/join", post(teams::join))
+        .route("/team/{id}/quit", post(teams::quit))
 }
 
 /// Creates a personal token for the live account `username`, for the

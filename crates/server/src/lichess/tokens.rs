@@ -161,6 +161,9 @@ pub fn check_description(text: &str) -> LiResult<String> {
             "a description cannot hold control characters",
         ));
     }
+    if let Some(why) = plyyard_social::text::spoofing(text) {
+        return Err(LiError::bad_request(format!("a description: {why}")));
+    }
     Ok(text.to_owned())
 }
 
@@ -231,7 +234,12 @@ struct Tested {
 
 /// `POST /api/token/test`: a raw body of comma-separated tokens; for each,
 /// its user, scopes and expiry, or `null`.
-pub(super) async fn test(State(store): State<Store>, body: JsonBody) -> LiResult<Response> {
+pub(super) async fn test(
+    State(store): State<Store>,
+    State(limits): State<Arc<Limits>>,
+    reader: super::caller::Reader,
+    body: JsonBody,
+) -> LiResult<Response> {
     let bytes = body.map_err(|e| LiError::new(e.status(), e.body_text()))?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| LiError::bad_request("the body must be comma-separated tokens"))?;
@@ -245,6 +253,13 @@ pub(super) async fn test(State(store): State<Store>, body: JsonBody) -> LiResult
             "at most {MAX_TESTED} tokens at once"
         )));
     }
+    // A read per hundred tokens looked up.
+    reader
+        .count(
+            &limits,
+            u32::try_from(tokens.len().div_ceil(100)).unwrap_or(u32::MAX),
+        )
+        .await?;
     let now = now_ms();
     let mut out: BTreeMap<&str, Option<Tested>> = BTreeMap::new();
     for t in tokens {

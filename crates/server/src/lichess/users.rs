@@ -75,10 +75,21 @@ pub fn title(account: &Account) -> Option<&'static str> {
     account.bot.then_some("BOT")
 }
 
+/// A puzzle rating as lichess shows it in `perfs.puzzle`.
+fn puzzle_perf(p: &plyyard_store::PuzzleRating) -> PerfJson {
+    PerfJson {
+        games: u32::try_from(p.games).unwrap_or(u32::MAX),
+        rating: p.glicko.rating.round() as i64,
+        rd: p.glicko.deviation.round() as i64,
+        prog: 0,
+        prov: p.glicko.deviation >= 110.0,
+    }
+}
+
 async fn user_json(store: &Store, social: &Social, account: &Account) -> LiResult<UserJson> {
     let ratings = store.ratings(&account.player_id).await?;
     let now = now_ms();
-    let perfs = Speed::ALL
+    let mut perfs: HashMap<&'static str, PerfJson> = Speed::ALL
         .into_iter()
         .map(|speed| {
             let r = ratings
@@ -89,6 +100,9 @@ async fn user_json(store: &Store, social: &Social, account: &Account) -> LiResul
             (speed.as_str(), PerfJson::from(r.json(now)))
         })
         .collect();
+    if let Some(p) = store.puzzle_rating(&account.player_id).await? {
+        perfs.insert("puzzle", puzzle_perf(&p));
+    }
     let id = user_id(account);
     Ok(UserJson {
         url: format!("/@/{}", account.username),
@@ -149,9 +163,12 @@ pub(super) struct StatusJson {
 pub(super) async fn status(
     State(store): State<Store>,
     State(social): State<Social>,
+    State(limits): State<std::sync::Arc<crate::security::Limits>>,
+    reader: super::caller::Reader,
     q: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Json<Vec<StatusJson>>> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    reader.count(&limits, 1).await?;
     let ids = q.ids.unwrap_or_default();
     let names: Vec<&str> = ids
         .split(',')
@@ -166,18 +183,20 @@ pub(super) async fn status(
             "`ids` names at most {MAX_STATUS_IDS} users"
         )));
     }
-    let mut out = Vec::with_capacity(names.len());
-    for name in names {
-        if check_username(name).is_err() {
-            continue;
-        }
-        if let Some(a) = store.account_named(name).await? {
-            let id = user_id(&a);
+    let valid: Vec<&str> = names
+        .into_iter()
+        .filter(|n| check_username(n).is_ok())
+        .collect();
+    let found = store.accounts_named(&valid).await?;
+    let mut out = Vec::with_capacity(valid.len());
+    for name in valid {
+        if let Some(a) = found.get(&name.to_lowercase()) {
+            let id = user_id(a);
             out.push(StatusJson {
                 online: social.presence.is_online(&id).await,
                 id,
                 name: a.username.clone(),
-                title: title(&a),
+                title: title(a),
             });
         }
     }
@@ -193,25 +212,28 @@ pub(super) struct OnlineQuery {
 pub(super) async fn online_bots(
     State(store): State<Store>,
     State(social): State<Social>,
+    State(limits): State<std::sync::Arc<crate::security::Limits>>,
+    reader: super::caller::Reader,
     q: Result<Query<OnlineQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    reader.count(&limits, 1).await?;
     let nb = q.nb.unwrap_or(MAX_ONLINE_BOTS).clamp(1, MAX_ONLINE_BOTS);
+    // One look-up for every online account, then one rating look-up per
+    // bot listed (at most `nb`): the work is bounded whoever asks.
+    let online = social.presence.online_ids().await;
+    let names: Vec<&str> = online.iter().map(String::as_str).collect();
+    let found = store.accounts_named(&names).await?;
     let mut lines = String::new();
-    let mut listed = 0;
-    for id in social.presence.online_ids().await {
-        if listed >= nb {
-            break;
-        }
-        let Some(a) = store.account_named(&id).await? else {
-            continue;
-        };
-        if a.bot {
-            let user = user_json(&store, &social, &a).await?;
-            lines.push_str(&serde_json::to_string(&user).unwrap_or_default());
-            lines.push('\n');
-            listed += 1;
-        }
+    let bots = online
+        .iter()
+        .filter_map(|id| found.get(id.as_str()))
+        .filter(|a| a.bot)
+        .take(nb);
+    for a in bots {
+        let user = user_json(&store, &social, a).await?;
+        lines.push_str(&serde_json::to_string(&user).unwrap_or_default());
+        lines.push('\n');
     }
     Ok((
         [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],

@@ -5,6 +5,15 @@ use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 use axum::http::HeaderMap;
+use ipnet::IpNet;
+
+/// The proxies trusted when none are named: a proxy on this machine.
+pub fn default_trusted_proxies() -> Vec<IpNet> {
+    ["127.0.0.0/8", "::1/128"]
+        .iter()
+        .map(|n| n.parse().expect("a network"))
+        .collect()
+}
 
 /// The client address of a request, as [`guard`](super::guard) found it (see the module
 /// documentation): an IPv4 address, or an IPv6 address with its last 64
@@ -39,11 +48,15 @@ impl ClientIp {
         }
     }
 
-    /// The client of a request from `peer` with `headers`; with
-    /// `trust_proxy`, `X-Forwarded-For` is read by the rule of the module
-    /// documentation.
-    pub fn from_request(peer: IpAddr, headers: &HeaderMap, trust_proxy: bool) -> ClientIp {
-        if !trust_proxy {
+    /// The client of a request from `peer` with `headers`; behind
+    /// `proxies` (`None`: no proxy is trusted), `X-Forwarded-For` is read
+    /// by the rule of the module documentation.
+    pub fn from_request(peer: IpAddr, headers: &HeaderMap, proxies: Option<&[IpNet]>) -> ClientIp {
+        let Some(proxies) = proxies else {
+            return ClientIp::of(peer);
+        };
+        let trusted = |ip: IpAddr| proxies.iter().any(|n| n.contains(&canonical(ip)));
+        if !trusted(peer) {
             return ClientIp::of(peer);
         }
         let entries: Vec<&str> = headers
@@ -53,17 +66,25 @@ impl ClientIp {
             .flat_map(|v| v.split(','))
             .map(str::trim)
             .collect();
-        let mut rightmost = None;
+        let mut nearest = peer;
         for entry in entries.iter().rev() {
             let Some(ip) = parse_forwarded_ip(entry) else {
                 break;
             };
-            if !is_internal(ip) {
+            if !trusted(ip) {
                 return ClientIp::of(ip);
             }
-            rightmost.get_or_insert(ip);
+            nearest = ip;
         }
-        ClientIp::of(rightmost.unwrap_or(peer))
+        ClientIp::of(nearest)
+    }
+}
+
+/// IPv4-mapped IPv6 addresses as IPv4, others as they are.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        IpAddr::V4(_) => ip,
     }
 }
 
@@ -85,17 +106,6 @@ fn parse_forwarded_ip(entry: &str) -> Option<IpAddr> {
     entry.parse::<SocketAddr>().ok().map(|s| s.ip())
 }
 
-/// Whether `ip` is on a network where only the deployer's own proxies live.
-fn is_internal(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => v4.is_loopback() || v4.is_private() || v4.is_link_local(),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => is_internal(IpAddr::V4(v4)),
-            None => v6.is_loopback() || v6.is_unique_local() || v6.is_unicast_link_local(),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use axum::http::HeaderValue;
@@ -106,12 +116,22 @@ mod tests {
         s.parse().unwrap()
     }
 
-    fn client(peer: &str, xff: &[&str], trust: bool) -> String {
+    fn client_behind(peer: &str, xff: &[&str], proxies: Option<&[&str]>) -> String {
         let mut h = HeaderMap::new();
         for v in xff {
             h.append("x-forwarded-for", HeaderValue::from_str(v).unwrap());
         }
-        ClientIp::from_request(ip(peer), &h, trust).0.to_string()
+        let nets: Option<Vec<IpNet>> =
+            proxies.map(|p| p.iter().map(|n| n.parse().unwrap()).collect());
+        ClientIp::from_request(ip(peer), &h, nets.as_deref())
+            .0
+            .to_string()
+    }
+
+    /// Behind the default proxies (this machine's), or none.
+    fn client(peer: &str, xff: &[&str], trust: bool) -> String {
+        let local = ["127.0.0.0/8", "::1/128"];
+        client_behind(peer, xff, trust.then_some(&local[..]))
     }
 
     #[test]
@@ -121,31 +141,40 @@ mod tests {
             "198.51.100.1"
         );
         assert_eq!(client("127.0.0.1", &["203.0.113.5"], true), "203.0.113.5");
+        // A peer that is no trusted proxy: its header is not read.
+        assert_eq!(client("10.0.0.1", &["203.0.113.5"], true), "10.0.0.1");
         // No header: the peer.
         assert_eq!(client("127.0.0.1", &[], true), "127.0.0.1");
-        // The right-most entry that is not internal; what the client wrote
-        // on the left is never read.
+        // The right-most entry that is no trusted proxy; what the client
+        // wrote on the left is never read.
+        let lan = ["127.0.0.0/8", "10.0.0.0/8"];
         assert_eq!(
-            client("10.0.0.1", &["1.1.1.1, 203.0.113.5, 10.0.0.7"], true),
+            client_behind("10.0.0.1", &["1.1.1.1, 203.0.113.5, 10.0.0.7"], Some(&lan)),
             "203.0.113.5"
         );
         assert_eq!(
-            client("10.0.0.1", &["1.1.1.1", "203.0.113.5, 192.168.1.2"], true),
+            client_behind(
+                "127.0.0.1",
+                &["1.1.1.1", "203.0.113.5, 10.1.2.3"],
+                Some(&lan)
+            ),
             "203.0.113.5"
         );
-        // All internal: the right-most, written by the nearest proxy.
+        // A client on a private network is a client like any other: what
+        // it wrote itself is not read (it could pick any address).
         assert_eq!(
-            client("127.0.0.1", &["192.168.1.5, 10.0.0.2"], true),
+            client("127.0.0.1", &["203.0.113.9, 192.168.1.50"], true),
+            "192.168.1.50"
+        );
+        // All trusted: the nearest proxy's own entry.
+        assert_eq!(
+            client_behind("127.0.0.1", &["10.0.0.2"], Some(&lan)),
             "10.0.0.2"
         );
         // Garbage stops the walk at the last trusted address.
         assert_eq!(
             client("127.0.0.1", &["203.0.113.5, unknown"], true),
             "127.0.0.1"
-        );
-        assert_eq!(
-            client("127.0.0.1", &["203.0.113.5, nonsense, 10.1.1.1"], true),
-            "10.1.1.1"
         );
         // Ports and IPv6 forms.
         assert_eq!(
@@ -157,12 +186,16 @@ mod tests {
             "2001:db8::"
         );
         assert_eq!(
-            client(
+            client_behind(
                 "::1",
-                &["2001:db8:aa:bb:cc:dd:ee:ff, fd00::1, fe80::1"],
-                true
+                &["2001:db8:aa:bb:cc:dd:ee:ff, fd00::1"],
+                Some(&["::1/128", "fd00::/8"])
             ),
             "2001:db8:aa:bb::"
+        );
+        assert_eq!(
+            client("::ffff:127.0.0.1", &["203.0.113.5"], true),
+            "203.0.113.5"
         );
         assert_eq!(client("::ffff:127.0.0.1", &[], false), "127.0.0.1");
     }

@@ -199,6 +199,21 @@ pub struct Quotas {
     /// Analysis-board searches one player may start per minute, counted
     /// against each of its keys ([`Requester::keys`]); also the burst.
     pub analyses_per_minute: u32,
+    /// Clubs one account (and one address) may create per day; also the
+    /// burst.
+    pub clubs_per_day: u32,
+    /// Club actions (joins, requests, quits, kicks, answers to requests,
+    /// leader changes, chat lines) one account (and one address) may make
+    /// per hour; also the burst.
+    pub club_actions_per_hour: u32,
+    /// Batches of puzzle solutions one account (and one address) may send
+    /// per minute; also the burst.
+    pub puzzle_solves_per_minute: u32,
+    /// Reads of the public Lichess-API look-ups and exports (token tests,
+    /// user statuses, online bots, game exports) one address (and one
+    /// account) may make per minute; also the burst. A large token test
+    /// counts once per hundred tokens.
+    pub api_reads_per_minute: u32,
 }
 
 impl Default for Quotas {
@@ -221,6 +236,10 @@ impl Default for Quotas {
             challenges_per_minute: 20,
             chat_lines_per_10s: 10,
             analyses_per_minute: 30,
+            clubs_per_day: 5,
+            club_actions_per_hour: 120,
+            puzzle_solves_per_minute: 60,
+            api_reads_per_minute: 120,
         }
     }
 }
@@ -513,6 +532,10 @@ pub struct Limits {
     challenges: Limit,
     chat: Limit,
     analyses: Limit,
+    clubs: Limit,
+    club_actions: Limit,
+    puzzle_solves: Limit,
+    api_reads: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -548,6 +571,14 @@ impl Limits {
             chat: Limit::new("chat", q.chat_lines_per_10s, Duration::from_secs(10)),
             table_lookup: Limit::new("table-lookups", q.table_lookups_per_minute, MINUTE),
             analyses: Limit::new("analyses", q.analyses_per_minute, MINUTE),
+            clubs: Limit::new("clubs", q.clubs_per_day, Duration::from_secs(86_400)),
+            puzzle_solves: Limit::new("puzzle-solves", q.puzzle_solves_per_minute, MINUTE),
+            api_reads: Limit::new("api-reads", q.api_reads_per_minute, MINUTE),
+            club_actions: Limit::new(
+                "club-actions",
+                q.club_actions_per_hour,
+                Duration::from_secs(3600),
+            ),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -723,6 +754,64 @@ impl Limits {
     ) -> Result<(), RetryAfter> {
         self.count(&self.challenges, &subjects_of(ip, account))
             .await
+    }
+
+    /// Counts one club created by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has created its clubs for the day.
+    pub async fn check_clubs(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.clubs, &subjects_of(ip, account)).await
+    }
+
+    /// Counts one club action (join, request, quit, kick, answer, leader
+    /// change, chat line) by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its actions for the hour.
+    pub async fn check_club_actions(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.club_actions, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one batch of puzzle solutions sent by a client, address and
+    /// account (the anonymous player's address alone).
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its batches per minute.
+    pub async fn check_puzzle_solves(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.puzzle_solves, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts `units` public API reads (look-ups, exports) by a client,
+    /// address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its reads per minute.
+    pub async fn check_api_reads(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+        units: u32,
+    ) -> Result<(), RetryAfter> {
+        let subjects = subjects_of(ip, account);
+        for _ in 0..units.max(1) {
+            self.count(&self.api_reads, &subjects).await?;
+        }
+        Ok(())
     }
 
     /// Counts one chat line said by a client, address and account.

@@ -5,19 +5,19 @@
 //!
 //! # Client address
 //! The client of a request is the TCP peer address. Only with
-//! `--trust-proxy` ([`crate::Config::trust_proxy`]) does `X-Forwarded-For`
-//! count: the peer is then taken to be a reverse proxy, and so is every
-//! address on a loopback, private (RFC 1918, IPv6 unique-local) or
-//! link-local network. The client is the **right-most** entry of
-//! `X-Forwarded-For` (all its headers joined in order) that is not such an
-//! internal address; when every entry is internal (a deployment on a
-//! private network), it is the right-most entry, which the nearest proxy
-//! wrote itself. An entry that is not an IP address (`unknown`, garbage)
-//! stops the walk: the right-most entry read is used, or the peer if none.
-//! Entries written left of the first untrusted one are never read, since a
-//! client can write anything there. IPv4-mapped IPv6 addresses count as
-//! IPv4, and IPv6 clients are keyed by their /64 network, since one host
-//! usually holds a whole /64.
+//! `--trust-proxy` ([`crate::Config::trust_proxy`]), and only when the peer
+//! is one of the trusted proxies (`--trusted-proxies`,
+//! [`crate::Config::trusted_proxies`]; by default a proxy on this machine,
+//! 127.0.0.0/8 and ::1), does `X-Forwarded-For` count. The client is then
+//! the **right-most** entry of `X-Forwarded-For` (all its headers joined in
+//! order) that is not a trusted proxy — a client on a private network is a
+//! client like any other, so what it wrote itself is never read; when every
+//! entry is a trusted proxy, it is the right-most entry. An entry that is
+//! not an IP address (`unknown`, garbage) stops the walk: the right-most
+//! trusted address read is used. IPv4-mapped IPv6 addresses count as IPv4,
+//! and IPv6 clients are keyed by their /64 network, since one host usually
+//! holds a whole /64. The shipped HAProxy configuration replaces any
+//! `X-Forwarded-For` a client sends with the address it saw.
 //!
 //! # Rate limits
 //! [`Limits`] holds the quotas of [`Quotas`] (from [`crate::Tuning`]):
@@ -58,7 +58,7 @@ mod headers;
 mod limits;
 mod origin;
 
-pub use client_ip::ClientIp;
+pub use client_ip::{ClientIp, default_trusted_proxies};
 pub use headers::{CSP, REFERRER_POLICY, with_headers};
 pub use limits::{AccountKey, LimitKey, Limits, Quotas, RetryAfter};
 pub use origin::{Gate, guard, origin_matches, origin_of, same_origin, same_origin_request};

@@ -105,8 +105,18 @@ const CREDENTIAL_FREE: [&str; 2] = ["/api/token", "/api/token/test"];
 /// [`crate::bearer`]), or one of the [`CREDENTIAL_FREE`] paths.
 fn carries_no_ambient_authority(req: &Request) -> bool {
     let path = req.uri().path();
-    path.starts_with("/api/")
+    (path.starts_with("/api/") || lichess_api_outside_api(path))
         && (req.headers().contains_key(header::AUTHORIZATION) || CREDENTIAL_FREE.contains(&path))
+}
+
+/// The paths of lichess's API that are not under `/api/` (joining and
+/// leaving a team): token requests to them carry no ambient authority
+/// either.
+fn lichess_api_outside_api(path: &str) -> bool {
+    path.strip_prefix("/team/").is_some_and(|rest| {
+        rest.split_once('/')
+            .is_some_and(|(id, action)| !id.is_empty() && matches!(action, "join" | "quit"))
+    })
 }
 
 /// What [`guard`] needs of the server's state (an axum substate).
@@ -115,9 +125,9 @@ pub struct Gate {
     /// The only origin allowed to change state, when set
     /// ([`crate::Config::public_url`]).
     pub public_origin: Option<String>,
-    /// Whether `X-Forwarded-For` tells the client address
-    /// ([`crate::Config::trust_proxy`]).
-    pub trust_proxy: bool,
+    /// The proxies whose `X-Forwarded-For` tells the client address
+    /// (`None`: none is trusted; see [`crate::Config::trust_proxy`]).
+    pub proxies: Option<std::sync::Arc<Vec<ipnet::IpNet>>>,
 }
 
 /// Middleware on the whole router: refuses cross-site state changes with
@@ -137,7 +147,11 @@ pub async fn guard(State(state): State<Gate>, mut req: Request, next: Next) -> R
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-    let ip = ClientIp::from_request(peer, req.headers(), state.trust_proxy);
+    let ip = ClientIp::from_request(
+        peer,
+        req.headers(),
+        state.proxies.as_deref().map(Vec::as_slice),
+    );
     req.extensions_mut().insert(ip);
     next.run(req).await
 }

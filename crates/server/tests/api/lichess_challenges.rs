@@ -417,6 +417,14 @@ async fn bad_challenges_are_refused_and_change_nothing(db: TestDb) {
         .await
         .unwrap();
     assert_eq!(r.status, 404);
+    // One player cannot pile challenges on another: three may wait from
+    // one to one, the fourth is refused (each was accepted before).
+    for _ in 0..plyyard_pairing::challenges::MAX_TO_ONE {
+        assert_eq!(challenge(&c, &alice, "bob", Some(BLITZ)).await.status, 200);
+    }
+    let r = challenge(&c, &alice, "bob", Some(BLITZ)).await;
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert!(r.text().contains("waiting for this player"), "{}", r.text());
     srv.stop().await;
 }
 

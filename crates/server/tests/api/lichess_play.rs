@@ -444,6 +444,29 @@ async fn a_board_game_with_a_draw_offer_and_the_exports(db: TestDb) {
     let r = c.get(&format!("/api/games/user/{}", b.name)).await.unwrap();
     assert!(r.text().starts_with("[Event "), "{}", r.text());
     assert_eq!(c.get("/api/games/user/nobody").await.unwrap().status, 404);
+    // `max=1` gives the newest game (the newest page is not held back).
+    let r = c
+        .send(
+            c.builder(Method::GET, &format!("/api/games/user/{}?max=1", w.name))
+                .header("accept", "application/x-ndjson"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.text().lines().count(), 1, "{}", r.text());
+    // A client that takes gzip or brotli gets the whole export: the
+    // compression layer polls the finished stream again, which must not
+    // panic (it cut every such export).
+    for encoding in ["gzip", "br"] {
+        let r = c
+            .send(
+                c.builder(Method::GET, &format!("/api/games/user/{}", b.name))
+                    .header("accept-encoding", encoding),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{encoding}");
+        assert!(!r.body.is_empty(), "{encoding}");
+    }
 }
 
 async fn mate_resign_abort_castling_and_concurrent_duplicates(db: TestDb) {

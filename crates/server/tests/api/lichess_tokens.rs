@@ -115,6 +115,15 @@ async fn bad_token_requests_are_refused_and_change_nothing(db: TestDb) {
             json!({"description": "x\u{7}", "scopes": ["bot:play"]}),
             400,
         ),
+        // Spoofing: a direction override, a zero-width space.
+        (
+            json!({"description": "\u{202E}tob ym", "scopes": ["bot:play"]}),
+            400,
+        ),
+        (
+            json!({"description": "my\u{200B}bot", "scopes": ["bot:play"]}),
+            400,
+        ),
         (
             json!({"description": "x", "scopes": ["bot:play"], "admin": true}),
             400,
@@ -474,3 +483,33 @@ plyyard_testkit::both_backends!(
     the_pkce_flow_gives_a_working_token_once,
     users_and_their_status_read_as_lichess_shows_them,
 );
+
+/// The public look-ups and exports are limited per address: each used to
+/// answer anyone, as often as asked (one status look-up per name, one
+/// account look-up per online account).
+#[test]
+fn public_reads_are_limited_per_address() {
+    let tuning = plyyard_server::Tuning {
+        quotas: plyyard_server::security::Quotas {
+            api_reads_per_minute: 4,
+            ..plyyard_server::security::Quotas::default()
+        },
+        ..plyyard_testkit::tuning(0.05)
+    };
+    plyyard_testkit::run_on(plyyard_testkit::Backend::Sqlite, async |db| {
+        let s = plyyard_testkit::TestServer::start_with(db.url(), tuning).await;
+        let c = s.client();
+        for path in ["/api/users/status?ids=nobody", "/api/bot/online"] {
+            assert_eq!(c.get(path).await.unwrap().status, 200, "{path}");
+        }
+        let r = c.post("/api/token/test", "lip_x").await.unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        // An export of up to 100 games is one read (300: three).
+        let r = c.get("/api/games/user/nobody?max=50").await.unwrap();
+        assert_eq!(r.status, 404);
+        let r = c.get("/api/users/status?ids=nobody").await.unwrap();
+        assert_eq!(r.status, 429, "{}", r.text());
+        assert!(r.headers.contains_key("retry-after"));
+        s.stop().await;
+    });
+}

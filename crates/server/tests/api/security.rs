@@ -246,6 +246,10 @@ async fn a_burst_of_cookieless_creations_from_one_address_is_limited(db: TestDb)
 async fn behind_a_trusted_proxy_the_forwarded_address_is_the_key(db: TestDb) {
     let s = TestServer::start_with(&db, |c| {
         c.trust_proxy = true;
+        c.trusted_proxies = ["127.0.0.0/8", "10.0.0.0/8"]
+            .iter()
+            .map(|n| n.parse().unwrap())
+            .collect();
         c.tuning.quotas.games_per_minute = 5;
     })
     .await;
@@ -264,12 +268,32 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_key(db: TestDb) {
         s.create_same_origin(&spoof).await.status(),
         StatusCode::TOO_MANY_REQUESTS
     );
-    // Internal proxies on the way are skipped.
+    // Trusted proxies on the way are skipped.
     let chained = [("x-forwarded-for", "203.0.113.7, 10.0.0.2")];
     assert_eq!(
         s.create_same_origin(&chained).await.status(),
         StatusCode::TOO_MANY_REQUESTS
     );
+    // A client on a private network that is no trusted proxy is a client:
+    // what it wrote on its left is not read (it used to escape every limit
+    // by writing a new address each time).
+    for forged in [
+        "198.51.100.1",
+        "198.51.100.2",
+        "198.51.100.3",
+        "198.51.100.4",
+        "198.51.100.5",
+    ] {
+        let xff = format!("{forged}, 192.168.7.7");
+        let r = s
+            .create_same_origin(&[("x-forwarded-for", xff.as_str())])
+            .await;
+        assert_eq!(r.status(), StatusCode::CREATED, "{forged}");
+    }
+    let r = s
+        .create_same_origin(&[("x-forwarded-for", "198.51.100.6, 192.168.7.7")])
+        .await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
     // One IPv6 /64 is one client.
     let v6a = [("x-forwarded-for", "2001:db8:5:6::1")];
     let (created, _) = create_until_refused(&s, &v6a, 20).await;

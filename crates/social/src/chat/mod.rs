@@ -69,6 +69,9 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
             "a chat line cannot hold control characters (line breaks, tabs …)",
         ));
     }
+    if let Some(why) = crate::text::spoofing(text) {
+        return Err(ApiError::bad_request(format!("a chat line: {why}")));
+    }
     Ok(text.to_owned())
 }
 
@@ -195,6 +198,10 @@ mod tests {
         assert!(check_text("   ").is_err());
         assert!(check_text("a\nb").is_err());
         assert!(check_text("a\u{7}b").is_err());
+        // Spoofing: zero-width, direction overrides, stacked marks.
+        assert!(check_text("g\u{200B}g").is_err());
+        assert!(check_text("\u{202E}gg").is_err());
+        assert!(check_text("g\u{0301}\u{0301}\u{0301}g").is_err());
         let long: String = "é".repeat(MAX_CHARS);
         assert_eq!(check_text(&long).unwrap(), long);
         assert!(check_text(&format!("{long}x")).is_err());

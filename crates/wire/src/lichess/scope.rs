@@ -18,16 +18,34 @@ pub enum Scope {
     BoardPlay,
     /// Play games with the Bot API (bot accounts).
     BotPlay,
+    /// Read club (team) information, members and requests.
+    TeamRead,
+    /// Join and leave clubs.
+    TeamWrite,
+    /// Lead clubs: answer requests, kick members, make leaders.
+    TeamLead,
+    /// Create, join and manage tournaments.
+    TournamentWrite,
+    /// Read puzzle activity and dashboards.
+    PuzzleRead,
+    /// Solve puzzles (rated) through the API.
+    PuzzleWrite,
 }
 
 impl Scope {
     /// Every scope, in display order.
-    pub const ALL: [Scope; 5] = [
+    pub const ALL: [Scope; 11] = [
         Scope::PreferenceRead,
         Scope::ChallengeRead,
         Scope::ChallengeWrite,
         Scope::BoardPlay,
         Scope::BotPlay,
+        Scope::TeamRead,
+        Scope::TeamWrite,
+        Scope::TeamLead,
+        Scope::TournamentWrite,
+        Scope::PuzzleRead,
+        Scope::PuzzleWrite,
     ];
 
     /// Lichess's name of the scope (`board:play`).
@@ -38,6 +56,12 @@ impl Scope {
             Scope::ChallengeWrite => "challenge:write",
             Scope::BoardPlay => "board:play",
             Scope::BotPlay => "bot:play",
+            Scope::TeamRead => "team:read",
+            Scope::TeamWrite => "team:write",
+            Scope::TeamLead => "team:lead",
+            Scope::TournamentWrite => "tournament:write",
+            Scope::PuzzleRead => "puzzle:read",
+            Scope::PuzzleWrite => "puzzle:write",
         }
     }
 }
@@ -51,7 +75,7 @@ impl fmt::Display for Scope {
 /// A scope name Ply Yard does not grant.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown scope {0:?}: known scopes are preference:read, challenge:read, challenge:write, board:play, bot:play"
+    "unknown scope {0:?}: known scopes are preference:read, challenge:read, challenge:write, board:play, bot:play, team:read, team:write, team:lead, tournament:write, puzzle:read, puzzle:write"
 )]
 pub struct UnknownScope(pub String);
 

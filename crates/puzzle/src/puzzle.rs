@@ -1,0 +1,144 @@
+//! The validated puzzle, as imported from lichess's CSV or made by the
+//! generator: identity, position, line, rating, popularity, themes, source
+//! and what the API needs (`initialPly`, the solution in UCI).
+
+use serde::Serialize;
+
+use crate::line::{Line, LineError};
+use crate::theme::Theme;
+
+/// Length of a puzzle id (lichess's: five letters or digits).
+pub const ID_LEN: usize = 5;
+
+/// A puzzle as stored and served.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Puzzle {
+    /// Five ASCII letters or digits ([`is_valid_id`]).
+    pub id: String,
+    /// The position before the opponent's move (lichess's CSV FEN).
+    pub fen: String,
+    /// The opponent's move that sets the puzzle, UCI.
+    pub opponent_move: String,
+    /// The solution, UCI, solver's moves and replies, odd length.
+    pub solution: Vec<String>,
+    /// lichess's `initialPly`: the game ply of `fen` (see
+    /// [`crate::line::initial_ply`]).
+    pub initial_ply: u32,
+    /// Glicko-2 rating.
+    pub rating: i32,
+    /// Glicko-2 deviation.
+    pub rating_deviation: i32,
+    /// Votes, −100 … 100.
+    pub popularity: i32,
+    /// Times played.
+    pub plays: u32,
+    /// Known themes, in the CSV's order, without duplicates.
+    pub themes: Vec<Theme>,
+    /// Theme keys of the row that are not in the vocabulary (dropped from
+    /// `themes`, kept here for the importer's log).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_themes: Vec<String>,
+    /// The source game (`https://lichess.org/…#ply`), possibly empty.
+    pub game_url: String,
+    /// Opening keys (family first), possibly none.
+    pub opening_tags: Vec<String>,
+}
+
+impl Puzzle {
+    /// The puzzle's line on the board, checked again.
+    pub fn line(&self) -> Result<Line, LineError> {
+        let moves = std::iter::once(self.opponent_move.as_str())
+            .chain(self.solution.iter().map(String::as_str));
+        Line::parse(&self.fen, moves)
+    }
+
+    /// The number of moves the solver plays.
+    pub fn solver_moves(&self) -> usize {
+        self.solution.len().div_ceil(2)
+    }
+
+    /// Whether the puzzle carries `theme`.
+    pub fn has(&self, theme: Theme) -> bool {
+        self.themes.contains(&theme)
+    }
+
+    /// The `puzzle` object of lichess's `/api/puzzle/{id}`.
+    pub fn api(&self) -> PuzzleApi<'_> {
+        PuzzleApi {
+            id: &self.id,
+            rating: self.rating,
+            plays: self.plays,
+            initial_ply: self.initial_ply,
+            solution: &self.solution,
+            themes: &self.themes,
+        }
+    }
+}
+
+/// The `puzzle` object of lichess's API:
+/// `{"id","rating","plays","initialPly","solution","themes"}` (the `game`
+/// object beside it, with the PGN up to the opponent's move, is the
+/// server's).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PuzzleApi<'a> {
+    /// The id.
+    pub id: &'a str,
+    /// The rating.
+    pub rating: i32,
+    /// Times played.
+    pub plays: u32,
+    /// The ply of the game's position before the opponent's move.
+    pub initial_ply: u32,
+    /// The solution, UCI.
+    pub solution: &'a [String],
+    /// The themes' keys.
+    pub themes: &'a [Theme],
+}
+
+/// Whether `id` is a puzzle id: exactly [`ID_LEN`] ASCII letters or
+/// digits (so `6E+087` or a number whose leading zero a spreadsheet
+/// dropped, `4990`, are refused).
+pub fn is_valid_id(id: &str) -> bool {
+    id.len() == ID_LEN && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_shape_is_lichess_s() {
+        let row = crate::record::Row {
+            id: "K69di",
+            fen: "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 62",
+            moves: "g8h8 a1a8",
+            rating: "2022",
+            rating_deviation: "75",
+            popularity: "90",
+            plays: "1970",
+            themes: "mate mateIn1 backRankMate",
+            game_url: "",
+            opening_tags: "",
+        };
+        let p = row.validate().unwrap();
+        let json = serde_json::to_value(p.api()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "id": "K69di", "rating": 2022, "plays": 1970, "initialPly": 123,
+                "solution": ["a1a8"], "themes": ["mate", "mateIn1", "backRankMate"],
+            })
+        );
+    }
+
+    #[test]
+    fn ids_are_five_alphanumerics() {
+        assert!(is_valid_id("000rZ"));
+        assert!(is_valid_id("K69di"));
+        for bad in ["", "4990", "6E+087", "000rZZ", "00 rZ", "00érZ"] {
+            assert!(!is_valid_id(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The trainer on each store backend, over lichess's sample of its
+//! puzzle database (`../shared/data/puzzles/lichess-sample.csv`, read in
+//! place).
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use plyyard_puzzle::{Angle, Difficulty, Theme};
+use plyyard_store::testing::stores;
+
+use crate::{Trainer, TrainerError};
+
+fn sample() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/puzzles/lichess-sample.csv")
+}
+
+#[tokio::test]
+async fn the_sample_imports_once_and_serves_without_repeats() {
+    for (_dir, store) in stores().await {
+        let trainer = Trainer::new(store.clone());
+        let mut refused = Vec::new();
+        let file = std::fs::File::open(sample()).unwrap();
+        let report = trainer
+            .import(file, |e| refused.push(e.line))
+            .await
+            .unwrap();
+        assert_eq!(report.rows, 1499);
+        assert_eq!(report.imported + report.refused, report.rows);
+        assert_eq!(report.refused as usize, refused.len());
+        assert!(report.imported > 1400, "{report:?}");
+        // Again: nothing new, nothing lost.
+        let again = trainer
+            .import(std::fs::File::open(sample()).unwrap(), |_| {})
+            .await
+            .unwrap();
+        assert_eq!((again.imported, again.already), (0, report.imported));
+
+        // A malformed row is refused, the good one kept.
+        let csv = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n\
+                   zzzz1,8/8/8/8/8/8/8/8 w - - 0 1,e2e4 e7e5,1500,80,90,10,mate,,\n";
+        let bad = trainer.import(csv.as_bytes(), |_| {}).await.unwrap();
+        assert_eq!((bad.rows, bad.refused, bad.imported), (1, 1, 0));
+
+        // Walking the mix: no puzzle twice while unseen ones remain.
+        let mut seen = HashSet::new();
+        for _ in 0..10 {
+            let batch = trainer
+                .next("anon1", &Angle::Mix, Difficulty::Normal, 20, 1)
+                .await
+                .unwrap();
+            assert_eq!(batch.len(), 20);
+            for p in &batch {
+                assert!(seen.insert(p.id.clone()), "{} served twice", p.id);
+            }
+        }
+        let forks = trainer
+            .next(
+                "anon1",
+                &Angle::Theme(Theme::Fork),
+                Difficulty::Harder,
+                5,
+                2,
+            )
+            .await
+            .unwrap();
+        assert!(
+            forks
+                .iter()
+                .all(|p| p.themes.split(' ').any(|t| t == "fork"))
+        );
+        assert!(matches!(
+            trainer
+                .next("anon1", &Angle::Mix, Difficulty::Normal, 51, 3)
+                .await,
+            Err(TrainerError::Invalid(_))
+        ));
+
+        // Solving: a served puzzle rated once, an unserved one refused.
+        store
+            .create_account("acct", "Solver", "h", 1)
+            .await
+            .unwrap();
+        let served = trainer
+            .next("acct", &Angle::Mix, Difficulty::Normal, 2, 5)
+            .await
+            .unwrap();
+        let id = served[0].id.clone();
+        let rounds = trainer
+            .solve("acct", true, &Angle::Mix, &[(id.clone(), true, true)], 6)
+            .await
+            .unwrap();
+        assert!(rounds[0].rating_diff.is_some_and(|d| d > 0), "{rounds:?}");
+        let replay = trainer
+            .solve("acct", true, &Angle::Mix, &[(id.clone(), false, true)], 7)
+            .await
+            .unwrap();
+        assert_eq!(replay[0].rating_diff, None);
+        let (rating, games) = trainer.rating("acct").await.unwrap();
+        assert!(rating.rating > 1500.0 && games == 1);
+        let unserved = seen.iter().next().unwrap().clone();
+        assert!(matches!(
+            trainer
+                .solve("acct", true, &Angle::Mix, &[(unserved, true, true)], 8)
+                .await,
+            Err(TrainerError::NotServed(_))
+        ));
+        // An anonymous round is recorded, never rated.
+        let anon = trainer
+            .solve(
+                "anon1",
+                false,
+                &Angle::Mix,
+                &[(forks[0].id.clone(), true, true)],
+                9,
+            )
+            .await
+            .unwrap();
+        assert_eq!(anon[0].rating_diff, None);
+        assert_eq!(trainer.history("acct", 0, 10).await.unwrap().len(), 1);
+
+        let d1 = trainer.daily(20_000).await.unwrap();
+        assert_eq!(trainer.daily(20_000).await.unwrap().id, d1.id);
+        assert!(matches!(
+            trainer.show("nope!", None, 1).await,
+            Err(TrainerError::NotFound)
+        ));
+    }
+}
