@@ -9,6 +9,7 @@ mod game_cmds;
 mod puzzles;
 mod review;
 mod serve_cmds;
+mod swiss_cmds;
 mod token_cmds;
 
 use std::process::ExitCode;
@@ -57,6 +58,10 @@ enum Command {
     /// API tokens of the Lichess-compatible API (`docs/api.md`).
     #[command(subcommand)]
     Token(token_cmds::Command),
+    /// Swiss tournaments: pair a TRF16 file's next round by the FIDE Dutch
+    /// system, or make a random tournament (`docs/tournaments.md`).
+    #[command(subcommand)]
+    Swiss(swiss_cmds::Command),
 }
 
 fn main() -> ExitCode {
@@ -69,5 +74,6 @@ fn main() -> ExitCode {
         Some(Command::Puzzles(cmd)) => puzzles::run_command(cmd),
         Some(Command::Review(args)) => review::run(args),
         Some(Command::Token(cmd)) => token_cmds::run(cmd),
+        Some(Command::Swiss(cmd)) => swiss_cmds::run(cmd),
     }
 }
