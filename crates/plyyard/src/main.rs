@@ -41,8 +41,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    // Boxed: the server's flags are many, the other commands' few.
     #[command(flatten)]
-    Serve(serve_cmds::Command),
+    Serve(Box<serve_cmds::Command>),
     #[command(flatten)]
     Game(game_cmds::Command),
     #[command(flatten)]
@@ -68,7 +69,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => serve_cmds::run_default(cli.serve),
-        Some(Command::Serve(cmd)) => serve_cmds::run(cmd),
+        Some(Command::Serve(cmd)) => serve_cmds::run(*cmd),
         Some(Command::Game(cmd)) => game_cmds::run(cmd),
         Some(Command::Engine(cmd)) => engine_cmds::run(cmd),
         Some(Command::Puzzles(cmd)) => puzzles::run_command(cmd),

@@ -522,11 +522,11 @@ async fn challenges_settle_once_and_expire_without_their_challenger() {
                 .is_ok()
         );
         assert!(
-            !store
+            store
                 .create_challenge(&challenge("ch000003", "ann", "cy", 12), caps(2))
                 .await
                 .unwrap()
-                .is_ok(),
+                .is_err(),
             "the cap of waiting challenges"
         );
         // One pair's cap, then the receiver's: a second challenge from bob
