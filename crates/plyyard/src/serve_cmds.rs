@@ -141,6 +141,18 @@ pub struct ServeArgs {
         default_value_t = 120
     )]
     pub limit_club_actions_per_hour: u32,
+    /// Tournaments one client may create per day (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_TOURNAMENTS_PER_DAY", default_value_t = 12)]
+    pub limit_tournaments_per_day: u32,
+    /// Tournament joins and withdrawals one client may make per hour
+    /// (address and account alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_TOURNAMENT_JOINS_PER_HOUR",
+        default_value_t = 120
+    )]
+    pub limit_tournament_joins_per_hour: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -219,6 +231,8 @@ fn serve(args: ServeArgs) -> ExitCode {
             chat_lines_per_10s: args.limit_chat_lines_per_10s,
             clubs_per_day: args.limit_clubs_per_day,
             club_actions_per_hour: args.limit_club_actions_per_hour,
+            tournaments_per_day: args.limit_tournaments_per_day,
+            tournament_joins_per_hour: args.limit_tournament_joins_per_hour,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -284,6 +298,8 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         analyses_per_minute: 0,
         clubs_per_day: 0,
         club_actions_per_hour: 0,
+        tournaments_per_day: 0,
+        tournament_joins_per_hour: 0,
         ..quotas
     }
 }

@@ -54,6 +54,8 @@ pub struct Shared {
     pub social: Social,
     /// Clubs (lichess's teams).
     pub clubs: plyyard_clubs::Clubs,
+    /// Arena tournaments.
+    pub tournaments: plyyard_tournaments::Tournaments,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
@@ -118,8 +120,16 @@ impl Shared {
             social: social.clone(),
             bus: bus.clone(),
         });
+        let tournaments =
+            plyyard_tournaments::Tournaments::new(plyyard_tournaments::TournamentsDeps {
+                store: store.clone(),
+                live: live.clone(),
+                clubs: plyyard_clubs::Clubs::new(store.clone()),
+                presence: Arc::clone(&social.presence),
+            });
         Shared {
             clubs: plyyard_clubs::Clubs::new(store.clone()),
+            tournaments,
             store,
             live,
             engines,

@@ -20,7 +20,8 @@
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
 //! - [`games`]: the games being played, and exports (PGN and JSON);
-//! - `teams`: clubs through lichess's team API.
+//! - `teams`: clubs through lichess's team API;
+//! - `tournaments`: Arena tournaments through lichess's Arena API.
 
 mod ai;
 pub mod body;
@@ -38,6 +39,7 @@ mod seek;
 mod stream;
 mod teams;
 mod tokens;
+mod tournaments;
 mod users;
 
 use axum::Router;
@@ -133,6 +135,20 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/team/{id}/edit", post(teams::edit))
         .route("/api/team/{id}/chat", get(teams::chat).post(teams::say))
+        .route("/api/team/{id}/arena", get(tournaments::team_arenas))
+        .route(
+            "/api/tournament",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournament/{id}", get(tournaments::show))
+        .route("/api/tournament/{id}/join", post(tournaments::join))
+        .route("/api/tournament/{id}/withdraw", post(tournaments::withdraw))
+        .route(
+            "/api/tournament/{id}/terminate",
+            post(tournaments::terminate),
+        )
+        .route("/api/tournament/{id}/results", get(tournaments::results))
+        .route("/api/tournament/{id}/games", get(tournaments::games))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }

@@ -206,6 +206,12 @@ pub struct Quotas {
     /// leader changes, chat lines) one account (and one address) may make
     /// per hour; also the burst.
     pub club_actions_per_hour: u32,
+    /// Tournaments one account (and one address) may create per day; also
+    /// the burst.
+    pub tournaments_per_day: u32,
+    /// Tournament joins and withdrawals one account (and one address) may
+    /// make per hour; also the burst.
+    pub tournament_joins_per_hour: u32,
 }
 
 impl Default for Quotas {
@@ -230,6 +236,8 @@ impl Default for Quotas {
             analyses_per_minute: 30,
             clubs_per_day: 5,
             club_actions_per_hour: 120,
+            tournaments_per_day: 12,
+            tournament_joins_per_hour: 120,
         }
     }
 }
@@ -524,6 +532,8 @@ pub struct Limits {
     analyses: Limit,
     clubs: Limit,
     club_actions: Limit,
+    tournaments: Limit,
+    tournament_joins: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -563,6 +573,16 @@ impl Limits {
             club_actions: Limit::new(
                 "club-actions",
                 q.club_actions_per_hour,
+                Duration::from_secs(3600),
+            ),
+            tournaments: Limit::new(
+                "tournaments",
+                q.tournaments_per_day,
+                Duration::from_secs(86_400),
+            ),
+            tournament_joins: Limit::new(
+                "tournament-joins",
+                q.tournament_joins_per_hour,
                 Duration::from_secs(3600),
             ),
             backoff: LoginBackoff {
@@ -765,6 +785,33 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         self.count(&self.club_actions, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one tournament created by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has created its tournaments for the day.
+    pub async fn check_tournaments(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.tournaments, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one tournament join or withdrawal by a client, address and
+    /// account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its joins for the hour.
+    pub async fn check_tournament_joins(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.tournament_joins, &subjects_of(ip, account))
             .await
     }
 
