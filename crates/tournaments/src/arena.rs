@@ -114,7 +114,7 @@ impl Arena {
 pub fn check_name(name: Option<&str>, creator: &str) -> Result<String, TournamentError> {
     let name = name.map_or_else(|| creator.to_owned(), |n| n.trim().to_owned());
     let n = name.chars().count();
-    if n < MIN_NAME_CHARS || n > MAX_NAME_CHARS {
+    if !(MIN_NAME_CHARS..=MAX_NAME_CHARS).contains(&n) {
         return Err(TournamentError::Invalid(format!(
             "the name must have {MIN_NAME_CHARS} to {MAX_NAME_CHARS} characters"
         )));
@@ -158,7 +158,7 @@ pub fn control_of(settings: &ArenaSettings) -> Result<TimeControl, TournamentErr
             clock.increment_seconds()
         ))
     };
-    if base % 60 != 0 {
+    if !base.is_multiple_of(60) {
         return Err(refused());
     }
     TimeControl::table(base / 60, clock.increment_seconds()).map_err(|_| refused())

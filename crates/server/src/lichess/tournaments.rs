@@ -714,3 +714,74 @@ pub(super) async fn team_arenas(
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON));
     Ok(resp)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: Timestamp = Timestamp::from_millis(1_800_000_000_000);
+
+    fn from_json(v: Value) -> LiResult<NewArena> {
+        serde_json::from_value::<NewArenaForm>(v)
+            .unwrap()
+            .arena(NOW)
+    }
+
+    #[test]
+    fn berserks_json_and_forms_read_the_same() {
+        let json = from_json(json!({
+            "name": "Sunday", "clockTime": 3, "clockIncrement": 2, "minutes": 60,
+            "waitMinutes": null, "startDate": 1_800_000_060_000_i64, "variant": null,
+            "rated": false, "position": null, "berserkable": null, "streakable": false,
+            "hasChat": true, "description": "x", "password": null, "teamBattleByTeam": null,
+            "conditions.teamMember.teamId": "club", "conditions.minRating.rating": 1200,
+            "conditions.maxRating.rating": null, "conditions.nbRatedGame.nb": null,
+        }))
+        .unwrap();
+        let form = serde_urlencoded::from_str::<NewArenaForm>(
+            "name=Sunday&clockTime=3&clockIncrement=2&minutes=60&startDate=1800000060000\
+             &rated=false&streakable=false&hasChat=true&description=x\
+             &conditions.teamMember.teamId=club&conditions.minRating.rating=1200",
+        )
+        .unwrap()
+        .arena(NOW)
+        .unwrap();
+        assert_eq!(json, form);
+        let d = &json.draft;
+        assert_eq!(
+            (d.clock_base_seconds, d.clock_increment_seconds, d.minutes),
+            (180, 2, 60)
+        );
+        assert_eq!(d.starts_at, Timestamp::from_millis(1_800_000_060_000));
+        assert_eq!((d.rated, d.berserkable, d.streakable), (false, true, false));
+        assert_eq!(d.variant, "standard");
+        assert_eq!(d.conditions.team.as_deref(), Some("club"));
+        assert_eq!(d.conditions.min_rating, Some(1200));
+    }
+
+    #[test]
+    fn waiting_minutes_and_refusals() {
+        let waited =
+            from_json(json!({"clockTime": 0.5, "clockIncrement": 0, "minutes": 20})).unwrap();
+        assert_eq!(waited.draft.clock_base_seconds, 30);
+        assert_eq!(
+            waited.draft.starts_at,
+            NOW.after(std::time::Duration::from_secs(300))
+        );
+        for bad in [
+            json!({"clockIncrement": 0, "minutes": 20}),
+            json!({"clockTime": 3, "clockIncrement": 0.5, "minutes": 20}),
+            json!({"clockTime": 3, "clockIncrement": 2, "minutes": -5}),
+            json!({"clockTime": 3, "clockIncrement": 2, "minutes": 20, "position": "fen"}),
+            json!({"clockTime": 3, "clockIncrement": 2, "minutes": 20, "rated": "maybe"}),
+            json!({"clockTime": 3, "clockIncrement": 2, "minutes": 20,
+                   "conditions.minRating.rating": 70000}),
+        ] {
+            assert_eq!(
+                from_json(bad.clone()).unwrap_err().status,
+                StatusCode::BAD_REQUEST,
+                "{bad}"
+            );
+        }
+    }
+}
