@@ -344,6 +344,8 @@ mod tests {
             limits.check_table_lookup(ip, None).await.unwrap();
             limits.check_reply(&key).await.unwrap();
             limits.check_table_lookup(ip, None).await.unwrap();
+            limits.check_tournaments(ip, None).await.unwrap();
+            limits.check_tournament_joins(ip, None).await.unwrap();
         }
         let on =
             plyyard_server::security::Limits::new(&plyyard_server::security::Quotas::default());
