@@ -13,6 +13,10 @@ with a move and accepted), bots (upgrade, challenge, accept, a game played
 to mate through `bots.*`), challenge decline / cancel / expiry, clubs
 (`teams.*`: open and closed, requests, kicks, lists), puzzles (`puzzles.*` and
 the batch API over lichess's sample, imported with `plyyard puzzles import`), the streams'
+(`teams.*`: open and closed, requests, kicks, lists), an Arena
+(`tournaments.*`: created to start in 2 s, joined by two accounts whose
+event streams both get the game, played to mate, the winner's 2 points in
+the results, terminate refused to another), the streams'
 keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
 `requests`, as an app does it). The server and the temporary folder are
 removed on any exit. Every stream read has a deadline, so that a server that
@@ -755,6 +759,97 @@ class OAuth(Base):
         with self.assertRaises(berserk.exceptions.ResponseError) as e:
             c.account.get()
         self.assertEqual(e.exception.status_code, 401)
+
+
+ARENA_SCOPES = "board:play,challenge:read,tournament:write"
+
+
+class Arenas(Base):
+    def test_arena_pairs_two_players_and_scores_the_winner(self):
+        a_name, b_name, c_name = self.name("arna"), self.name("arnb"), self.name("arnc")
+        (ann, ann_token), (bob, _) = player(a_name, ARENA_SCOPES), player(b_name, ARENA_SCOPES)
+        cy, _ = player(c_name, ARENA_SCOPES)
+        a_events = Feed(ann.board.stream_incoming_events())
+        b_events = Feed(bob.board.stream_incoming_events())
+
+        # Absurd settings are refused, each with a JSON error; nothing is made.
+        with self.assertRaises(berserk.exceptions.ResponseError) as long_one:
+            ann.tournaments.create_arena(clockTime=3, clockIncrement=2, minutes=24 * 60 + 1)
+        self.assertEqual(long_one.exception.status_code, 400)
+        self.assertIn("24 h", str(long_one.exception))
+        with self.assertRaises(berserk.exceptions.ResponseError) as bullet:
+            ann.tournaments.create_arena(clockTime=0.5, clockIncrement=0, minutes=20)
+        self.assertEqual(bullet.exception.status_code, 400)
+
+        start = int(time.time() * 1000) + 2000
+        arena = ann.tournaments.create_arena(clockTime=3, clockIncrement=2, minutes=20,
+                                             name="Sunday", startDate=start, rated=False)
+        tid = arena["id"]
+        self.assertEqual(len(tid), 8)
+        self.assertEqual((arena["fullName"], arena["system"], arena["minutes"]), ("Sunday Arena", "arena", 20))
+        self.assertEqual(arena["clock"], {"limit": 180, "increment": 2})
+        self.assertEqual(arena["createdBy"], a_name.lower())
+        self.assertIsInstance(arena["startsAt"], datetime.datetime)
+        self.assertIn(tid, [t["id"] for t in ann.tournaments.get()["created"]])
+
+        ann.tournaments.join_arena(tid)
+        bob.tournaments.join_arena(tid)
+        with self.assertRaises(berserk.exceptions.ResponseError) as twice:
+            bob.tournaments.join_arena(tid)
+        self.assertEqual(twice.exception.status_code, 400)
+        self.assertIn("already", str(twice.exception))
+
+        # The Arena starts and pairs the two: both hear of the same game.
+        a_start, _ = a_events.until(is_type("gameStart"), timeout=20, what="gameStart")
+        gid = a_start["game"]["gameId"]
+        b_events.until(is_type("gameStart", "game", gid), what="the same gameStart")
+        shown = ann.tournaments.get_tournament(tid)
+        self.assertEqual((shown["nbPlayers"], shown["isStarted"], shown["isFinished"]), (2, True, False))
+        self.assertIn("secondsToFinish", shown)
+        self.assertEqual(sorted(p["name"] for p in shown["standing"]["players"]), sorted([a_name, b_name]))
+
+        # Played to mate through the Board API: Black mates.
+        full = Feed(ann.board.stream_game_state(gid)).next()
+        self.assertEqual(full["type"], "gameFull")
+        self.assertEqual(full["clock"], {"initial": 180000, "increment": 2000})
+        white_name = full["white"]["name"]
+        white, black = (ann, bob) if white_name == a_name else (bob, ann)
+        black_name = b_name if white_name == a_name else a_name
+        for i, uci in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+            (white if i % 2 == 0 else black).board.make_move(gid, uci)
+        for feed in (a_events, b_events):
+            feed.until(is_type("gameFinish", "game", gid), what="gameFinish")
+
+        deadline = time.monotonic() + WAIT
+        while True:
+            results = list(ann.tournaments.stream_results(tid, sheet=True))
+            if results and results[0]["score"] == 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        self.assertEqual([(r["rank"], r["username"], r["score"]) for r in results],
+                         [(1, black_name, 2), (2, white_name, 0)])
+        self.assertEqual(results[0]["sheet"], {"scores": "2"})
+        self.assertEqual(results[1]["sheet"], {"scores": "0"})
+        games = list(ann.tournaments.export_arena_games(tid))
+        self.assertEqual([g["id"] for g in games], [gid])
+        self.assertEqual(games[0]["winner"], "black")
+
+        # Only the creator terminates; a finished Arena is listed as one.
+        with self.assertRaises(berserk.exceptions.ResponseError) as not_mine:
+            cy.tournaments.terminate_arena(tid)
+        self.assertEqual(not_mine.exception.status_code, 403)
+        with self.assertRaises(berserk.exceptions.ResponseError) as unknown:
+            ann.tournaments.get_tournament("nosuchid")
+        self.assertEqual(unknown.exception.status_code, 404)
+        bob.tournaments.withdraw_arena(tid)
+        ann.tournaments.terminate_arena(tid)
+        done = ann.tournaments.get_tournament(tid)
+        self.assertEqual((done["isFinished"], done["status"]), (True, 30))
+        self.assertEqual(done["podium"][0]["name"], black_name)
+        self.assertIn(tid, [t["id"] for t in ann.tournaments.get()["finished"]])
+        status, body = raw_json(ann_token, "POST", f"/api/tournament/{tid}/join")
+        self.assertEqual(status, 400, body)
+        self.assertIn("error", body)
 
 
 def main():

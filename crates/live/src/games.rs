@@ -173,4 +173,16 @@ impl Games {
     ) -> Result<Option<String>, ApiError> {
         start::start_challenge_game(&self.deps, challenge_id, table, white, black).await
     }
+
+    /// A game of a tournament; see [`start::start_tournament_game`].
+    ///
+    /// # Errors
+    /// See [`start::start_tournament_game`].
+    pub async fn start_tournament_game(
+        &self,
+        table: &TableRow,
+        pairing: &plyyard_store::PairingRow,
+    ) -> Result<Option<String>, ApiError> {
+        start::start_tournament_game(&self.deps, table, pairing).await
+    }
 }

@@ -1,6 +1,6 @@
 //! Where new games come from: games against the computer, the first game
 //! at a table, the game of two players paired by their seeks (a table
-//! opened with both seats taken), and rematches. Each is stored from one row constructor
+//! opened with both seats taken), tournament games, and rematches. Each is stored from one row constructor
 //! ([`new_row`]) and its actor started at once (a computer game's with the
 //! client that asked; a table game's so that its first-move deadline runs).
 
@@ -349,4 +349,55 @@ fn table_game_row(table: &TableRow, white: String, black: String) -> Result<Game
         None,
         Some(table),
     ))
+}
+
+/// Starts a game of a tournament: `table` is its private table (both
+/// seats taken, status `playing`, not public; its host plays White, its
+/// guest Black, as the tournament's pairing said), `pairing` the
+/// tournament's record of it (its `game_id` is set here). The game, its
+/// table and its pairing are stored in one transaction, and only while the
+/// tournament is started; the actor then starts on a task of its own (so
+/// that its first-move deadline runs) and the game's id is returned at
+/// once. `None` (nothing stored) when the tournament is not started.
+///
+/// # Errors
+/// `conflict` if the table's code is taken (draw another and try again);
+/// `bad_request` for a table without a guest; a database failure.
+pub async fn start_tournament_game(
+    shared: &Arc<LiveDeps>,
+    table: &TableRow,
+    pairing: &plyyard_store::PairingRow,
+) -> Result<Option<String>, ApiError> {
+    let guest = table
+        .guest
+        .clone()
+        .ok_or_else(|| ApiError::bad_request("a tournament table needs two players"))?;
+    let row = table_game_row(table, table.host.clone(), guest)?;
+    let table = TableRow {
+        game_id: Some(row.id.clone()),
+        ..table.clone()
+    };
+    let pairing = plyyard_store::PairingRow {
+        game_id: row.id.clone(),
+        ..pairing.clone()
+    };
+    match shared
+        .store
+        .insert_tournament_game(&table, &row, &pairing)
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return Ok(None),
+        Err(plyyard_store::StoreError::Taken(code)) => {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!("table code {code} is taken"),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let loading = Arc::clone(shared);
+    let id = row.id.clone();
+    tokio::spawn(async move { started(&loading, &row).await });
+    Ok(Some(id))
 }

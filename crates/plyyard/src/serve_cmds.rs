@@ -168,6 +168,18 @@ pub struct ServeArgs {
         default_value_t = 120
     )]
     pub limit_api_reads_per_minute: u32,
+    /// Tournaments one client may create per day (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_TOURNAMENTS_PER_DAY", default_value_t = 12)]
+    pub limit_tournaments_per_day: u32,
+    /// Tournament joins and withdrawals one client may make per hour
+    /// (address and account alike), also the burst; 0 turns the limit off.
+    #[arg(
+        long,
+        env = "PLYYARD_LIMIT_TOURNAMENT_JOINS_PER_HOUR",
+        default_value_t = 120
+    )]
+    pub limit_tournament_joins_per_hour: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -248,6 +260,8 @@ fn serve(args: ServeArgs) -> ExitCode {
             club_actions_per_hour: args.limit_club_actions_per_hour,
             puzzle_solves_per_minute: args.limit_puzzle_solves_per_minute,
             api_reads_per_minute: args.limit_api_reads_per_minute,
+            tournaments_per_day: args.limit_tournaments_per_day,
+            tournament_joins_per_hour: args.limit_tournament_joins_per_hour,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -324,6 +338,8 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         club_actions_per_hour: 0,
         puzzle_solves_per_minute: 0,
         api_reads_per_minute: 0,
+        tournaments_per_day: 0,
+        tournament_joins_per_hour: 0,
         ..quotas
     }
 }
@@ -368,6 +384,8 @@ mod tests {
             limits.check_table_lookup(ip, None).await.unwrap();
             limits.check_reply(&key).await.unwrap();
             limits.check_table_lookup(ip, None).await.unwrap();
+            limits.check_tournaments(ip, None).await.unwrap();
+            limits.check_tournament_joins(ip, None).await.unwrap();
         }
         let on =
             plyyard_server::security::Limits::new(&plyyard_server::security::Quotas::default());

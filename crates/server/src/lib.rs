@@ -173,6 +173,13 @@ impl Server {
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let resync = tokio::spawn(resync_lobby(self.state.clone()));
+        // One node runs Arenas: two directors would pair the same players.
+        let arenas = if self.state.bus.is_none() {
+            Some(self.state.tournaments.spawn_director())
+        } else {
+            tracing::warn!("arena tournaments do not run on a cluster's nodes yet");
+            None
+        };
         plyyard_live::node::start(self.state.live.deps());
         let state = self.state.clone();
         conn::serve(
@@ -205,6 +212,9 @@ impl Server {
         challenges.abort();
         sweep.abort();
         resync.abort();
+        if let Some(arenas) = arenas {
+            arenas.abort();
+        }
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())

@@ -59,6 +59,8 @@ pub struct Shared {
     pub clubs: plyyard_clubs::Clubs,
     /// The puzzle trainer.
     pub trainer: plyyard_trainer::Trainer,
+    /// Arena tournaments.
+    pub tournaments: plyyard_tournaments::Tournaments,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
@@ -123,9 +125,17 @@ impl Shared {
             social: social.clone(),
             bus: bus.clone(),
         });
+        let tournaments =
+            plyyard_tournaments::Tournaments::new(plyyard_tournaments::TournamentsDeps {
+                store: store.clone(),
+                live: live.clone(),
+                clubs: plyyard_clubs::Clubs::new(store.clone()),
+                presence: Arc::clone(&social.presence),
+            });
         Shared {
             clubs: plyyard_clubs::Clubs::new(store.clone()),
             trainer: plyyard_trainer::Trainer::new(store.clone()),
+            tournaments,
             store,
             live,
             engines,

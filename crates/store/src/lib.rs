@@ -1,5 +1,5 @@
 //! Durable storage: players, games, moves, accounts, sessions, API
-//! tokens, clubs and puzzles in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! tokens, clubs, puzzles and tournaments in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
 //! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
@@ -29,6 +29,7 @@ pub mod reviews;
 mod rows;
 mod tables;
 mod tokens;
+mod tournaments;
 mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
@@ -48,8 +49,14 @@ pub use ratings::{RatedGame, RatingChange};
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use tables::{TableRow, TableStatus};
 pub use tokens::{BotUpgrade, NewToken, OAuthCode, TokenKind, TokenRow};
+pub use tournaments::{
+    EndedPairing, JoinResult, PairingRow, PairingStatus, TournamentPlayerRow, TournamentRow,
+    TournamentStatus,
+};
 
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tournament_tests;

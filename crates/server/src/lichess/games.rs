@@ -33,7 +33,7 @@ pub const EXPORT_MAX: u32 = 300;
 /// written out before the next is read).
 const EXPORT_PAGE: u32 = 50;
 /// The content type of PGN.
-const PGN: &str = "application/x-chess-pgn";
+pub(super) const PGN: &str = "application/x-chess-pgn";
 
 #[derive(Debug, Deserialize)]
 pub(super) struct PlayingQuery {
@@ -95,12 +95,14 @@ fn accepts(headers: &HeaderMap, content_type: &str) -> bool {
         .any(|v| v.split(',').any(|t| t.trim().starts_with(content_type)))
 }
 
-/// A flag of an export's query: `true`/`false`, `default` when absent.
+/// A flag of an export's query: `true`/`false` (or `True`/`False`),
+/// `default` when absent.
 fn flag(v: Option<&str>, name: &str, default: bool) -> LiResult<bool> {
     match v {
         None => Ok(default),
-        Some("true" | "1") => Ok(true),
-        Some("false" | "0") => Ok(false),
+        // berserk sends Python's `True` and `False`.
+        Some("true" | "True" | "1") => Ok(true),
+        Some("false" | "False" | "0") => Ok(false),
         Some(_) => Err(LiError::bad_request(format!("{name} is true or false"))),
     }
 }
@@ -198,14 +200,18 @@ struct ExportJson {
 
 /// What an export writes of each game.
 #[derive(Debug, Clone, Copy)]
-struct ExportWants {
-    json: bool,
+pub(super) struct ExportWants {
+    pub(super) json: bool,
     moves: bool,
     pgn_in_json: bool,
 }
 
 impl ExportWants {
-    fn of(headers: &HeaderMap, json_type: &str, q: &ExportQuery) -> LiResult<ExportWants> {
+    pub(super) fn of(
+        headers: &HeaderMap,
+        json_type: &str,
+        q: &ExportQuery,
+    ) -> LiResult<ExportWants> {
         Ok(ExportWants {
             json: accepts(headers, json_type),
             moves: flag(q.moves.as_deref(), "moves", true)?,
@@ -215,7 +221,11 @@ impl ExportWants {
 }
 
 /// Game `row` as the export writes it: lichess's JSON or PGN text.
-async fn export_one(state: &Shared, row: &GameRow, wants: ExportWants) -> LiResult<Bytes> {
+pub(super) async fn export_one(
+    state: &Shared,
+    row: &GameRow,
+    wants: ExportWants,
+) -> LiResult<Bytes> {
     let id = &row.id;
     if !wants.json {
         let pgn = pgn_of(state, id).await?;

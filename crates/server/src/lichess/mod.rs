@@ -21,7 +21,8 @@
 //! - `chat`: game chat, posted and listed;
 //! - [`games`]: the games being played, and exports (PGN and JSON);
 //! - `teams`: clubs through lichess's team API;
-//! - `puzzles`: the puzzle trainer through lichess's puzzle API.
+//! - `puzzles`: the puzzle trainer through lichess's puzzle API;
+//! - `tournaments`: Arena tournaments through lichess's Arena API.
 
 mod ai;
 pub mod body;
@@ -40,6 +41,7 @@ mod seek;
 mod stream;
 mod teams;
 mod tokens;
+mod tournaments;
 mod users;
 
 use axum::Router;
@@ -144,6 +146,20 @@ pub fn routes() -> Router<AppState> {
             get(puzzles::batch).post(puzzles::solve_batch),
         )
         .route("/api/puzzle/{id}", get(puzzles::show))
+        .route("/api/team/{id}/arena", get(tournaments::team_arenas))
+        .route(
+            "/api/tournament",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournament/{id}", get(tournaments::show))
+        .route("/api/tournament/{id}/join", post(tournaments::join))
+        .route("/api/tournament/{id}/withdraw", post(tournaments::withdraw))
+        .route(
+            "/api/tournament/{id}/terminate",
+            post(tournaments::terminate),
+        )
+        .route("/api/tournament/{id}/results", get(tournaments::results))
+        .route("/api/tournament/{id}/games", get(tournaments::games))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }

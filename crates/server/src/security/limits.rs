@@ -214,6 +214,12 @@ pub struct Quotas {
     /// account) may make per minute; also the burst. A large token test
     /// counts once per hundred tokens.
     pub api_reads_per_minute: u32,
+    /// Tournaments one account (and one address) may create per day; also
+    /// the burst.
+    pub tournaments_per_day: u32,
+    /// Tournament joins and withdrawals one account (and one address) may
+    /// make per hour; also the burst.
+    pub tournament_joins_per_hour: u32,
 }
 
 impl Default for Quotas {
@@ -240,6 +246,8 @@ impl Default for Quotas {
             club_actions_per_hour: 120,
             puzzle_solves_per_minute: 60,
             api_reads_per_minute: 120,
+            tournaments_per_day: 12,
+            tournament_joins_per_hour: 120,
         }
     }
 }
@@ -536,6 +544,8 @@ pub struct Limits {
     club_actions: Limit,
     puzzle_solves: Limit,
     api_reads: Limit,
+    tournaments: Limit,
+    tournament_joins: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -577,6 +587,16 @@ impl Limits {
             club_actions: Limit::new(
                 "club-actions",
                 q.club_actions_per_hour,
+                Duration::from_secs(3600),
+            ),
+            tournaments: Limit::new(
+                "tournaments",
+                q.tournaments_per_day,
+                Duration::from_secs(86_400),
+            ),
+            tournament_joins: Limit::new(
+                "tournament-joins",
+                q.tournament_joins_per_hour,
                 Duration::from_secs(3600),
             ),
             backoff: LoginBackoff {
@@ -812,6 +832,33 @@ impl Limits {
             self.count(&self.api_reads, &subjects).await?;
         }
         Ok(())
+    }
+
+    /// Counts one tournament created by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has created its tournaments for the day.
+    pub async fn check_tournaments(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.tournaments, &subjects_of(ip, account))
+            .await
+    }
+
+    /// Counts one tournament join or withdrawal by a client, address and
+    /// account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its joins for the hour.
+    pub async fn check_tournament_joins(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.tournament_joins, &subjects_of(ip, account))
+            .await
     }
 
     /// Counts one chat line said by a client, address and account.
