@@ -362,7 +362,8 @@ fn table_game_row(table: &TableRow, white: String, black: String) -> Result<Game
 ///
 /// # Errors
 /// `conflict` if the table's code is taken (draw another and try again);
-/// `bad_request` for a table without a guest; a database failure.
+/// `bad_request` for a table without a guest or a player still playing a
+/// game of the tournament (nothing stored); a database failure.
 pub async fn start_tournament_game(
     shared: &Arc<LiveDeps>,
     table: &TableRow,
@@ -393,6 +394,11 @@ pub async fn start_tournament_game(
                 ErrorCode::Conflict,
                 format!("table code {code} is taken"),
             ));
+        }
+        Err(plyyard_store::StoreError::Busy(player)) => {
+            return Err(ApiError::bad_request(format!(
+                "{player} is still playing a game of this tournament"
+            )));
         }
         Err(e) => return Err(e.into()),
     }

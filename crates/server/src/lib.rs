@@ -173,13 +173,9 @@ impl Server {
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let resync = tokio::spawn(resync_lobby(self.state.clone()));
-        // One node runs Arenas: two directors would pair the same players.
-        let arenas = if self.state.bus.is_none() {
-            Some(self.state.tournaments.spawn_director())
-        } else {
-            tracing::warn!("arena tournaments do not run on a cluster's nodes yet");
-            None
-        };
+        // Every node runs the director's task; in a cluster only the
+        // holder of its lease directs.
+        let arenas = self.state.tournaments.spawn_director();
         plyyard_live::node::start(self.state.live.deps());
         let state = self.state.clone();
         conn::serve(
@@ -212,9 +208,8 @@ impl Server {
         challenges.abort();
         sweep.abort();
         resync.abort();
-        if let Some(arenas) = arenas {
-            arenas.abort();
-        }
+        arenas.abort();
+        self.state.tournaments.stop_directing().await;
         tracing::info!("shutting down");
         self.state.store.close().await;
         Ok(())

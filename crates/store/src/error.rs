@@ -38,6 +38,10 @@ pub enum StoreError {
     /// A unique name is taken (an account name, in any case).
     #[error("{0} is taken")]
     Taken(String),
+    /// A player is already in a game the change would give them a second
+    /// of (a tournament pairing of someone still playing). Nothing was written.
+    #[error("{0} is already playing")]
+    Busy(String),
 }
 
 impl From<StoreError> for plyyard_wire::ApiError {

@@ -1,7 +1,8 @@
-//! Leases of live games for nodes of a cluster: which node runs a game's
-//! actor ([`Store::acquire_lease`]), renewing and giving them up, and the
-//! games nobody runs ([`Store::orphaned_games`]). Times come from the
-//! database's clock, never a node's.
+//! Leases for nodes of a cluster: of live games (which node runs a game's
+//! actor, [`Store::acquire_lease`], renewing and giving them up, and the
+//! games nobody runs, [`Store::orphaned_games`]) and of singleton tasks
+//! such as the tournament director ([`Store::hold_task_lease`]). Times come
+//! from the database's clock, never a node's.
 //!
 //! Taking a lease raises the game's `owner_epoch` in the same transaction;
 //! the live-game writer checks that epoch on every write (see `writer.rs`),
@@ -182,5 +183,67 @@ impl Store {
         rows.iter()
             .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
             .collect()
+    }
+
+    /// Takes or renews the lease of task `name` for node `node` for `ttl`:
+    /// taken when nobody holds it or the holder's expired (the epoch is
+    /// raised), renewed when `node` holds it (the epoch stays). Returns the
+    /// epoch held, or `None` while another node holds it.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn hold_task_lease(
+        &self,
+        name: &str,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Option<i64>, StoreError> {
+        let now = now_ms(self.backend());
+        let row = sqlx::query(&format!(
+            "INSERT INTO task_leases (name, node_id, epoch, expires_at) \
+             VALUES ($1, $2, 1, {now} + $3) \
+             ON CONFLICT (name) DO UPDATE SET \
+             epoch = CASE WHEN task_leases.node_id = excluded.node_id \
+                          AND task_leases.expires_at >= {now} \
+                     THEN task_leases.epoch ELSE task_leases.epoch + 1 END, \
+             node_id = excluded.node_id, expires_at = excluded.expires_at \
+             WHERE task_leases.expires_at < {now} OR task_leases.node_id = excluded.node_id \
+             RETURNING epoch"
+        ))
+        .bind(name)
+        .bind(node)
+        .bind(millis(ttl))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    /// The node holding task `name`'s lease now, if one holds it unexpired.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn task_lease_holder(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let now = now_ms(self.backend());
+        let row = sqlx::query(&format!(
+            "SELECT node_id FROM task_leases WHERE name = $1 AND expires_at >= {now}"
+        ))
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    /// Gives up task `name`'s lease if node `node` holds it (it expires at
+    /// once; the epoch is kept, so the next holder's is higher).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn release_task_lease(&self, name: &str, node: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE task_leases SET expires_at = 0 WHERE name = $1 AND node_id = $2")
+            .bind(name)
+            .bind(node)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 }

@@ -670,6 +670,74 @@ async fn a_review_of_an_older_format_is_replaced_and_never_the_reverse() {
 }
 
 #[tokio::test]
+async fn one_node_holds_a_task_lease_until_it_expires_or_is_given_up() {
+    use std::time::Duration;
+    for (_dir, store) in stores().await {
+        let long = Duration::from_secs(30);
+        assert_eq!(store.task_lease_holder("director").await.unwrap(), None);
+        let first = store
+            .hold_task_lease("director", "a", long)
+            .await
+            .unwrap()
+            .expect("node a takes a free lease");
+        assert_eq!(
+            store.hold_task_lease("director", "b", long).await.unwrap(),
+            None
+        );
+        // Renewing keeps the epoch; another task's lease is another row.
+        assert_eq!(
+            store.hold_task_lease("director", "a", long).await.unwrap(),
+            Some(first)
+        );
+        assert!(
+            store
+                .hold_task_lease("other", "b", long)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(
+            store
+                .task_lease_holder("director")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("a")
+        );
+        // Node a stops renewing: once it expires node b takes it, higher.
+        store
+            .hold_task_lease("director", "a", Duration::ZERO)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        assert_eq!(store.task_lease_holder("director").await.unwrap(), None);
+        let second = store
+            .hold_task_lease("director", "b", long)
+            .await
+            .unwrap()
+            .expect("node b takes an expired lease");
+        assert!(second > first);
+        assert_eq!(
+            store.hold_task_lease("director", "a", long).await.unwrap(),
+            None
+        );
+        // Only its holder gives it up; then anyone takes it, higher again.
+        store.release_task_lease("director", "a").await.unwrap();
+        assert_eq!(
+            store.hold_task_lease("director", "a", long).await.unwrap(),
+            None
+        );
+        store.release_task_lease("director", "b").await.unwrap();
+        let third = store
+            .hold_task_lease("director", "a", long)
+            .await
+            .unwrap()
+            .expect("a released lease is free");
+        assert!(third > second);
+    }
+}
+
+#[tokio::test]
 async fn one_node_holds_a_lease_until_it_expires_and_old_epochs_cannot_write() {
     use std::time::Duration;
     for (_dir, store) in stores().await {

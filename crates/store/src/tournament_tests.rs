@@ -199,6 +199,16 @@ async fn tournaments_players_and_games() {
         );
         assert!(store.insert_tournament_game(&t, &g, &p).await.unwrap());
         assert!(store.table("TTTTT1").await.unwrap().is_some());
+        // Nobody still playing is paired again (two directors, one stale):
+        // nothing of the second game is stored.
+        let (t3, g3, mut p3) = game("tgame003", "TTTTT3", "pc", "pb");
+        p3.game_id = "tgame003".into();
+        assert!(matches!(
+            store.insert_tournament_game(&t3, &g3, &p3).await,
+            Err(StoreError::Busy(who)) if who == "pb"
+        ));
+        assert!(store.load_game("tgame003").await.unwrap().is_none());
+        assert!(store.table("TTTTT3").await.unwrap().is_none());
         assert_eq!(
             store.tournament_pairing("tgame001").await.unwrap().unwrap(),
             p

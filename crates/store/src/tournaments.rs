@@ -574,10 +574,13 @@ impl Store {
     /// Stores a tournament game: its private table `t`, its game row `g`
     /// and its pairing `p` (status `playing`), in one transaction, only
     /// while the tournament is started; false (nothing stored) otherwise.
+    /// The tournament's row is locked first, so two writers (two nodes'
+    /// directors, one of them stale) cannot both pair a player.
     ///
     /// # Errors
-    /// [`StoreError::Taken`] if the table's code is taken; a database
-    /// failure. Nothing is stored then.
+    /// [`StoreError::Taken`] if the table's code is taken;
+    /// [`StoreError::Busy`] if either player is still playing a game of
+    /// the tournament; a database failure. Nothing is stored then.
     pub async fn insert_tournament_game(
         &self,
         t: &TableRow,
@@ -587,6 +590,26 @@ impl Store {
         let mut tx = self.begin_write().await?;
         if lock_tournament(&mut tx, &p.tournament_id).await? != Some(TournamentStatus::Started) {
             return Ok(false);
+        }
+        let busy = sqlx::query(
+            "SELECT white_player, black_player FROM tournament_pairings \
+             WHERE tournament_id = $1 AND status = $2 \
+             AND (white_player IN ($3, $4) OR black_player IN ($3, $4)) LIMIT 1",
+        )
+        .bind(&p.tournament_id)
+        .bind(PairingStatus::Playing.as_str())
+        .bind(&p.white)
+        .bind(&p.black)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(row) = busy {
+            let (w, b): (String, String) = (row.try_get(0)?, row.try_get(1)?);
+            let who = if w == p.white || b == p.white {
+                &p.white
+            } else {
+                &p.black
+            };
+            return Err(StoreError::Busy(who.clone()));
         }
         insert_game_in(&mut *tx, g).await?;
         insert_table_in(&mut tx, t).await?;

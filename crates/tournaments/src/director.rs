@@ -12,6 +12,13 @@
 //! and rating, started through `plyyard-live`. A game's end heard from the
 //! live games' life feed is scored at once; the feed is best effort, so
 //! every tick also scores from the database.
+//!
+//! In a cluster one node directs at a time: the one holding the store's
+//! task lease [`DIRECTOR_LEASE`], taken or renewed at every tick and lost
+//! [`LEASE_TTL`] after its holder stops renewing (it died, or it drains),
+//! so another node's next tick takes over. A stale director that still
+//! pairs cannot put a player in two games: the store refuses a pairing of
+//! anyone still playing a game of the tournament.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -30,6 +37,10 @@ use crate::service::Tournaments;
 
 /// How often the director looks at every Arena.
 pub const TICK: Duration = Duration::from_secs(1);
+/// The name of the director's lease in a cluster.
+pub const DIRECTOR_LEASE: &str = "tournament-director";
+/// How long the director's lease lasts unless renewed (as a game's).
+pub const LEASE_TTL: Duration = plyyard_live::cluster::LEASE_TTL;
 /// Ended games scored per pass.
 const SETTLE_BATCH: u32 = 500;
 /// Arenas of one status looked at per tick.
@@ -59,15 +70,24 @@ impl Tournaments {
             let mut life = me.deps.live.deps().life.listen();
             let mut tick = tokio::time::interval(TICK);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let mut directing = false;
             loop {
                 tokio::select! {
                     _ = tick.tick() => {
+                        let now_directing = me.directing().await;
+                        if now_directing != directing {
+                            tracing::info!(directing = now_directing, "tournament director");
+                            directing = now_directing;
+                        }
+                        if !directing {
+                            continue;
+                        }
                         if let Err(e) = me.tick(Timestamp::from_millis(now_ms())).await {
                             tracing::warn!("arena director: {e}");
                         }
                     }
                     heard = life.recv() => match heard {
-                        Ok(ev) if ev.kind == LifeKind::Ended => {
+                        Ok(ev) if directing && ev.kind == LifeKind::Ended => {
                             if let Err(e) = me.settle(Timestamp::from_millis(now_ms())).await {
                                 tracing::warn!("arena director: {e}");
                             }
@@ -78,6 +98,46 @@ impl Tournaments {
                 }
             }
         })
+    }
+
+    /// Whether this node directs now: always when it runs alone; in a
+    /// cluster while it holds [`DIRECTOR_LEASE`] (taken or renewed here),
+    /// never while it drains (it gives the lease up).
+    pub async fn directing(&self) -> bool {
+        let Some(cluster) = &self.deps.live.deps().cluster else {
+            return true;
+        };
+        let store = &self.deps.store;
+        if cluster.draining() {
+            self.stop_directing().await;
+            return false;
+        }
+        match store
+            .hold_task_lease(DIRECTOR_LEASE, cluster.node(), LEASE_TTL)
+            .await
+        {
+            Ok(held) => held.is_some(),
+            Err(e) => {
+                tracing::warn!("tournament director: {e}");
+                false
+            }
+        }
+    }
+
+    /// Gives the director's lease up, if this node of a cluster holds it,
+    /// so that another node directs from its next tick (the node stops).
+    pub async fn stop_directing(&self) {
+        let Some(cluster) = &self.deps.live.deps().cluster else {
+            return;
+        };
+        if let Err(e) = self
+            .deps
+            .store
+            .release_task_lease(DIRECTOR_LEASE, cluster.node())
+            .await
+        {
+            tracing::warn!("tournament director: {e}");
+        }
     }
 
     /// One tick at `now`: score, start, finish, pair.

@@ -16,10 +16,11 @@
 //! - [`director`]: the tick that starts, pairs, scores and finishes;
 //! - [`error`]: why an action is refused.
 //!
-//! One node runs the director: with several nodes each would run one and
-//! the store's compare-and-set writes keep a game from being scored twice,
-//! but two nodes could pair the same waiting players; a lease for the
-//! director is not done yet.
+//! In a cluster every node runs the director's task but only the holder
+//! of the store's task lease directs (see [`director`]); the store's
+//! compare-and-set writes keep a game from being scored twice, and it
+//! refuses to pair anyone still playing a game of the tournament, so a
+//! stale director cannot put a player in two games.
 //!
 //! The crate knows no HTTP and no SQL: the server's Lichess dialect maps
 //! [`TournamentError`] to statuses and the views to lichess's JSON; all

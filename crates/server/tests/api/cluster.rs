@@ -180,6 +180,58 @@ impl Cluster {
         self.redis = Some(TestRedis::on(self.redis_port).expect("redis-server starts again"));
     }
 
+    /// The node directing tournaments now (the holder of the director's
+    /// lease, straight from PostgreSQL), waited for.
+    async fn director(&self) -> usize {
+        let t0 = Instant::now();
+        loop {
+            let holder: Option<String> = self
+                .query_one(
+                    "SELECT node_id FROM task_leases WHERE name = 'tournament-director' \
+                     AND expires_at >= CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+                )
+                .await;
+            let held = holder.and_then(|n| n.strip_prefix("node")?.parse::<usize>().ok());
+            if let Some(k) = held.filter(|&k| self.node(k).is_some()) {
+                return k;
+            }
+            assert!(t0.elapsed() < WAIT, "no node directs tournaments");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The first column of the first row of `sql`, straight from PostgreSQL.
+    async fn query_one(&self, sql: &str) -> Option<String> {
+        use sqlx::Connection as _;
+        let mut conn = sqlx::PgConnection::connect(self.db.url())
+            .await
+            .expect("the test database");
+        let row: Option<(String,)> = sqlx::query_as(sql)
+            .fetch_optional(&mut conn)
+            .await
+            .expect("the query");
+        let _ = conn.close().await;
+        row.map(|r| r.0)
+    }
+
+    /// Every pairing of tournament `id`: (white, black, created, finished).
+    async fn pairings(&self, id: &str) -> Vec<(String, String, i64, Option<i64>)> {
+        use sqlx::Connection as _;
+        let mut conn = sqlx::PgConnection::connect(self.db.url())
+            .await
+            .expect("the test database");
+        let rows = sqlx::query_as(
+            "SELECT white_player, black_player, created_at, finished_at \
+             FROM tournament_pairings WHERE tournament_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&mut conn)
+        .await
+        .expect("the pairings");
+        let _ = conn.close().await;
+        rows
+    }
+
     /// The stored game, straight from PostgreSQL: (status, result, reason).
     async fn stored_outcome(&self, id: &str) -> (String, String, Option<String>) {
         use sqlx::Connection as _;
@@ -887,6 +939,203 @@ async fn a_game_orphaned_by_every_node_is_ended(mut cl: Cluster) {
     assert_eq!((moves, status.as_str()), (game.played.clone(), "ended"));
 }
 
+// --- tournaments ---------------------------------------------------------
+
+/// One player of an Arena: their client (on a node), token and events.
+struct Entrant {
+    name: String,
+    token: String,
+    client: Client,
+    events: support::Stream,
+}
+
+impl Entrant {
+    async fn new(cl: &Cluster, k: usize, prefix: &str) -> Entrant {
+        let client = cl.client(k);
+        let name = format!("{prefix}{}", suffix());
+        support::sign_up(&client, &name).await;
+        let token = support::token(&client, &["board:play", "tournament:write"]).await;
+        let events = support::Stream::open_at(&client, &token, "/api/stream/event").await;
+        Entrant {
+            name: name.to_lowercase(),
+            token,
+            client,
+            events,
+        }
+    }
+
+    async fn post(&self, path: &str, form: Option<&str>) -> Value {
+        let body = form.map(|f| ("application/x-www-form-urlencoded", f));
+        let r = self
+            .client
+            .with_token(&self.token, reqwest::Method::POST, path, body)
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{path}: {}", r.text());
+        r.json().unwrap()
+    }
+
+    /// The next game started for this player other than `not`: (id, colour).
+    async fn next_game(&mut self, not: Option<&str>) -> (String, String) {
+        loop {
+            let ev = self.events.event().await;
+            if ev["type"] == "gameStart" && ev["game"]["gameId"].as_str() != not {
+                let id = ev["game"]["gameId"].as_str().unwrap().to_owned();
+                return (id, ev["game"]["color"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+}
+
+/// Plays `moves` in game `id` through the Board API, each by the side to
+/// move, retrying while the game moves to another node (its owner died).
+async fn play_board(white: &Entrant, black: &Entrant, id: &str, moves: &[&str]) {
+    for (i, uci) in moves.iter().enumerate() {
+        let p = if i % 2 == 0 { white } else { black };
+        let path = format!("/api/board/game/{id}/move/{uci}");
+        let t0 = Instant::now();
+        loop {
+            let r = p
+                .client
+                .with_token(&p.token, reqwest::Method::POST, &path, None)
+                .await
+                .unwrap();
+            if r.status == 200 {
+                break;
+            }
+            assert!(t0.elapsed() < WAIT, "{path}: {} {}", r.status, r.text());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// An Arena over three nodes whose director dies twice: at the Arena's
+/// start (another node makes the first games within [`RESUME_WITHIN`]) and
+/// mid-Arena, with the games it started (the games ended afterwards are
+/// scored and their players paired again by the last node, within
+/// [`RESUME_WITHIN`] of when their wave is due); nobody is ever in two of
+/// its games at once.
+async fn an_arena_survives_its_directors_death(mut cl: Cluster) {
+    let first = cl.director().await;
+    let others: Vec<usize> = cl.live().into_iter().filter(|&k| k != first).collect();
+    let mut players = Vec::new();
+    for i in 0..4 {
+        players.push(Entrant::new(&cl, others[i % 2], "arena").await);
+    }
+    // 3+2: the wave after a game is due 32 s after its end (lichess's
+    // wait for an estimated 260 s game).
+    let starts = plyyard_store::now_ms() + 3_000;
+    let arena = players[0]
+        .post(
+            "/api/tournament",
+            Some(&format!(
+                "name=Failover&clockTime=3&clockIncrement=2&minutes=60&startDate={starts}&rated=false"
+            )),
+        )
+        .await;
+    let tid = arena["id"].as_str().unwrap().to_owned();
+    for p in &players {
+        p.post(&format!("/api/tournament/{tid}/join"), None).await;
+    }
+
+    // The director dies before the start: another node makes the games.
+    cl.kill(first).await;
+    let killed = Instant::now();
+    let mut games: HashMap<String, Vec<(usize, String)>> = HashMap::new();
+    for (i, p) in players.iter_mut().enumerate() {
+        let (id, colour) = p.next_game(None).await;
+        games.entry(id).or_default().push((i, colour));
+    }
+    // The start is less than 3 s after the kill: the games come within
+    // the bound of it.
+    let waited = killed.elapsed();
+    assert!(
+        waited <= RESUME_WITHIN,
+        "first games {waited:?} after the kill"
+    );
+    assert_eq!(games.len(), 2, "{games:?}");
+    let second = cl.director().await;
+    assert_ne!(second, first);
+
+    // Mid-Arena the new director dies with the games it runs; both are
+    // played to mate through the last node.
+    cl.kill(second).await;
+    let last = cl.live()[0];
+    // Streams on the dead node ended: everyone streams from the last one
+    // (a new stream lists the games still being played).
+    for p in &mut players {
+        p.client.set_addr(cl.addr(last));
+        p.events = support::Stream::open_at(&p.client, &p.token, "/api/stream/event").await;
+    }
+    let mut last_game = HashMap::new();
+    for (gid, seats) in &games {
+        let (w, b) = if seats[0].1 == "white" {
+            (seats[0].0, seats[1].0)
+        } else {
+            (seats[1].0, seats[0].0)
+        };
+        play_board(
+            &players[w],
+            &players[b],
+            gid,
+            &["f2f3", "e7e5", "g2g4", "d8h4"],
+        )
+        .await;
+        last_game.insert(w, gid.clone());
+        last_game.insert(b, gid.clone());
+    }
+    let ended = Instant::now();
+    // Everyone is paired again by the last node, never with the same
+    // opponent: their wave is due 32 s after their games are scored, which
+    // waits for the director's lease to move (at most 7 s).
+    let mut again: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, p) in players.iter_mut().enumerate() {
+        let (id, _) = p.next_game(Some(&last_game[&i])).await;
+        again.entry(id).or_default().push(i);
+    }
+    let due = Duration::from_secs(32);
+    assert!(
+        ended.elapsed() <= due + RESUME_WITHIN,
+        "paired again after {:?}",
+        ended.elapsed()
+    );
+    assert_eq!(again.len(), 2, "{again:?}");
+    for seats in again.values() {
+        assert_ne!(
+            last_game[&seats[0]], last_game[&seats[1]],
+            "a rematch: {again:?}"
+        );
+    }
+    assert_eq!(cl.director().await, last);
+
+    // Nobody was ever in two games of the Arena at once.
+    let pairings = cl.pairings(&tid).await;
+    assert_eq!(pairings.len(), 4, "{pairings:?}");
+    for p in &players {
+        let mut spans: Vec<(i64, i64)> = pairings
+            .iter()
+            .filter(|(w, b, ..)| *w == p.name || *b == p.name)
+            .map(|(_, _, from, to)| (*from, to.unwrap_or(i64::MAX)))
+            .collect();
+        spans.sort_unstable();
+        for pair in spans.windows(2) {
+            assert!(
+                pair[0].1 <= pair[1].0,
+                "{} in two games at once: {spans:?}",
+                p.name
+            );
+        }
+    }
+    for gid in games.keys() {
+        let (status, result, _) = cl.stored_outcome(gid).await;
+        assert_eq!(
+            (status.as_str(), result.as_str()),
+            ("ended", "0-1"),
+            "the mate stored"
+        );
+    }
+}
+
 #[test]
 fn the_harness_runs_three_nodes_on_postgres() {
     on_cluster(&[], the_harness_runs_three_nodes);
@@ -925,4 +1174,9 @@ fn signups_are_counted_across_nodes_on_postgres() {
 #[test]
 fn a_game_orphaned_by_every_node_is_ended_on_postgres() {
     on_cluster(&[], a_game_orphaned_by_every_node_is_ended);
+}
+
+#[test]
+fn an_arena_survives_its_directors_death_on_postgres() {
+    on_cluster(&[], an_arena_survives_its_directors_death);
 }

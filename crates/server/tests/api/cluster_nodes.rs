@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{account, join_table, open_table, token};
+use crate::support::{Stream, account, join_table, open_table, token};
 use plyyard_server::{Config, Tuning};
 use plyyard_testkit::{
     Backend, Client, Method, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
@@ -281,53 +281,6 @@ async fn many_seeks_through_two_stores_pair_exactly_once(_db: TestDb, redis: Tes
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 200);
-}
-
-/// An open NDJSON stream of a token, read line by line.
-struct Stream {
-    resp: reqwest::Response,
-    buf: Vec<u8>,
-}
-
-impl Stream {
-    async fn open(srv: &TestServer, token: &str, path: &str) -> Stream {
-        let resp = reqwest::Client::new()
-            .get(srv.client().url(path))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(resp.status(), 200);
-        Stream {
-            resp,
-            buf: Vec::new(),
-        }
-    }
-
-    /// The next line (`None` at the end of the stream); empty lines too.
-    async fn line(&mut self) -> Option<String> {
-        loop {
-            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=i).collect();
-                return Some(String::from_utf8(line[..i].to_vec()).unwrap());
-            }
-            let chunk = tokio::time::timeout(WAIT, self.resp.chunk())
-                .await
-                .expect("a line within the wait")
-                .unwrap()?;
-            self.buf.extend_from_slice(&chunk);
-        }
-    }
-
-    /// The next non-empty line as JSON.
-    async fn event(&mut self) -> Value {
-        loop {
-            let l = self.line().await.expect("the stream goes on");
-            if !l.is_empty() {
-                return serde_json::from_str(&l).unwrap();
-            }
-        }
-    }
 }
 
 async fn online(srv: &TestServer, name: &str) -> bool {

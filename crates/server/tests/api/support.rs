@@ -64,3 +64,60 @@ pub async fn join_table(guest: &Client, code: &str) -> String {
         .unwrap()
         .to_owned()
 }
+
+/// How long a stream's next line may take.
+const STREAM_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// An NDJSON stream of the API (an account's events, a game's states)
+/// read line by line.
+pub struct Stream {
+    resp: reqwest::Response,
+    buf: Vec<u8>,
+}
+
+impl Stream {
+    /// `path` streamed with `token` from `srv`.
+    pub async fn open(srv: &TestServer, token: &str, path: &str) -> Stream {
+        Stream::open_at(&srv.client(), token, path).await
+    }
+
+    /// `path` streamed with `token` from the server `c` points at.
+    pub async fn open_at(c: &Client, token: &str, path: &str) -> Stream {
+        let resp = reqwest::Client::new()
+            .get(c.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        Stream {
+            resp,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line (`None` at the end of the stream); empty lines too.
+    pub async fn line(&mut self) -> Option<String> {
+        loop {
+            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                return Some(String::from_utf8(line[..i].to_vec()).unwrap());
+            }
+            let chunk = tokio::time::timeout(STREAM_WAIT, self.resp.chunk())
+                .await
+                .expect("a line within the wait")
+                .unwrap()?;
+            self.buf.extend_from_slice(&chunk);
+        }
+    }
+
+    /// The next non-empty line as JSON.
+    pub async fn event(&mut self) -> Value {
+        loop {
+            let l = self.line().await.expect("the stream goes on");
+            if !l.is_empty() {
+                return serde_json::from_str(&l).unwrap();
+            }
+        }
+    }
+}
