@@ -233,10 +233,14 @@ async fn tournaments_players_and_games() {
         ended.result = GameResult::BlackWins;
         ended.plies = 24;
         ended.version = 1;
+        ended.updated_at = 77;
         store.update_game("tgame001", 0, &ended).await.unwrap();
         let due = store.tournament_games_ended(10).await.unwrap();
         assert_eq!(due.len(), 1);
-        assert_eq!((due[0].result, due[0].plies), (GameResult::BlackWins, 24));
+        assert_eq!(
+            (due[0].result, due[0].plies, due[0].ended_at),
+            (GameResult::BlackWins, 24, 77)
+        );
         assert!(due[0].pairing.black_berserk && !due[0].pairing.white_berserk);
         assert!(
             store

@@ -189,6 +189,8 @@ pub struct EndedPairing {
     pub result: GameResult,
     /// The game's plies.
     pub plies: i64,
+    /// When the game ended (its last write), Unix ms.
+    pub ended_at: i64,
 }
 
 const TOURNAMENT_COLUMNS: &str = "id, kind, name, description, created_by, club_id, settings, \
@@ -678,7 +680,7 @@ impl Store {
         limit: u32,
     ) -> Result<Vec<EndedPairing>, StoreError> {
         let rows = sqlx::query(&format!(
-            "SELECT {PAIRING_COLUMNS}, g.result, g.plies FROM tournament_pairings t \
+            "SELECT {PAIRING_COLUMNS}, g.result, g.plies, g.updated_at FROM tournament_pairings t \
              JOIN games g ON g.id = t.game_id \
              WHERE t.status = $1 AND g.status = $2 \
              ORDER BY t.created_at, t.game_id LIMIT $3"
@@ -694,6 +696,7 @@ impl Store {
                     pairing: pairing_from_row(r)?,
                     result: parsed("games", "result", &r.try_get::<String, _>(13)?)?,
                     plies: r.try_get(14)?,
+                    ended_at: r.try_get(15)?,
                 })
             })
             .collect()

@@ -212,8 +212,11 @@ impl Tournaments {
         let mut scored = 0;
         for ended in store.tournament_games_ended(SETTLE_BATCH).await? {
             let p = &ended.pairing;
+            // Its players wait from the game's end, not from when it is
+            // scored (later when the director moved to another node).
+            let finished = ended.ended_at.min(now.millis());
             if !store
-                .finish_tournament_pairing(&p.game_id, ended.result, ended.plies, now.millis())
+                .finish_tournament_pairing(&p.game_id, ended.result, ended.plies, finished)
                 .await?
             {
                 continue;

@@ -1086,8 +1086,9 @@ async fn an_arena_survives_its_directors_death(mut cl: Cluster) {
     }
     let ended = Instant::now();
     // Everyone is paired again by the last node, never with the same
-    // opponent: their wave is due 32 s after their games are scored, which
-    // waits for the director's lease to move (at most 7 s).
+    // opponent: their wave is due 32 s after their games ended (a wait
+    // counted from the game's end, though it is scored only once the
+    // director's lease has moved).
     let mut again: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, p) in players.iter_mut().enumerate() {
         let (id, _) = p.next_game(Some(&last_game[&i])).await;
