@@ -91,7 +91,7 @@ impl Tournaments {
         };
         let store = &self.deps.store;
         for row in store
-            .tournaments_with_status(TournamentStatus::Created, false, ARENAS_PER_TICK)
+            .tournaments_with_status("arena", TournamentStatus::Created, false, ARENAS_PER_TICK)
             .await?
         {
             if row.starts_at > now.millis() {
@@ -111,7 +111,7 @@ impl Tournaments {
             }
         }
         for row in store
-            .tournaments_with_status(TournamentStatus::Started, false, ARENAS_PER_TICK)
+            .tournaments_with_status("arena", TournamentStatus::Started, false, ARENAS_PER_TICK)
             .await?
         {
             let arena = match Arena::from_row(row) {
@@ -254,6 +254,7 @@ impl Tournaments {
                 black_berserk: false,
                 created_at: now.millis(),
                 finished_at: None,
+                round: 0,
             };
             match self.start_game(arena, &pairing, now).await {
                 Ok(Some(game)) => {

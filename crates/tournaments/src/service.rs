@@ -218,7 +218,7 @@ impl Tournaments {
             let rows = self
                 .deps
                 .store
-                .tournaments_with_status(status, newest_first, LIST_LIMIT)
+                .tournaments_with_status("arena", status, newest_first, LIST_LIMIT)
                 .await?;
             rows.into_iter()
                 .map(Arena::from_row)
@@ -236,7 +236,7 @@ impl Tournaments {
     /// # Errors
     /// A store failure.
     pub async fn club_arenas(&self, club: &str, limit: u32) -> Result<Vec<Arena>, TournamentError> {
-        let rows = self.deps.store.club_tournaments(club, limit).await?;
+        let rows = self.deps.store.club_tournaments("arena", club, limit).await?;
         rows.into_iter().map(Arena::from_row).collect()
     }
 
