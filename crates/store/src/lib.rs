@@ -56,11 +56,11 @@ pub use tournaments::{
     TournamentStatus,
 };
 
+#[cfg(test)]
+mod swiss_tests;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tournament_tests;
-#[cfg(test)]
-mod swiss_tests;

@@ -187,7 +187,11 @@ impl Store {
     ///
     /// # Errors
     /// A database failure; nothing is changed then.
-    pub async fn remove_tournament_player(&self, id: &str, player: &str) -> Result<bool, StoreError> {
+    pub async fn remove_tournament_player(
+        &self,
+        id: &str,
+        player: &str,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.begin_write().await?;
         if lock_tournament(&mut tx, id).await? != Some(TournamentStatus::Created) {
             return Ok(false);

@@ -41,34 +41,118 @@ async fn swiss_rounds_byes_and_removals() {
         );
 
         // Before the start: no round; a player is removed; edits apply.
-        assert!(!store.pair_swiss_round("arena001", 1, None, 30).await.unwrap());
-        assert!(store.remove_tournament_player("arena001", "pc").await.unwrap());
-        assert!(!store.remove_tournament_player("arena001", "pc").await.unwrap());
-        assert_eq!(store.tournament("arena001").await.unwrap().unwrap().nb_players, 2);
+        assert!(
+            !store
+                .pair_swiss_round("arena001", 1, None, 30)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .remove_tournament_player("arena001", "pc")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .remove_tournament_player("arena001", "pc")
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            store
+                .tournament("arena001")
+                .await
+                .unwrap()
+                .unwrap()
+                .nb_players,
+            2
+        );
         row.name = "Renamed".into();
-        assert!(store.edit_tournament(&row, TournamentStatus::Created).await.unwrap());
-        assert!(!store.edit_tournament(&row, TournamentStatus::Started).await.unwrap());
-        assert_eq!(store.tournament("arena001").await.unwrap().unwrap().name, "Renamed");
-        store.join_tournament("arena001", "pc", 1500, 10, 21).await.unwrap();
-
-        assert!(store
-            .set_tournament_status("arena001", TournamentStatus::Created, TournamentStatus::Started, None)
+        assert!(
+            store
+                .edit_tournament(&row, TournamentStatus::Created)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .edit_tournament(&row, TournamentStatus::Started)
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            store.tournament("arena001").await.unwrap().unwrap().name,
+            "Renamed"
+        );
+        store
+            .join_tournament("arena001", "pc", 1500, 10, 21)
             .await
-            .unwrap());
-        assert!(!store.remove_tournament_player("arena001", "pc").await.unwrap());
+            .unwrap();
+
+        assert!(
+            store
+                .set_tournament_status(
+                    "arena001",
+                    TournamentStatus::Created,
+                    TournamentStatus::Started,
+                    None
+                )
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .remove_tournament_player("arena001", "pc")
+                .await
+                .unwrap()
+        );
         // Round 2 cannot come first; round 1 is paired once.
-        assert!(!store.pair_swiss_round("arena001", 2, None, 30).await.unwrap());
-        assert!(store.pair_swiss_round("arena001", 1, Some("pc"), 30).await.unwrap());
-        assert!(!store.pair_swiss_round("arena001", 1, None, 31).await.unwrap());
+        assert!(
+            !store
+                .pair_swiss_round("arena001", 2, None, 30)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .pair_swiss_round("arena001", 1, Some("pc"), 30)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .pair_swiss_round("arena001", 1, None, 31)
+                .await
+                .unwrap()
+        );
         let (t, g, mut p) = game("game0001", "CODE01", "pa", "pb");
         p.round = 1;
         assert!(store.insert_tournament_game(&t, &g, &p).await.unwrap());
-        assert_eq!(store.tournament_pairings("arena001").await.unwrap()[0].round, 1);
+        assert_eq!(
+            store.tournament_pairings("arena001").await.unwrap()[0].round,
+            1
+        );
         // Round 2 waits for round 1 to finish.
-        assert!(!store.pair_swiss_round("arena001", 2, None, 40).await.unwrap());
+        assert!(
+            !store
+                .pair_swiss_round("arena001", 2, None, 40)
+                .await
+                .unwrap()
+        );
         assert!(!store.schedule_swiss_round("arena001", 99).await.unwrap());
-        assert!(store.finish_swiss_round("arena001", 1, 50, None).await.unwrap());
-        assert!(!store.finish_swiss_round("arena001", 1, 51, None).await.unwrap());
+        assert!(
+            store
+                .finish_swiss_round("arena001", 1, 50, None)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .finish_swiss_round("arena001", 1, 51, None)
+                .await
+                .unwrap()
+        );
         assert!(store.schedule_swiss_round("arena001", 60).await.unwrap());
         let rounds = store.swiss_rounds("arena001").await.unwrap();
         assert_eq!(
@@ -81,9 +165,19 @@ async fn swiss_rounds_byes_and_removals() {
             }]
         );
         // A second bye for the same player is refused and nothing is written.
-        assert!(store.pair_swiss_round("arena001", 2, Some("pc"), 70).await.is_err());
+        assert!(
+            store
+                .pair_swiss_round("arena001", 2, Some("pc"), 70)
+                .await
+                .is_err()
+        );
         assert_eq!(store.swiss_rounds("arena001").await.unwrap().len(), 1);
-        assert!(store.pair_swiss_round("arena001", 2, Some("pb"), 70).await.unwrap());
+        assert!(
+            store
+                .pair_swiss_round("arena001", 2, Some("pb"), 70)
+                .await
+                .unwrap()
+        );
         assert_eq!(
             store.swiss_byes("arena001").await.unwrap(),
             [(1, "pc".to_string()), (2, "pb".to_string())]

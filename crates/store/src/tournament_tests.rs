@@ -25,7 +25,12 @@ pub(crate) fn tournament(id: &str, by: &str, club: Option<&str>, starts_at: i64)
     }
 }
 
-pub(crate) fn game(id: &str, code: &str, white: &str, black: &str) -> (TableRow, GameRow, PairingRow) {
+pub(crate) fn game(
+    id: &str,
+    code: &str,
+    white: &str,
+    black: &str,
+) -> (TableRow, GameRow, PairingRow) {
     let control = TimeControl::table(3, 2).unwrap();
     let table = TableRow {
         code: code.into(),

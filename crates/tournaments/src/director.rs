@@ -48,6 +48,8 @@ pub struct TickReport {
     pub scored: usize,
     /// Arenas finished.
     pub finished: usize,
+    /// Swiss rounds paired.
+    pub rounds: usize,
 }
 
 impl Tournaments {
@@ -140,6 +142,7 @@ impl Tournaments {
                 report.paired += self.pair(&arena, now).await?;
             }
         }
+        self.swiss_tick(now.millis(), &mut report).await?;
         Ok(report)
     }
 
@@ -256,7 +259,9 @@ impl Tournaments {
                 finished_at: None,
                 round: 0,
             };
-            match self.start_game(arena, &pairing, now).await {
+            let control = arena.control();
+            let how = (control, arena.variant(), arena.settings.rated());
+            match self.start_game(how, &pairing, now).await {
                 Ok(Some(game)) => {
                     started += 1;
                     tracing::info!(
@@ -274,25 +279,25 @@ impl Tournaments {
         Ok(started)
     }
 
-    /// Starts the live game of `pairing` at a fresh private table; `None`
-    /// when the Arena is no longer started.
-    async fn start_game(
+    /// Starts the live game of `pairing` at a fresh private table with
+    /// `(clock, variant, rated)`; `None` when the tournament is no longer
+    /// started.
+    pub(crate) async fn start_game(
         &self,
-        arena: &Arena,
+        (control, variant, rated): (plyyard_game::TimeControl, plyyard_game::Variant, bool),
         pairing: &PairingRow,
         now: Timestamp,
     ) -> Result<Option<String>, plyyard_wire::error::ApiError> {
-        let control = arena.control();
         for attempt in 1..=CODE_TRIES {
             let table = TableRow {
                 code: plyyard_pairing::tables::new_code(),
                 host: pairing.white.clone(),
                 guest: Some(pairing.black.clone()),
-                variant: arena.variant(),
+                variant,
                 minutes: control.minutes(),
                 increment_s: control.increment_secs(),
                 rules: RuleSet::default(),
-                rated: arena.settings.rated(),
+                rated,
                 public: false,
                 status: TableStatus::Playing,
                 game_id: None,

@@ -236,7 +236,11 @@ impl Tournaments {
     /// # Errors
     /// A store failure.
     pub async fn club_arenas(&self, club: &str, limit: u32) -> Result<Vec<Arena>, TournamentError> {
-        let rows = self.deps.store.club_tournaments("arena", club, limit).await?;
+        let rows = self
+            .deps
+            .store
+            .club_tournaments("arena", club, limit)
+            .await?;
         rows.into_iter().map(Arena::from_row).collect()
     }
 
