@@ -40,7 +40,7 @@ mod play;
 mod puzzles;
 mod seek;
 mod stream;
-mod swiss;
+pub mod swiss;
 mod teams;
 mod tokens;
 mod tournaments;
@@ -175,7 +175,6 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/swiss/{id}/results", get(swiss::results))
         .route("/api/swiss/{id}/games", get(swiss::games))
-        .route("/swiss/{file}", get(swiss::trf))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }

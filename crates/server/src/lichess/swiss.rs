@@ -432,18 +432,24 @@ pub(super) async fn games(
     super::tournaments::stream_games(state, id, headers, q).await
 }
 
-/// `GET /swiss/{id}.trf`: the TRF16 of the finished rounds.
-pub(super) async fn trf(
-    State(d): State<ArenaDoors>,
-    Path(file): Path<String>,
-) -> LiResult<Response> {
+/// `GET /swiss/{id}.trf`: the TRF16 of Swiss `id`'s finished rounds
+/// (`file` is `{id}.trf`; the web app's page `/swiss/{id}` is served by
+/// the HTTP layer, which calls this for the `.trf` name).
+pub async fn trf(state: crate::state::AppState, file: &str) -> Response {
     let Some(id) = file.strip_suffix(".trf") else {
-        return Err(LiError::not_found("No such tournament"));
+        return LiError::not_found("No such tournament").into_response();
     };
-    let swiss = d.tournaments.swiss(id).await.map_err(li_error)?;
-    let state = d.tournaments.swiss_state(&swiss).await.map_err(li_error)?;
-    let ends = (swiss.status() == TournamentStatus::Finished).then_some(swiss.row.finishes_at);
-    let text = state.trf(&format!("/swiss/{id}"), swiss.row.starts_at, ends);
+    let tournaments = &state.tournaments;
+    let answer = async {
+        let swiss = tournaments.swiss(id).await.map_err(li_error)?;
+        let state = tournaments.swiss_state(&swiss).await.map_err(li_error)?;
+        let ends = (swiss.status() == TournamentStatus::Finished).then_some(swiss.row.finishes_at);
+        LiResult::Ok(state.trf(&format!("/swiss/{id}"), swiss.row.starts_at, ends))
+    };
+    let text = match answer.await {
+        Ok(t) => t,
+        Err(e) => return e.into_response(),
+    };
     let mut resp = text.into_response();
     resp.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -454,5 +460,5 @@ pub(super) async fn trf(
     {
         resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
-    Ok(resp)
+    resp
 }
