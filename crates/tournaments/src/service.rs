@@ -158,7 +158,7 @@ impl Tournaments {
     /// The Arena `id`.
     ///
     /// # Errors
-    /// [`TournamentError::NotFound`]; a store failure.
+    /// [`TournamentError::NotFound`] (a Swiss's id too); a store failure.
     pub async fn get(&self, id: &str) -> Result<Arena, TournamentError> {
         if !arena::well_formed(id) {
             return Err(TournamentError::NotFound(id.chars().take(16).collect()));
@@ -169,6 +169,9 @@ impl Tournaments {
             .tournament(id)
             .await?
             .ok_or_else(|| TournamentError::NotFound(id.to_owned()))?;
+        if row.kind != "arena" {
+            return Err(TournamentError::NotFound(id.to_owned()));
+        }
         Arena::from_row(row)
     }
 

@@ -27,8 +27,9 @@ pub struct NewSwiss {
     pub description: String,
     /// Its settings (`forbidden` ignored: see `forbidden_names`).
     pub settings: SwissSettings,
-    /// Pairs of usernames never to pair together.
-    pub forbidden_names: Vec<(String, String)>,
+    /// Pairs of usernames never to pair together; `None` in an edit:
+    /// the pairs stay as they are (in a creation: none).
+    pub forbidden_names: Option<Vec<(String, String)>>,
 }
 
 impl Tournaments {
@@ -98,12 +99,13 @@ impl Tournaments {
         )?;
         let description = check_description(&new.description)?;
         let mut settings = new.settings;
-        if new.forbidden_names.len() > crate::swiss::MAX_FORBIDDEN {
+        let names = new.forbidden_names.unwrap_or_default();
+        if names.len() > crate::swiss::MAX_FORBIDDEN {
             return Err(TournamentError::Invalid(
                 "too many forbidden pairings".into(),
             ));
         }
-        settings.forbidden = self.resolve_forbidden(&new.forbidden_names).await?;
+        settings.forbidden = self.resolve_forbidden(&names).await?;
         settings.check(now)?;
         let window = i64::try_from(CREATION_WINDOW.as_millis()).unwrap_or(i64::MAX);
         let lately = self
@@ -342,7 +344,15 @@ impl Tournaments {
         let name = check_name(new.name.as_deref(), &swiss.row.name)?;
         let description = check_description(&new.description)?;
         let mut settings = new.settings;
-        settings.forbidden = self.resolve_forbidden(&new.forbidden_names).await?;
+        settings.forbidden = match &new.forbidden_names {
+            Some(names) if names.len() > crate::swiss::MAX_FORBIDDEN => {
+                return Err(TournamentError::Invalid(
+                    "too many forbidden pairings".into(),
+                ));
+            }
+            Some(names) => self.resolve_forbidden(names).await?,
+            None => swiss.settings.forbidden.clone(),
+        };
         match swiss.status() {
             TournamentStatus::Finished => {
                 return Err(TournamentError::Invalid(

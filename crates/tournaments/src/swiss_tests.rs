@@ -40,10 +40,12 @@ fn new_swiss(settings: SwissSettings, forbidden: &[(&str, &str)]) -> NewSwiss {
         name: Some("Friday Swiss".into()),
         description: "rapid".into(),
         settings,
-        forbidden_names: forbidden
-            .iter()
-            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-            .collect(),
+        forbidden_names: Some(
+            forbidden
+                .iter()
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect(),
+        ),
     }
 }
 
@@ -217,6 +219,13 @@ async fn a_swiss_runs_three_rounds_and_its_trf_repairs_the_same() {
         assert!(matches!(e, Err(TournamentError::Invalid(_))), "{e:?}");
         let e = t.schedule_next_round(&id, "pa", now, now).await;
         assert!(matches!(e, Err(TournamentError::Invalid(_))), "{e:?}");
+        // A new name is fine; the forbidden pairs stay when not given.
+        let mut rename = new_swiss(swiss.settings.clone(), &[]);
+        rename.name = Some("Renamed Swiss".into());
+        rename.forbidden_names = None;
+        let edited = t.edit_swiss(&id, "pa", rename, now).await.unwrap();
+        assert_eq!(edited.row.name, "Renamed Swiss");
+        assert_eq!(edited.settings.forbidden.len(), 1);
 
         play_round(&t, &games, &id, 1, &[]).await;
         let report = t.tick(Timestamp::from_millis(now + 2)).await.unwrap();
@@ -307,5 +316,11 @@ async fn a_swiss_runs_three_rounds_and_its_trf_repairs_the_same() {
         let e = t.join_swiss(&id, "pf", now).await;
         assert!(matches!(e, Err(TournamentError::Invalid(_))), "{e:?}");
         assert_eq!(t.club_swiss(&club.id, 10).await.unwrap().len(), 1);
+        // A Swiss is no Arena, and is in no Arena list.
+        assert!(matches!(
+            t.get(&id).await,
+            Err(TournamentError::NotFound(_))
+        ));
+        assert!(t.lists().await.unwrap().finished.is_empty());
     }
 }

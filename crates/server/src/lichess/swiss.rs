@@ -67,20 +67,26 @@ pub(super) struct SwissForm {
 }
 
 impl SwissForm {
-    fn new_swiss(self, now: i64) -> LiResult<NewSwiss> {
+    /// The Swiss asked for; a field not given takes its value from `base`
+    /// (an edit), else its default (a creation).
+    fn new_swiss(self, now: i64, base: Option<&Swiss>) -> LiResult<NewSwiss> {
         let whole = |n: Option<&Num>, name: &str| -> LiResult<Option<u32>> {
             n.map(|n| n.whole(name)).transpose()
         };
+        let old = base.map(|b| &b.settings);
         if self.position.as_deref().is_some_and(|p| !p.is_empty()) {
             return Err(LiError::bad_request(
                 "thematic Swiss (position) are not offered here",
             ));
         }
         let clock_limit = whole(self.clock_limit.as_ref(), "clock.limit")?
+            .or(old.map(|o| o.clock_limit))
             .ok_or_else(|| LiError::bad_request("clock.limit is required"))?;
         let clock_increment = whole(self.clock_increment.as_ref(), "clock.increment")?
+            .or(old.map(|o| o.clock_increment))
             .ok_or_else(|| LiError::bad_request("clock.increment is required"))?;
         let nb_rounds = whole(self.nb_rounds.as_ref(), "nbRounds")?
+            .or(old.map(|o| o.nb_rounds))
             .ok_or_else(|| LiError::bad_request("nbRounds is required"))?;
         let starts_at = match &self.starts_at {
             Some(n) => {
@@ -91,45 +97,64 @@ impl SwissForm {
                 // Exact: a whole number of ms below 10^15.
                 v as i64
             }
-            None => now + DEFAULT_WAIT_MS,
+            None => old.map_or(now + DEFAULT_WAIT_MS, |o| o.starts_at),
         };
-        let interval = whole(self.round_interval.as_ref(), "roundInterval")?;
-        let round_interval =
-            RoundInterval::from_lichess(interval.map(i64::from)).map_err(li_error)?;
-        let chat_for = whole(self.chat_for.as_ref(), "chatFor")?.unwrap_or(20);
+        let round_interval = match (whole(self.round_interval.as_ref(), "roundInterval")?, old) {
+            (None, Some(o)) => o.round_interval,
+            (given, _) => RoundInterval::from_lichess(given.map(i64::from)).map_err(li_error)?,
+        };
+        let chat_for = whole(self.chat_for.as_ref(), "chatFor")?
+            .unwrap_or(old.map_or(20, |o| u32::from(o.chat_for)));
         let chat_for =
             u8::try_from(chat_for).map_err(|_| LiError::bad_request("chatFor: 0, 10, 20 or 30"))?;
-        let text = self.forbidden_pairings.unwrap_or_default();
-        if text.chars().count() > MAX_FORBIDDEN_CHARS {
-            return Err(LiError::bad_request("forbiddenPairings is too long"));
-        }
-        let mut forbidden_names = Vec::new();
-        for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            let names: Vec<&str> = l.split_whitespace().collect();
-            let [a, b] = names[..] else {
-                return Err(LiError::bad_request(
-                    "forbiddenPairings: two usernames per line, separated by a space",
-                ));
-            };
-            forbidden_names.push((a.to_owned(), b.to_owned()));
-        }
+        let forbidden_names = self
+            .forbidden_pairings
+            .map(|text| forbidden_pairs(&text))
+            .transpose()?;
         Ok(NewSwiss {
-            name: self.name.filter(|n| !n.trim().is_empty()),
-            description: self.description.unwrap_or_default(),
+            name: self
+                .name
+                .filter(|n| !n.trim().is_empty())
+                .or(base.map(|b| b.row.name.clone())),
+            description: self
+                .description
+                .or(base.map(|b| b.row.description.clone()))
+                .unwrap_or_default(),
             settings: SwissSettings {
                 clock_limit,
                 clock_increment,
                 nb_rounds,
                 starts_at,
                 round_interval,
-                rated: flag_or(self.rated.as_ref(), "rated", true)?,
-                variant: self.variant.unwrap_or_else(|| "standard".into()),
+                rated: flag_or(self.rated.as_ref(), "rated", old.is_none_or(|o| o.rated))?,
+                variant: self
+                    .variant
+                    .or(old.map(|o| o.variant.clone()))
+                    .unwrap_or_else(|| "standard".into()),
                 chat_for,
                 forbidden: Vec::new(),
             },
             forbidden_names,
         })
     }
+}
+
+/// lichess's `forbiddenPairings`: two usernames a line.
+fn forbidden_pairs(text: &str) -> LiResult<Vec<(String, String)>> {
+    if text.chars().count() > MAX_FORBIDDEN_CHARS {
+        return Err(LiError::bad_request("forbiddenPairings is too long"));
+    }
+    let mut pairs = Vec::new();
+    for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let names: Vec<&str> = l.split_whitespace().collect();
+        let [a, b] = names[..] else {
+            return Err(LiError::bad_request(
+                "forbiddenPairings: two usernames per line, separated by a space",
+            ));
+        };
+        pairs.push((a.to_owned(), b.to_owned()));
+    }
+    Ok(pairs)
 }
 
 /// A Swiss as lichess shows one (`SwissTournament`).
@@ -211,7 +236,7 @@ pub(super) async fn create(
     caller.require(&[Scope::TournamentWrite])?;
     let form: SwissForm = decode(&headers, body, "swiss")?;
     let now = now_ms();
-    let new = form.new_swiss(now)?;
+    let new = form.new_swiss(now, None)?;
     d.limits
         .check_tournaments(ip, Some(&key(&caller)))
         .await
@@ -245,7 +270,8 @@ pub(super) async fn edit(
     caller.require(&[Scope::TournamentWrite])?;
     let form: SwissForm = decode(&headers, body, "swiss")?;
     let now = now_ms();
-    let new = form.new_swiss(now)?;
+    let current = d.tournaments.swiss(&id).await.map_err(li_error)?;
+    let new = form.new_swiss(now, Some(&current))?;
     let swiss = d
         .tournaments
         .edit_swiss(&id, &caller.account.player_id, new, now)
@@ -461,4 +487,99 @@ pub async fn trf(state: crate::state::AppState, file: &str) -> Response {
         resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
     resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plyyard_store::TournamentRow;
+
+    const NOW: i64 = 1_800_000_000_000;
+
+    fn form(v: Value) -> SwissForm {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn berserk_json_and_forms_read_the_same_and_edits_keep_what_is_not_given() {
+        // berserk's create_swiss sends every field, unset ones as null.
+        let json = form(json!({
+            "name": "Tuesday", "clock.limit": 180, "clock.increment": 2, "nbRounds": 7,
+            "startsAt": NOW + 60_000, "roundInterval": null, "variant": null,
+            "description": null, "rated": false, "chatFor": 20,
+            "forbiddenPairings": "ann bob\n cy  dee \n",
+        }))
+        .new_swiss(NOW, None)
+        .unwrap();
+        let urlencoded = serde_urlencoded::from_str::<SwissForm>(
+            "name=Tuesday&clock.limit=180&clock.increment=2&nbRounds=7&startsAt=1800000060000\
+             &rated=false&chatFor=20&forbiddenPairings=ann+bob%0A+cy++dee+%0A",
+        )
+        .unwrap()
+        .new_swiss(NOW, None)
+        .unwrap();
+        assert_eq!(json, urlencoded);
+        let s = &json.settings;
+        assert_eq!((s.clock_limit, s.clock_increment, s.nb_rounds), (180, 2, 7));
+        assert_eq!(
+            (s.round_interval, s.rated, s.variant.as_str()),
+            (RoundInterval::Auto, false, "standard")
+        );
+        assert_eq!(
+            json.forbidden_names,
+            Some(vec![
+                ("ann".into(), "bob".into()),
+                ("cy".into(), "dee".into())
+            ])
+        );
+
+        let base = Swiss {
+            row: TournamentRow {
+                id: "swiss001".into(),
+                kind: "swiss".into(),
+                name: "Tuesday".into(),
+                description: "d".into(),
+                created_by: "p".into(),
+                club_id: Some("club".into()),
+                settings: String::new(),
+                status: TournamentStatus::Started,
+                starts_at: NOW,
+                finishes_at: NOW,
+                nb_players: 2,
+                created_at: NOW,
+            },
+            settings: SwissSettings {
+                starts_at: NOW - 5,
+                ..s.clone()
+            },
+        };
+        let edit = form(json!({"name": "Wednesday", "roundInterval": 99_999_999}))
+            .new_swiss(NOW, Some(&base))
+            .unwrap();
+        assert_eq!(edit.name.as_deref(), Some("Wednesday"));
+        assert_eq!(edit.description, "d");
+        assert_eq!(edit.forbidden_names, None);
+        assert_eq!(
+            SwissSettings {
+                round_interval: RoundInterval::Auto,
+                ..edit.settings
+            },
+            base.settings
+        );
+
+        for bad in [
+            json!({"clock.increment": 2, "nbRounds": 7}),
+            json!({"clock.limit": 180, "clock.increment": 2, "nbRounds": 7.5}),
+            json!({"clock.limit": 180, "clock.increment": 2, "nbRounds": 7, "roundInterval": 2}),
+            json!({"clock.limit": 180, "clock.increment": 2, "nbRounds": 7,
+                   "forbiddenPairings": "ann bob cy"}),
+            json!({"clock.limit": 180, "clock.increment": 2, "nbRounds": 7, "chatFor": 900}),
+        ] {
+            assert_eq!(
+                form(bad.clone()).new_swiss(NOW, None).unwrap_err().status,
+                axum::http::StatusCode::BAD_REQUEST,
+                "{bad}"
+            );
+        }
+    }
 }
