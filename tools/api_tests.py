@@ -933,6 +933,9 @@ class Swiss(Base):
         for r in results:
             self.assertIn("tieBreak", r)
             self.assertIn("rating", r)
+        # The winner: one point, and Buchholz the loser's score (none).
+        winner = next(r for r in results if r["username"] == black_name)
+        self.assertEqual((winner["points"], winner["buchholz"]), (1, 0))
         self.assertIn("performance", next(r for r in results if r["username"] == black_name))
         games = list(lead.tournaments.export_swiss_games(sid))
         self.assertEqual([g["id"] for g in games], [gid])

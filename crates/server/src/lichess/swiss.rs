@@ -376,6 +376,7 @@ struct ResultLine<'a> {
     rank: u32,
     points: f64,
     tie_break: f64,
+    buchholz: f64,
     rating: i64,
     username: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -385,7 +386,7 @@ struct ResultLine<'a> {
 }
 
 /// `GET /api/swiss/{id}/results`: NDJSON, the leader first; `tieBreak`
-/// is Sonneborn-Berger in points.
+/// is Sonneborn-Berger in points, `buchholz` (ours) Buchholz in points.
 pub(super) async fn results(
     State(d): State<ArenaDoors>,
     Path(id): Path<String>,
@@ -405,6 +406,7 @@ pub(super) async fn results(
             rank: s.rank,
             points: f64::from(s.half_points) / 2.0,
             tie_break: f64::from(s.sonneborn_berger) / 4.0,
+            buchholz: f64::from(s.buchholz) / 2.0,
             rating: s.rating,
             username: &s.username,
             performance: s.performance,
