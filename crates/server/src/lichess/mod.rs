@@ -174,6 +174,7 @@ pub fn routes() -> Router<AppState> {
             post(swiss::schedule_next_round),
         )
         .route("/api/swiss/{id}/results", get(swiss::results))
+        .route("/api/swiss/{id}/rounds", get(swiss::rounds))
         .route("/api/swiss/{id}/games", get(swiss::games))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))

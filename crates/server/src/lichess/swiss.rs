@@ -424,6 +424,56 @@ pub(super) struct TeamSwissQuery {
     max: Option<u32>,
 }
 
+/// A board's result as the page shows it: `1-0`, `0-1`, `½-½`, `*` while
+/// played, `+--` / `--+` for a forfeit (the side that never moved loses).
+fn board_result(b: &plyyard_tournaments::swiss::Board) -> &'static str {
+    match b.result {
+        None => "*",
+        Some(GameResult::WhiteWins) => "1-0",
+        Some(GameResult::BlackWins) => "0-1",
+        Some(GameResult::Draw) => "½-½",
+        Some(GameResult::Aborted) if b.plies == 0 => "--+",
+        Some(GameResult::Aborted) => "+--",
+    }
+}
+
+/// `GET /api/swiss/{id}/rounds` (ours, for the web page): each paired
+/// round's boards (`white`, `black` usernames, `result`, `gameId`) in
+/// board order and its bye, and the club (`teamId`).
+pub(super) async fn rounds(
+    State(d): State<ArenaDoors>,
+    Path(id): Path<String>,
+) -> LiResult<Json<Value>> {
+    let swiss = d.tournaments.swiss(&id).await.map_err(li_error)?;
+    let state = d.tournaments.swiss_state(&swiss).await.map_err(li_error)?;
+    let name = |pid: &str| {
+        state
+            .players
+            .iter()
+            .find(|p| p.player_id == pid)
+            .map_or_else(|| "?".to_owned(), |p| p.username.clone())
+    };
+    let rounds: Vec<Value> = state
+        .boards
+        .iter()
+        .zip(&state.byes)
+        .enumerate()
+        .map(|(i, (boards, bye))| {
+            json!({
+                "round": i + 1,
+                "boards": boards.iter().map(|b| json!({
+                    "white": name(&b.white),
+                    "black": name(&b.black),
+                    "result": board_result(b),
+                    "gameId": b.game_id,
+                })).collect::<Vec<_>>(),
+                "bye": bye.as_deref().map(name),
+            })
+        })
+        .collect();
+    Ok(Json(json!({"teamId": swiss.club(), "rounds": rounds})))
+}
+
 /// `GET /api/team/{id}/swiss`: the club's Swiss, NDJSON, the latest first.
 pub(super) async fn team_swiss(
     State(d): State<ArenaDoors>,
