@@ -852,6 +852,121 @@ class Arenas(Base):
         self.assertIn("error", body)
 
 
+SWISS_SCOPES = "board:play,challenge:read,tournament:write,team:write"
+
+
+def first_game_start(feeds, timeout=30):
+    """The first `gameStart` any of `feeds` hears: (index, line)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for i, feed in enumerate(feeds):
+            try:
+                line, _ = feed.until(is_type("gameStart"), timeout=0.5, what="gameStart")
+                return i, line
+            except AssertionError:
+                continue
+    raise AssertionError(f"no gameStart within {timeout} s")
+
+
+class Swiss(Base):
+    def test_swiss_for_a_club_pairs_a_round_with_a_bye_and_exports_trf(self):
+        names = [self.name("swa"), self.name("swb"), self.name("swc"), self.name("swd")]
+        clients = [player(n, SWISS_SCOPES) for n in names]
+        (lead, lead_token), (bob, bob_token), (cy, _), (dee, dee_token) = clients
+        status, team = raw_json(lead_token, "POST", "/api/team",
+                                json={"name": f"Swiss {names[0]}", "open": True})
+        self.assertEqual(status, 201, team)
+        club = team["id"]
+        bob.teams.join(club)
+        cy.teams.join(club)
+        feeds = [Feed(c.board.stream_incoming_events()) for c, _ in clients[:3]]
+
+        # Refused with a JSON error, nothing made: a non-leader, too many rounds.
+        with self.assertRaises(berserk.exceptions.ResponseError) as not_leader:
+            bob.tournaments.create_swiss(club, clockLimit=180, clockIncrement=2, nbRounds=3)
+        self.assertEqual(not_leader.exception.status_code, 403)
+        with self.assertRaises(berserk.exceptions.ResponseError) as long_one:
+            lead.tournaments.create_swiss(club, clockLimit=180, clockIncrement=2, nbRounds=101)
+        self.assertEqual(long_one.exception.status_code, 400)
+        self.assertIn("nbRounds", str(long_one.exception))
+        self.assertEqual(list(lead.tournaments.swiss_by_team(club)), [])
+
+        start = int(time.time() * 1000) + 3000
+        swiss = lead.tournaments.create_swiss(club, clockLimit=180, clockIncrement=2, nbRounds=3,
+                                              name="Tuesday", startsAt=start, roundInterval=99999999,
+                                              rated=False, chatFor=20)
+        sid = swiss["id"]
+        self.assertEqual((swiss["name"], swiss["nbRounds"], swiss["status"]), ("Tuesday", 3, "created"))
+        self.assertEqual(swiss["clock"], {"limit": 180, "increment": 2})
+        for c in (lead, bob, cy):
+            c.tournaments.join_swiss(sid)
+        with self.assertRaises(berserk.exceptions.ResponseError) as twice:
+            bob.tournaments.join_swiss(sid)
+        self.assertEqual(twice.exception.status_code, 400)
+        with self.assertRaises(berserk.exceptions.ResponseError) as outsider:
+            dee.tournaments.join_swiss(sid)
+        self.assertEqual(outsider.exception.status_code, 403)
+        self.assertEqual([s["id"] for s in lead.tournaments.swiss_by_team(club)], [sid])
+
+        # Round one: one game, one bye; the game is played to mate.
+        i, begun = first_game_start(feeds)
+        gid = begun["game"]["gameId"]
+        full = Feed(clients[i][0].board.stream_game_state(gid)).next()
+        white_name, black_name = full["white"]["name"], full["black"]["name"]
+        by_name = dict(zip(names, (c for c, _ in clients)))
+        for k, uci in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+            by_name[white_name if k % 2 == 0 else black_name].board.make_move(gid, uci)
+        shown = lead.tournaments.get_swiss(sid)
+        self.assertEqual((shown["round"], shown["status"]), (1, "started"))
+
+        deadline = time.monotonic() + WAIT
+        while True:
+            results = list(lead.tournaments.stream_swiss_results(sid))
+            if sum(r["points"] for r in results) == 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        self.assertEqual(sum(r["points"] for r in results), 2, results)
+        self.assertEqual(results[0]["rank"], 1)
+        self.assertEqual({r["username"] for r in results}, set(names[:3]))
+        loser = next(r for r in results if r["username"] == white_name)
+        self.assertEqual((loser["points"], loser["rank"]), (0, 3))
+        for r in results:
+            self.assertIn("tieBreak", r)
+            self.assertIn("rating", r)
+        # The winner: one point, and Buchholz the loser's score (none).
+        winner = next(r for r in results if r["username"] == black_name)
+        self.assertEqual((winner["points"], winner["buchholz"]), (1, 0))
+        self.assertIn("performance", next(r for r in results if r["username"] == black_name))
+        games = list(lead.tournaments.export_swiss_games(sid))
+        self.assertEqual([g["id"] for g in games], [gid])
+
+        # The TRF: three rounds announced, one played, a game and a bye.
+        deadline = time.monotonic() + WAIT
+        while True:
+            trf = lead.tournaments.export_swiss_trf(sid)
+            if " U" in trf or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        self.assertIn("XXR 3", trf)
+        lines = [l for l in trf.splitlines() if l.startswith("001")]
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(sorted(l[91:101].strip()[-1] for l in lines), ["0", "1", "U"])
+
+        # Manual rounds: only a leader schedules; then only a leader ends it.
+        status, body = raw_json(bob_token, "POST", f"/api/swiss/{sid}/schedule-next-round")
+        self.assertEqual(status, 403, body)
+        with self.assertRaises(berserk.exceptions.ResponseError) as not_mine:
+            bob.tournaments.terminate_swiss(sid)
+        self.assertEqual(not_mine.exception.status_code, 403)
+        lead.tournaments.terminate_swiss(sid)
+        self.assertEqual(lead.tournaments.get_swiss(sid)["status"], "finished")
+        status, body = raw_json(dee_token, "POST", f"/api/swiss/{sid}/join")
+        self.assertEqual(status, 400, body)
+        self.assertIn("error", body)
+        status, body = raw_json(dee_token, "GET", "/api/swiss/nosuchid")
+        self.assertEqual(status, 404, body)
+
+
 def main():
     global SERVER
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

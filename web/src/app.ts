@@ -20,6 +20,8 @@ import { ClubsCtrl } from './clubs/list-ctrl.js';
 import { clubsView } from './clubs/list-view.js';
 import { ClubNewCtrl } from './clubs/new-ctrl.js';
 import { clubNewView } from './clubs/new-view.js';
+import { SwissCtrl } from './swiss/swiss-ctrl.js';
+import { swissView } from './swiss/swiss-view.js';
 import { incomingView } from './challenge-view.js';
 import { authView } from './auth/view.js';
 import { GameCtrl } from './game/ctrl.js';
@@ -159,6 +161,8 @@ export class App {
         return compose(new ClubNewCtrl(this.ctx), clubNewView);
       case 'club':
         return compose(new ClubCtrl(this.ctx, r.id), clubView);
+      case 'swiss':
+        return compose(new SwissCtrl(this.ctx, r.id), swissView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }

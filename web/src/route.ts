@@ -40,7 +40,9 @@ export type Route =
   /** The form that creates a club. */
   | { page: 'clubNew' }
   /** One club's page. */
-  | { page: 'club'; id: string };
+  | { page: 'club'; id: string }
+  /** A Swiss tournament's page. */
+  | { page: 'swiss'; id: string };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -66,6 +68,8 @@ export function route(pathname: string, search = ''): Route {
   if (/^\/team\/new\/?$/.test(pathname)) return { page: 'clubNew' };
   m = /^\/team\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'club', id: decodeURIComponent(m[1]!) };
+  m = /^\/swiss\/([^/.]+)\/?$/.exec(pathname);
+  if (m) return { page: 'swiss', id: decodeURIComponent(m[1]!) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
@@ -84,6 +88,11 @@ export function nextPath(search: string): string {
 /** A link to the log-in or sign-up page that comes back to `path` afterwards. */
 export function authPath(page: 'login' | 'signup', path: string): string {
   return `/${page}?next=${encodeURIComponent(path)}`;
+}
+
+/** Path of a Swiss tournament's page. */
+export function swissPath(id: string): string {
+  return `/swiss/${encodeURIComponent(id)}`;
 }
 
 /** Path of a club's page. */

@@ -27,6 +27,7 @@ mod ratings;
 pub mod replay;
 pub mod reviews;
 mod rows;
+mod swiss;
 mod tables;
 mod tokens;
 mod tournaments;
@@ -47,6 +48,7 @@ pub use puzzles::{
 };
 pub use ratings::{RatedGame, RatingChange};
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
+pub use swiss::SwissRoundRow;
 pub use tables::{TableRow, TableStatus};
 pub use tokens::{BotUpgrade, NewToken, OAuthCode, TokenKind, TokenRow};
 pub use tournaments::{
@@ -54,6 +56,8 @@ pub use tournaments::{
     TournamentStatus,
 };
 
+#[cfg(test)]
+mod swiss_tests;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]

@@ -8,7 +8,7 @@ use plyyard_game::{GameResult, RuleSet, TimeControl, Variant};
 use super::*;
 use crate::testing::stores;
 
-fn tournament(id: &str, by: &str, club: Option<&str>, starts_at: i64) -> TournamentRow {
+pub(crate) fn tournament(id: &str, by: &str, club: Option<&str>, starts_at: i64) -> TournamentRow {
     TournamentRow {
         id: id.into(),
         kind: "arena".into(),
@@ -25,7 +25,12 @@ fn tournament(id: &str, by: &str, club: Option<&str>, starts_at: i64) -> Tournam
     }
 }
 
-fn game(id: &str, code: &str, white: &str, black: &str) -> (TableRow, GameRow, PairingRow) {
+pub(crate) fn game(
+    id: &str,
+    code: &str,
+    white: &str,
+    black: &str,
+) -> (TableRow, GameRow, PairingRow) {
     let control = TimeControl::table(3, 2).unwrap();
     let table = TableRow {
         code: code.into(),
@@ -81,6 +86,7 @@ fn game(id: &str, code: &str, white: &str, black: &str) -> (TableRow, GameRow, P
         black_berserk: false,
         created_at: 10,
         finished_at: None,
+        round: 0,
     };
     (table, row, pairing)
 }
@@ -108,7 +114,7 @@ async fn tournaments_players_and_games() {
         let ids = |rows: Vec<TournamentRow>| rows.into_iter().map(|t| t.id).collect::<Vec<_>>();
         assert_eq!(
             ids(store
-                .tournaments_with_status(TournamentStatus::Created, false, 10)
+                .tournaments_with_status("arena", TournamentStatus::Created, false, 10)
                 .await
                 .unwrap()),
             ["arena002", "arena001"]
@@ -318,7 +324,7 @@ async fn club_tournaments_are_listed_for_their_club() {
             .await
             .unwrap();
         let ids: Vec<_> = store
-            .club_tournaments("club-one", 10)
+            .club_tournaments("arena", "club-one", 10)
             .await
             .unwrap()
             .into_iter()

@@ -163,6 +163,8 @@ pub struct PairingRow {
     pub created_at: i64,
     /// When it was scored, Unix milliseconds.
     pub finished_at: Option<i64>,
+    /// The Swiss round it belongs to (1-based); 0 for an Arena's games.
+    pub round: i64,
 }
 
 /// What a join did.
@@ -198,10 +200,10 @@ const TOURNAMENT_COLUMNS: &str = "id, kind, name, description, created_by, club_
 const PLAYER_SELECT: &str = "SELECT p.player_id, a.username, p.rating, \
      CAST(p.withdrawn AS INTEGER), p.pauses, p.joined_at \
      FROM tournament_players p JOIN accounts a ON a.player_id = p.player_id";
-const PAIRING_COLUMNS: &str = "t.game_id, t.tournament_id, t.white_player, t.black_player, \
+pub(crate) const PAIRING_COLUMNS: &str = "t.game_id, t.tournament_id, t.white_player, t.black_player, \
      t.white_rating, t.black_rating, t.status, t.result, t.plies, \
      CAST(t.white_berserk AS INTEGER), CAST(t.black_berserk AS INTEGER), t.created_at, \
-     t.finished_at";
+     t.finished_at, t.round";
 
 fn tournament_from_row(r: &AnyRow) -> Result<TournamentRow, StoreError> {
     Ok(TournamentRow {
@@ -238,7 +240,7 @@ fn player_from_row(r: &AnyRow) -> Result<TournamentPlayerRow, StoreError> {
     })
 }
 
-fn pairing_from_row(r: &AnyRow) -> Result<PairingRow, StoreError> {
+pub(crate) fn pairing_from_row(r: &AnyRow) -> Result<PairingRow, StoreError> {
     let result = r
         .try_get::<Option<String>, _>(7)?
         .map(|s| parsed("tournament_pairings", "result", &s))
@@ -257,12 +259,13 @@ fn pairing_from_row(r: &AnyRow) -> Result<PairingRow, StoreError> {
         black_berserk: get_bool(r, 10)?,
         created_at: r.try_get(11)?,
         finished_at: r.try_get(12)?,
+        round: r.try_get(13)?,
     })
 }
 
 /// Locks tournament `id`'s row for the transaction; its status, or `None`
 /// when there is no such tournament.
-async fn lock_tournament(
+pub(crate) async fn lock_tournament(
     conn: &mut AnyConnection,
     id: &str,
 ) -> Result<Option<TournamentStatus>, StoreError> {
@@ -327,44 +330,49 @@ impl Store {
         row.as_ref().map(tournament_from_row).transpose()
     }
 
-    /// Tournaments with `status`, by start (the latest first when
-    /// `newest_first`), at most `limit`.
+    /// Tournaments of `kind` (`arena`, `swiss`) with `status`, by start
+    /// (the latest first when `newest_first`), at most `limit`.
     ///
     /// # Errors
     /// A database failure or a corrupt row.
     pub async fn tournaments_with_status(
         &self,
+        kind: &str,
         status: TournamentStatus,
         newest_first: bool,
         limit: u32,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let order = if newest_first { "DESC" } else { "ASC" };
         let rows = sqlx::query(&format!(
-            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = $1 \
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = $1 AND kind = $3 \
              ORDER BY starts_at {order}, id LIMIT $2"
         ))
         .bind(status.as_str())
         .bind(i64::from(limit))
+        .bind(kind)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(tournament_from_row).collect()
     }
 
-    /// Club `club`'s tournaments, the latest start first, at most `limit`.
+    /// Club `club`'s tournaments of `kind`, the latest start first, at
+    /// most `limit`.
     ///
     /// # Errors
     /// A database failure or a corrupt row.
     pub async fn club_tournaments(
         &self,
+        kind: &str,
         club: &str,
         limit: u32,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let rows = sqlx::query(&format!(
-            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE club_id = $1 \
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE club_id = $1 AND kind = $3 \
              ORDER BY starts_at DESC, id LIMIT $2"
         ))
         .bind(club)
         .bind(i64::from(limit))
+        .bind(kind)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(tournament_from_row).collect()
@@ -618,8 +626,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO tournament_pairings (game_id, tournament_id, white_player, black_player, \
              white_rating, black_rating, status, result, plies, white_berserk, black_berserk, \
-             created_at, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, 0, $8, $9, $10, NULL)",
+             created_at, finished_at, round) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, 0, $8, $9, $10, NULL, $11)",
         )
         .bind(&p.game_id)
         .bind(&p.tournament_id)
@@ -631,6 +639,7 @@ impl Store {
         .bind(p.white_berserk)
         .bind(p.black_berserk)
         .bind(p.created_at)
+        .bind(p.round)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -694,9 +703,9 @@ impl Store {
             .map(|r| {
                 Ok(EndedPairing {
                     pairing: pairing_from_row(r)?,
-                    result: parsed("games", "result", &r.try_get::<String, _>(13)?)?,
-                    plies: r.try_get(14)?,
-                    ended_at: r.try_get(15)?,
+                    result: parsed("games", "result", &r.try_get::<String, _>(14)?)?,
+                    plies: r.try_get(15)?,
+                    ended_at: r.try_get(16)?,
                 })
             })
             .collect()

@@ -59,6 +59,8 @@ pub struct TickReport {
     pub scored: usize,
     /// Arenas finished.
     pub finished: usize,
+    /// Swiss rounds paired.
+    pub rounds: usize,
 }
 
 impl Tournaments {
@@ -151,7 +153,7 @@ impl Tournaments {
         };
         let store = &self.deps.store;
         for row in store
-            .tournaments_with_status(TournamentStatus::Created, false, ARENAS_PER_TICK)
+            .tournaments_with_status("arena", TournamentStatus::Created, false, ARENAS_PER_TICK)
             .await?
         {
             if row.starts_at > now.millis() {
@@ -171,7 +173,7 @@ impl Tournaments {
             }
         }
         for row in store
-            .tournaments_with_status(TournamentStatus::Started, false, ARENAS_PER_TICK)
+            .tournaments_with_status("arena", TournamentStatus::Started, false, ARENAS_PER_TICK)
             .await?
         {
             let arena = match Arena::from_row(row) {
@@ -200,6 +202,7 @@ impl Tournaments {
                 report.paired += self.pair(&arena, now).await?;
             }
         }
+        self.swiss_tick(now.millis(), &mut report).await?;
         Ok(report)
     }
 
@@ -317,8 +320,11 @@ impl Tournaments {
                 black_berserk: false,
                 created_at: now.millis(),
                 finished_at: None,
+                round: 0,
             };
-            match self.start_game(arena, &pairing, now).await {
+            let control = arena.control();
+            let how = (control, arena.variant(), arena.settings.rated());
+            match self.start_game(how, &pairing, now).await {
                 Ok(Some(game)) => {
                     started += 1;
                     tracing::info!(
@@ -336,25 +342,25 @@ impl Tournaments {
         Ok(started)
     }
 
-    /// Starts the live game of `pairing` at a fresh private table; `None`
-    /// when the Arena is no longer started.
-    async fn start_game(
+    /// Starts the live game of `pairing` at a fresh private table with
+    /// `(clock, variant, rated)`; `None` when the tournament is no longer
+    /// started.
+    pub(crate) async fn start_game(
         &self,
-        arena: &Arena,
+        (control, variant, rated): (plyyard_game::TimeControl, plyyard_game::Variant, bool),
         pairing: &PairingRow,
         now: Timestamp,
     ) -> Result<Option<String>, plyyard_wire::error::ApiError> {
-        let control = arena.control();
         for attempt in 1..=CODE_TRIES {
             let table = TableRow {
                 code: plyyard_pairing::tables::new_code(),
                 host: pairing.white.clone(),
                 guest: Some(pairing.black.clone()),
-                variant: arena.variant(),
+                variant,
                 minutes: control.minutes(),
                 increment_s: control.increment_secs(),
                 rules: RuleSet::default(),
-                rated: arena.settings.rated(),
+                rated,
                 public: false,
                 status: TableStatus::Playing,
                 game_id: None,

@@ -14,6 +14,9 @@
 //!   rank (the standings);
 //! - [`service`]: [`Tournaments`], the door: every action with its checks;
 //! - [`director`]: the tick that starts, pairs, scores and finishes;
+//! - [`swiss`], [`swiss_service`], [`swiss_director`]: Swiss tournaments
+//!   (FIDE Dutch, by `plyyard-swiss`): the settings and rounds, the doors,
+//!   and the tick that pairs rounds and finishes them;
 //! - [`error`]: why an action is refused.
 //!
 //! In a cluster every node runs the director's task but only the holder
@@ -31,11 +34,18 @@ pub mod director;
 pub mod error;
 pub mod scoring;
 pub mod service;
+pub mod swiss;
+pub mod swiss_director;
+pub mod swiss_service;
 
 pub use arena::{Arena, NewArena};
 pub use error::TournamentError;
 pub use scoring::PlayerStanding;
 pub use service::{Lists, MAX_PLAYERS, Tournaments, TournamentsDeps};
+pub use swiss::{Swiss, SwissSettings, SwissStanding, SwissState};
+pub use swiss_service::{MAX_SWISS_PLAYERS, NewSwiss};
 
+#[cfg(test)]
+mod swiss_tests;
 #[cfg(test)]
 mod tests;

@@ -193,6 +193,7 @@ mod tests {
             black_berserk: false,
             created_at: n,
             finished_at: result.map(|_| n + 1),
+            round: 0,
         }
     }
 

@@ -158,7 +158,7 @@ impl Tournaments {
     /// The Arena `id`.
     ///
     /// # Errors
-    /// [`TournamentError::NotFound`]; a store failure.
+    /// [`TournamentError::NotFound`] (a Swiss's id too); a store failure.
     pub async fn get(&self, id: &str) -> Result<Arena, TournamentError> {
         if !arena::well_formed(id) {
             return Err(TournamentError::NotFound(id.chars().take(16).collect()));
@@ -169,6 +169,9 @@ impl Tournaments {
             .tournament(id)
             .await?
             .ok_or_else(|| TournamentError::NotFound(id.to_owned()))?;
+        if row.kind != "arena" {
+            return Err(TournamentError::NotFound(id.to_owned()));
+        }
         Arena::from_row(row)
     }
 
@@ -218,7 +221,7 @@ impl Tournaments {
             let rows = self
                 .deps
                 .store
-                .tournaments_with_status(status, newest_first, LIST_LIMIT)
+                .tournaments_with_status("arena", status, newest_first, LIST_LIMIT)
                 .await?;
             rows.into_iter()
                 .map(Arena::from_row)
@@ -236,7 +239,11 @@ impl Tournaments {
     /// # Errors
     /// A store failure.
     pub async fn club_arenas(&self, club: &str, limit: u32) -> Result<Vec<Arena>, TournamentError> {
-        let rows = self.deps.store.club_tournaments(club, limit).await?;
+        let rows = self
+            .deps
+            .store
+            .club_tournaments("arena", club, limit)
+            .await?;
         rows.into_iter().map(Arena::from_row).collect()
     }
 

@@ -30,7 +30,7 @@ fn live(store: &Store) -> Games {
     )))
 }
 
-fn tournaments(store: &Store, presence: &Arc<Presence>) -> (Tournaments, Games) {
+pub(crate) fn tournaments(store: &Store, presence: &Arc<Presence>) -> (Tournaments, Games) {
     let games = live(store);
     let t = Tournaments::new(TournamentsDeps {
         store: store.clone(),
@@ -67,7 +67,7 @@ fn later(t: Timestamp, secs: u64) -> Timestamp {
     t.after(Duration::from_secs(secs))
 }
 
-async fn play(games: &Games, id: &str, white: &str, black: &str, moves: &[&str]) {
+pub(crate) async fn play(games: &Games, id: &str, white: &str, black: &str, moves: &[&str]) {
     for (i, uci) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { white } else { black };
         let action = Action::Move {

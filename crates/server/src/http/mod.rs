@@ -42,6 +42,21 @@ use plyyard_live::metrics::Metrics;
 /// Responses smaller than this are sent uncompressed.
 const COMPRESS_MIN_BYTES: u16 = 256;
 
+/// `/swiss/{id}.trf` is a Swiss's TRF export; any other `/swiss/…` is
+/// the web app's.
+async fn swiss_file(
+    State(state): State<AppState>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+    uri: axum::http::Uri,
+    headers: axum::http::HeaderMap,
+) -> axum::response::Response {
+    if file.ends_with(".trf") {
+        crate::lichess::swiss::trf(state, &file).await
+    } else {
+        assets::web_asset(uri, headers).await
+    }
+}
+
 /// The application's router.
 pub fn router(state: AppState) -> Router {
     assets::prepare();
@@ -67,6 +82,7 @@ pub fn router(state: AppState) -> Router {
         .merge(learn::routes())
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
+        .route("/swiss/{file}", get(swiss_file))
         .fallback(get(assets::web_asset));
     let guarded = routes
         .layer(DefaultBodyLimit::max(crate::body::MAX_BODY_BYTES))

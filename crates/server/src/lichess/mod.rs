@@ -23,6 +23,7 @@
 //! - `teams`: clubs through lichess's team API;
 //! - `puzzles`: the puzzle trainer through lichess's puzzle API;
 //! - `tournaments`: Arena tournaments through lichess's Arena API.
+//! - `swiss`: Swiss tournaments through lichess's Swiss API, and TRF16.
 
 mod ai;
 pub mod body;
@@ -39,6 +40,7 @@ mod play;
 mod puzzles;
 mod seek;
 mod stream;
+pub mod swiss;
 mod teams;
 mod tokens;
 mod tournaments;
@@ -160,6 +162,20 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/tournament/{id}/results", get(tournaments::results))
         .route("/api/tournament/{id}/games", get(tournaments::games))
+        .route("/api/team/{id}/swiss", get(swiss::team_swiss))
+        .route("/api/swiss/new/{team}", post(swiss::create))
+        .route("/api/swiss/{id}", get(swiss::show))
+        .route("/api/swiss/{id}/edit", post(swiss::edit))
+        .route("/api/swiss/{id}/join", post(swiss::join))
+        .route("/api/swiss/{id}/withdraw", post(swiss::withdraw))
+        .route("/api/swiss/{id}/terminate", post(swiss::terminate))
+        .route(
+            "/api/swiss/{id}/schedule-next-round",
+            post(swiss::schedule_next_round),
+        )
+        .route("/api/swiss/{id}/results", get(swiss::results))
+        .route("/api/swiss/{id}/rounds", get(swiss::rounds))
+        .route("/api/swiss/{id}/games", get(swiss::games))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }

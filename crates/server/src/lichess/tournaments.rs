@@ -44,9 +44,9 @@ const DEFAULT_WAIT_MINUTES: u64 = 5;
 /// What the tournament handlers use of the state.
 #[derive(Clone)]
 pub(super) struct ArenaDoors {
-    tournaments: Tournaments,
-    store: Store,
-    limits: std::sync::Arc<Limits>,
+    pub(super) tournaments: Tournaments,
+    pub(super) store: Store,
+    pub(super) limits: std::sync::Arc<Limits>,
 }
 
 impl FromRef<AppState> for ArenaDoors {
@@ -59,7 +59,7 @@ impl FromRef<AppState> for ArenaDoors {
     }
 }
 
-fn li_error(e: TournamentError) -> LiError {
+pub(super) fn li_error(e: TournamentError) -> LiError {
     match e {
         TournamentError::NotFound(_) => LiError::not_found("No such tournament"),
         TournamentError::Invalid(m) => LiError::bad_request(m),
@@ -68,7 +68,7 @@ fn li_error(e: TournamentError) -> LiError {
     }
 }
 
-fn key(caller: &Caller) -> AccountKey {
+pub(super) fn key(caller: &Caller) -> AccountKey {
     AccountKey(caller.account.player_id.clone())
 }
 
@@ -269,7 +269,7 @@ pub(super) enum Num {
 }
 
 impl Num {
-    fn value(&self, name: &str) -> LiResult<f64> {
+    pub(super) fn value(&self, name: &str) -> LiResult<f64> {
         let v = match self {
             Num::N(n) => *n,
             Num::S(s) => s
@@ -284,7 +284,7 @@ impl Num {
         }
     }
 
-    fn whole(&self, name: &str) -> LiResult<u32> {
+    pub(super) fn whole(&self, name: &str) -> LiResult<u32> {
         let v = self.value(name)?;
         if v.fract() != 0.0 || v > f64::from(u32::MAX) {
             return Err(LiError::bad_request(format!("{name} is a whole number")));
@@ -305,7 +305,7 @@ pub(super) enum Flag {
 }
 
 impl Flag {
-    fn value(&self, name: &str) -> LiResult<bool> {
+    pub(super) fn value(&self, name: &str) -> LiResult<bool> {
         match self {
             Flag::B(b) => Ok(*b),
             Flag::S(s) if s == "true" => Ok(true),
@@ -315,7 +315,7 @@ impl Flag {
     }
 }
 
-fn flag_or(f: Option<&Flag>, name: &str, default: bool) -> LiResult<bool> {
+pub(super) fn flag_or(f: Option<&Flag>, name: &str, default: bool) -> LiResult<bool> {
     f.map_or(Ok(default), |f| f.value(name))
 }
 
@@ -646,9 +646,20 @@ pub(super) async fn games(
     headers: HeaderMap,
     q: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
+    state.tournaments.get(&id).await.map_err(li_error)?;
+    stream_games(state, id, headers, q).await
+}
+
+/// Streams the games of tournament `id` (Arena or Swiss, checked by the
+/// caller), the oldest first, as lichess's game export does.
+pub(super) async fn stream_games(
+    state: AppState,
+    id: String,
+    headers: HeaderMap,
+    q: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
+) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
     let wants = ExportWants::of(&headers, NDJSON, &q)?;
-    state.tournaments.get(&id).await.map_err(li_error)?;
     let pairings = state.tournaments.games(&id).await.map_err(li_error)?;
     let (tx, rx) = mpsc::channel::<Bytes>(4);
     let shared = std::sync::Arc::clone(&state.0);
