@@ -621,3 +621,26 @@ test('a spectator hears no sound and gets no audio warning before a gesture, the
   await done(context, page);
   await done(player.context, player.page);
 });
+
+test('a start FEN refused by the server is refused with its reason', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/');
+  await page.getByTestId('variant-standard').check();
+  await page.getByTestId('start-fen-toggle').click();
+  const cases: Array<[string, string]> = [
+    // Black to move, mated by the queen the king protects.
+    ['7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', 'This FEN is not a playable position: the side to move is already mated.'],
+    ['7k/8/6QK/8/8/8/8/8 b - - 0 1', 'This FEN is not a playable position: the side to move is stalemated.'],
+    ['4k3/8/8/8/8/8/8/4RK2 w - - 0 1', 'This FEN is not a playable position: the side not to move is in check.'],
+    ['8/8/8/8/8/8/8/4K3 w - - 0 1', 'This FEN is not a playable position: a king is missing.'],
+  ];
+  for (const [fen, said] of cases) {
+    await page.getByTestId('start-fen').fill(fen);
+    await page.getByTestId('new-game-error').evaluate((el) => (el.textContent = ''));
+    await page.getByTestId('new-game-submit').click();
+    await page.getByTestId('new-game-error').filter({ hasText: 'FEN' }).waitFor();
+    assert.equal((await page.getByTestId('new-game-error').textContent())?.trim(), said, fen);
+    assert.equal(new URL(page.url()).pathname, '/');
+  }
+  await done(context, page);
+});
