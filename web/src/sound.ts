@@ -31,13 +31,20 @@ const TONES: Record<Sound, Array<[freq: number, start: number, length: number]>>
   lowTime: [[988, 0, 0.08], [988, 0.16, 0.08], [988, 0.32, 0.08]],
 };
 
+/** Has the visitor pressed a pointer or a key on the page yet? */
+let gestured = false;
+
 /**
- * Browsers start audio only from a user gesture: the first click or key
- * press creates (or resumes) the audio context, so the computer's moves can
- * be heard later.
+ * Browsers start audio only from a user gesture: a context created before
+ * one stays suspended, with a warning on the console. So nothing is created
+ * until the first pointer or key press, which creates (or resumes) the
+ * context; the moves heard from then on (a spectator's too) play.
  */
 export function unlockAudioOnGesture(target: EventTarget = document): void {
   const unlock = () => {
+    gestured = true;
+    target.removeEventListener('pointerdown', unlock, true);
+    target.removeEventListener('keydown', unlock, true);
     if (!soundEnabled()) return;
     try {
       ctx ??= new AudioContext();
@@ -45,18 +52,18 @@ export function unlockAudioOnGesture(target: EventTarget = document): void {
     } catch {
       // No audio available.
     }
-    target.removeEventListener('pointerdown', unlock);
-    target.removeEventListener('keydown', unlock);
   };
-  target.addEventListener('pointerdown', unlock);
-  target.addEventListener('keydown', unlock);
+  // Captured: the board may stop a press from bubbling.
+  target.addEventListener('pointerdown', unlock, true);
+  target.addEventListener('keydown', unlock, true);
 }
 
-/** Plays a sound if enabled and the browser allows audio. */
+/** Plays a sound if enabled and the browser allows audio (silence before the first gesture). */
 export function play(sound: Sound): void {
-  if (!soundEnabled()) return;
+  if (!soundEnabled() || !gestured) return;
   try {
     ctx ??= new AudioContext();
+    if (ctx.state === 'suspended') void ctx.resume();
     const now = ctx.currentTime;
     for (const [freq, start, length] of TONES[sound]) {
       const osc = ctx.createOscillator();

@@ -140,8 +140,24 @@ fn queen_line(
     (line.best_move == queen && !stop.load(Ordering::Relaxed)).then_some(line)
 }
 
+/// Centipawns an under-promotion must score above the queen promotion to
+/// be played: equal promotions (the new piece taken back at once) differ
+/// by a few centipawns of search noise, a truly better one (stalemate
+/// avoided, a knight's check) by far more.
+const UNDERPROMOTION_MARGIN_CP: f64 = 50.0;
+
+/// Whether an under-promotion scored `under` is strictly better than the
+/// queen promotion scored `queen`: any mate score compares exactly, other
+/// scores must differ by more than [`UNDERPROMOTION_MARGIN_CP`].
+fn strictly_better(under: Score, queen: Score) -> bool {
+    match (under, queen) {
+        (Score::Mate(_), _) | (_, Score::Mate(_)) => as_cp(under) > as_cp(queen),
+        _ => as_cp(under) > as_cp(queen) + UNDERPROMOTION_MARGIN_CP,
+    }
+}
+
 /// Replaces every under-promotion among the candidate `lines` that the
-/// search scores no better than the queen promotion of the same pawn move
+/// search scores no strictly better than the queen promotion of the same pawn move
 /// by that queen promotion (dropped instead when the queen promotion is a
 /// candidate already). Under-promotions stay when `searchmoves` leaves the
 /// queen promotion out.
@@ -168,7 +184,7 @@ fn queen_over_equal_underpromotions(
             None => queen_line(engine, start, moves, limits, line, queen, stop),
         };
         match queen_line {
-            Some(q) if as_cp(line.score) <= as_cp(q.score) => {
+            Some(q) if !strictly_better(line.score, q.score) => {
                 if !lines.iter().chain(&kept).any(|l| l.best_move == queen) {
                     kept.push(q);
                 }
@@ -321,6 +337,37 @@ mod tests {
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].best_move, mv(&p, "c7d8q"));
         assert_eq!(kept[0].depth, 3);
+    }
+
+    #[test]
+    fn an_underpromotion_ahead_by_search_noise_gives_way_to_the_queen() {
+        // Issue 58: bxc8=R+ and bxc8=Q+ are both taken back by the a8 rook;
+        // the search once scored the rook a little higher and Hard played it.
+        let p = pos("r1r4k/1P6/8/8/8/8/6PP/6K1 w - - 0 1");
+        let stop = AtomicBool::new(false);
+        let mut e = Engine::new(2);
+        let only = |m: Move| Limits {
+            depth: Some(3),
+            searchmoves: vec![m],
+            ..Limits::default()
+        };
+        let (rook, queen) = (mv(&p, "b7c8r"), mv(&p, "b7c8q"));
+        let mut r = e.analyse(&p, &[], &only(rook), 1, &stop).remove(0);
+        let q = e.analyse(&p, &[], &only(queen), 1, &stop).remove(0);
+        let Score::Cp(qcp) = q.score else {
+            panic!("a mate score: {}", q.score)
+        };
+        for noise in [1, 10, 40] {
+            r.score = Score::Cp(qcp + noise);
+            let lines = vec![r.clone(), q.clone()];
+            let depth3 = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let kept = queen_over_equal_underpromotions(&mut e, &p, &[], &depth3, lines, &stop);
+            assert!(kept.iter().all(|l| l.best_move != rook), "noise {noise}");
+            assert!(kept.iter().any(|l| l.best_move == queen), "noise {noise}");
+        }
     }
 
     #[test]

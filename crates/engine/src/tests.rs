@@ -604,7 +604,7 @@ fn suite_mates_in_three_are_found_by_depth_8() {
 /// Positions where promoting to a queen is best: the promoted piece is
 /// taken back whatever it is (so every promotion scores the same) or the
 /// queen promotion simply wins most.
-const QUEEN_PROMOTIONS: [&str; 5] = [
+const QUEEN_PROMOTIONS: [&str; 6] = [
     // 11.bxa8: the queen on d8 takes back on a8 (the game of issue 44).
     "r2qkb1r/1P3ppp/2n1pn2/8/8/2N2N2/PPP2PPP/R1BQKB1R w KQk - 0 11",
     // cxd8, taken back by the king.
@@ -615,6 +615,9 @@ const QUEEN_PROMOTIONS: [&str; 5] = [
     "6k1/5ppp/8/8/8/8/p4PPP/1R4K1 b - - 0 1",
     // The new piece is taken by the rook on d1.
     "6k1/5ppp/8/8/8/8/1p3PPP/3R2K1 b - - 0 1",
+    // bxc8 with check, taken back by the rook on a8 (issue 58: Hard played
+    // bxc8=R+).
+    "r1r4k/1P6/8/8/8/8/6PP/6K1 w - - 0 1",
 ];
 
 #[test]

@@ -73,6 +73,9 @@ pub enum SetupError {
         input: String,
         /// What is wrong with it.
         reason: String,
+        /// The first broken rule as a short code (`missing_king`,
+        /// `opposite_check`, …; `illegal` when none is named).
+        code: &'static str,
     },
     /// A Chess960 number outside 0..=959.
     #[error("invalid Chess960 number {number}: must be 0 to 959")]
@@ -80,6 +83,19 @@ pub enum SetupError {
         /// The refused number.
         number: u32,
     },
+}
+
+impl SetupError {
+    /// Why the set-up was refused, as a short code clients translate:
+    /// `syntax` for unreadable FEN text, the broken rule for an illegal
+    /// position, `chess960_number` for a number out of range.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupError::Fen { .. } => "syntax",
+            SetupError::Position { code, .. } => code,
+            SetupError::Chess960Number { .. } => "chess960_number",
+        }
+    }
 }
 
 /// An action other than a move (resign, claim, offer, abort …) was refused;

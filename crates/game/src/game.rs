@@ -93,6 +93,30 @@ fn repetition_key(pos: &Chess) -> u64 {
     z.0
 }
 
+/// The first rule of a legal position that `kinds` breaks, as a short
+/// code clients translate (`missing_king`, `opposite_check`, …;
+/// `illegal` when none is named).
+fn position_error_code(kinds: PositionErrorKinds) -> &'static str {
+    let codes = [
+        (PositionErrorKinds::EMPTY_BOARD, "empty_board"),
+        (PositionErrorKinds::MISSING_KING, "missing_king"),
+        (PositionErrorKinds::TOO_MANY_KINGS, "too_many_kings"),
+        (PositionErrorKinds::PAWNS_ON_BACKRANK, "pawns_on_backrank"),
+        (
+            PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+            "castling_rights",
+        ),
+        (PositionErrorKinds::INVALID_EP_SQUARE, "ep_square"),
+        (PositionErrorKinds::OPPOSITE_CHECK, "opposite_check"),
+        (PositionErrorKinds::IMPOSSIBLE_CHECK, "impossible_check"),
+        (PositionErrorKinds::TOO_MUCH_MATERIAL, "too_much_material"),
+    ];
+    codes
+        .iter()
+        .find(|(k, _)| kinds.contains(*k))
+        .map_or("illegal", |(_, c)| c)
+}
+
 fn describe_position_error(kinds: PositionErrorKinds) -> String {
     let names = [
         (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
@@ -254,6 +278,7 @@ impl Game {
             Chess::from_setup(setup, CastlingMode::Chess960).map_err(|e| SetupError::Position {
                 input: format!("chess960 #{number}"),
                 reason: describe_position_error(e.kinds()),
+                code: position_error_code(e.kinds()),
             })?;
         Ok(Game::from_position(
             pos,
@@ -299,6 +324,7 @@ impl Game {
         let pos = Chess::from_setup(setup, mode).map_err(|e| SetupError::Position {
             input: clip(fen),
             reason: describe_position_error(e.kinds()),
+            code: position_error_code(e.kinds()),
         })?;
         Ok(Game::from_position(pos, mode, rules, None))
     }
@@ -321,6 +347,7 @@ impl Game {
             .map_err(|e| SetupError::Position {
                 input: clip(fen),
                 reason: describe_position_error(e.kinds()),
+                code: position_error_code(e.kinds()),
             })?;
         Ok(Game::from_position(pos, mode, rules, None))
     }

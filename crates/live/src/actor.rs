@@ -565,6 +565,15 @@ impl Actor {
                         white: r.white.shown_change(),
                         black: r.black.shown_change(),
                     });
+                    // The ratings beside the names follow the change shown below.
+                    let shown = |c: &plyyard_store::RatingChange| RatingJson {
+                        rating: plyyard_rating::display(c.after.rating),
+                        provisional: c.provisional(),
+                    };
+                    t.set_ratings(ByColor {
+                        white: shown(&r.white),
+                        black: shown(&r.black),
+                    });
                 }
             }
             Ok(None) => {}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use plyyard_game::shakmaty::{ByColor, Color};
-use plyyard_game::{Game, TimeControl, Variant};
+use plyyard_game::{Game, Reason, TimeControl, Variant};
 use rand::Rng;
 
 use super::ask::{Ask, Reply};
@@ -131,12 +131,13 @@ fn starting_game(req: &NewComputerGame) -> Result<Game, ApiError> {
         }
         (variant, None, Some(fen)) => {
             let g = Game::from_fen_with(fen, req.rules, variant == Variant::Chess960)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                .map_err(|e| ApiError::bad_request(e.to_string()).with_reason(e.code()))?;
             if let Some(o) = g.outcome() {
                 return Err(ApiError::bad_request(format!(
                     "the game would be over from the start ({})",
                     o.reason
-                )));
+                ))
+                .with_reason(over_code(o.reason)));
             }
             g
         }
@@ -146,6 +147,17 @@ fn starting_game(req: &NewComputerGame) -> Result<Game, ApiError> {
         }
         (Variant::Chess960, None, None) => Game::random_chess960(req.rules, &mut rand::rng()).1,
     })
+}
+
+/// Why a position that is over from the start is refused, as the code
+/// clients translate.
+fn over_code(reason: Reason) -> &'static str {
+    match reason {
+        Reason::Checkmate => "mated",
+        Reason::Stalemate => "stalemate",
+        Reason::InsufficientMaterial => "insufficient_material",
+        _ => "over",
+    }
 }
 
 /// The first game at `table`, now that `guest` sits down: colours drawn by

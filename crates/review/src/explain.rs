@@ -281,11 +281,12 @@ fn what_the_reply_does(f: &MoveFacts, after: &Chess) -> Option<Explanation> {
         return None;
     }
     let pattern = pattern_of(after, reply);
-    // A capture that also forks, pins … wins more than what it takes: the
-    // pattern is the point, not the piece taken.
+    // The piece taken is the point only when it is what the line wins: a
+    // capture that also forks, pins … or starts a line winning more (a pawn
+    // taken with check, then a rook) is told by what the line wins.
     if let Some(role) = reply.capture()
         && t.net >= 100
-        && (pattern.is_none() || t.net <= tactics::value(role))
+        && t.net <= tactics::value(role)
     {
         let square = reply.to();
         let already = f.played.from() != Some(square)
@@ -612,6 +613,42 @@ mod tests {
             explain(&facts)[0],
             Explanation::HangsPiece { already: false, .. }
         ));
+    }
+
+    #[test]
+    fn a_pawn_taken_with_check_that_wins_a_rook_is_told_as_winning_the_rook() {
+        // Issue 58: after ...h6, Bxf7+ Kxf7 Qxa8 wins a rook for the bishop;
+        // the review said the pawn on f7 was what Bxf7+ won.
+        let mistake = Judgement {
+            label: Some(super::super::label::Label::Mistake),
+            mate: None,
+            loss: 0.2,
+        };
+        let p = pos("r3k3/5p1p/8/8/2B5/8/8/6KQ b - - 0 1");
+        let played = line(&p, &["h7h6"])[0];
+        let mut after = p.clone();
+        after.play_unchecked(played);
+        let reply = line(&after, &["c4f7", "e8f7", "h1a8"]);
+        let best = line(&p, &["e8d7"]);
+        let facts = MoveFacts {
+            pos: &p,
+            played,
+            best: &best,
+            reply: &reply,
+            judgement: &mistake,
+        };
+        let t = tally(&after, &reply, Color::White);
+        let got = explain(&facts);
+        match &got[0] {
+            Explanation::AllowsWin {
+                san, wins, gain, ..
+            } => {
+                assert_eq!(san, "Bxf7+");
+                assert_eq!(*wins, Some(Piece::Rook), "{got:?}");
+                assert_eq!(*gain, t.net);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //!   more than 700 cp to the mover, an inaccuracy above 999 cp;
 //! - a move after which the opponent has a forced mate it did not have is an
 //!   *allowed mate in N*: a blunder, or a mistake when the position before
-//!   was already below −700 cp for the mover, an inaccuracy below −999 cp;
+//!   was already below −700 cp for the mover (never less: allowing a forced
+//!   mate is at least a mistake, however lost the position was);
 //! - a mate that is merely slower than the best one earns nothing.
 
 use serde::{Deserialize, Serialize};
@@ -270,9 +271,7 @@ fn missed_label(cp_after: i32) -> Label {
 }
 
 fn allowed_label(cp_before: i32) -> Label {
-    if cp_before < -999 {
-        Label::Inaccuracy
-    } else if cp_before < -700 {
+    if cp_before < -700 {
         Label::Mistake
     } else {
         Label::Blunder
@@ -410,9 +409,15 @@ mod tests {
             judge(Eval::Cp(800), Eval::Mate(1), Side::Black).label,
             Some(Label::Mistake)
         );
+        // However lost the position was, allowing a forced mate is at
+        // least a mistake (issue 58: a mate in two allowed was only "?!").
         assert_eq!(
             judge(Eval::Cp(1200), Eval::Mate(1), Side::Black).label,
-            Some(Label::Inaccuracy)
+            Some(Label::Mistake)
+        );
+        assert_eq!(
+            judge(Eval::Cp(-1500), Eval::Mate(-2), Side::White).label,
+            Some(Label::Mistake)
         );
     }
 

@@ -30,6 +30,8 @@ export class AnalysisCtrl implements Controller {
   pgnInput = '';
   /** The tree written as PGN, once asked for. */
   pgnOut: string | null = null;
+  /** The PGN tags of the game or PGN loaded, kept for the export. */
+  tags: Array<[string, string]> = [];
   lines: Line[] = [];
   done = false;
   running = false;
@@ -58,9 +60,10 @@ export class AnalysisCtrl implements Controller {
   /** Replaces the tree with the server's for `req` (a FEN, a game or a PGN) and shows node `ply` of its main line. */
   async load(req: { fen: string } | { game: string } | { pgn: string }, ply = 0): Promise<boolean> {
     try {
-      const a = await call<{ nodes: NodeData[] }>('POST', '/api/analysis/tree', req);
+      const a = await call<{ nodes: NodeData[]; tags?: Array<[string, string]> }>('POST', '/api/analysis/tree', req);
       if (this.gone) return false;
       this.tree = MoveTree.of(a.nodes);
+      this.tags = a.tags ?? [];
       this.pgnOut = null;
       const main = this.tree.mainline();
       this.goTo(main[Math.max(0, Math.min(ply, main.length - 1))]!);
@@ -202,7 +205,7 @@ export class AnalysisCtrl implements Controller {
   /** Writes the tree as PGN into the export box. */
   exportPgn(): void {
     if (!this.tree) return;
-    this.pgnOut = treePgn(this.tree, START_FEN);
+    this.pgnOut = treePgn(this.tree, START_FEN, this.tags);
     this.ctx.redraw();
   }
 

@@ -32,6 +32,23 @@ function moveButton(host: TreeHost, before: TreeNode, n: TreeNode, numbered: boo
   );
 }
 
+/**
+ * Variation `v` of the move after `before`, in parentheses. Each parenthesis
+ * is glued to the move beside it, so that a line never starts with ")" nor
+ * ends with "("; after a nested variation's own ")" the next ")" cannot
+ * break away either.
+ */
+function variation(host: TreeHost, before: TreeNode, v: TreeNode): VNode {
+  const first = moveButton(host, before, v, true);
+  const rest = line(host, v, false);
+  const last = rest[rest.length - 1];
+  let inner: Array<VNode | string>;
+  if (!last) inner = [h('span.tree-glue', ['(', first, ')'])];
+  else if (last.sel?.startsWith('button')) inner = [h('span.tree-glue', ['(', first]), ...rest.slice(0, -1), h('span.tree-glue', [last, ')'])];
+  else inner = [h('span.tree-glue', ['(', first]), ...rest, ')'];
+  return h('span.tree-variation', { attrs: { 'data-testid': 'tree-variation' } }, inner);
+}
+
 /** The moves from `from` along its main line, with the variations of each step. */
 function line(host: TreeHost, from: TreeNode, numberFirst: boolean): VNode[] {
   const out: VNode[] = [];
@@ -41,16 +58,7 @@ function line(host: TreeHost, from: TreeNode, numberFirst: boolean): VNode[] {
     const [main, ...variations] = node.children;
     if (!main) return out;
     out.push(moveButton(host, node, main, numbered));
-    for (const v of variations) {
-      out.push(
-        h('span.tree-variation', { attrs: { 'data-testid': 'tree-variation' } }, [
-          '(',
-          moveButton(host, node, v, true),
-          ...line(host, v, false),
-          ')',
-        ]),
-      );
-    }
+    for (const v of variations) out.push(variation(host, node, v));
     numbered = variations.length > 0;
     node = main;
   }

@@ -201,10 +201,35 @@ function moveToken(before: TreeNode, move: TreeNode, force: boolean): string {
   return force ? `${number}... ${move.san ?? ''}` : (move.san ?? '');
 }
 
-/** A PGN of `tree` with the tags a reader needs: `SetUp`/`FEN` when it starts elsewhere than the standard position. */
-export function treePgn(tree: MoveTree, startFen: string): string {
-  const tags = ['[Event "?"]', '[Site "?"]', '[Date "????.??.??"]', '[Round "?"]', '[White "?"]', '[Black "?"]', '[Result "*"]'];
-  if (tree.root.fen !== startFen) tags.push('[SetUp "1"]', `[FEN "${tree.root.fen}"]`);
+/** The seven tags every PGN has, in their order, with their values when unknown. */
+const ROSTER: Array<[string, string]> = [
+  ['Event', '?'],
+  ['Site', '?'],
+  ['Date', '????.??.??'],
+  ['Round', '?'],
+  ['White', '?'],
+  ['Black', '?'],
+  ['Result', '*'],
+];
+const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
+
+function tagLine(name: string, value: string): string {
+  return `[${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
+}
+
+/**
+ * A PGN of `tree`: the loaded game's `tags` (the seven-tag roster first,
+ * "?" for those it lacks, then its others), `SetUp`/`FEN` when it starts
+ * elsewhere than the standard position, and its result after the moves.
+ */
+export function treePgn(tree: MoveTree, startFen: string, tags: ReadonlyArray<readonly [string, string]> = []): string {
+  const given = new Map(tags.map(([k, v]) => [k, v]));
+  const result = RESULTS.has(given.get('Result') ?? '') ? given.get('Result')! : '*';
+  const lines = ROSTER.map(([k, unknown]) => tagLine(k, k === 'Result' ? result : (given.get(k) ?? unknown)));
+  const roster = new Set(ROSTER.map(([k]) => k));
+  // The set-up tags are written from the tree itself.
+  for (const [k, v] of tags) if (!roster.has(k) && k !== 'SetUp' && k !== 'FEN') lines.push(tagLine(k, v));
+  if (tree.root.fen !== startFen) lines.push('[SetUp "1"]', `[FEN "${tree.root.fen}"]`);
   const moves = movetext(tree);
-  return `${tags.join('\n')}\n\n${moves ? `${moves} ` : ''}*\n`;
+  return `${lines.join('\n')}\n\n${moves ? `${moves} ` : ''}${result}\n`;
 }

@@ -3,6 +3,7 @@
 //! "Hide chat" toggle.
 import { h, type VNode } from 'snabbdom';
 import { t } from '../i18n.js';
+import { authPath } from '../route.js';
 import { CHAT_MAX, type ChatCtrl } from './chat.js';
 
 /** The panel; null where there is no chat. `canSpeak`: the viewer has an account. */
@@ -59,7 +60,7 @@ export function chatPanel(chat: ChatCtrl, canSpeak: boolean): VNode | null {
             h('button', { attrs: { type: 'submit', 'data-testid': 'chat-send' }, props: { disabled: chat.sending } }, t('chat.send')),
           ],
         )
-      : h('p.muted.small', t('chat.error.login')),
+      : h('p.muted.small', [h('a', { attrs: { href: authPath('login', location.pathname + location.search), 'data-testid': 'chat-login' } }, t('chat.error.login'))]),
     h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'chat-error' } }, chat.error),
   ]);
 }

@@ -13,7 +13,7 @@ import { currentLetters, type Key, t } from '../i18n.js';
 import { icon, type IconName } from '../icons.js';
 import { newGameView } from '../newgame/view.js';
 import { describePosition, legalMoves, localiseSan, PROMOTION_ROLES, sanOf } from '../notation.js';
-import { isReviewable, outcomeText } from '../result.js';
+import { isAborted, isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { ratingLabel, signed } from '../tables.js';
@@ -182,7 +182,8 @@ function status(ctrl: GameCtrl, g: GameState): VNode {
 function info(g: GameState): string {
   const variant = g.variant === 'chess960' ? t('game.variant.chess960', { n: g.position ?? '?' }) : t('variant.standard');
   const clock = g.clock ? `${Math.round(g.clock.initial_ms / 60_000)}+${Math.round(g.clock.increment_ms / 1000)}` : null;
-  const rated = isTableGame(g) ? t(g.rated ? 'multiplayer.rated' : 'multiplayer.casual') : null;
+  // An aborted game counts for nothing: calling it "Rated" would promise a rating change.
+  const rated = isTableGame(g) && !isAborted(g) ? t(g.rated ? 'multiplayer.rated' : 'multiplayer.casual') : null;
   return [clock, variant, g.rules === 'fide' || g.rules === 'plyyard' ? t(`rules.${g.rules}`) : null, rated].filter(Boolean).join(' · ');
 }
 

@@ -66,6 +66,24 @@ export function toRequest(s: Settings): NewGameRequest | { error: Key } {
   return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position };
 }
 
+/** Why the server refused a start FEN (its `reason` code), as what the form says. */
+const FEN_WHY: Record<string, Key> = {
+  syntax: 'home.fen.why.syntax',
+  empty_board: 'home.fen.why.empty_board',
+  missing_king: 'home.fen.why.missing_king',
+  too_many_kings: 'home.fen.why.too_many_kings',
+  pawns_on_backrank: 'home.fen.why.pawns_on_backrank',
+  castling_rights: 'home.fen.why.castling_rights',
+  ep_square: 'home.fen.why.ep_square',
+  opposite_check: 'home.fen.why.opposite_check',
+  impossible_check: 'home.fen.why.impossible_check',
+  too_much_material: 'home.fen.why.too_much_material',
+  mated: 'home.fen.why.mated',
+  stalemate: 'home.fen.why.stalemate',
+  insufficient_material: 'home.fen.why.insufficient_material',
+  over: 'home.fen.why.over',
+};
+
 let formCounter = 0;
 
 /** The New game form's state; the view calls its methods. */
@@ -75,6 +93,8 @@ export class NewGameCtrl {
   settings: Settings = loadSettings();
   /** The error shown under the form, as a translation key. */
   error: Key | null = null;
+  /** Why a start FEN was refused (with `home.fen.refused`), when the server said. */
+  why: Key | null = null;
   submitting = false;
 
   constructor(
@@ -101,6 +121,7 @@ export class NewGameCtrl {
       return;
     }
     this.error = null;
+    this.why = null;
     this.submitting = true;
     this.redraw();
     createComputerGame(req)
@@ -111,7 +132,10 @@ export class NewGameCtrl {
       .catch((err: unknown) => {
         this.submitting = false;
         if (err instanceof ApiError && err.code === 'network') this.error = 'error.network';
-        else if (err instanceof ApiError && err.code === 'bad_request' && 'fen' in req) this.error = 'home.fen.invalid';
+        else if (err instanceof ApiError && err.code === 'bad_request' && 'fen' in req) {
+          this.why = FEN_WHY[err.reason ?? ''] ?? null;
+          this.error = this.why ? 'home.fen.refused' : 'home.fen.invalid';
+        }
         else this.error = 'error.generic';
         this.redraw();
       });

@@ -75,7 +75,7 @@ export function newGameView(ctrl: NewGameCtrl): VNode {
           h('p.muted.small', { attrs: { id: `${fenId}-help` } }, t('home.fen.help')),
         ]),
       ]),
-      h('p.form-error', { attrs: { id: errorId, role: 'alert', 'data-testid': 'new-game-error' } }, ctrl.error ? t(ctrl.error) : ''),
+      h('p.form-error', { attrs: { id: errorId, role: 'alert', 'data-testid': 'new-game-error' } }, ctrl.error ? t(ctrl.error, ctrl.why ? { why: t(ctrl.why) } : undefined) : ''),
       h('button.primary.big', { attrs: { type: 'submit', 'data-testid': 'new-game-submit' }, props: { disabled: ctrl.submitting } }, t(ctrl.submitting ? 'home.creating' : 'home.newGame')),
     ],
   );

@@ -20,10 +20,7 @@ function scopeBox(ctrl: TokensCtrl, scope: Scope): VNode {
       props: { checked: ctrl.scopes.has(scope) },
       on: { change: (e: Event) => ctrl.toggle(scope, (e.target as HTMLInputElement).checked) },
     }),
-    ' ',
-    h('code', scope),
-    ' — ',
-    t(`tokens.scope.${scope}`),
+    h('span', [h('code', scope), ' — ', t(`tokens.scope.${scope}`)]),
   ]);
 }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiGame, closeBrowser, consoleErrors, done, newPage, selectLang, shot, startGame, waitForOurTurn } from './helpers.js';
+import { apiGame, closeBrowser, consoleErrors, DESKTOP, done, newPage, PHONE, selectLang, shot, startGame, waitForOurTurn } from './helpers.js';
 
 after(closeBrowser);
 
@@ -137,6 +137,25 @@ test('the profile lists a finished game with its players and result, and its PGN
   assert.equal(await page.getByTestId('profile-more').count(), 0);
   assert.equal(await page.getByTestId('profile-prev').count(), 0);
   await shot(page, 'profile-desktop');
+
+  // On a phone every button under the game keeps its text on one line, inside the screen.
+  await page.setViewportSize(PHONE);
+  const buttons = item.locator('.profile-links .button');
+  assert.ok((await buttons.count()) >= 3, 'open, PGN and review at least');
+  // The lines a button's text takes: the distinct tops of its text's boxes.
+  const lines = (el: Element) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+  };
+  for (const b of await buttons.all()) {
+    const box = (await b.boundingBox())!;
+    const label = (await b.textContent())?.trim();
+    assert.equal(await b.evaluate(lines), 1, `"${label}" on one line`);
+    assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `"${label}" fits the screen`);
+  }
+  await shot(page, 'profile-phone');
+  await page.setViewportSize(DESKTOP);
 
   // Someone else sees the same list; the game link opens the game.
   const other = await newPage();

@@ -134,6 +134,18 @@ test('a finished game links to the analysis board at its last move; the board fo
   await page.keyboard.press('ArrowLeft');
   await waitPly(page, 0);
 
+  // The board's PGN keeps the game's headers (as its own PGN download gives them) and its result.
+  const own = await (await context.request.get(`/api/games/${id}/pgn`)).text();
+  await page.getByTestId('analysis-pgn-export').click();
+  const exported = await page.getByTestId('analysis-pgn-out').inputValue();
+  for (const tag of ['Event', 'Site', 'Date', 'White', 'Black', 'Result', 'FEN']) {
+    const line = new RegExp(`^\\[${tag} "[^"]*"\\]$`, 'm').exec(own)?.[0];
+    assert.ok(line, `the game's PGN has ${tag}`);
+    assert.ok(exported.includes(line), `${line} kept in:\n${exported}`);
+  }
+  assert.match(exported, /\[Result "1-0"\]/);
+  assert.ok(exported.trimEnd().endsWith('1-0'), exported);
+
   await selectLang(page, 'fr');
   await page.getByTestId('analysis-opening').filter({ hasText: 'Pas d’ouverture nommée' }).waitFor();
   assert.equal(await page.getByTestId('analysis-pgn-export').textContent(), 'Exporter en PGN');
@@ -143,5 +155,45 @@ test('a finished game links to the analysis board at its last move; the board fo
   // French piece letters in the tree: T for the rook.
   assert.equal(await page.locator('[data-testid="tree-move"][aria-current="true"]').textContent(), '1.Ta8#');
   await selectLang(page, 'en');
+  await done(context, page);
+});
+
+test('in the move tree a parenthesis never stands alone at the start or the end of a line, at any width', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/analysis');
+  const pgn =
+    '1. e4 (1. d4 d5) (1. c4 e5) e5 (1... c5 2. Nf3) (1... e6 2. d4) 2. Nf3 (2. Nc3 Nf6) (2. Bc4 Nf6) Nc6 (2... d6 3. d4) (2... Nf6 3. Nxe5) ' +
+    '3. Bb5 (3. Bc4 Bc5) (3. d4 exd4) a6 (3... Nf6 4. O-O) (3... f5 4. Nc3) 4. Ba4 (4. Bxc6 dxc6) Nf6 (4... d6 5. c3) 5. O-O (5. d3 b5) Be7 ' +
+    '(5... Nxe4 6. d4) 6. Re1 (6. d3 b5) b5 (6... d6 7. c3) 7. Bb3 d6 (7... O-O 8. c3) 8. c3 O-O (8... Na5 9. Bc2) 9. h3 (9. d4 Bg4) *';
+  await page.getByTestId('analysis-pgn-in').fill(pgn);
+  await page.getByTestId('analysis-pgn-load').click();
+  await page.locator('[data-testid="tree-variation"]').nth(20).waitFor();
+  const stray = () =>
+    page.getByTestId('tree-moves').evaluate((root) => {
+      const moves = [...root.querySelectorAll('[data-testid="tree-move"]')].flatMap((b) => [...b.getClientRects()]);
+      const sameLine = (a: DOMRect, b: DOMRect) => Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) < Math.min(a.height, b.height) / 2;
+      const bad: string[] = [];
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = n.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          const c = text[i];
+          if (c !== '(' && c !== ')') continue;
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + 1);
+          const p = r.getBoundingClientRect();
+          // ")" needs a move before it on its line, "(" one after it.
+          const ok = moves.some((m) => sameLine(m, p) && (c === ')' ? m.right <= p.left + 1 : m.left >= p.right - 1));
+          if (!ok) bad.push(`${c} at ${Math.round(p.left)},${Math.round(p.top)}`);
+        }
+      }
+      return bad;
+    });
+  for (let width = 340; width <= 1280; width += 15) {
+    await page.setViewportSize({ width, height: 900 });
+    const bad = await stray();
+    assert.deepEqual(bad, [], `at ${width}px`);
+  }
   await done(context, page);
 });

@@ -101,3 +101,33 @@ test('two players chat at a table, a spectator in its own room; markup is text; 
   await done(b.context, b.page);
   await done(a.context, a.page);
 });
+
+test('an anonymous visitor is offered "Log in to chat." as a link that comes back to the table', async () => {
+  const a = await newPage();
+  const c = await newPage();
+  await signUp(a.page, 'Host');
+  const code = await a.page.evaluate(async () => {
+    const r = await fetch('/api/tables', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ minutes: 5, increment: 3, rules: 'plyyard', rated: false, public: true }),
+    });
+    return ((await r.json()) as { code: string }).code;
+  });
+  const b = await newPage();
+  await signUp(b.page, 'Guest');
+  await b.page.goto(`/t/${code}`);
+  await b.page.getByTestId('sit-down').click();
+  await b.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  await c.page.goto(`/t/${code}`);
+  await c.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  const link = c.page.getByTestId('chat-login');
+  await link.waitFor({ timeout: 15_000 });
+  assert.equal((await link.textContent())?.trim(), 'Log in to chat.');
+  assert.equal(await c.page.getByTestId('chat-input').count(), 0);
+  await link.click();
+  await c.page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === `/t/${code}`);
+  await done(c.context, c.page);
+  await done(b.context, b.page);
+  await done(a.context, a.page);
+});

@@ -569,3 +569,78 @@ test('looking back through the game: click a move, arrow keys, back to the game'
   assert.equal(await page.getByTestId('history-note').isHidden(), true);
   await done(context, page);
 });
+
+test('a spectator hears no sound and gets no audio warning before a gesture, then hears the moves after one click', async () => {
+  const player = await newPage();
+  const id = await startGame(player.page, { level: 'beginner', color: 'white' });
+  const { context, page } = await newPage();
+  // Counts the audio contexts the page creates and the tones started on a running one.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __audio: { contexts: AudioContext[]; tones: number } };
+    w.__audio = { contexts: [], tones: 0 };
+    const Real = window.AudioContext;
+    window.AudioContext = class extends Real {
+      constructor(opts?: AudioContextOptions) {
+        super(opts);
+        w.__audio.contexts.push(this);
+      }
+      override createOscillator(): OscillatorNode {
+        if (this.state === 'running') w.__audio.tones++;
+        return super.createOscillator();
+      }
+    };
+  });
+  const audioLogs: string[] = [];
+  page.on('console', (m) => {
+    if (/AudioContext/i.test(m.text())) audioLogs.push(m.text());
+  });
+  const audio = () => page.evaluate(() => {
+    const a = (window as unknown as { __audio: { contexts: AudioContext[]; tones: number } }).__audio;
+    return { contexts: a.contexts.length, states: a.contexts.map((c) => c.state), tones: a.tones };
+  });
+  await page.goto(`/game/${id}`);
+  await page.getByTestId('status').filter({ hasText: 'You are watching this game.' }).waitFor();
+
+  // Moves arrive before the spectator has touched the page: silence, quietly.
+  await waitForOurTurn(player.page);
+  await clickMove(player.page, 'e2', 'e4');
+  await waitForPlies(page, 2);
+  assert.deepEqual(await audio(), { contexts: 0, states: [], tones: 0 });
+  assert.deepEqual(audioLogs, []);
+
+  // One click anywhere: the next moves are heard.
+  await page.getByTestId('status').click();
+  await waitForOurTurn(player.page);
+  await clickMove(player.page, 'd2', 'd4');
+  await waitForPlies(page, 4);
+  const after = await audio();
+  assert.equal(after.contexts, 1);
+  assert.deepEqual(after.states, ['running']);
+  assert.ok(after.tones > 0, 'the moves after the click were played');
+  assert.deepEqual(audioLogs, []);
+  await done(context, page);
+  await done(player.context, player.page);
+});
+
+test('a start FEN refused by the server is refused with its reason', async () => {
+  const { context, page } = await newPage();
+  await page.goto('/');
+  await page.getByTestId('variant-standard').check();
+  await page.getByTestId('start-fen-toggle').click();
+  const cases: Array<[string, string]> = [
+    // Black to move, mated by the queen the king protects.
+    ['7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', 'This FEN is not a playable position: the side to move is already mated.'],
+    ['7k/8/6QK/8/8/8/8/8 b - - 0 1', 'This FEN is not a playable position: the side to move is stalemated.'],
+    ['4k3/8/8/8/8/8/8/4RK2 w - - 0 1', 'This FEN is not a playable position: the side not to move is in check.'],
+    ['8/8/8/8/8/8/8/4K3 w - - 0 1', 'This FEN is not a playable position: a king is missing.'],
+  ];
+  for (const [fen, said] of cases) {
+    await page.getByTestId('start-fen').fill(fen);
+    await page.getByTestId('new-game-error').evaluate((el) => (el.textContent = ''));
+    await page.getByTestId('new-game-submit').click();
+    await page.getByTestId('new-game-error').filter({ hasText: 'FEN' }).waitFor();
+    assert.equal((await page.getByTestId('new-game-error').textContent())?.trim(), said, fen);
+    assert.equal(new URL(page.url()).pathname, '/');
+  }
+  await done(context, page);
+});

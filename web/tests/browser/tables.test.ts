@@ -271,6 +271,48 @@ test('the Multiplayer page: anonymous visitors are asked to log in; time control
   await done(anon.context, anon.page);
 });
 
+test('after a rated game the ratings beside the names are the new ones, matching "Your rating"', { skip }, async () => {
+  const a = await newPage();
+  const b = await newPage();
+  await signUp(a.page, 'Winner');
+  await signUp(b.page, 'Loser');
+  await a.page.goto('/multiplayer');
+  await a.page.getByTestId('table-private').check();
+  await a.page.getByTestId('table-rated').check();
+  await a.page.getByTestId('open-table-submit').click();
+  await a.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await a.page.getByTestId('table-code').textContent()) ?? '').trim();
+  await b.page.goto('/multiplayer');
+  await b.page.getByTestId('join-code').fill(code);
+  await b.page.getByTestId('join-submit').click();
+  await a.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  await b.page.getByTestId('board').waitFor();
+  const [white, black] = (await colorOf(a.page)) === 'white' ? [a.page, b.page] : [b.page, a.page];
+  const shown = async (p: Page, id: string) => Number(((await p.getByTestId(id).textContent()) ?? '').replace('?', '').trim());
+  const before = { white: await shown(white, 'rating-bottom'), black: await shown(black, 'rating-bottom') };
+  await waitForOurTurn(white);
+  await clickMove(white, 'e2', 'e4');
+  await waitForPlies(black, 1);
+  await waitForOurTurn(black);
+  await clickMove(black, 'e7', 'e5');
+  await waitForPlies(white, 2);
+  await white.getByTestId('resign').click();
+  await white.getByTestId('resign-confirm').click();
+  for (const [p, color] of [[white, 'white'], [black, 'black']] as const) {
+    await p.getByTestId('rating-change').waitFor({ timeout: 15_000 });
+    const m = /Your rating: ([+−±])(\d+)/.exec((await p.getByTestId('rating-change').textContent()) ?? '');
+    assert.ok(m, 'the change is shown');
+    const change = (m[1] === '−' ? -1 : 1) * Number(m[2]);
+    assert.notEqual(change, 0, 'a decisive game moves the ratings');
+    // Their own rating at the bottom, the opponent's at the top: both after the game.
+    assert.equal(await shown(p, 'rating-bottom'), before[color] + change, `${color}'s own rating`);
+    const other = color === 'white' ? 'black' : 'white';
+    assert.notEqual(await shown(p, 'rating-top'), before[other], `${color} sees the opponent's new rating`);
+  }
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});
+
 test('an aborted game reads "Aborted" on the banner, the home list and the profile, and offers no review', { skip }, async () => {
   const a = await newPage();
   const b = await newPage();
@@ -278,6 +320,7 @@ test('an aborted game reads "Aborted" on the banner, the home list and the profi
   const bName = await signUp(b.page, 'Caller');
   await a.page.goto('/multiplayer');
   await a.page.getByTestId('table-private').check();
+  await a.page.getByTestId('table-rated').check();
   await a.page.getByTestId('open-table-submit').click();
   await a.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
   const code = ((await a.page.getByTestId('table-code').textContent()) ?? '').trim();
@@ -295,6 +338,8 @@ test('an aborted game reads "Aborted" on the banner, the home list and the profi
     assert.equal(await p.getByTestId('result-reason').count(), 0);
     assert.equal(await p.getByTestId('review-link').count(), 0);
     assert.doesNotMatch((await p.getByTestId('status').textContent()) ?? '', /In progress/);
+    // Called off, the game was never rated: the info line does not say it was.
+    assert.doesNotMatch((await p.getByTestId('game-info').textContent()) ?? '', /Rated/);
   }
   const id = (await a.page.evaluate(async (c) => (await (await fetch(`/api/tables/${c}`)).json()) as { game_id?: string }, code)).game_id;
   assert.ok(id, 'the table names its game');

@@ -61,6 +61,28 @@ test('a token is created from a prefilled link, shown once, works, and is revoke
   await done(context, page);
 });
 
+test('each scope checkbox sits on its label\'s line, at its start, on a desktop and a phone', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { context, page } = await newPage({ viewport });
+    await signUp(page);
+    await page.goto('/account/oauth/token');
+    await page.getByTestId('tokens-page').waitFor();
+    for (const id of ['scope-bot-play', 'scope-challenge-read']) {
+      const box = await page.getByTestId(id).boundingBox();
+      const label = await page.locator(`label[for="${id}"] code`).boundingBox();
+      assert.ok(box && label, id);
+      // A checkbox the width of the form would stand alone, centred.
+      assert.ok(box.width < 40, `${id}: the checkbox is ${box.width}px wide`);
+      assert.ok(label.x > box.x + box.width - 1, `${id}: the text starts after the box`);
+      assert.ok(label.x - (box.x + box.width) < 24, `${id}: the text follows the box closely`);
+      // On one line: the box's middle lies within the text's first line.
+      const mid = box.y + box.height / 2;
+      assert.ok(mid > label.y && mid < label.y + 28, `${id}: the box (middle ${mid}) is on the text's first line (top ${label.y})`);
+    }
+    await done(context, page);
+  }
+});
+
 function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(40).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');

@@ -106,3 +106,19 @@ test('the movetext nests variations in parentheses with their numbers', () => {
   assert.ok(p.includes('[SetUp "1"]\n[FEN "x b - - 0 5"]'));
   assert.ok(p.endsWith('\n\n*\n'));
 });
+
+test('the PGN keeps the loaded game\'s tags: the roster in order, the others after, its result at the end', () => {
+  const tree = MoveTree.of(NODES);
+  const tags: Array<[string, string]> = [
+    ['White', 'Ann "the rook"'],
+    ['Black', 'Bob'],
+    ['Event', 'Club night'],
+    ['Result', '1-0'],
+    ['TimeControl', '300+3'],
+    ['FEN', 'ignored'],
+  ];
+  const pgn = treePgn(tree, START, tags);
+  assert.ok(pgn.startsWith('[Event "Club night"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n[White "Ann \\"the rook\\""]\n[Black "Bob"]\n[Result "1-0"]\n[TimeControl "300+3"]\n\n'), pgn);
+  assert.ok(!pgn.includes('ignored'));
+  assert.ok(pgn.endsWith(' 2. Nf3 1-0\n'), pgn);
+});

@@ -343,6 +343,28 @@ fn malformed_fens_give_typed_errors() {
 }
 
 #[test]
+fn a_refused_setup_names_the_broken_rule_by_code() {
+    let cases = [
+        ("not a fen", "syntax"),
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "empty_board"),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "missing_king"),
+        ("4k3/8/8/8/8/8/8/2K1K3 w - - 0 1", "too_many_kings"),
+        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawns_on_backrank"),
+        ("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", "castling_rights"),
+        // The side not to move (Black) is in check from the rook on e1.
+        ("4k3/8/8/8/8/8/8/4RK2 w - - 0 1", "opposite_check"),
+    ];
+    for (fen, code) in cases {
+        let e = Game::from_fen(fen, RuleSet::PlyYard).unwrap_err();
+        assert_eq!(e.code(), code, "{fen}: {e}");
+    }
+    assert_eq!(
+        Game::chess960(960, RuleSet::PlyYard).unwrap_err().code(),
+        "chess960_number"
+    );
+}
+
+#[test]
 fn fen_variants_are_accepted() {
     // Shredder-FEN and X-FEN of the same Chess960 position.
     let a = fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");

@@ -130,6 +130,9 @@ struct TreeJson {
     /// The nodes, the root first; each node's parent comes before it and a
     /// node's first child is its main line.
     nodes: Vec<NodeJson>,
+    /// The PGN tags of the game loaded (a stored game's export tags, an
+    /// imported PGN's own), in order, as `[name, value]`; none for a FEN.
+    tags: Vec<(String, String)>,
 }
 
 async fn tree(State(state): State<AppState>, body: JsonBody) -> Result<Json<TreeJson>, ApiError> {
@@ -147,7 +150,10 @@ async fn tree(State(state): State<AppState>, body: JsonBody) -> Result<Json<Tree
                 .game
                 .position_at(0)
                 .ok_or_else(|| ApiError::internal("a game without a start"))?;
-            line_tree(start, l.game.castling_mode(), &ucis).map_err(ApiError::internal)?
+            let mut tree =
+                line_tree(start, l.game.castling_mode(), &ucis).map_err(ApiError::internal)?;
+            tree.tags = export_tags(&state, &id).await?;
+            tree
         }
         (None, None, Some(pgn)) => {
             if pgn.len() > MAX_TREE_PGN_BYTES {
@@ -187,5 +193,20 @@ async fn tree(State(state): State<AppState>, body: JsonBody) -> Result<Json<Tree
             )
         })
         .collect();
-    Ok(Json(TreeJson { nodes }))
+    Ok(Json(TreeJson {
+        nodes,
+        tags: tree.tags,
+    }))
+}
+
+/// The tags of stored game `id`'s PGN export (players, event, date, time
+/// control, result …), so that the board's own export keeps them.
+async fn export_tags(state: &AppState, id: &str) -> Result<Vec<(String, String)>, ApiError> {
+    let pgn = state.live.pgn(id).await?;
+    let limits = TreeLimits {
+        max_nodes: MAX_TREE_MOVES + 1,
+        max_depth: MAX_TREE_DEPTH,
+    };
+    // The export is ours: a game too long for the board's limits still has its tags read.
+    Ok(read_tree(&pgn, limits).map(|t| t.tags).unwrap_or_default())
 }

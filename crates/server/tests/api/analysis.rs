@@ -131,6 +131,8 @@ async fn trees_come_from_a_fen_a_game_or_a_pgn(db: TestDb) {
     .map(|(p, s)| (p, s.to_owned()))
     .collect();
     assert_eq!(shape(&v), want);
+    // The PGN's tags come back, for the board's export to keep.
+    assert_eq!(v["tags"][0], json!(["Event", "t"]), "{v}");
     assert_eq!(v["nodes"][2]["opening"]["name"], "Sicilian Defense");
     assert_eq!(v["nodes"][6]["opening"]["eco"], "C44");
 
@@ -152,6 +154,12 @@ async fn trees_come_from_a_fen_a_game_or_a_pgn(db: TestDb) {
     let sans: Vec<String> = shape(&v).into_iter().skip(1).map(|(_, s)| s).collect();
     assert_eq!(sans, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
     assert_eq!(v["nodes"][7]["dests"], json!({}));
+    // A stored game's tags are those of its PGN download.
+    let tags = v["tags"].as_array().expect("tags");
+    assert!(tags.contains(&json!(["Result", "1-0"])), "{v}");
+    assert!(tags.iter().any(|t| t[0] == "Event"), "{v}");
+    let (_, fen_tree) = post(&c, "/api/analysis/tree", &json!({"fen": START})).await;
+    assert_eq!(fen_tree["tags"], json!([]));
 
     // A game still being played is not opened on the analysis board.
     let g = c

@@ -562,15 +562,21 @@ async fn game_requests_are_validated(db: TestDb) {
 async fn games_can_start_from_a_fen_and_promotion_needs_a_piece(db: TestDb) {
     let srv = TestServer::start(db.url(), 0.25).await;
     let mut c = srv.client();
-    for (fen, why) in [
-        ("garbage", "unparsable"),
-        ("8/8/8/8/8/8/8/8 w - - 0 1", "no kings"),
-        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "checkmated at the start"),
-        ("k7/8/8/8/8/8/8/K7 w - - 0 1", "insufficient material"),
+    // Each refusal names why, as a code the browser translates.
+    for (fen, reason) in [
+        ("garbage", "syntax"),
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "empty_board"),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "missing_king"),
+        ("4k3/8/8/8/8/8/8/4RK2 w - - 0 1", "opposite_check"),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "mated"),
+        ("7k/8/6QK/8/8/8/8/8 b - - 0 1", "stalemate"),
+        ("k7/8/8/8/8/8/8/K7 w - - 0 1", "insufficient_material"),
     ] {
         let body = json!({"level":"easy","color":"white","fen":fen}).to_string();
         let r = c.post("/api/computer-games", &body).await.unwrap();
-        assert_eq!(r.status, 400, "{why}: {}", r.text());
+        assert_eq!(r.status, 400, "{reason}: {}", r.text());
+        let v: Value = r.json().unwrap();
+        assert_eq!(v["error"]["reason"], reason, "{fen}: {v}");
     }
     let body = json!({"level":"easy","variant":"chess960","position":3,"fen":"8/P6k/8/8/8/8/8/K7 w - - 0 1"});
     assert_eq!(

@@ -4,14 +4,15 @@
 //! `+` or `x` gives the answer away), and clicks on the board each square
 //! the opponent threatens (a mate in one or a capture winning material, were
 //! it the opponent's turn). "Check" compares with the server's complete
-//! sets and names what is missing or wrong. Then the reader picks two
+//! sets: it names the reader's wrong marks but only counts what is missing,
+//! so that checking gives no answer away. Then the reader picks two
 //! candidate moves and sees the engine's strongest reply to each.
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import { h, type VNode } from 'snabbdom';
 import { t } from '../../i18n.js';
 import { type Inspection, inspect, type LegalMove, type Reply, strongestReply } from './api.js';
 import { ExerciseBoard, turnOf } from './board.js';
-import { compareMarks, type Comparison, plainMove, threatName, threatSquare } from './marks.js';
+import { compareMarks, type Comparison, plainMove, threatSquare } from './marks.js';
 import { markDone } from './progress.js';
 import { button, Exercise, errorText, feedbackView, san, statusText } from './widget.js';
 
@@ -102,16 +103,18 @@ export class ChecksCapturesThreats extends Exercise {
     return m ? san(m.san) : uci;
   }
 
+  /**
+   * What is wrong, without giving the answer away: the reader's own wrong
+   * marks are named, what is missing only counted.
+   */
   private mistakes(r: Comparison): string[] {
     const lines: string[] = [];
-    for (const u of r.missingChecks) lines.push(t('ex.cct.missedCheck', { move: this.sanOf(u) }));
+    if (r.missingChecks.length) lines.push(t('ex.cct.missingChecks', { n: r.missingChecks.length }));
     for (const u of r.wrongChecks) lines.push(t('ex.cct.notCheck', { move: this.sanOf(u) }));
-    for (const u of r.missingCaptures) lines.push(t('ex.cct.missedCapture', { move: this.sanOf(u) }));
+    if (r.missingCaptures.length) lines.push(t('ex.cct.missingCaptures', { n: r.missingCaptures.length }));
     for (const u of r.wrongCaptures) lines.push(t('ex.cct.notCapture', { move: this.sanOf(u) }));
-    for (const th of r.missingThreats) {
-      const move = san(threatName(this.fen, th));
-      lines.push(th.kind === 'mate' ? t('ex.cct.missedMateThreat', { move, square: threatSquare(th) }) : t('ex.cct.missedThreat', { move, square: threatSquare(th) }));
-    }
+    const squares = new Set(r.missingThreats.map(threatSquare));
+    if (squares.size) lines.push(t('ex.cct.missingThreats', { n: squares.size }));
     for (const sq of r.wrongThreatSquares) lines.push(t('ex.cct.notThreat', { square: sq }));
     return lines;
   }

@@ -5,7 +5,8 @@
 //! wrong move gives nothing away: it is taken back and the reader tries
 //! again. As on lichess a puzzle counts as solved only when solved with no
 //! wrong move and no hint; the server judges that and keeps the record
-//! (`puzzle:ID`), and the page shows what it said.
+//! (`puzzle:ID`), and the page shows what it said: each puzzle's mark, how
+//! many are solved, and the exercise done once every puzzle is.
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import { h, type VNode } from 'snabbdom';
 import { t } from '../../i18n.js';
@@ -116,9 +117,15 @@ export class Puzzles extends Exercise {
     if (counted) {
       this.say('ok', t('ex.puzzle.solved', { move: san(m.san) }));
       noteDone(`puzzle:${a.puzzle.id}`);
-      void markDone(this.progressKey);
+      // The exercise is done when every puzzle is, not after the first.
+      if (this.solvedCount() === this.list!.length) void markDone(this.progressKey);
     } else this.say('info', t('ex.puzzle.solvedHelped', { move: san(m.san) }));
     this.redraw();
+  }
+
+  /** How many of the list's puzzles have been solved (counted by the server). */
+  private solvedCount(): number {
+    return this.list?.filter((p) => isDone(`puzzle:${p.id}`)).length ?? 0;
   }
 
   private async hint(): Promise<void> {
@@ -151,6 +158,7 @@ export class Puzzles extends Exercise {
               isDone(`puzzle:${a.puzzle.id}`) ? h('span.ex-done', ` ✓ ${t('ex.done')}`) : null,
             ])
           : h('p.muted', t('ex.wait')),
+        total ? h('p.muted.small', { attrs: { 'data-testid': 'puzzle-solved-count' } }, t('ex.puzzle.solvedCount', { done: this.solvedCount(), total })) : null,
         feedbackView(this.feedback, this.busy),
         h('div.ex-actions', [
           button(a?.hint?.square ? t('ex.puzzle.hintMore') : t('ex.puzzle.hint'), () => void this.hint(), { testid: 'puzzle-hint', disabled: !a || a.over || !!a.hint?.square }),
