@@ -13,6 +13,7 @@
 //! - [`scoring`]: from an Arena's games to each player's sheet, record and
 //!   rank (the standings);
 //! - [`service`]: [`Tournaments`], the door: every action with its checks;
+//! - [`chat`]: an Arena's chat;
 //! - [`director`]: the tick that starts, pairs, scores and finishes;
 //! - [`error`]: why an action is refused.
 //!
@@ -26,6 +27,7 @@
 //! SQL is `plyyard_store`'s.
 
 pub mod arena;
+pub mod chat;
 pub mod director;
 pub mod error;
 pub mod scoring;

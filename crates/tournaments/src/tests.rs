@@ -52,6 +52,7 @@ fn draft(now: Timestamp) -> ArenaDraft {
         rated: true,
         variant: "standard".into(),
         conditions: ConditionsDraft::default(),
+        has_chat: true,
     }
 }
 

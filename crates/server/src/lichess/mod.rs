@@ -160,6 +160,11 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/tournament/{id}/results", get(tournaments::results))
         .route("/api/tournament/{id}/games", get(tournaments::games))
+        .route(
+            "/api/tournament/{id}/chat",
+            get(tournaments::chat).post(tournaments::say),
+        )
+        .route("/api/tournament/of-game/{game}", get(tournaments::of_game))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }
