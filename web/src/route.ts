@@ -40,7 +40,13 @@ export type Route =
   /** The form that creates a club. */
   | { page: 'clubNew' }
   /** One club's page. */
-  | { page: 'club'; id: string };
+  | { page: 'club'; id: string }
+  /** The Arena tournaments: about to start, being played, finished. */
+  | { page: 'arenas' }
+  /** The form that creates an Arena. */
+  | { page: 'arenaNew' }
+  /** One Arena's page. */
+  | { page: 'arena'; id: string };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -66,6 +72,10 @@ export function route(pathname: string, search = ''): Route {
   if (/^\/team\/new\/?$/.test(pathname)) return { page: 'clubNew' };
   m = /^\/team\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'club', id: decodeURIComponent(m[1]!) };
+  if (/^\/tournament\/?$/.test(pathname)) return { page: 'arenas' };
+  if (/^\/tournament\/new\/?$/.test(pathname)) return { page: 'arenaNew' };
+  m = /^\/tournament\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'arena', id: decodeURIComponent(m[1]!) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };

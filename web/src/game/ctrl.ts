@@ -22,6 +22,7 @@ import type { Controller, Ctx } from '../page.js';
 import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
+import { arenaOfGame } from '../tournaments/api.js';
 import { ChatCtrl } from './chat.js';
 import { isTableGame, opposite } from './model.js';
 
@@ -67,6 +68,8 @@ export class GameCtrl implements Controller {
   confirmingLeave = false;
   /** Table games: the server's clocks and when they arrived. */
   clock: ReceivedClock | null = null;
+  /** The Arena this game was paired in (its page is linked), if any. */
+  arena: { id: string; fullName: string } | null = null;
   /** Table games: the time left to make the first move, and when it was received. */
   deadline: { ms: number; at: number } | null = null;
 
@@ -98,6 +101,12 @@ export class GameCtrl implements Controller {
       .then((g) => {
         if (!this.alive) return;
         this.onState(g, null);
+        if (isTableGame(g)) {
+          void arenaOfGame(id).then((a) => {
+            this.arena = a;
+            this.redraw();
+          });
+        }
         this.socket = new GameSocket((v) => socketUrl(id, v), g.v, {
           state: (next, event) => this.onState(next, event),
           connection: (open) => {

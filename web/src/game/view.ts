@@ -40,6 +40,7 @@ export function gameView(ctrl: GameCtrl): VNode {
       strip(ctrl, g, bottom, 'bottom', 'you'),
     ]),
     h('div.side-column', [
+      ctrl.arena ? h('p.game-arena', [h('a', { attrs: { href: `/tournament/${encodeURIComponent(ctrl.arena.id)}`, 'data-testid': 'game-arena-link' } }, t('arena.backTo', { name: ctrl.arena.fullName }))]) : null,
       banner(g),
       ratingChange(ctrl, g),
       awayNotice(ctrl, g),
