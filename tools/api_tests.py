@@ -767,8 +767,8 @@ ARENA_SCOPES = "board:play,challenge:read,tournament:write"
 class Arenas(Base):
     def test_arena_pairs_two_players_and_scores_the_winner(self):
         a_name, b_name, c_name = self.name("arna"), self.name("arnb"), self.name("arnc")
-        (ann, ann_token), (bob, _) = player(a_name, ARENA_SCOPES), player(b_name, ARENA_SCOPES)
-        cy, _ = player(c_name, ARENA_SCOPES)
+        (ann, ann_token), (bob, bob_token) = player(a_name, ARENA_SCOPES), player(b_name, ARENA_SCOPES)
+        cy, cy_token = player(c_name, ARENA_SCOPES)
         a_events = Feed(ann.board.stream_incoming_events())
         b_events = Feed(bob.board.stream_incoming_events())
 
@@ -807,6 +807,26 @@ class Arenas(Base):
         self.assertEqual((shown["nbPlayers"], shown["isStarted"], shown["isFinished"]), (2, True, False))
         self.assertIn("secondsToFinish", shown)
         self.assertEqual(sorted(p["name"] for p in shown["standing"]["players"]), sorted([a_name, b_name]))
+        # Ours: the viewer's place and current game, and the Arena of a game.
+        status, mine = raw_json(ann_token, "GET", f"/api/tournament/{tid}")
+        self.assertEqual(status, 200, mine)
+        self.assertEqual((mine["me"]["gameId"], mine["me"]["username"]), (gid, a_name))
+        self.assertNotIn("withdraw", mine["me"])
+        status, outsider = raw_json(cy_token, "GET", f"/api/tournament/{tid}")
+        self.assertNotIn("me", outsider)
+        status, of = raw_json(cy_token, "GET", f"/api/tournament/of-game/{gid}")
+        self.assertEqual((status, of), (200, {"id": tid, "fullName": "Sunday Arena"}))
+        status, none = raw_json(cy_token, "GET", "/api/tournament/of-game/nosuchgame")
+        self.assertEqual(status, 404, none)
+        # Ours: the Arena's chat (on by default), for any logged-in account.
+        self.assertTrue(shown["hasChat"])
+        status, said = raw_json(cy_token, "POST", f"/api/tournament/{tid}/chat", json={"text": "good luck"})
+        self.assertEqual(status, 200, said)
+        status, blank = raw_json(cy_token, "POST", f"/api/tournament/{tid}/chat", json={"text": "  "})
+        self.assertEqual(status, 400, blank)
+        self.assertIn("error", blank)
+        status, lines = raw_json(bob_token, "GET", f"/api/tournament/{tid}/chat")
+        self.assertEqual([(l["user"], l["text"]) for l in lines], [(c_name, "good luck")])
 
         # Played to mate through the Board API: Black mates.
         full = Feed(ann.board.stream_game_state(gid)).next()
@@ -842,6 +862,10 @@ class Arenas(Base):
             ann.tournaments.get_tournament("nosuchid")
         self.assertEqual(unknown.exception.status_code, 404)
         bob.tournaments.withdraw_arena(tid)
+        status, paused = raw_json(bob_token, "GET", f"/api/tournament/{tid}")
+        self.assertTrue(paused["me"]["withdraw"])
+        self.assertEqual([p.get("withdraw", False) for p in paused["standing"]["players"]
+                          if p["name"] == b_name], [True])
         ann.tournaments.terminate_arena(tid)
         done = ann.tournaments.get_tournament(tid)
         self.assertEqual((done["isFinished"], done["status"]), (True, 30))

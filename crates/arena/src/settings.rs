@@ -209,6 +209,20 @@ impl ArenaSettings {
 mod tests {
     use super::*;
 
+    #[test]
+    fn drafts_stored_before_the_chat_flag_have_a_chat() {
+        let mut v = serde_json::to_value(draft()).unwrap();
+        v.as_object_mut().unwrap().remove("has_chat");
+        let back: ArenaDraft = serde_json::from_value(v).unwrap();
+        assert!(back.has_chat);
+        let off = ArenaDraft {
+            has_chat: false,
+            ..draft()
+        };
+        let now = off.starts_at;
+        assert!(!off.validate(now).unwrap().has_chat());
+    }
+
     const NOW: Timestamp = Timestamp::from_millis(1_800_000_000_000);
 
     fn draft() -> ArenaDraft {

@@ -146,6 +146,12 @@ async fn an_arena_pairs_online_players_and_scores_their_game() {
         assert_eq!(state.id, p.game_id);
         // Nobody else is waiting: no second game.
         assert_eq!(t.tick(later(now, 2)).await.unwrap().paired, 0);
+        // Each player's current game, and the game's Arena.
+        assert_eq!(t.playing(&id, "pa").await.unwrap(), Some(p.game_id.clone()));
+        assert_eq!(t.playing(&id, "pc").await.unwrap(), None);
+        let (of, _) = t.of_game(&p.game_id).await.unwrap().unwrap();
+        assert_eq!(of.id(), id);
+        assert!(t.of_game("nosuchgame").await.unwrap().is_none());
 
         // Fool's mate: Black wins, scored 2 on Black's sheet.
         play(
@@ -158,6 +164,7 @@ async fn an_arena_pairs_online_players_and_scores_their_game() {
         .await;
         let report = t.tick(later(now, 3)).await.unwrap();
         assert_eq!(report.scored, 1, "{report:?}");
+        assert_eq!(t.playing(&id, "pa").await.unwrap(), None);
         let arena = t.get(&id).await.unwrap();
         assert_eq!(arena.status(), TournamentStatus::Started);
         let standings = t.standings(&arena).await.unwrap();
@@ -278,6 +285,71 @@ async fn an_arena_finishes_at_its_end_and_club_arenas_take_members_only() {
         );
         assert!(matches!(
             t.get("nosuch00").await,
+            Err(TournamentError::NotFound(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn an_arena_chat_takes_lines_only_when_the_arena_has_one() {
+    for (_dir, store) in stores().await {
+        for (id, name) in [("pa", "Ann"), ("pb", "Bob")] {
+            store.create_account(id, name, "h", 1).await.unwrap();
+        }
+        let presence = Arc::new(Presence::default());
+        let (t, _games) = tournaments(&store, &presence);
+        let now = Timestamp::from_millis(now_ms());
+        let chatty = t
+            .create("pa", "Ann", new_arena(draft(now)), now)
+            .await
+            .unwrap();
+        let id = chatty.id().to_owned();
+        assert!(t.chat(&id).await.unwrap().is_empty());
+        t.say(&id, "pa", "Ann", "  good luck  ", now).await.unwrap();
+        t.say(&id, "pb", "Bob", "you too", later(now, 1))
+            .await
+            .unwrap();
+        let lines = t.chat(&id).await.unwrap();
+        let said: Vec<(&str, &str)> = lines
+            .iter()
+            .map(|l| (l.author_name.as_str(), l.text.as_str()))
+            .collect();
+        assert_eq!(said, [("Ann", "good luck"), ("Bob", "you too")]);
+        // A blank line and a line too long are refused and not stored.
+        assert!(matches!(
+            t.say(&id, "pa", "Ann", "   ", now).await,
+            Err(TournamentError::Invalid(_))
+        ));
+        assert!(matches!(
+            t.say(&id, "pa", "Ann", &"x".repeat(1000), now).await,
+            Err(TournamentError::Invalid(_))
+        ));
+        assert_eq!(t.chat(&id).await.unwrap().len(), 2);
+
+        // An Arena without a chat refuses both reading and saying.
+        let quiet = t
+            .create(
+                "pa",
+                "Ann",
+                new_arena(ArenaDraft {
+                    has_chat: false,
+                    ..draft(now)
+                }),
+                now,
+            )
+            .await
+            .unwrap();
+        assert!(!t.get(quiet.id()).await.unwrap().settings.has_chat());
+        assert!(matches!(
+            t.say(quiet.id(), "pa", "Ann", "hello", now).await,
+            Err(TournamentError::Invalid(m)) if m.contains("no chat")
+        ));
+        assert!(matches!(
+            t.chat(quiet.id()).await,
+            Err(TournamentError::Invalid(_))
+        ));
+        assert!(matches!(
+            t.chat("nosuch").await,
             Err(TournamentError::NotFound(_))
         ));
     }

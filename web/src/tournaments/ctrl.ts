@@ -179,10 +179,9 @@ export class ArenaCtrl implements Controller {
 
   setChatInput(text: string): void {
     this.chatInput = text;
-    if (this.chatError) {
-      this.chatError = null;
-      this.redraw();
-    }
+    this.chatError = null;
+    // Drawn each time, so that clearing the box after a line is a change the view sees.
+    this.redraw();
   }
 
   /** Says what the chat box holds. */

@@ -23,7 +23,7 @@ function playerRow(ctrl: ArenaCtrl, p: ArenaPlayer): VNode {
   return h(`tr.arena-standing${me ? '.me' : ''}${p.withdraw ? '.paused' : ''}`, { attrs: { 'data-testid': 'arena-standing-row', 'data-name': p.name, 'data-score': String(p.score) } }, [
     h('td.rank', String(p.rank)),
     h('td', [
-      h('button.link', { attrs: { type: 'button', 'data-testid': 'arena-player' }, on: { click: () => ctrl.showSheet(p.name) } }, p.name),
+      h('button.link-button', { attrs: { type: 'button', 'data-testid': 'arena-player' }, on: { click: () => ctrl.showSheet(p.name) } }, p.name),
       p.withdraw ? h('span.muted.small', ` (${t('arena.paused')})`) : null,
     ]),
     h('td.rating', String(p.rating)),
