@@ -147,6 +147,11 @@ export async function withdrawArena(id: string): Promise<void> {
   await call('POST', `${arena(id)}/withdraw`);
 }
 
+/** Ends an Arena now (its creator only). */
+export async function terminateArena(id: string): Promise<void> {
+  await call('POST', `${arena(id)}/terminate`);
+}
+
 /** Every player's result with their sheet, leader first. */
 export function arenaResults(id: string): Promise<ArenaResult[]> {
   return ndjson(`${arena(id)}/results?sheet=true`);

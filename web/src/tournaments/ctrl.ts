@@ -23,6 +23,7 @@ import {
   getArena,
   joinArena,
   sayInArena,
+  terminateArena,
   withdrawArena,
 } from './api.js';
 import { arenaErrorText, secondsLeft } from './model.js';
@@ -49,6 +50,8 @@ export class ArenaCtrl implements Controller {
   chat: ArenaChatLine[] | null = null;
   chatInput = '';
   chatError: string | null = null;
+  /** The creator asked to end the Arena: the button asks again. */
+  confirmingEnd = false;
   private alive = true;
   private poll: ReturnType<typeof setTimeout> | null = null;
   private tick: ReturnType<typeof setInterval>;
@@ -158,6 +161,23 @@ export class ArenaCtrl implements Controller {
         this.busy = false;
         this.redraw();
       });
+  }
+
+  /** Is the viewer the Arena's creator? */
+  isCreator(): boolean {
+    const me = this.ctx.account();
+    return !!me && !!this.arena && me.username.toLowerCase() === this.arena.createdBy;
+  }
+
+  /** The creator ends the Arena now (asked to confirm first). */
+  terminate(): void {
+    if (!this.confirmingEnd) {
+      this.confirmingEnd = true;
+      this.redraw();
+      return;
+    }
+    this.confirmingEnd = false;
+    this.act(() => terminateArena(this.id));
   }
 
   /** Shows `name`'s sheet (their line of the results), or hides it when shown. */

@@ -115,6 +115,7 @@ function actions(ctrl: ArenaCtrl): VNode | null {
   }
   return h('div.arena-actions', { attrs: { 'data-testid': 'arena-actions', 'data-state': !me ? 'outside' : me.withdraw ? 'paused' : 'in' } }, [
     ...body,
+    ctrl.isCreator() ? btn(t(ctrl.confirmingEnd ? 'arena.terminate.confirm' : 'arena.terminate'), 'arena-terminate', () => ctrl.terminate(), '.danger') : null,
     ctrl.actionError ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'arena-action-error' } }, ctrl.actionError) : null,
   ]);
 }

@@ -108,7 +108,7 @@ test('bad settings in the form give a clear error and create nothing', async () 
   await done(context, page);
 });
 
-test('two players join, are paired, their games open by themselves, the game counts, one withdraws', async () => {
+test('two players join, are paired, their games open by themselves, the game counts, one withdraws, the creator ends it', async () => {
   const a = await newPage();
   const b = await newPage();
   const ann = await signUp(a.page, 'arena_ann');
@@ -166,6 +166,17 @@ test('two players join, are paired, their games open by themselves, the game cou
   await white.locator(`[data-testid="arena-standing-row"][data-name="${loser}"].paused`).waitFor();
   assert.equal((await white.getByTestId('arena-join').textContent())?.trim(), 'Come back');
   await shot(white, 'arena-standings');
+
+  // Its creator ends it (asked twice): the podium shows the winner first.
+  await a.page.goto(`/tournament/${id}`);
+  await a.page.getByTestId('arena-terminate').click();
+  await a.page.getByTestId('arena-terminate').filter({ hasText: 'Click again' }).click();
+  await a.page.getByTestId('arena-podium').waitFor();
+  assert.equal(await a.page.getByTestId('arena-podium-place').first().getAttribute('data-name'), winner);
+  await a.page.getByTestId('arena-finished').waitFor();
+  assert.equal(await a.page.getByTestId('arena-join').count(), 0);
+  await b.page.goto('/tournament');
+  await b.page.locator(`[data-testid="arena-list-finished"] [data-testid="arena-row"][data-id="${id}"]`).waitFor();
   await done(a.context, a.page);
   await done(b.context, b.page);
 });
