@@ -14,6 +14,7 @@
 //!   rank (the standings);
 //! - [`service`]: [`Tournaments`], the door: every action with its checks;
 //! - [`chat`]: an Arena's chat;
+//! - [`berserk`]: a player halves their clock for a bonus point;
 //! - [`director`]: the tick that starts, pairs, scores and finishes;
 //! - [`error`]: why an action is refused.
 //!
@@ -27,6 +28,7 @@
 //! SQL is `plyyard_store`'s.
 
 pub mod arena;
+pub mod berserk;
 pub mod chat;
 pub mod director;
 pub mod error;

@@ -93,6 +93,14 @@ pub fn routes() -> Router<AppState> {
         .route("/api/board/game/{id}/resign", post(play::resign::<false>))
         .route("/api/bot/game/{id}/resign", post(play::resign::<true>))
         .route(
+            "/api/board/game/{id}/berserk",
+            post(tournaments::berserk::<false>),
+        )
+        .route(
+            "/api/bot/game/{id}/berserk",
+            post(tournaments::berserk::<true>),
+        )
+        .route(
             "/api/board/game/{id}/draw/{answer}",
             post(play::draw::<false>),
         )

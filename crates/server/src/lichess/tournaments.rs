@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::body::decode;
-use super::caller::{Caller, MaybeCaller};
+use super::caller::{Api, Caller, MaybeCaller};
 use super::error::{LiError, LiResult};
 use super::game_stream::{NDJSON, line, ndjson_response};
 use super::games::{ExportQuery, ExportWants, PGN, export_one};
@@ -599,15 +599,36 @@ pub(super) async fn say(
     Ok(Json(chat_line_json(&line)))
 }
 
+/// `POST /api/{board,bot}/game/{id}/berserk`: the caller halves their
+/// clock and gives up their increment before their first move, in an Arena
+/// game of a berserkable Arena (lichess's); their sheet adds the berserk
+/// point on a win of 14 plies or more.
+pub(super) async fn berserk<const BOT: bool>(
+    State(d): State<ArenaDoors>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> LiResult<Json<Value>> {
+    caller.require_api(if BOT { Api::Bot } else { Api::Board })?;
+    let id = super::game_json::game_id(&id);
+    d.tournaments
+        .berserk(id, &caller.account.player_id)
+        .await
+        .map_err(|e| match e {
+            TournamentError::NotFound(_) => LiError::not_found("No such Arena game"),
+            other => li_error(other),
+        })?;
+    Ok(Json(serde_json::to_value(OK).unwrap_or_default()))
+}
+
 /// `GET /api/tournament/of-game/{gameId}` (ours): the Arena a game was
-/// paired in, `{"id","fullName"}`; 404 for a game of no Arena.
+/// paired in, `{"id","fullName","berserkable"}`; 404 for a game of no Arena.
 pub(super) async fn of_game(
     State(d): State<ArenaDoors>,
     Path(game): Path<String>,
 ) -> LiResult<Json<Value>> {
     match d.tournaments.of_game(&game).await.map_err(li_error)? {
         Some((arena, _)) => Ok(Json(
-            json!({"id": arena.id(), "fullName": arena.full_name()}),
+            json!({"id": arena.id(), "fullName": arena.full_name(), "berserkable": arena.settings.berserkable()}),
         )),
         None => Err(li_error(TournamentError::NotFound(
             game.chars().take(16).collect(),
