@@ -567,6 +567,58 @@ mod tests {
         assert_eq!(t.clock.running(), Some(Color::White));
     }
 
+    /// Berserk (Arena games): only before one's own first move and once;
+    /// the time is recorded with the first move, so a reloaded game knows
+    /// who went berserk (no increment for them).
+    #[test]
+    fn berserk_halves_a_clock_before_the_first_move_and_comes_back() {
+        let mut game = Game::new(RuleSet::Fide);
+        let mut t = live(&game);
+        let before = t.berserk(Color::Black, 0, 90_000).unwrap();
+        assert!(!before.is_berserk(Color::Black));
+        assert!(t.berserk(Color::Black, 0, 90_000).is_err(), "once");
+        let state = t.state(&game);
+        assert_eq!(
+            (state.clock.black_ms, state.clock.white_ms),
+            (90_000, 180_000)
+        );
+        assert!(state.clock.black_berserk && !state.clock.white_berserk);
+        t.press(&game, Moment::from_millis(1_000), Duration::ZERO)
+            .unwrap();
+        let mv = game.parse_uci("e2e4").unwrap();
+        game.play_with(mv, Some(180_000), false).unwrap();
+        assert!(
+            t.berserk(Color::White, 1, 90_000).is_err(),
+            "White has moved"
+        );
+        let p = t
+            .press(&game, Moment::from_millis(2_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(
+            p.left_ms, 90_000,
+            "Black's first move records its halved time"
+        );
+        let mv = game.parse_uci("e7e5").unwrap();
+        game.play_with(mv, Some(p.left_ms), false).unwrap();
+        // No increment for Black from now on; White keeps theirs.
+        t.press(&game, Moment::from_millis(12_000), Duration::ZERO)
+            .unwrap();
+        game.play_uci("g1f3").unwrap();
+        let p = t
+            .press(&game, Moment::from_millis(17_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(p.left_ms, 85_000);
+
+        let mut reloaded = Game::new(RuleSet::Fide);
+        for (uci, left) in [("e2e4", 180_000), ("e7e5", 90_000), ("g1f3", 172_000)] {
+            let mv = reloaded.parse_uci(uci).unwrap();
+            reloaded.play_with(mv, Some(left), false).unwrap();
+        }
+        let back = live(&reloaded);
+        assert!(back.clock.is_berserk(Color::Black));
+        assert!(!back.clock.is_berserk(Color::White));
+    }
+
     /// A rematch is offered once, accepted by the other side, and asked
     /// for in vain once the next game runs.
     #[test]
