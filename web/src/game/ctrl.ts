@@ -22,7 +22,8 @@ import type { Controller, Ctx } from '../page.js';
 import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
-import { arenaOfGame } from '../tournaments/api.js';
+import { arenaOfGame, goBerserk } from '../tournaments/api.js';
+import { arenaErrorText } from '../tournaments/model.js';
 import { ChatCtrl } from './chat.js';
 import { isTableGame, opposite } from './model.js';
 
@@ -69,7 +70,9 @@ export class GameCtrl implements Controller {
   /** Table games: the server's clocks and when they arrived. */
   clock: ReceivedClock | null = null;
   /** The Arena this game was paired in (its page is linked), if any. */
-  arena: { id: string; fullName: string } | null = null;
+  arena: { id: string; fullName: string; berserkable: boolean } | null = null;
+  /** Why going berserk was refused. */
+  berserkError: string | null = null;
   /** Table games: the time left to make the first move, and when it was received. */
   deadline: { ms: number; at: number } | null = null;
 
@@ -134,6 +137,24 @@ export class GameCtrl implements Controller {
         this.loadError = e instanceof ApiError && (e.status === 404 || e.code === 'not_found') ? 'missing' : 'network';
         this.redraw();
       });
+  }
+
+  /** May the viewer go berserk now: an Arena game that allows it, before their own first move, not berserk yet. */
+  canBerserk(): boolean {
+    const g = this.game;
+    if (!this.arena?.berserkable || !g || g.status !== 'ongoing' || !g.you || !g.clock) return false;
+    const moved = g.you === 'white' ? g.ply >= 1 : g.ply >= 2;
+    return !moved && !g.clock[`${g.you}_berserk`];
+  }
+
+  /** Goes berserk: half the time, no increment, a point more for a long win. */
+  berserk(): void {
+    this.berserkError = null;
+    goBerserk(this.id)
+      .catch((e: unknown) => {
+        this.berserkError = arenaErrorText(e);
+      })
+      .finally(() => this.redraw());
   }
 
   private listen(target: EventTarget, type: string, f: (e: Event) => void): void {

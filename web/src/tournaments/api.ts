@@ -172,8 +172,13 @@ export async function sayInArena(id: string, text: string): Promise<void> {
   await call('POST', `${arena(id)}/chat`, { text });
 }
 
+/** Goes berserk in an Arena game (before one's first move). */
+export async function goBerserk(game: string): Promise<void> {
+  await call('POST', `/api/board/game/${encodeURIComponent(game)}/berserk`);
+}
+
 /** The Arena a game was paired in, or null. */
-export async function arenaOfGame(game: string): Promise<{ id: string; fullName: string } | null> {
+export async function arenaOfGame(game: string): Promise<{ id: string; fullName: string; berserkable: boolean } | null> {
   try {
     return await call('GET', `/api/tournament/of-game/${encodeURIComponent(game)}`);
   } catch {

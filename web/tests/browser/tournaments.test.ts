@@ -108,7 +108,7 @@ test('bad settings in the form give a clear error and create nothing', async () 
   await done(context, page);
 });
 
-test('two players join, are paired, their games open by themselves, the game counts, one withdraws, the creator ends it', async () => {
+test('two players join, are paired, their games open by themselves, White goes berserk, the game counts, one withdraws, the creator ends it', async () => {
   const a = await newPage();
   const b = await newPage();
   const ann = await signUp(a.page, 'arena_ann');
@@ -135,11 +135,19 @@ test('two players join, are paired, their games open by themselves, the game cou
   const winner = annColour === 'white' ? bob : ann;
   const loser = annColour === 'white' ? ann : bob;
   await waitForOurTurn(white);
+  // White goes berserk before moving: half of 3 minutes; both pages show it; the button is gone.
+  await white.getByTestId('game-berserk').click();
+  await white.getByTestId('berserk-bottom').waitFor();
+  await black.getByTestId('berserk-top').waitFor();
+  assert.equal((await white.getByTestId('clock-bottom').textContent())?.trim(), '1:30');
+  assert.equal(await white.getByTestId('game-berserk').count(), 0);
   await clickMove(white, 'e2', 'e4');
   await waitForPlies(black, 1);
   await waitForOurTurn(black);
   await clickMove(black, 'e7', 'e5');
   await waitForPlies(white, 2);
+  // Black has moved: too late for Black to go berserk.
+  assert.equal(await black.getByTestId('game-berserk').count(), 0);
   await white.getByTestId('resign').click();
   await white.getByTestId('resign-confirm').click();
   await black.getByTestId('result-headline').filter({ hasText: 'You won!' }).waitFor({ timeout: 30_000 });
