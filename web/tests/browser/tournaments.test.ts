@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiGame, clickMove, closeBrowser, done, newPage, selectLang, shot, waitForOurTurn, waitForPlies } from './helpers.js';
+import { apiGame, clickMove, closeBrowser, done, newPage, PHONE, selectLang, shot, waitForOurTurn, waitForPlies } from './helpers.js';
 
 after(closeBrowser);
 
@@ -189,8 +189,8 @@ test('two players join, are paired, their games open by themselves, White goes b
   await done(b.context, b.page);
 });
 
-test('the tournament pages in French', async () => {
-  const { context, page } = await newPage();
+test('the tournament pages in French, on a phone', async () => {
+  const { context, page } = await newPage({ viewport: PHONE });
   await signUp(page, 'arena_fr');
   await selectLang(page, 'fr');
   await page.getByTestId('tournaments-link').filter({ hasText: 'Tournois' }).click();
@@ -205,5 +205,8 @@ test('the tournament pages in French', async () => {
   await page.getByTestId('arena-countdown').filter({ hasText: 'Commence dans' }).waitFor();
   await page.getByTestId('arena-join').filter({ hasText: 'Participer' }).waitFor();
   await page.getByTestId('arena-standing-empty').filter({ hasText: 'Personne n’a encore rejoint.' }).waitFor();
+  await shot(page, 'arena-phone-fr');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `the Arena page scrolls sideways: ${width}px`);
   await done(context, page);
 });
