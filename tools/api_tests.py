@@ -767,8 +767,8 @@ ARENA_SCOPES = "board:play,challenge:read,tournament:write"
 class Arenas(Base):
     def test_arena_pairs_two_players_and_scores_the_winner(self):
         a_name, b_name, c_name = self.name("arna"), self.name("arnb"), self.name("arnc")
-        (ann, ann_token), (bob, _) = player(a_name, ARENA_SCOPES), player(b_name, ARENA_SCOPES)
-        cy, _ = player(c_name, ARENA_SCOPES)
+        (ann, ann_token), (bob, bob_token) = player(a_name, ARENA_SCOPES), player(b_name, ARENA_SCOPES)
+        cy, cy_token = player(c_name, ARENA_SCOPES)
         a_events = Feed(ann.board.stream_incoming_events())
         b_events = Feed(bob.board.stream_incoming_events())
 
@@ -807,6 +807,26 @@ class Arenas(Base):
         self.assertEqual((shown["nbPlayers"], shown["isStarted"], shown["isFinished"]), (2, True, False))
         self.assertIn("secondsToFinish", shown)
         self.assertEqual(sorted(p["name"] for p in shown["standing"]["players"]), sorted([a_name, b_name]))
+        # Ours: the viewer's place and current game, and the Arena of a game.
+        status, mine = raw_json(ann_token, "GET", f"/api/tournament/{tid}")
+        self.assertEqual(status, 200, mine)
+        self.assertEqual((mine["me"]["gameId"], mine["me"]["username"]), (gid, a_name))
+        self.assertNotIn("withdraw", mine["me"])
+        status, outsider = raw_json(cy_token, "GET", f"/api/tournament/{tid}")
+        self.assertNotIn("me", outsider)
+        status, of = raw_json(cy_token, "GET", f"/api/tournament/of-game/{gid}")
+        self.assertEqual((status, of), (200, {"id": tid, "fullName": "Sunday Arena", "berserkable": True}))
+        status, none = raw_json(cy_token, "GET", "/api/tournament/of-game/nosuchgame")
+        self.assertEqual(status, 404, none)
+        # Ours: the Arena's chat (on by default), for any logged-in account.
+        self.assertTrue(shown["hasChat"])
+        status, said = raw_json(cy_token, "POST", f"/api/tournament/{tid}/chat", json={"text": "good luck"})
+        self.assertEqual(status, 200, said)
+        status, blank = raw_json(cy_token, "POST", f"/api/tournament/{tid}/chat", json={"text": "  "})
+        self.assertEqual(status, 400, blank)
+        self.assertIn("error", blank)
+        status, lines = raw_json(bob_token, "GET", f"/api/tournament/{tid}/chat")
+        self.assertEqual([(l["user"], l["text"]) for l in lines], [(c_name, "good luck")])
 
         # Played to mate through the Board API: Black mates.
         full = Feed(ann.board.stream_game_state(gid)).next()
@@ -842,6 +862,10 @@ class Arenas(Base):
             ann.tournaments.get_tournament("nosuchid")
         self.assertEqual(unknown.exception.status_code, 404)
         bob.tournaments.withdraw_arena(tid)
+        status, paused = raw_json(bob_token, "GET", f"/api/tournament/{tid}")
+        self.assertTrue(paused["me"]["withdraw"])
+        self.assertEqual([p.get("withdraw", False) for p in paused["standing"]["players"]
+                          if p["name"] == b_name], [True])
         ann.tournaments.terminate_arena(tid)
         done = ann.tournaments.get_tournament(tid)
         self.assertEqual((done["isFinished"], done["status"]), (True, 30))
@@ -850,6 +874,72 @@ class Arenas(Base):
         status, body = raw_json(ann_token, "POST", f"/api/tournament/{tid}/join")
         self.assertEqual(status, 400, body)
         self.assertIn("error", body)
+
+    def test_berserk_halves_the_clock_and_adds_a_point_to_a_long_win(self):
+        a_name, b_name, c_name = self.name("bska"), self.name("bskb"), self.name("bskc")
+        (ann, ann_token), (bob, bob_token) = player(a_name, ARENA_SCOPES), player(b_name, ARENA_SCOPES)
+        _, cy_token = player(c_name, ARENA_SCOPES)
+        a_events = Feed(ann.board.stream_incoming_events())
+        b_events = Feed(bob.board.stream_incoming_events())
+        arena = ann.tournaments.create_arena(clockTime=3, clockIncrement=2, minutes=20, name="Berserk",
+                                             startDate=int(time.time() * 1000) + 1000, rated=False)
+        tid = arena["id"]
+        self.assertTrue(arena["berserkable"])
+        ann.tournaments.join_arena(tid)
+        bob.tournaments.join_arena(tid)
+        a_start, _ = a_events.until(is_type("gameStart"), timeout=20, what="gameStart")
+        gid = a_start["game"]["gameId"]
+        b_events.until(is_type("gameStart", "game", gid), what="the same gameStart")
+        feed = Feed(ann.board.stream_game_state(gid))
+        full = feed.next()
+        white_is_ann = full["white"]["name"] == a_name
+        w_token, b_token = (ann_token, bob_token) if white_is_ann else (bob_token, ann_token)
+        white, black = (ann, bob) if white_is_ann else (bob, ann)
+        white_name = a_name if white_is_ann else b_name
+
+        # Only a player of an Arena game may go berserk.
+        status, body = raw_json(cy_token, "POST", f"/api/board/game/{gid}/berserk")
+        self.assertEqual(status, 403, body)
+        status, body = raw_json(w_token, "POST", "/api/board/game/nosuchgm/berserk")
+        self.assertEqual(status, 404, body)
+        # White goes berserk before moving: half of 3 minutes, no increment.
+        status, body = raw_json(w_token, "POST", f"/api/board/game/{gid}/berserk")
+        self.assertEqual((status, body), (200, {"ok": True}))
+        state, _ = feed.until(lambda e: e.get("type") == "gameState" and e.get("wberserk"), what="wberserk")
+        sec = datetime.timedelta(seconds=1)
+        self.assertEqual((state["wtime"], state["winc"], state["btime"], state["binc"]), (90 * sec, 0 * sec, 180 * sec, 2 * sec))
+        status, body = raw_json(w_token, "POST", f"/api/board/game/{gid}/berserk")
+        self.assertEqual(status, 400, body)
+        self.assertIn("already", body["error"])
+        # Black moves first, then it is too late for Black.
+        moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5",
+                 "c2c3", "d7d6", "b1d2", "a7a6", "h2h3", "h7h6"]
+        white.board.make_move(gid, moves[0])
+        black.board.make_move(gid, moves[1])
+        status, body = raw_json(b_token, "POST", f"/api/board/game/{gid}/berserk")
+        self.assertEqual(status, 400, body)
+        self.assertIn("first move", body["error"])
+        for i, uci in enumerate(moves[2:], start=2):
+            (white if i % 2 == 0 else black).board.make_move(gid, uci)
+        # White's increment is gone: its time only goes down.
+        state, _ = feed.until(lambda e: e.get("type") == "gameState" and len(e["moves"].split()) == 14,
+                              what="14 plies")
+        self.assertLessEqual(state["wtime"], 90 * sec)
+        self.assertEqual(state["winc"], 0 * sec)
+        black.board.resign_game(gid)
+        for f in (a_events, b_events):
+            f.until(is_type("gameFinish", "game", gid), what="gameFinish")
+
+        # A berserk win of 14 plies: 2 points and the berserk point.
+        deadline = time.monotonic() + WAIT
+        while True:
+            results = list(ann.tournaments.stream_results(tid, sheet=True))
+            if results and results[0]["score"] == 3 or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        self.assertEqual((results[0]["username"], results[0]["score"], results[0]["sheet"]["scores"]),
+                         (white_name, 3, "3"))
+        self.assertEqual(ann.tournaments.get_tournament(tid)["stats"]["berserks"], 1)
 
 
 SWISS_SCOPES = "board:play,challenge:read,tournament:write,team:write"

@@ -83,6 +83,9 @@ export interface ClockState {
   white_ms: number;
   black_ms: number;
   running: Color | null;
+  /** Arena games: the sides that went berserk (half the time, no increment). */
+  white_berserk?: boolean;
+  black_berserk?: boolean;
 }
 
 /** A table (protocol "Table"): where two players meet. */

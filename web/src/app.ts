@@ -59,6 +59,12 @@ import { patch } from './snab.js';
 import { TableCtrl } from './table/ctrl.js';
 import { tableView } from './table/view.js';
 import { TokensCtrl } from './tokens/ctrl.js';
+import { ArenaCtrl } from './tournaments/ctrl.js';
+import { ArenasCtrl } from './tournaments/list-ctrl.js';
+import { arenasView } from './tournaments/list-view.js';
+import { ArenaNewCtrl } from './tournaments/new-ctrl.js';
+import { arenaNewView } from './tournaments/new-view.js';
+import { arenaView } from './tournaments/view.js';
 import { tokensView } from './tokens/view.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
@@ -163,6 +169,12 @@ export class App {
         return compose(new ClubCtrl(this.ctx, r.id), clubView);
       case 'swiss':
         return compose(new SwissCtrl(this.ctx, r.id), swissView);
+      case 'arenas':
+        return compose(new ArenasCtrl(this.ctx), arenasView);
+      case 'arenaNew':
+        return compose(new ArenaNewCtrl(this.ctx), arenaNewView);
+      case 'arena':
+        return compose(new ArenaCtrl(this.ctx, r.id), arenaView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }

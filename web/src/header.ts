@@ -45,6 +45,7 @@ export function headerView(s: HeaderState): VNode {
         h('a.nav-puzzles', { attrs: { href: '/training', 'data-testid': 'puzzles-link' } }, t('puzzle.nav')),
         h('a.nav-multiplayer', { attrs: { href: '/multiplayer', 'data-testid': 'multiplayer-link' } }, t('nav.multiplayer')),
         h('a.nav-clubs', { attrs: { href: '/team', 'data-testid': 'clubs-link' } }, t('clubs.nav')),
+        h('a.nav-tournaments', { attrs: { href: '/tournament', 'data-testid': 'tournaments-link' } }, t('arena.nav')),
       ]),
       accountNav(s),
       h('div.lang', [

@@ -42,7 +42,13 @@ export type Route =
   /** One club's page. */
   | { page: 'club'; id: string }
   /** A Swiss tournament's page. */
-  | { page: 'swiss'; id: string };
+  | { page: 'swiss'; id: string }
+  /** The Arena tournaments: about to start, being played, finished. */
+  | { page: 'arenas' }
+  /** The form that creates an Arena. */
+  | { page: 'arenaNew' }
+  /** One Arena's page. */
+  | { page: 'arena'; id: string };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -70,6 +76,10 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'club', id: decodeURIComponent(m[1]!) };
   m = /^\/swiss\/([^/.]+)\/?$/.exec(pathname);
   if (m) return { page: 'swiss', id: decodeURIComponent(m[1]!) };
+  if (/^\/tournament\/?$/.test(pathname)) return { page: 'arenas' };
+  if (/^\/tournament\/new\/?$/.test(pathname)) return { page: 'arenaNew' };
+  m = /^\/tournament\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'arena', id: decodeURIComponent(m[1]!) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };

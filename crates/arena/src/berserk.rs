@@ -81,6 +81,7 @@ mod tests {
             rated: true,
             variant: "standard".into(),
             conditions: ConditionsDraft::default(),
+            has_chat: true,
         }
         .validate(now)
         .unwrap()

@@ -33,6 +33,7 @@
 //!     rated: true,
 //!     variant: "standard".into(),
 //!     conditions: ConditionsDraft::default(),
+//!     has_chat: true,
 //! }
 //! .validate(now)
 //! .expect("a plain 3+0 hour");

@@ -108,6 +108,7 @@ mod tests {
             rated: true,
             variant: "standard".into(),
             conditions: ConditionsDraft::default(),
+            has_chat: true,
         }
         .validate(START)
         .unwrap()

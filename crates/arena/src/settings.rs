@@ -44,6 +44,14 @@ pub struct ArenaDraft {
     pub variant: String,
     /// Who may join.
     pub conditions: ConditionsDraft,
+    /// Whether the Arena has a chat (true for drafts stored before the flag).
+    #[serde(default = "chat_by_default")]
+    pub has_chat: bool,
+}
+
+/// Arenas have a chat unless the creator turns it off (lichess's default).
+fn chat_by_default() -> bool {
+    true
 }
 
 /// Why a draft was refused.
@@ -86,6 +94,7 @@ pub struct ArenaSettings {
     rated: bool,
     variant: String,
     conditions: Conditions,
+    has_chat: bool,
 }
 
 impl ArenaDraft {
@@ -105,6 +114,7 @@ impl ArenaDraft {
             rated: self.rated,
             variant: self.variant,
             conditions: self.conditions.validate()?,
+            has_chat: self.has_chat,
         })
     }
 }
@@ -188,11 +198,30 @@ impl ArenaSettings {
     pub fn conditions(&self) -> &Conditions {
         &self.conditions
     }
+
+    /// Whether the Arena has a chat.
+    pub fn has_chat(&self) -> bool {
+        self.has_chat
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drafts_stored_before_the_chat_flag_have_a_chat() {
+        let mut v = serde_json::to_value(draft()).unwrap();
+        v.as_object_mut().unwrap().remove("has_chat");
+        let back: ArenaDraft = serde_json::from_value(v).unwrap();
+        assert!(back.has_chat);
+        let off = ArenaDraft {
+            has_chat: false,
+            ..draft()
+        };
+        let now = off.starts_at;
+        assert!(!off.validate(now).unwrap().has_chat());
+    }
 
     const NOW: Timestamp = Timestamp::from_millis(1_800_000_000_000);
 
@@ -207,6 +236,7 @@ mod tests {
             rated: true,
             variant: "standard".into(),
             conditions: ConditionsDraft::default(),
+            has_chat: true,
         }
     }
 

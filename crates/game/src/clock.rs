@@ -494,6 +494,8 @@ pub struct Clock {
     /// side) or now (for the other side).
     remaining: ByColor<Duration>,
     lag_quota: ByColor<Duration>,
+    /// Sides that went berserk (an Arena's rule): no increment for them.
+    berserk: ByColor<bool>,
     state: State,
 }
 
@@ -521,8 +523,55 @@ impl Clock {
             control,
             remaining: ByColor::new_with(|_| control.initial()),
             lag_quota: ByColor::new_with(|_| Clock::LAG_QUOTA_START),
+            berserk: ByColor::default(),
             state: State::NotStarted,
         }
+    }
+
+    /// `color` goes berserk (an Arena's rule) before the clock starts:
+    /// their time becomes `time` (never more than they have) and their
+    /// moves get no increment from now on.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::AlreadyRunning`] once the clock runs,
+    /// [`ClockError::Stopped`] after the game; the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use plyyard_game::shakmaty::Color;
+    /// use plyyard_game::{Clock, Moment, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
+    /// clock.berserk(Color::Black, Duration::from_secs(90)).unwrap();
+    /// clock.start(Color::White, Moment::ORIGIN).unwrap();
+    /// clock.press(Color::White, Moment::from_millis(1_000), Duration::ZERO).unwrap();
+    /// let black = clock.press(Color::Black, Moment::from_millis(3_000), Duration::ZERO).unwrap();
+    /// assert_eq!(black.remaining, Duration::from_secs(88));
+    /// ```
+    pub fn berserk(&mut self, color: Color, time: Duration) -> Result<(), ClockError> {
+        match self.state {
+            State::NotStarted => {
+                self.remaining[color] = self.remaining[color].min(time);
+                self.berserk[color] = true;
+                Ok(())
+            }
+            State::Running { color: running, .. } => Err(ClockError::AlreadyRunning { running }),
+            State::Stopped => Err(ClockError::Stopped),
+        }
+    }
+
+    /// Whether `color` went berserk.
+    pub fn is_berserk(&self, color: Color) -> bool {
+        self.berserk[color]
+    }
+
+    /// Marks `color` berserk (no increment) without touching their time:
+    /// for a clock restored from stored times that were already halved.
+    pub fn restore_berserk(&mut self, color: Color) {
+        self.berserk[color] = true;
     }
 
     /// The time control.
@@ -692,7 +741,12 @@ impl Clock {
         self.lag_quota[color] =
             (self.lag_quota[color] - lag_credit + Clock::LAG_QUOTA_GAIN).min(Clock::LAG_QUOTA_MAX);
         // Not flagged, so elapsed < remaining and the subtraction cannot underflow.
-        let remaining = self.remaining[color] - (elapsed - lag_credit) + self.control.increment();
+        let increment = if self.berserk[color] {
+            Duration::ZERO
+        } else {
+            self.control.increment()
+        };
+        let remaining = self.remaining[color] - (elapsed - lag_credit) + increment;
         self.remaining[color] = remaining;
         self.state = State::Running {
             color: color.other(),
@@ -771,6 +825,7 @@ impl Clock {
                 white: quota(snapshot.white_lag_quota_ms),
                 black: quota(snapshot.black_lag_quota_ms),
             },
+            berserk: ByColor::default(),
             state: match snapshot.running {
                 Some(color) => State::Running { color, since: now },
                 None => State::NotStarted,

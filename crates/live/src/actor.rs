@@ -274,6 +274,18 @@ impl Actor {
                 let next = self.live.resign(&player);
                 self.apply(next, Change::End).await
             }
+            Ask::Berserk { player, time_ms } => {
+                let before = self.live.berserk(&player, time_ms)?;
+                let done = self
+                    .commit(self.live.game.clone(), Change::Notice(EventKind::Berserk))
+                    .await;
+                if done.is_err()
+                    && let Some(t) = self.live.table.as_mut()
+                {
+                    t.unpress(before);
+                }
+                done
+            }
             Ask::Rematch { player } => self.rematch(&player).await,
             other => Err(ApiError::internal(format!("not an action: {other:?}"))),
         }

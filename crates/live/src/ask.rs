@@ -91,6 +91,14 @@ pub enum Ask {
         /// Who asks.
         player: PlayerId,
     },
+    /// `player` goes berserk (Arena games) before their first move: their
+    /// time becomes `time_ms` and they get no increment.
+    Berserk {
+        /// Who asks.
+        player: PlayerId,
+        /// Their time from now on, ms.
+        time_ms: u64,
+    },
     /// `player` claims a draw, optionally announcing a move.
     Claim {
         /// Who asks.
@@ -158,6 +166,12 @@ pub enum Action {
     Undo,
     /// Resigns.
     Resign,
+    /// Goes berserk before one's first move (Arena games): one's time
+    /// becomes `time`, with no increment.
+    Berserk {
+        /// The time left from now on.
+        time: Duration,
+    },
     /// Claims a draw, optionally announcing a move.
     Claim {
         /// What is claimed.
@@ -189,6 +203,10 @@ impl Action {
             Action::Rematch => Ask::Rematch { player },
             Action::Undo => Ask::Undo { player },
             Action::Resign => Ask::Resign { player },
+            Action::Berserk { time } => Ask::Berserk {
+                player,
+                time_ms: u64::try_from(time.as_millis()).unwrap_or(u64::MAX),
+            },
             Action::Claim { reason, uci } => Ask::Claim {
                 player,
                 reason,

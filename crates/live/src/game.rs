@@ -421,6 +421,23 @@ impl LiveGame {
         Ok(next)
     }
 
+    /// `player` goes berserk in a table game before their own first move:
+    /// their time becomes `time_ms`, without increment. The clock as it
+    /// was, to put back if the change is not committed.
+    pub(super) fn berserk(
+        &mut self,
+        player: &PlayerId,
+        time_ms: u64,
+    ) -> Result<plyyard_game::Clock, ApiError> {
+        let color = self.player_color(player)?;
+        if self.game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let ply = self.game.ply();
+        let t = self.table_mut()?;
+        t.berserk(color, ply, time_ms)
+    }
+
     /// `player` claims the win (or a draw) against an opponent away long
     /// enough.
     pub(super) fn claim_away(&mut self, player: &PlayerId, win: bool) -> Result<Game, ApiError> {

@@ -136,10 +136,18 @@ impl TableLive {
             white_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
             black_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
         };
+        let mut clock = Clock::restore(t.control, &snapshot, now);
+        // A side's first move records its time before the clock started:
+        // less than the initial time only when it went berserk.
+        for (i, m) in game.history().iter().take(2).enumerate() {
+            if m.clock_ms.is_some_and(|c| c < initial) {
+                clock.restore_berserk(Color::from_white(i == 0));
+            }
+        }
         TableLive {
             code: t.code.clone(),
             rated: t.rated,
-            clock: Clock::restore(t.control, &snapshot, now),
+            clock,
             origin: Instant::now(),
             first_move_from: now,
             first_move: tuning.first_move_timeout,
@@ -312,7 +320,8 @@ impl TableLive {
         let before = self.clock.clone();
         let ply = game.ply();
         let left_ms = match ply {
-            0 | 1 => ms(self.clock.control().initial()),
+            // Before the clock starts: the initial time, or half of it after berserk.
+            0 | 1 => ms(self.clock.remaining(game.turn(), now)),
             _ => match self.clock.press(game.turn(), now, lag) {
                 Ok(p) => ms(p.remaining),
                 Err(ClockError::Flagged { color }) => return Err(Refusal::Flagged(color)),
@@ -328,6 +337,35 @@ impl TableLive {
             self.first_move_from = now;
         }
         Ok(Pressed { left_ms, before })
+    }
+
+    /// `color` goes berserk at ply `ply`: allowed only before their own
+    /// first move (White at ply 0, Black before ply 2) and once. Their
+    /// time becomes `time_ms`, without increment; the clock as it was is
+    /// returned (for [`TableLive::unpress`]).
+    pub(super) fn berserk(
+        &mut self,
+        color: Color,
+        ply: usize,
+        time_ms: u64,
+    ) -> Result<Clock, ApiError> {
+        let moved = match color {
+            Color::White => ply >= 1,
+            Color::Black => ply >= 2,
+        };
+        if moved {
+            return Err(ApiError::bad_request(
+                "berserk is only possible before your first move",
+            ));
+        }
+        if self.clock.is_berserk(color) {
+            return Err(ApiError::bad_request("you went berserk already"));
+        }
+        let before = self.clock.clone();
+        self.clock
+            .berserk(color, Duration::from_millis(time_ms))
+            .map_err(clock_error)?;
+        Ok(before)
     }
 
     /// Puts the clock back as it was before a press whose move was not
@@ -386,6 +424,8 @@ impl TableLive {
                 white_ms: ms(self.clock.remaining(Color::White, now)),
                 black_ms: ms(self.clock.remaining(Color::Black, now)),
                 running: self.clock.running().map(|c| color_name(c).to_owned()),
+                white_berserk: self.clock.is_berserk(Color::White),
+                black_berserk: self.clock.is_berserk(Color::Black),
             },
             draw_offer: game.draw_offer().map(|c| color_name(c).to_owned()),
             away: AwayJson {
@@ -525,6 +565,58 @@ mod tests {
         assert_eq!(t.clock.running(), Some(Color::Black));
         t.unpress(p.before);
         assert_eq!(t.clock.running(), Some(Color::White));
+    }
+
+    /// Berserk (Arena games): only before one's own first move and once;
+    /// the time is recorded with the first move, so a reloaded game knows
+    /// who went berserk (no increment for them).
+    #[test]
+    fn berserk_halves_a_clock_before_the_first_move_and_comes_back() {
+        let mut game = Game::new(RuleSet::Fide);
+        let mut t = live(&game);
+        let before = t.berserk(Color::Black, 0, 90_000).unwrap();
+        assert!(!before.is_berserk(Color::Black));
+        assert!(t.berserk(Color::Black, 0, 90_000).is_err(), "once");
+        let state = t.state(&game);
+        assert_eq!(
+            (state.clock.black_ms, state.clock.white_ms),
+            (90_000, 180_000)
+        );
+        assert!(state.clock.black_berserk && !state.clock.white_berserk);
+        t.press(&game, Moment::from_millis(1_000), Duration::ZERO)
+            .unwrap();
+        let mv = game.parse_uci("e2e4").unwrap();
+        game.play_with(mv, Some(180_000), false).unwrap();
+        assert!(
+            t.berserk(Color::White, 1, 90_000).is_err(),
+            "White has moved"
+        );
+        let p = t
+            .press(&game, Moment::from_millis(2_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(
+            p.left_ms, 90_000,
+            "Black's first move records its halved time"
+        );
+        let mv = game.parse_uci("e7e5").unwrap();
+        game.play_with(mv, Some(p.left_ms), false).unwrap();
+        // No increment for Black from now on; White keeps theirs.
+        t.press(&game, Moment::from_millis(12_000), Duration::ZERO)
+            .unwrap();
+        game.play_uci("g1f3").unwrap();
+        let p = t
+            .press(&game, Moment::from_millis(17_000), Duration::ZERO)
+            .unwrap();
+        assert_eq!(p.left_ms, 85_000);
+
+        let mut reloaded = Game::new(RuleSet::Fide);
+        for (uci, left) in [("e2e4", 180_000), ("e7e5", 90_000), ("g1f3", 172_000)] {
+            let mv = reloaded.parse_uci(uci).unwrap();
+            reloaded.play_with(mv, Some(left), false).unwrap();
+        }
+        let back = live(&reloaded);
+        assert!(back.clock.is_berserk(Color::Black));
+        assert!(!back.clock.is_berserk(Color::White));
     }
 
     /// A rematch is offered once, accepted by the other side, and asked

@@ -208,6 +208,7 @@ mod tests {
             rated: true,
             variant: variant.into(),
             conditions: ConditionsDraft::default(),
+            has_chat: true,
         }
         .validate(now)
         .unwrap()

@@ -13,6 +13,8 @@
 //! - [`scoring`]: from an Arena's games to each player's sheet, record and
 //!   rank (the standings);
 //! - [`service`]: [`Tournaments`], the door: every action with its checks;
+//! - [`chat`]: an Arena's chat;
+//! - [`berserk`]: a player halves their clock for a bonus point;
 //! - [`director`]: the tick that starts, pairs, scores and finishes;
 //! - [`swiss`], [`swiss_service`], [`swiss_director`]: Swiss tournaments
 //!   (FIDE Dutch, by `plyyard-swiss`): the settings and rounds, the doors,
@@ -30,6 +32,8 @@
 //! SQL is `plyyard_store`'s.
 
 pub mod arena;
+pub mod berserk;
+pub mod chat;
 pub mod director;
 pub mod error;
 pub mod scoring;

@@ -212,6 +212,23 @@ impl Tournaments {
         Ok(Some((arena, pairing)))
     }
 
+    /// The game of Arena `id` that `player` is playing now, if any (the
+    /// latest one paired).
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn playing(&self, id: &str, player: &str) -> Result<Option<String>, TournamentError> {
+        let pairings = self.deps.store.tournament_pairings(id).await?;
+        Ok(pairings
+            .into_iter()
+            .rev()
+            .find(|p| {
+                p.status == plyyard_store::PairingStatus::Playing
+                    && (p.white == player || p.black == player)
+            })
+            .map(|p| p.game_id))
+    }
+
     /// The created, started and finished Arenas.
     ///
     /// # Errors

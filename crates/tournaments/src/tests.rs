@@ -52,6 +52,7 @@ fn draft(now: Timestamp) -> ArenaDraft {
         rated: true,
         variant: "standard".into(),
         conditions: ConditionsDraft::default(),
+        has_chat: true,
     }
 }
 
@@ -145,6 +146,12 @@ async fn an_arena_pairs_online_players_and_scores_their_game() {
         assert_eq!(state.id, p.game_id);
         // Nobody else is waiting: no second game.
         assert_eq!(t.tick(later(now, 2)).await.unwrap().paired, 0);
+        // Each player's current game, and the game's Arena.
+        assert_eq!(t.playing(&id, "pa").await.unwrap(), Some(p.game_id.clone()));
+        assert_eq!(t.playing(&id, "pc").await.unwrap(), None);
+        let (of, _) = t.of_game(&p.game_id).await.unwrap().unwrap();
+        assert_eq!(of.id(), id);
+        assert!(t.of_game("nosuchgame").await.unwrap().is_none());
 
         // Fool's mate: Black wins, scored 2 on Black's sheet.
         play(
@@ -157,6 +164,7 @@ async fn an_arena_pairs_online_players_and_scores_their_game() {
         .await;
         let report = t.tick(later(now, 3)).await.unwrap();
         assert_eq!(report.scored, 1, "{report:?}");
+        assert_eq!(t.playing(&id, "pa").await.unwrap(), None);
         let arena = t.get(&id).await.unwrap();
         assert_eq!(arena.status(), TournamentStatus::Started);
         let standings = t.standings(&arena).await.unwrap();
@@ -278,6 +286,158 @@ async fn an_arena_finishes_at_its_end_and_club_arenas_take_members_only() {
         assert!(matches!(
             t.get("nosuch00").await,
             Err(TournamentError::NotFound(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn an_arena_chat_takes_lines_only_when_the_arena_has_one() {
+    for (_dir, store) in stores().await {
+        for (id, name) in [("pa", "Ann"), ("pb", "Bob")] {
+            store.create_account(id, name, "h", 1).await.unwrap();
+        }
+        let presence = Arc::new(Presence::default());
+        let (t, _games) = tournaments(&store, &presence);
+        let now = Timestamp::from_millis(now_ms());
+        let chatty = t
+            .create("pa", "Ann", new_arena(draft(now)), now)
+            .await
+            .unwrap();
+        let id = chatty.id().to_owned();
+        assert!(t.chat(&id).await.unwrap().is_empty());
+        t.say(&id, "pa", "Ann", "  good luck  ", now).await.unwrap();
+        t.say(&id, "pb", "Bob", "you too", later(now, 1))
+            .await
+            .unwrap();
+        let lines = t.chat(&id).await.unwrap();
+        let said: Vec<(&str, &str)> = lines
+            .iter()
+            .map(|l| (l.author_name.as_str(), l.text.as_str()))
+            .collect();
+        assert_eq!(said, [("Ann", "good luck"), ("Bob", "you too")]);
+        // A blank line and a line too long are refused and not stored.
+        assert!(matches!(
+            t.say(&id, "pa", "Ann", "   ", now).await,
+            Err(TournamentError::Invalid(_))
+        ));
+        assert!(matches!(
+            t.say(&id, "pa", "Ann", &"x".repeat(1000), now).await,
+            Err(TournamentError::Invalid(_))
+        ));
+        assert_eq!(t.chat(&id).await.unwrap().len(), 2);
+
+        // An Arena without a chat refuses both reading and saying.
+        let quiet = t
+            .create(
+                "pa",
+                "Ann",
+                new_arena(ArenaDraft {
+                    has_chat: false,
+                    ..draft(now)
+                }),
+                now,
+            )
+            .await
+            .unwrap();
+        assert!(!t.get(quiet.id()).await.unwrap().settings.has_chat());
+        assert!(matches!(
+            t.say(quiet.id(), "pa", "Ann", "hello", now).await,
+            Err(TournamentError::Invalid(m)) if m.contains("no chat")
+        ));
+        assert!(matches!(
+            t.chat(quiet.id()).await,
+            Err(TournamentError::Invalid(_))
+        ));
+        assert!(matches!(
+            t.chat("nosuch").await,
+            Err(TournamentError::NotFound(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn berserk_halves_the_clock_and_a_long_win_scores_its_point() {
+    for (_dir, store) in stores().await {
+        for (id, name) in [("pa", "Ann"), ("pb", "Bob")] {
+            store.create_account(id, name, "h", 1).await.unwrap();
+        }
+        let presence = Arc::new(Presence::default());
+        let (t, games) = tournaments(&store, &presence);
+        let _ann = presence.here("ann");
+        let _bob = presence.here("bob");
+        let now = Timestamp::from_millis(now_ms());
+        let arena = t
+            .create("pa", "Ann", new_arena(draft(now)), now)
+            .await
+            .unwrap();
+        let id = arena.id().to_owned();
+        t.join(&id, "pa", None, now).await.unwrap();
+        t.join(&id, "pb", None, now).await.unwrap();
+        assert_eq!(t.tick(later(now, 1)).await.unwrap().paired, 1);
+        let p = t.games(&id).await.unwrap().remove(0);
+
+        assert!(matches!(
+            t.berserk(&p.game_id, "nobody").await,
+            Err(TournamentError::Forbidden(_))
+        ));
+        assert!(matches!(
+            t.berserk("nosuchgame", "pa").await,
+            Err(TournamentError::NotFound(_))
+        ));
+        t.berserk(&p.game_id, &p.white).await.unwrap();
+        let state = games.state(&p.game_id, None).await.unwrap();
+        let clock = state.table.unwrap().clock;
+        assert_eq!((clock.white_ms, clock.white_berserk), (90_000, true));
+        assert_eq!((clock.black_ms, clock.black_berserk), (180_000, false));
+        assert!(matches!(
+            t.berserk(&p.game_id, &p.white).await,
+            Err(TournamentError::Invalid(m)) if m.contains("already")
+        ));
+        let moves = [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "b1d2",
+            "a7a6", "h2h3", "h7h6",
+        ];
+        play(&games, &p.game_id, &p.white, &p.black, &moves[..2]).await;
+        assert!(matches!(
+            t.berserk(&p.game_id, &p.black).await,
+            Err(TournamentError::Invalid(m)) if m.contains("first move")
+        ));
+        play(&games, &p.game_id, &p.white, &p.black, &moves[2..]).await;
+        games
+            .act(&p.game_id, PlayerId(p.black.clone()), Action::Resign)
+            .await
+            .unwrap();
+        t.tick(later(now, 2)).await.unwrap();
+        let pairing = t.games(&id).await.unwrap().remove(0);
+        assert!(pairing.white_berserk && !pairing.black_berserk);
+        let standings = t.standings(&t.get(&id).await.unwrap()).await.unwrap();
+        let top = &standings[0];
+        assert_eq!(
+            (top.player_id.as_str(), top.score, top.sheet.scores.as_str()),
+            (p.white.as_str(), 3, "3"),
+            "2 for the win, 1 for berserk"
+        );
+
+        // An Arena without berserk refuses it.
+        let calm = t
+            .create(
+                "pa",
+                "Ann",
+                new_arena(ArenaDraft {
+                    berserkable: false,
+                    ..draft(now)
+                }),
+                now,
+            )
+            .await
+            .unwrap();
+        t.join(calm.id(), "pa", None, now).await.unwrap();
+        t.join(calm.id(), "pb", None, now).await.unwrap();
+        t.tick(later(now, 3)).await.unwrap();
+        let q = t.games(calm.id()).await.unwrap().remove(0);
+        assert!(matches!(
+            t.berserk(&q.game_id, &q.white).await,
+            Err(TournamentError::Invalid(m)) if m.contains("not allowed")
         ));
     }
 }

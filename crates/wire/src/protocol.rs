@@ -128,6 +128,12 @@ pub struct ClockJson {
     pub black_ms: u64,
     /// The side whose clock runs.
     pub running: Option<String>,
+    /// White went berserk (Arena games): half the time, no increment.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub white_berserk: bool,
+    /// Black went berserk.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub black_berserk: bool,
 }
 
 /// Which players are away.
@@ -338,6 +344,8 @@ pub enum EventKind {
     Away,
     /// A rematch was offered or agreed (table games).
     Rematch,
+    /// A player went berserk (Arena games): their clock changed.
+    Berserk,
 }
 
 /// A message from the client.

@@ -22,6 +22,7 @@ import {
   sayInClub,
   setLeader,
 } from './api.js';
+import { type ArenaSummary, clubArenas } from '../tournaments/api.js';
 import { clubErrorText, leads } from './model.js';
 
 /** Members the page lists, the latest to join first. */
@@ -39,6 +40,8 @@ export class ClubCtrl implements Controller {
   requests: JoinRequest[] | null = null;
   /** The members' chat, for a member. */
   chat: ClubChatLine[] | null = null;
+  /** The club's Arenas, the latest start first. */
+  arenas: ArenaSummary[] | null = null;
   /** Why loading failed (`missing` also set when there is no such club). */
   loadError: string | null = null;
   missing = false;
@@ -64,6 +67,12 @@ export class ClubCtrl implements Controller {
     readonly id: string,
   ) {
     void this.load();
+    clubArenas(id)
+      .then((list) => {
+        this.arenas = list;
+        this.redraw();
+      })
+      .catch(() => undefined);
     this.timer = setInterval(() => void this.follow(), FOLLOW_MS);
   }
 

@@ -9,6 +9,7 @@ import { lang, t } from '../i18n.js';
 import { authPath, clubPath } from '../route.js';
 import type { ClubMember, JoinRequest } from './api.js';
 import { CLUB_CHAT_MAX, type ClubCtrl, MEMBERS_SHOWN } from './club-ctrl.js';
+import { arenaRow } from '../tournaments/list-view.js';
 import { accessChoice, clubFacts, textArea } from './form-view.js';
 
 function day(ms: number): string {
@@ -182,6 +183,16 @@ function editForm(ctrl: ClubCtrl): VNode {
   );
 }
 
+/** The club's Arenas (and, for a leader, the way to make one). */
+function arenas(ctrl: ClubCtrl): VNode | null {
+  if (ctrl.arenas === null) return null;
+  return h('section.card.club-arenas', { attrs: { 'aria-labelledby': 'club-arenas-title', 'data-testid': 'club-arenas' } }, [
+    h('h2', { attrs: { id: 'club-arenas-title' } }, t('arena.club.title')),
+    ctrl.arenas.length === 0 ? h('p.muted', t('arena.club.none')) : h('ul.arena-list', ctrl.arenas.map(arenaRow)),
+    ctrl.isLeader() ? h('p', [h('a', { attrs: { href: '/tournament/new', 'data-testid': 'club-arena-create' } }, t('arena.create'))]) : null,
+  ]);
+}
+
 /** The whole club page. */
 export function clubView(ctrl: ClubCtrl): VNode {
   const club = ctrl.club;
@@ -214,6 +225,7 @@ export function clubView(ctrl: ClubCtrl): VNode {
         formError(ctrl.error, 'club-error-line'),
       ]),
       requests(ctrl),
+      arenas(ctrl),
       chat(ctrl),
     ]),
     members(ctrl),

@@ -22,6 +22,8 @@ import type { Controller, Ctx } from '../page.js';
 import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
 import { play, setSoundEnabled, soundEnabled } from '../sound.js';
+import { arenaOfGame, goBerserk } from '../tournaments/api.js';
+import { arenaErrorText } from '../tournaments/model.js';
 import { ChatCtrl } from './chat.js';
 import { isTableGame, opposite } from './model.js';
 
@@ -67,6 +69,10 @@ export class GameCtrl implements Controller {
   confirmingLeave = false;
   /** Table games: the server's clocks and when they arrived. */
   clock: ReceivedClock | null = null;
+  /** The Arena this game was paired in (its page is linked), if any. */
+  arena: { id: string; fullName: string; berserkable: boolean } | null = null;
+  /** Why going berserk was refused. */
+  berserkError: string | null = null;
   /** Table games: the time left to make the first move, and when it was received. */
   deadline: { ms: number; at: number } | null = null;
 
@@ -98,6 +104,12 @@ export class GameCtrl implements Controller {
       .then((g) => {
         if (!this.alive) return;
         this.onState(g, null);
+        if (isTableGame(g)) {
+          void arenaOfGame(id).then((a) => {
+            this.arena = a;
+            this.redraw();
+          });
+        }
         this.socket = new GameSocket((v) => socketUrl(id, v), g.v, {
           state: (next, event) => this.onState(next, event),
           connection: (open) => {
@@ -125,6 +137,24 @@ export class GameCtrl implements Controller {
         this.loadError = e instanceof ApiError && (e.status === 404 || e.code === 'not_found') ? 'missing' : 'network';
         this.redraw();
       });
+  }
+
+  /** May the viewer go berserk now: an Arena game that allows it, before their own first move, not berserk yet. */
+  canBerserk(): boolean {
+    const g = this.game;
+    if (!this.arena?.berserkable || !g || g.status !== 'ongoing' || !g.you || !g.clock) return false;
+    const moved = g.you === 'white' ? g.ply >= 1 : g.ply >= 2;
+    return !moved && !g.clock[`${g.you}_berserk`];
+  }
+
+  /** Goes berserk: half the time, no increment, a point more for a long win. */
+  berserk(): void {
+    this.berserkError = null;
+    goBerserk(this.id)
+      .catch((e: unknown) => {
+        this.berserkError = arenaErrorText(e);
+      })
+      .finally(() => this.redraw());
   }
 
   private listen(target: EventTarget, type: string, f: (e: Event) => void): void {

@@ -40,6 +40,9 @@ export function gameView(ctrl: GameCtrl): VNode {
       strip(ctrl, g, bottom, 'bottom', 'you'),
     ]),
     h('div.side-column', [
+      ctrl.arena ? h('p.game-arena', [h('a', { attrs: { href: `/tournament/${encodeURIComponent(ctrl.arena.id)}`, 'data-testid': 'game-arena-link' } }, t('arena.backTo', { name: ctrl.arena.fullName }))]) : null,
+      ctrl.canBerserk() ? h('button.danger.berserk', { attrs: { type: 'button', 'data-testid': 'game-berserk', title: t('arena.berserk.help') }, on: { click: () => ctrl.berserk() } }, t('arena.berserk')) : null,
+      ctrl.berserkError ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'game-berserk-error' } }, ctrl.berserkError) : null,
       banner(g),
       ratingChange(ctrl, g),
       awayNotice(ctrl, g),
@@ -112,6 +115,7 @@ function tableStrip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | '
   const low = ms !== null && isLow(ms);
   return [
     g.away?.[color] && g.status === 'ongoing' ? h('span.away-mark', { attrs: { title: t('table.awayMark') } }, t('table.awayMark')) : null,
+    g.clock?.[`${color}_berserk`] ? h('span.berserk-mark', { attrs: { title: t('arena.berserk.done'), 'data-testid': `berserk-${where}` } }, t('arena.berserk.mark')) : null,
     h(
       'span.clock',
       {

@@ -55,6 +55,10 @@ export function homeView(ctrl: HomeCtrl): VNode {
       newGameView(ctrl.newGame),
     ]),
     h('div.home-side', [
+      h('section.card.arenas-card', { attrs: { 'aria-labelledby': 'arenas-title' } }, [
+        h('h2', { attrs: { id: 'arenas-title' } }, t('arena.list.title')),
+        h('p', [h('a', { attrs: { href: '/tournament', 'data-testid': 'home-tournaments-link' } }, t('arena.home.link'))]),
+      ]),
       h('section.card.recent-card', { attrs: { 'aria-labelledby': 'recent-title' } }, [h('h2', { attrs: { id: 'recent-title' } }, t('home.recent.title')), recent(ctrl)]),
       h('section.card.tips-card', { attrs: { 'aria-labelledby': 'tips-title', 'data-testid': 'tips' } }, [
         h('h2', { attrs: { id: 'tips-title' } }, t('home.tips.title')),

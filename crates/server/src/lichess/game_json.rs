@@ -361,6 +361,12 @@ pub struct GameStateJson {
     /// Black offers a draw.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bdraw: bool,
+    /// White went berserk (Arena games; lichess's, only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wberserk: bool,
+    /// Black went berserk.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bberserk: bool,
 }
 
 /// The `gameState` of `g` with its moves written as `moves`.
@@ -369,11 +375,22 @@ pub fn game_state(g: &GameState, moves: String) -> GameStateJson {
         Some(t) => (
             t.clock.white_ms,
             t.clock.black_ms,
-            t.clock.increment_ms,
-            t.clock.increment_ms,
+            if t.clock.white_berserk {
+                0
+            } else {
+                t.clock.increment_ms
+            },
+            if t.clock.black_berserk {
+                0
+            } else {
+                t.clock.increment_ms
+            },
             t.draw_offer.as_deref(),
         ),
         None => (NO_CLOCK_MS, NO_CLOCK_MS, 0, 0, None),
+    };
+    let berserk = |side: fn(&plyyard_wire::protocol::ClockJson) -> bool| {
+        g.table.as_ref().is_some_and(|t| side(&t.clock))
     };
     let status = status_of(g);
     GameStateJson {
@@ -387,6 +404,8 @@ pub fn game_state(g: &GameState, moves: String) -> GameStateJson {
         winner: winner(&g.result).map(plyyard_wire::protocol::color_name),
         wdraw: offer == Some("white"),
         bdraw: offer == Some("black"),
+        wberserk: berserk(|c| c.white_berserk),
+        bberserk: berserk(|c| c.black_berserk),
     }
 }
 

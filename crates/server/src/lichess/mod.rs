@@ -95,6 +95,14 @@ pub fn routes() -> Router<AppState> {
         .route("/api/board/game/{id}/resign", post(play::resign::<false>))
         .route("/api/bot/game/{id}/resign", post(play::resign::<true>))
         .route(
+            "/api/board/game/{id}/berserk",
+            post(tournaments::berserk::<false>),
+        )
+        .route(
+            "/api/bot/game/{id}/berserk",
+            post(tournaments::berserk::<true>),
+        )
+        .route(
             "/api/board/game/{id}/draw/{answer}",
             post(play::draw::<false>),
         )
@@ -176,6 +184,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/swiss/{id}/results", get(swiss::results))
         .route("/api/swiss/{id}/rounds", get(swiss::rounds))
         .route("/api/swiss/{id}/games", get(swiss::games))
+        .route(
+            "/api/tournament/{id}/chat",
+            get(tournaments::chat).post(tournaments::say),
+        )
+        .route("/api/tournament/of-game/{game}", get(tournaments::of_game))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
 }

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::body::decode;
-use super::caller::Caller;
+use super::caller::{Api, Caller, MaybeCaller};
 use super::error::{LiError, LiResult};
 use super::game_stream::{NDJSON, line, ndjson_response};
 use super::games::{ExportQuery, ExportWants, PGN, export_one};
@@ -155,13 +155,17 @@ fn summary_json(a: &Arena, created_by: &str, now: Timestamp) -> Value {
 /// A player in `standing` and `podium` (lichess's `ArenaPlayerPerformance`
 /// fields that apply).
 fn player_json(s: &PlayerStanding) -> Value {
-    json!({
+    let mut v = json!({
         "name": s.username,
         "rank": s.rank,
         "rating": s.rating,
         "score": s.score,
         "sheet": s.sheet,
-    })
+    });
+    if s.withdrawn {
+        v["withdraw"] = json!(true);
+    }
+    v
 }
 
 /// An Arena as lichess shows one (`ArenaTournamentFull`), with page `page`
@@ -191,6 +195,7 @@ fn full_json(
         "clock": {"limit": clock.base_seconds(), "increment": clock.increment_seconds()},
         "rated": a.settings.rated(),
         "berserkable": a.settings.berserkable(),
+        "hasChat": a.settings.has_chat(),
         "variant": a.settings.variant(),
         "perf": perf_json(a),
         "nbPlayers": a.row.nb_players,
@@ -371,7 +376,7 @@ impl NewArenaForm {
         if self.team_battle_by_team.is_some() {
             return Err(LiError::bad_request("team battles are not offered here"));
         }
-        flag_or(self.has_chat.as_ref(), "hasChat", true)?;
+        let has_chat = flag_or(self.has_chat.as_ref(), "hasChat", true)?;
         let clock_minutes = required(self.clock_time.as_ref(), "clockTime")?;
         let base = (clock_minutes * 60.0).round();
         if base > 86_400.0 {
@@ -420,6 +425,7 @@ impl NewArenaForm {
                 max_rating: rating_bound(self.max_rating.as_ref(), "maxRating")?,
                 min_rated_games: rating_bound(self.nb_rated_game.as_ref(), "nbRatedGame")?,
             },
+            has_chat,
         };
         Ok(NewArena {
             name: self.name.filter(|n| !n.trim().is_empty()),
@@ -494,6 +500,7 @@ pub(super) struct ShowQuery {
 /// (`?page=`, 10 players a page).
 pub(super) async fn show(
     State(d): State<ArenaDoors>,
+    MaybeCaller(caller): MaybeCaller,
     Path(id): Path<String>,
     Query(q): Query<ShowQuery>,
 ) -> LiResult<Json<Value>> {
@@ -511,7 +518,122 @@ pub(super) async fn show(
     let standings = d.tournaments.standings(&arena).await.map_err(li_error)?;
     let names = creators(&d.store, std::slice::from_ref(&arena)).await?;
     let by = names.get(&arena.row.created_by).map_or("", String::as_str);
-    Ok(Json(full_json(&arena, by, &standings, page, now())))
+    let mut v = full_json(&arena, by, &standings, page, now());
+    if let Some(caller) = caller {
+        let me = &caller.account.player_id;
+        if let Some(mine) = standings.iter().find(|s| &s.player_id == me) {
+            v["me"] = me_json(&d, &arena, mine).await?;
+        }
+    }
+    Ok(Json(v))
+}
+
+/// lichess's `me` of a tournament for a player in it: their rank, whether
+/// they are paused, and the game they are playing now.
+async fn me_json(d: &ArenaDoors, arena: &Arena, mine: &PlayerStanding) -> LiResult<Value> {
+    let mut v = json!({"rank": mine.rank, "username": mine.username});
+    if mine.withdrawn {
+        v["withdraw"] = json!(true);
+    }
+    let playing = d
+        .tournaments
+        .playing(arena.id(), &mine.player_id)
+        .await
+        .map_err(li_error)?;
+    if let Some(game) = playing {
+        v["gameId"] = json!(game);
+    }
+    Ok(v)
+}
+
+/// A line of an Arena's chat as the web app reads it.
+fn chat_line_json(l: &plyyard_store::ChatLineRow) -> Value {
+    json!({ "user": l.author_name, "text": l.text, "t": l.created_at })
+}
+
+/// `GET /api/tournament/{id}/chat` (ours): the Arena's chat, oldest
+/// first, for a logged-in account.
+pub(super) async fn chat(
+    State(d): State<ArenaDoors>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> LiResult<Json<Vec<Value>>> {
+    caller.require(&[Scope::TournamentWrite])?;
+    let lines = d.tournaments.chat(&id).await.map_err(li_error)?;
+    Ok(Json(lines.iter().map(chat_line_json).collect()))
+}
+
+/// The body of `POST /api/tournament/{id}/chat`.
+#[derive(Debug, Deserialize)]
+pub(super) struct SayForm {
+    text: Option<String>,
+}
+
+/// `POST /api/tournament/{id}/chat` (ours): the caller says a line.
+pub(super) async fn say(
+    State(d): State<ArenaDoors>,
+    Extension(ip): Extension<ClientIp>,
+    caller: Caller,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> LiResult<Json<Value>> {
+    caller.require(&[Scope::TournamentWrite])?;
+    let form: SayForm = decode(&headers, body, "chat line")?;
+    d.tournaments.get(&id).await.map_err(li_error)?;
+    d.limits
+        .check_chat(ip, Some(&key(&caller)))
+        .await
+        .map_err(|r| LiError::from(crate::error::ApiError::from(r)))?;
+    let line = d
+        .tournaments
+        .say(
+            &id,
+            &caller.account.player_id,
+            &caller.account.username,
+            form.text.as_deref().unwrap_or(""),
+            now(),
+        )
+        .await
+        .map_err(li_error)?;
+    Ok(Json(chat_line_json(&line)))
+}
+
+/// `POST /api/{board,bot}/game/{id}/berserk`: the caller halves their
+/// clock and gives up their increment before their first move, in an Arena
+/// game of a berserkable Arena (lichess's); their sheet adds the berserk
+/// point on a win of 14 plies or more.
+pub(super) async fn berserk<const BOT: bool>(
+    State(d): State<ArenaDoors>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> LiResult<Json<Value>> {
+    caller.require_api(if BOT { Api::Bot } else { Api::Board })?;
+    let id = super::game_json::game_id(&id);
+    d.tournaments
+        .berserk(id, &caller.account.player_id)
+        .await
+        .map_err(|e| match e {
+            TournamentError::NotFound(_) => LiError::not_found("No such Arena game"),
+            other => li_error(other),
+        })?;
+    Ok(Json(serde_json::to_value(OK).unwrap_or_default()))
+}
+
+/// `GET /api/tournament/of-game/{gameId}` (ours): the Arena a game was
+/// paired in, `{"id","fullName","berserkable"}`; 404 for a game of no Arena.
+pub(super) async fn of_game(
+    State(d): State<ArenaDoors>,
+    Path(game): Path<String>,
+) -> LiResult<Json<Value>> {
+    match d.tournaments.of_game(&game).await.map_err(li_error)? {
+        Some((arena, _)) => Ok(Json(
+            json!({"id": arena.id(), "fullName": arena.full_name(), "berserkable": arena.settings.berserkable()}),
+        )),
+        None => Err(li_error(TournamentError::NotFound(
+            game.chars().take(16).collect(),
+        ))),
+    }
 }
 
 /// The password of a join, in the query (berserk) or the body.
