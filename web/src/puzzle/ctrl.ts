@@ -66,9 +66,9 @@ export class TrainerCtrl implements Controller {
     return this.angle === 'daily';
   }
 
-  /** The puzzle id of `/training/{id}` (a lichess-style id of 5 letters or digits, not a theme), else null. */
+  /** The puzzle id of `/training/{id}` (a lichess-style id of 5 letters or digits, or one of our own, `py` and 6, not a theme), else null. */
   get puzzleId(): string | null {
-    return !isTheme(this.angle) && /^[A-Za-z0-9]{5}$/.test(this.angle) ? this.angle : null;
+    return !isTheme(this.angle) && /^([A-Za-z0-9]{5}|py[A-Za-z0-9]{6})$/.test(this.angle) ? this.angle : null;
   }
 
   /** One puzzle shown by itself (the puzzle of the day, or one by its id), not a series. */
