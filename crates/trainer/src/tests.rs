@@ -127,3 +127,23 @@ async fn the_sample_imports_once_and_serves_without_repeats() {
         ));
     }
 }
+
+#[tokio::test]
+async fn the_shipped_puzzles_load_once_with_their_origin() {
+    let rows = crate::shipped::csv().unwrap().lines().count() - 1;
+    assert!(rows > 0);
+    for (_dir, store) in stores().await {
+        let first = crate::shipped::load(&store).await.unwrap().expect("loaded");
+        assert_eq!((first.rows, first.refused), (rows as u64, 0));
+        assert_eq!(first.imported, rows as u64);
+        // Already there: nothing is read again.
+        assert!(crate::shipped::load(&store).await.unwrap().is_none());
+        let text = crate::shipped::csv().unwrap();
+        let id = text.lines().nth(1).unwrap().split(',').next().unwrap();
+        assert!(plyyard_puzzle::puzzle::is_own_id(id), "{id}");
+        let row = store.puzzle(id).await.unwrap().expect("stored");
+        assert_eq!(row.source, "plyyard");
+        let shown = Trainer::new(store.clone()).show(id, None, 1).await.unwrap();
+        assert_eq!(shown.id, id);
+    }
+}

@@ -1,0 +1,43 @@
+//! Ply Yard's own puzzles, shipped inside the binary: `data/puzzles.csv.gz`
+//! (lichess's CSV columns, gzip, sorted by id), made by `plyyard puzzles
+//! generate` and `plyyard puzzles pack`, loaded into the store once.
+
+use std::io::Read;
+
+use plyyard_store::Store;
+
+use crate::import::{self, ImportFailure};
+use crate::ImportReport;
+
+/// The shipped file, gzip-compressed CSV.
+pub const FILE: &[u8] = include_bytes!("../../../data/puzzles.csv.gz");
+
+/// The shipped CSV, decompressed.
+///
+/// # Errors
+/// The file is not gzip (a broken build).
+pub fn csv() -> std::io::Result<String> {
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(FILE).read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Loads the shipped puzzles into `store` unless they are there already
+/// (the file's last id, the highest, is stored: `None`); importing again
+/// is harmless too, as stored ids are skipped.
+///
+/// # Errors
+/// A broken file or a store failure.
+pub async fn load(store: &Store) -> Result<Option<ImportReport>, ImportFailure> {
+    let text = csv().map_err(|e| ImportFailure::Header(e.to_string()))?;
+    let last = text
+        .lines()
+        .last()
+        .and_then(|l| l.split(',').next())
+        .unwrap_or_default();
+    if last != "PuzzleId" && store.puzzle(last).await?.is_some() {
+        return Ok(None);
+    }
+    let report = import::import(store, text.as_bytes(), |_| {}).await?;
+    Ok(Some(report))
+}
