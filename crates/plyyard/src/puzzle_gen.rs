@@ -138,6 +138,35 @@ impl Generator {
         self.engine.analyse(pos, &[], &limits, multipv, &self.stop)
     }
 
+    /// The score of the best move other than `best` in `pos`: multipv's
+    /// second line, checked by a search of its own over the other moves
+    /// (a second line gets less of the search than the first), the better
+    /// of the two kept.
+    fn second_best(
+        &mut self,
+        pos: &Chess,
+        best: Move,
+        second: Option<&SearchResult>,
+    ) -> Option<Score> {
+        let second = second.map(|r| score(r.score))?;
+        let others: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| m != best)
+            .collect();
+        let limits = Limits {
+            nodes: Some(self.budget.judge),
+            searchmoves: others,
+            ..Limits::default()
+        };
+        let own = self.engine.analyse(pos, &[], &limits, 1, &self.stop);
+        let own = own.first().map(|r| score(r.score));
+        Some(match own {
+            Some(o) if o.win_chances() > second.win_chances() => o,
+            _ => second,
+        })
+    }
+
     /// Plays game `n` of `seed` and returns its puzzles.
     pub fn game(&mut self, seed: u64, n: u64) -> Vec<Generated> {
         self.engine.clear();
@@ -315,7 +344,7 @@ impl Generator {
             // A final mate may have rival mates (any mate solves it).
             let m = AttackerMove {
                 best: score(best.score),
-                second: lines.get(1).map(|r| score(r.score)),
+                second: self.second_best(&pos, best_move, lines.get(1)),
                 mates: next.is_checkmate(),
             };
             judged.push(m);

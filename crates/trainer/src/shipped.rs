@@ -6,8 +6,8 @@ use std::io::Read;
 
 use plyyard_store::Store;
 
-use crate::import::{self, ImportFailure};
 use crate::ImportReport;
+use crate::import::{self, ImportFailure};
 
 /// The shipped file, gzip-compressed CSV.
 pub const FILE: &[u8] = include_bytes!("../../../data/puzzles.csv.gz");
