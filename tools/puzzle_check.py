@@ -10,7 +10,11 @@ mates), except that a final mating move may have rival mates.
 
     python3 tools/puzzle_check.py [--file data/puzzles.csv.gz] [--count 40]
         [--seed 1] [--depth 16] [--stockfish /usr/games/stockfish]
-        [--doctor]
+        [--doctor] [--filter OUT]
+
+--filter OUT checks every puzzle of the file instead and writes those that
+pass to OUT (gzip CSV, same columns): the last step before shipping, so
+that the shipped file holds only puzzles Stockfish agrees with.
 
 --doctor spoils every sampled puzzle first (its first solver move swapped
 for another legal move, or its line cut to end on the defender's move) and
@@ -57,8 +61,10 @@ def judge(engine, board: chess.Board, move: chess.Move, depth: int, last: bool):
     limit = chess.engine.Limit(depth=depth)
     if last and mates_in_one(board, move):
         return None  # a final mate; rival mates are allowed
-    best = engine.analyse(board, limit, root_moves=[move])
-    rival = engine.analyse(board, limit, root_moves=others)
+    # A new game for each search (empty hash): the verdict does not depend
+    # on which puzzles were checked before, so --filter and the sample agree.
+    best = engine.analyse(board, limit, root_moves=[move], game=object())
+    rival = engine.analyse(board, limit, root_moves=others, game=object())
     ours = win_chance(best["score"], board.turn)
     theirs = win_chance(rival["score"], board.turn)
     if ours < theirs + MARGIN:
@@ -116,6 +122,29 @@ def doctor(row: dict, rng: random.Random) -> dict:
     return spoilt
 
 
+def filter_file(rows, header: str, args) -> int:
+    """Writes the rows that pass to args.filter; prints the others."""
+    engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    engine.configure({"Threads": 1, "Hash": 64})
+    kept = []
+    try:
+        for row in rows:
+            failures = check(engine, row, args.depth)
+            if failures:
+                print(f"dropped {row['PuzzleId']}: " + "; ".join(failures))
+            else:
+                kept.append(row)
+    finally:
+        engine.quit()
+    columns = header.split(",")
+    with gzip.open(args.filter, "wt", encoding="utf-8", newline="") as f:
+        f.write(header + "\n")
+        for row in kept:
+            f.write(",".join(row[c] for c in columns) + "\n")
+    print(f"{len(kept)} of {len(rows)} puzzles kept at Stockfish depth {args.depth}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--file", default="data/puzzles.csv.gz")
@@ -124,11 +153,16 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     ap.add_argument("--doctor", action="store_true")
+    ap.add_argument("--filter", metavar="OUT")
     args = ap.parse_args()
 
     with gzip.open(args.file, "rt", encoding="utf-8") as f:
-        rows = list(csv.DictReader(io.StringIO(f.read())))
+        text = f.read()
+    header = text.split("\n", 1)[0]
+    rows = list(csv.DictReader(io.StringIO(text)))
     rng = random.Random(args.seed)
+    if args.filter:
+        return filter_file(rows, header, args)
     sample = rng.sample(rows, min(args.count, len(rows)))
     if args.doctor:
         sample = [doctor(r, rng) for r in sample]

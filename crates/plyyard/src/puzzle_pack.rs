@@ -149,3 +149,78 @@ fn write_gz(path: &std::path::Path, puzzles: &[Puzzle]) -> std::io::Result<()> {
     }
     gz.finish()?.flush()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FEN: &str = "3r2k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1";
+
+    fn rows(list: &[(&str, &str, i32)]) -> String {
+        let mut csv = format!("{}\n", crate::puzzle_gen::HEADER);
+        for (id, first, rating) in list {
+            csv.push_str(&format!(
+                "{id},{FEN},{first} a1a8 d2d8 a8d8,{rating},150,0,0,mate mateIn2,,\n"
+            ));
+        }
+        csv
+    }
+
+    fn read(csv: &str) -> Vec<Puzzle> {
+        Reader::new(csv.as_bytes())
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn the_pick_spreads_over_the_rating_bands() {
+        let all = read(&rows(&[
+            ("pyAAAAA3", "d8d2", 650),
+            ("pyAAAAA1", "d8d2", 660),
+            ("pyAAAAA2", "d8d2", 670),
+            ("pyAAAAA5", "d8d2", 1500),
+            ("pyAAAAA4", "d8d2", 2900),
+        ]));
+        let ids: Vec<String> = spread(all.clone(), 3).into_iter().map(|p| p.id).collect();
+        assert_eq!(ids, ["pyAAAAA1", "pyAAAAA4", "pyAAAAA5"]);
+        assert_eq!(spread(all, 10).len(), 5);
+    }
+
+    #[test]
+    fn packing_drops_duplicates_and_bad_rows_and_compresses() {
+        let dir = std::env::temp_dir().join(format!("plyyard-pack-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("a.csv");
+        let b = dir.join("b.csv");
+        std::fs::write(&a, rows(&[("pyAAAAA1", "d8d2", 900)])).unwrap();
+        // The same position after the same mistake, under another id; and
+        // a row whose mistake is illegal.
+        std::fs::write(
+            &b,
+            rows(&[("pyAAAAA2", "d8d2", 1200), ("pyAAAAA3", "d8d1", 900)]),
+        )
+        .unwrap();
+        let out = dir.join("p.csv.gz");
+        let report = pack(&PackArgs {
+            files: vec![a, b],
+            out: out.clone(),
+            max: 100,
+        })
+        .unwrap();
+        assert_eq!(report["rows"], 3);
+        assert_eq!(report["duplicates"], 1);
+        assert_eq!(report["refused"], 1);
+        assert_eq!(report["written"], 1);
+        let mut text = String::new();
+        use std::io::Read;
+        flate2::read::GzDecoder::new(std::fs::File::open(&out).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        let back = read(&text);
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].id, "pyAAAAA1");
+        assert_eq!(csv_row(&back[0]), text.lines().nth(1).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
