@@ -188,6 +188,9 @@ impl Generator {
             else {
                 continue;
             };
+            if lost_already(before) {
+                continue;
+            }
             for m in self.plausible(pos, moves[i]) {
                 let next = after(pos, m);
                 let Some(after_eval) = self
@@ -421,6 +424,16 @@ impl Generator {
     }
 }
 
+/// Whether the side to move, scored `before`, is already lost beyond
+/// what a mistake could set up (the attacker above +300 or mating): no
+/// move of it makes a `candidate`, so none is tried.
+fn lost_already(before: Score) -> bool {
+    match before {
+        Score::Cp(cp) => -cp > generator::MAX_PREVIOUS,
+        Score::Mate(n) => n < 0,
+    }
+}
+
 /// Our levels below Expert with their measured Elo (docs/strength.md).
 const LEVEL_ELO: [(Level, f64); 4] = [
     (Level::Beginner, 782.0),
@@ -615,6 +628,17 @@ mod tests {
             .expect("mate in one");
         assert_eq!(p.line.solution_uci(), ["b1b8"]);
         assert!(p.themes.iter().any(|t| t == "mateIn1"));
+    }
+
+    #[test]
+    fn lost_positions_are_not_searched_for_mistakes() {
+        assert!(lost_already(Score::Cp(-301)));
+        assert!(lost_already(Score::Mate(-3)));
+        assert!(!lost_already(Score::Cp(-300)));
+        assert!(!lost_already(Score::Mate(2)));
+        // The same rule as the criteria's: no candidate after such a position.
+        assert_eq!(candidate(Score::Cp(-301).flip(), Score::Mate(1)), None);
+        assert!(candidate(Score::Cp(-300).flip(), Score::Mate(1)).is_some());
     }
 
     #[test]
