@@ -17,8 +17,12 @@ pub const FILE: &[u8] = include_bytes!("../../../data/puzzles.csv.gz");
 /// # Errors
 /// The file is not gzip (a broken build).
 pub fn csv() -> std::io::Result<String> {
+    gunzip(FILE)
+}
+
+fn gunzip(gz: &[u8]) -> std::io::Result<String> {
     let mut text = String::new();
-    flate2::read::GzDecoder::new(FILE).read_to_string(&mut text)?;
+    flate2::read::GzDecoder::new(gz).read_to_string(&mut text)?;
     Ok(text)
 }
 
@@ -29,7 +33,15 @@ pub fn csv() -> std::io::Result<String> {
 /// # Errors
 /// A broken file or a store failure.
 pub async fn load(store: &Store) -> Result<Option<ImportReport>, ImportFailure> {
-    let text = csv().map_err(|e| ImportFailure::Header(e.to_string()))?;
+    load_file(store, FILE).await
+}
+
+/// [`load`] for the gzip CSV `gz`.
+///
+/// # Errors
+/// Not gzip, not lichess's columns, or a store failure.
+pub async fn load_file(store: &Store, gz: &[u8]) -> Result<Option<ImportReport>, ImportFailure> {
+    let text = gunzip(gz).map_err(|e| ImportFailure::Header(e.to_string()))?;
     let last = text
         .lines()
         .last()
