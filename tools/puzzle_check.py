@@ -10,7 +10,7 @@ mates), except that a final mating move may have rival mates.
 
     python3 tools/puzzle_check.py [--file data/puzzles.csv.gz] [--count 40]
         [--seed 1] [--depth 16] [--stockfish /usr/games/stockfish]
-        [--doctor] [--filter OUT]
+        [--doctor] [--filter OUT] [--min N]
 
 --filter OUT checks every puzzle of the file instead and writes those that
 pass to OUT (gzip CSV, same columns): the last step before shipping, so
@@ -154,6 +154,8 @@ def main() -> int:
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     ap.add_argument("--doctor", action="store_true")
     ap.add_argument("--filter", metavar="OUT")
+    ap.add_argument("--min", type=int, default=0,
+                    help="fail when the file holds fewer puzzles than this")
     args = ap.parse_args()
 
     with gzip.open(args.file, "rt", encoding="utf-8") as f:
@@ -161,6 +163,9 @@ def main() -> int:
     header = text.split("\n", 1)[0]
     rows = list(csv.DictReader(io.StringIO(text)))
     rng = random.Random(args.seed)
+    if len(rows) < args.min:
+        print(f"only {len(rows)} puzzles in {args.file}, fewer than {args.min}")
+        return 1
     if args.filter:
         return filter_file(rows, header, args)
     sample = rng.sample(rows, min(args.count, len(rows)))
@@ -182,7 +187,7 @@ def main() -> int:
         print(f"doctored: {bad} of {n} caught at depth {args.depth}")
         return 0 if bad == n else 1
     print(f"{n - bad} of {n} puzzles pass the only-move rule at Stockfish depth {args.depth}")
-    return 0 if bad == 0 and n > 0 else 1
+    return 0 if bad == 0 else 1
 
 
 if __name__ == "__main__":
