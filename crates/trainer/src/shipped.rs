@@ -26,9 +26,9 @@ fn gunzip(gz: &[u8]) -> std::io::Result<String> {
     Ok(text)
 }
 
-/// Loads the shipped puzzles into `store` unless they are there already
-/// (the file's last id, the highest, is stored: `None`); importing again
-/// is harmless too, as stored ids are skipped.
+/// Loads the shipped puzzles into `store` unless there are none or they
+/// are there already (the file's last id, the highest, is stored): then
+/// `None`. Importing again is harmless too, as stored ids are skipped.
 ///
 /// # Errors
 /// A broken file or a store failure.
@@ -47,7 +47,8 @@ pub async fn load_file(store: &Store, gz: &[u8]) -> Result<Option<ImportReport>,
         .last()
         .and_then(|l| l.split(',').next())
         .unwrap_or_default();
-    if last != "PuzzleId" && store.puzzle(last).await?.is_some() {
+    // No rows (`last` is the header's first column), or already stored.
+    if last == "PuzzleId" || last.is_empty() || store.puzzle(last).await?.is_some() {
         return Ok(None);
     }
     let report = import::import(store, text.as_bytes(), |_| {}).await?;
