@@ -114,6 +114,8 @@ fn score(s: plyyard_engine::Score) -> Score {
 
 /// The generator: one engine, its budget.
 pub struct Generator {
+    /// Candidates met by the scan so far (judged again by `puzzle_at`).
+    pub candidates: u64,
     engine: Engine,
     budget: Budget,
     stop: AtomicBool,
@@ -123,6 +125,7 @@ impl Generator {
     /// A generator with a fresh single-threaded engine.
     pub fn new(budget: Budget) -> Generator {
         Generator {
+            candidates: 0,
             engine: Engine::new(32),
             budget,
             stop: AtomicBool::new(false),
@@ -205,6 +208,7 @@ impl Generator {
                 {
                     continue;
                 }
+                self.candidates += 1;
                 if let Some(p) = self.puzzle_at(pos, m, seed, n) {
                     found.push(p);
                 }
@@ -523,9 +527,10 @@ pub fn generate(
         count += found.len();
         let _ = writeln!(
             log,
-            "seed {seed} game {n}: {} puzzles in {:.1} s ({count} in all)",
+            "seed {seed} game {n}: {} puzzles in {:.1} s ({count} in all, {} candidates scanned)",
             found.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            generator.candidates
         );
     }
     Ok(count)
