@@ -6,6 +6,8 @@
 
 mod engine_cmds;
 mod game_cmds;
+mod puzzle_gen;
+mod puzzle_pack;
 mod puzzles;
 mod review;
 mod serve_cmds;

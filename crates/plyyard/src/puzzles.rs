@@ -46,6 +46,41 @@ pub enum Command {
     /// own games (`content/puzzles.json`), each verified to have one
     /// solution.
     Learn(Args),
+    /// Mine self-play games between Ply Yard's levels for puzzles by
+    /// lichess's criteria (only moves, mates under 15 moves, advantages
+    /// of +200 cp or more), written as lichess's CSV.
+    Generate(GenerateArgs),
+    /// Merge generated CSV files into the compact file the site ships:
+    /// duplicates (same position and mistake) dropped, up to `--max`
+    /// puzzles spread over ratings 600–2600, gzip-compressed.
+    Pack(crate::puzzle_pack::PackArgs),
+}
+
+/// Arguments of `plyyard puzzles generate`.
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// Seed of the games (same seed and games, same puzzles).
+    #[arg(long)]
+    pub seed: u64,
+    /// Games to play.
+    #[arg(long)]
+    pub games: u64,
+    /// Number of the first game (to continue a seed in chunks).
+    #[arg(long, default_value_t = 1)]
+    pub first_game: u64,
+    /// Where to write the CSV (standard output if absent).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Nodes to score each position of a game.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+    pub scan_nodes: u64,
+    /// Nodes of each two-line judgement along a candidate line (the
+    /// generator's depth for the only-move rule).
+    #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1_000..=100_000_000))]
+    pub judge_nodes: u64,
+    /// Attempts of each level when rating a puzzle.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub tries: u32,
 }
 
 /// Arguments of `plyyard puzzles import`.
@@ -66,6 +101,8 @@ pub fn run_command(cmd: Command) -> ExitCode {
     match cmd {
         Command::Import(args) => import(&args),
         Command::Learn(args) => run(args),
+        Command::Generate(args) => generate_cmd(&args),
+        Command::Pack(args) => crate::puzzle_pack::run(&args),
     }
 }
 
@@ -123,6 +160,47 @@ fn import(args: &ImportArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs `plyyard puzzles generate`.
+fn generate_cmd(args: &GenerateArgs) -> ExitCode {
+    let budget = crate::puzzle_gen::Budget {
+        scan: args.scan_nodes,
+        judge: args.judge_nodes,
+        tries: args.tries,
+    };
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("error: cannot create {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let started = std::time::Instant::now();
+    match crate::puzzle_gen::generate(
+        args.seed,
+        args.games,
+        args.first_game,
+        budget,
+        &mut out,
+        &mut std::io::stderr(),
+    ) {
+        Ok(n) => {
+            eprintln!(
+                "{n} puzzles from {} games in {:.0} s",
+                args.games,
+                started.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write the puzzles: {e}");
             ExitCode::FAILURE
         }
     }

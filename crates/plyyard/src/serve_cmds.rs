@@ -204,6 +204,15 @@ pub struct ServeArgs {
         default_value_t = Switch::On
     )]
     pub rate_limits: Switch,
+    /// Load Ply Yard's own puzzles (shipped in the binary,
+    /// `data/puzzles.csv.gz`) into the database at start-up, once.
+    #[arg(
+        long,
+        env = "PLYYARD_OWN_PUZZLES",
+        value_enum,
+        default_value_t = Switch::On
+    )]
+    pub own_puzzles: Switch,
 }
 
 /// A setting that is `on` or `off`.
@@ -277,6 +286,12 @@ fn serve(args: ServeArgs) -> ExitCode {
     if let Some(n) = args.engine_workers {
         tuning.engine_workers = n.max(1);
     }
+    if args.own_puzzles == Switch::On
+        && let Err(e) = load_own_puzzles(&args.db)
+    {
+        eprintln!("plyyard: cannot load the shipped puzzles: {e}");
+        return ExitCode::FAILURE;
+    }
     let config = plyyard_server::Config {
         addr: args.addr,
         db: args.db,
@@ -295,6 +310,28 @@ fn serve(args: ServeArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Loads the shipped puzzles into `db` unless they are there already.
+fn load_own_puzzles(db: &str) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let store = plyyard_store::Store::open(db)
+            .await
+            .map_err(|e| e.to_string())?;
+        let loaded = plyyard_trainer::shipped::load(&store).await;
+        store.close().await;
+        if let Some(r) = loaded.map_err(|e| e.to_string())? {
+            eprintln!(
+                "plyyard: {} of Ply Yard's own puzzles loaded ({} there already)",
+                r.imported, r.already
+            );
+        }
+        Ok(())
+    })
 }
 
 /// A node id: 1 to 64 letters, digits, `-` or `_`.

@@ -74,7 +74,9 @@ pub const ONLY_MOVE_MARGIN: f64 = 0.7;
 
 /// Whether the position after the opponent's move is a candidate, and of
 /// which kind. `before` is the attacker's score before that move, `after`
-/// the attacker's score after it (the attacker to move).
+/// the attacker's score after it (the attacker to move). When the
+/// attacker stood above +300 before (a mate of its own included), the
+/// move sets no puzzle.
 ///
 /// # Examples
 /// ```
@@ -84,10 +86,11 @@ pub const ONLY_MOVE_MARGIN: f64 = 0.7;
 /// assert_eq!(candidate(Score::Cp(150), Score::Cp(350)), None); // jump too small
 /// ```
 pub fn candidate(before: Score, after: Score) -> Option<Kind> {
-    if let Score::Cp(prev) = before
-        && prev > MAX_PREVIOUS
-    {
-        return None;
+    // A mate the attacker already had counts as standing above +300.
+    match before {
+        Score::Cp(prev) if prev > MAX_PREVIOUS => return None,
+        Score::Mate(n) if n > 0 => return None,
+        _ => {}
     }
     match after {
         Score::Mate(n) if n > 0 && n < MAX_MATE => Some(Kind::Mate),
@@ -248,6 +251,8 @@ mod tests {
         assert_eq!(candidate(Score::Cp(0), Score::Mate(15)), None);
         assert_eq!(candidate(Score::Cp(0), Score::Mate(-3)), None);
         assert_eq!(candidate(Score::Cp(400), Score::Mate(2)), None);
+        // The attacker had a mate already: the mistake sets no puzzle.
+        assert_eq!(candidate(Score::Mate(3), Score::Mate(3)), None);
         assert_eq!(candidate(Score::Cp(0), Score::Cp(199)), None);
         // 0 → +500: jump 0.72.
         assert_eq!(

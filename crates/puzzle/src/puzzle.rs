@@ -9,12 +9,18 @@ use crate::theme::Theme;
 
 /// Length of a puzzle id (lichess's: five letters or digits).
 pub const ID_LEN: usize = 5;
+/// Prefix of the ids of Ply Yard's own generated puzzles.
+pub const OWN_PREFIX: &str = "py";
+/// Length of an own puzzle's id: the prefix and six letters or digits, so
+/// it can never be one of lichess's five-character ids.
+pub const OWN_ID_LEN: usize = 8;
 
 /// A puzzle as stored and served.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Puzzle {
-    /// Five ASCII letters or digits ([`is_valid_id`]).
+    /// Five ASCII letters or digits (lichess's), or `py` and six
+    /// (Ply Yard's own, [`is_valid_id`]).
     pub id: String,
     /// The position before the opponent's move (lichess's CSV FEN).
     pub fen: String,
@@ -99,9 +105,16 @@ pub struct PuzzleApi<'a> {
 
 /// Whether `id` is a puzzle id: exactly [`ID_LEN`] ASCII letters or
 /// digits (so `6E+087` or a number whose leading zero a spreadsheet
-/// dropped, `4990`, are refused).
+/// dropped, `4990`, are refused), or one of Ply Yard's own: [`OWN_PREFIX`]
+/// and six letters or digits.
 pub fn is_valid_id(id: &str) -> bool {
-    id.len() == ID_LEN && id.bytes().all(|b| b.is_ascii_alphanumeric())
+    let alnum = id.bytes().all(|b| b.is_ascii_alphanumeric());
+    alnum && (id.len() == ID_LEN || (id.len() == OWN_ID_LEN && id.starts_with(OWN_PREFIX)))
+}
+
+/// Whether `id` is one of Ply Yard's own generated puzzles.
+pub fn is_own_id(id: &str) -> bool {
+    is_valid_id(id) && id.len() == OWN_ID_LEN
 }
 
 #[cfg(test)]
@@ -112,7 +125,12 @@ mod tests {
     fn ids_are_five_alphanumerics() {
         assert!(is_valid_id("000rZ"));
         assert!(is_valid_id("K69di"));
-        for bad in ["", "4990", "6E+087", "000rZZ", "00 rZ", "00érZ"] {
+        assert!(is_valid_id("pyRWlfP0"));
+        assert!(is_own_id("pyRWlfP0"));
+        assert!(!is_own_id("K69di"));
+        for bad in [
+            "", "4990", "6E+087", "000rZZ", "00 rZ", "00érZ", "xyRWlfP0", "py-WlfP0",
+        ] {
             assert!(!is_valid_id(bad), "{bad}");
         }
     }

@@ -72,7 +72,14 @@ pub async fn import<R: Read>(
     for row in reader {
         report.rows += 1;
         match row {
-            Ok(p) => batch.push(new_puzzle(&p, "lichess")),
+            Ok(p) => {
+                let origin = if plyyard_puzzle::puzzle::is_own_id(&p.id) {
+                    "plyyard"
+                } else {
+                    "lichess"
+                };
+                batch.push(new_puzzle(&p, origin));
+            }
             Err(e) => {
                 report.refused += 1;
                 refused(&e);

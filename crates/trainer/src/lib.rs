@@ -8,6 +8,7 @@
 //!   repeats a puzzle until the pool runs out;
 //! - [`solve`]: a round's result, rated once per player and puzzle;
 //! - [`pgn`]: what the API shows of a puzzle's line;
+//! - [`shipped`]: Ply Yard's own puzzles, shipped in the binary, loaded once;
 //! - [`Trainer`]: the door the server calls.
 //!
 //! The rules (validation, weights, Glicko-2) are `plyyard_puzzle`'s; all
@@ -16,6 +17,7 @@
 pub mod choose;
 pub mod import;
 pub mod pgn;
+pub mod shipped;
 pub mod solve;
 
 mod trainer;

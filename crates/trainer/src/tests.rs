@@ -127,3 +127,42 @@ async fn the_sample_imports_once_and_serves_without_repeats() {
         ));
     }
 }
+
+#[tokio::test]
+async fn shipped_puzzles_load_once_with_their_origin() {
+    use std::io::Write;
+    let csv = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n\
+               pyAAAAA1,3r2k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1,d8d2 a1a8 d2d8 a8d8,900,150,0,0,mate mateIn2,,\n\
+               pyAAAAA2,r5k1/8/6K1/8/8/8/8/1R6 b - - 0 1,a8a2 b1b8,700,150,0,0,mate mateIn1,,\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(csv.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let shipped_rows = crate::shipped::csv().unwrap().lines().count() as u64 - 1;
+    for (_dir, store) in stores().await {
+        let first = crate::shipped::load_file(&store, &gz)
+            .await
+            .unwrap()
+            .expect("loaded");
+        assert_eq!((first.rows, first.imported, first.refused), (2, 2, 0));
+        // Already there: nothing is read again.
+        assert!(
+            crate::shipped::load_file(&store, &gz)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let row = store.puzzle("pyAAAAA2").await.unwrap().expect("stored");
+        assert_eq!(row.source, "plyyard");
+        let shown = Trainer::new(store.clone())
+            .show("pyAAAAA2", None, 1)
+            .await
+            .unwrap();
+        assert_eq!(shown.moves, "a8a2 b1b8");
+        // The file the binary ships loads whole too.
+        let report = crate::shipped::load(&store).await.unwrap();
+        let report = report.unwrap_or_default();
+        assert_eq!(report.refused, 0);
+        assert_eq!(report.imported + report.already, report.rows);
+        assert_eq!(report.rows, if shipped_rows > 0 { shipped_rows } else { 0 });
+    }
+}

@@ -10,6 +10,7 @@ import { t } from '../i18n.js';
 import { errorText } from '../learn/exercises/widget.js';
 import type { Controller, Ctx } from '../page.js';
 import { dailyPuzzle, DIFFICULTIES, type Difficulty, getBatch, getPuzzle, type Glicko, type PuzzleData, type Round, sendSolutions } from './api.js';
+import { isPuzzleId } from './model.js';
 import { type Outcome, PuzzleRound } from './round.js';
 import { angleName, isTheme } from './themes.js';
 
@@ -66,9 +67,9 @@ export class TrainerCtrl implements Controller {
     return this.angle === 'daily';
   }
 
-  /** The puzzle id of `/training/{id}` (a lichess-style id of 5 letters or digits, not a theme), else null. */
+  /** The puzzle id of `/training/{id}` (a lichess-style id of 5 letters or digits, or one of our own, `py` and 6, not a theme), else null. */
   get puzzleId(): string | null {
-    return !isTheme(this.angle) && /^[A-Za-z0-9]{5}$/.test(this.angle) ? this.angle : null;
+    return !isTheme(this.angle) && isPuzzleId(this.angle) ? this.angle : null;
   }
 
   /** One puzzle shown by itself (the puzzle of the day, or one by its id), not a series. */

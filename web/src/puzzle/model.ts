@@ -27,6 +27,11 @@ export function daysParam(search: string): number {
 }
 
 /** A signed rating change (`+12`, `−8`, `±0`). */
+/** Whether `s` is a puzzle id: lichess's 5 letters or digits, or one of Ply Yard's own (`py` and 6). */
+export function isPuzzleId(s: string): boolean {
+  return /^([A-Za-z0-9]{5}|py[A-Za-z0-9]{6})$/.test(s);
+}
+
 export function signed(n: number): string {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
 }

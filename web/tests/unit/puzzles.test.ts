@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useLang } from '../../src/i18n.js';
-import { daysParam, fenTag, signed, streakDifficulty } from '../../src/puzzle/model.js';
+import { daysParam, fenTag, isPuzzleId, signed, streakDifficulty } from '../../src/puzzle/model.js';
 import { angleName, COMMON_ANGLES, isTheme, THEME_GROUPS, themeName } from '../../src/puzzle/themes.js';
 import { route } from '../../src/route.js';
 
@@ -25,6 +25,11 @@ test('the position before the opponent’s move is the PGN’s FEN tag', () => {
   const pgn = '[FEN "6k1/B1p2p1p/2p1q1p1/1p6/5P1Q/2P4P/2b3P1/6K1 b - - 1 28"]\n[SetUp "1"]\n\n28... Qf5\n';
   assert.equal(fenTag(pgn), '6k1/B1p2p1p/2p1q1p1/1p6/5P1Q/2P4P/2b3P1/6K1 b - - 1 28');
   assert.equal(fenTag('1. e4 e5'), null);
+});
+
+test('puzzle ids: lichess’s five characters, or ours (py and six)', () => {
+  for (const id of ['K69di', '000rZ', 'pyRWlfP0']) assert.ok(isPuzzleId(id), id);
+  for (const id of ['4990', '6E+087', 'pyRWlfP', 'xyRWlfP0', 'py-WlfP0', 'fork']) assert.ok(!isPuzzleId(id), id);
 });
 
 test('a streak gets harder step by step', () => {

@@ -40,3 +40,58 @@ fn a_bad_count_is_refused_clearly() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--count"));
 }
+
+fn plyyard(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_plyyard"))
+        .args(args)
+        .output()
+        .expect("plyyard runs")
+}
+
+#[test]
+fn generate_writes_lichess_columns_and_refuses_bad_budgets() {
+    let out = plyyard(&["puzzles", "generate", "--seed", "1", "--games", "0"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n"
+    );
+    let bad = plyyard(&[
+        "puzzles",
+        "generate",
+        "--seed",
+        "1",
+        "--games",
+        "1",
+        "--judge-nodes",
+        "10",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("judge-nodes"));
+    let help = plyyard(&["puzzles", "generate", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--seed",
+        "--games",
+        "--out",
+        "--first-game",
+        "--scan-nodes",
+        "--judge-nodes",
+        "--tries",
+    ] {
+        assert!(help.contains(flag), "{flag} in {help}");
+    }
+}
+
+#[test]
+fn pack_reports_a_missing_file() {
+    let out = plyyard(&[
+        "puzzles",
+        "pack",
+        "/nonexistent/chunk.csv",
+        "--out",
+        "/nonexistent/p.csv.gz",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open /nonexistent/chunk.csv"));
+}
