@@ -98,7 +98,12 @@ async fn the_sample_imports_once_and_serves_without_repeats() {
         assert_eq!(replay[0].rating_diff, None);
         let (rating, games) = trainer.rating("acct").await.unwrap();
         assert!(rating.rating > 1500.0 && games == 1);
-        let unserved = seen.iter().next().unwrap().clone();
+        // Served to anon1, never to acct (acct's two may be among anon1's).
+        let unserved = seen
+            .iter()
+            .find(|id| served.iter().all(|p| &p.id != *id))
+            .unwrap()
+            .clone();
         assert!(matches!(
             trainer
                 .solve("acct", true, &Angle::Mix, &[(unserved, true, true)], 8)
