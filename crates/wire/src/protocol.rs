@@ -338,6 +338,8 @@ pub enum EventKind {
     Away,
     /// A rematch was offered or agreed (table games).
     Rematch,
+    /// A draw was offered after a move, or declined (table games).
+    Draw,
 }
 
 /// A message from the client.
@@ -354,6 +356,8 @@ pub enum ClientMsg {
     },
     /// Accept the opponent's draw offer (table games).
     AcceptDraw,
+    /// Decline the opponent's draw offer (table games).
+    DeclineDraw,
     /// Call the game off before both sides have moved (table games).
     Abort,
     /// The opponent is away long enough: claim the win, or a draw.
@@ -483,6 +487,7 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
         },
         "undo" => Ok(ClientMsg::Undo),
         "accept_draw" => Ok(ClientMsg::AcceptDraw),
+        "decline_draw" => Ok(ClientMsg::DeclineDraw),
         "abort" => Ok(ClientMsg::Abort),
         "rematch" => Ok(ClientMsg::Rematch),
         "claim_away" => match obj.get("outcome").and_then(serde_json::Value::as_str) {
