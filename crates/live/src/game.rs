@@ -460,7 +460,10 @@ impl LiveGame {
             if dropped {
                 return Ok(None);
             }
-            return Err(ApiError::new(ErrorCode::NoDrawOffer, "no draw offer to decline"));
+            return Err(ApiError::new(
+                ErrorCode::NoDrawOffer,
+                "no draw offer to decline",
+            ));
         }
         let mut next = self.game.clone();
         next.decline_draw()

@@ -110,7 +110,10 @@ async fn a_draw_offer_is_marked_on_the_last_move_and_unmarked_when_declined() {
             draw_offer: false,
             ..mv(1, "e2e4", "e4")
         };
-        store.append_moves("g1", 0, &[e4.clone()], &s).await.unwrap();
+        store
+            .append_moves("g1", 0, &[e4.clone()], &s)
+            .await
+            .unwrap();
         // Offered after the move.
         s.version = 2;
         store.mark_draw_offer("g1", 1, 1, true, &s).await.unwrap();
@@ -120,9 +123,15 @@ async fn a_draw_offer_is_marked_on_the_last_move_and_unmarked_when_declined() {
         // A stale version or a move that does not exist writes nothing.
         s.version = 3;
         let stale = store.mark_draw_offer("g1", 1, 1, false, &s).await;
-        assert!(matches!(stale, Err(StoreError::Conflict { .. })), "{stale:?}");
+        assert!(
+            matches!(stale, Err(StoreError::Conflict { .. })),
+            "{stale:?}"
+        );
         let missing = store.mark_draw_offer("g1", 2, 2, false, &s).await;
-        assert!(matches!(missing, Err(StoreError::Conflict { .. })), "{missing:?}");
+        assert!(
+            matches!(missing, Err(StoreError::Conflict { .. })),
+            "{missing:?}"
+        );
         let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
         assert_eq!(back.summary.version, 2);
         assert!(moves[0].draw_offer);
