@@ -479,6 +479,14 @@ mod tests {
                 json!({"t": "accept_draw", "player": "a"}),
             ),
             (
+                Action::OfferDraw.by(p("a")),
+                json!({"t": "offer_draw", "player": "a"}),
+            ),
+            (
+                Action::DeclineDraw.by(p("a")),
+                json!({"t": "decline_draw", "player": "a"}),
+            ),
+            (
                 Action::Abort.by(p("a")),
                 json!({"t": "abort", "player": "a"}),
             ),
