@@ -547,6 +547,44 @@ fn challenge(id: &str, challenger: &str, dest: &str, at: i64) -> ChallengeRow {
 }
 
 #[tokio::test]
+async fn deleting_an_account_cancels_the_challenges_it_made_or_received() {
+    for (_dir, store) in stores().await {
+        for p in ["ann", "bob", "cy"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        for (id, from, to) in [
+            ("ch000001", "ann", "bob"),
+            ("ch000002", "cy", "ann"),
+            ("ch000003", "bob", "cy"),
+        ] {
+            let made = store
+                .create_challenge(&challenge(id, from, to, 10), caps(5))
+                .await
+                .unwrap();
+            assert!(made.is_ok());
+        }
+        let canceled = store.delete_account("ann", 20).await.unwrap();
+        let mut ids: Vec<&str> = canceled.iter().map(|c| c.id.as_str()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["ch000001", "ch000002"]);
+        assert!(
+            canceled
+                .iter()
+                .all(|c| c.status == ChallengeStatus::Canceled && c.updated_at == 20)
+        );
+        let bobs: Vec<String> = store
+            .waiting_challenges("bob")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(bobs, ["ch000003"]);
+        assert!(store.waiting_challenges("ann").await.unwrap().is_empty());
+    }
+}
+
+#[tokio::test]
 async fn challenges_settle_once_and_expire_without_their_challenger() {
     for (_dir, store) in stores().await {
         for p in ["ann", "bob", "cy"] {

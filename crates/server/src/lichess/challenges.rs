@@ -262,7 +262,14 @@ pub(super) async fn mine(State(pairing): State<Pairing>, caller: Caller) -> LiRe
     let mut incoming = Vec::new();
     let mut outgoing = Vec::new();
     for c in pairing.waiting_challenges(me).await? {
-        let json = challenge_json(&pairing, &c, Some(me)).await?;
+        // One challenge that cannot be shown must not hide the others.
+        let json = match challenge_json(&pairing, &c, Some(me)).await {
+            Ok(json) => json,
+            Err(e) => {
+                tracing::warn!(challenge = %c.id, "challenge left out of the list: {e:?}");
+                continue;
+            }
+        };
         if &c.challenger == me {
             outgoing.push(json);
         } else {
