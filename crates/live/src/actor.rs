@@ -259,7 +259,7 @@ impl Actor {
                 self.apply(next, Change::End).await
             }
             Ask::OfferDraw { player } => match self.live.offer_draw(&player)? {
-                DrawStep::Commit(next, change) => self.commit(next, change).await,
+                DrawStep::Commit(next, change) => self.commit(*next, change).await,
                 DrawStep::Held | DrawStep::Unchanged => Ok(self.live.version),
             },
             Ask::DeclineDraw { player } => match self.live.decline_draw(&player)? {

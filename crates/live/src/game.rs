@@ -76,7 +76,7 @@ pub(super) enum TableMove {
 pub(super) enum DrawStep {
     /// The next game to commit: the offer joined to the player's last
     /// move, or the opponent's offer accepted.
-    Commit(Game, Change),
+    Commit(Box<Game>, Change),
     /// It is the player's turn: the offer is held for their next move.
     Held,
     /// The player's offer already stands.
@@ -435,14 +435,12 @@ impl LiveGame {
             return Ok(DrawStep::Unchanged);
         }
         if offer == Some(!color) {
-            return Ok(DrawStep::Commit(
-                self.accept_draw(player, false)?,
-                Change::End,
-            ));
+            let accepted = self.accept_draw(player, false)?;
+            return Ok(DrawStep::Commit(Box::new(accepted), Change::End));
         }
         let mut next = self.game.clone();
         if next.offer_draw_after_move(color).is_ok() {
-            return Ok(DrawStep::Commit(next, Change::DrawOffer(true)));
+            return Ok(DrawStep::Commit(Box::new(next), Change::DrawOffer(true)));
         }
         self.table_mut()?.hold_draw(color);
         Ok(DrawStep::Held)

@@ -111,7 +111,7 @@ async fn a_draw_offer_is_marked_on_the_last_move_and_unmarked_when_declined() {
             ..mv(1, "e2e4", "e4")
         };
         store
-            .append_moves("g1", 0, &[e4.clone()], &s)
+            .append_moves("g1", 0, std::slice::from_ref(&e4), &s)
             .await
             .unwrap();
         // Offered after the move.
