@@ -9,7 +9,9 @@ a temporary folder, challenges expiring after 8 s), signs accounts up over
 HTTP, makes their tokens with `plyyard token create`, and checks, through
 berserk wherever berserk has the call: a Board-API game between two
 accounts (challenge, accept, event and game streams, moves, a draw offered
-with a move and accepted), bots (upgrade, challenge, accept, a game played
+with a move and accepted; `offer_draw`, `decline_draw` and `accept_draw` as
+on lichess: offered after one's move and seen at once, declined and gone,
+held on one's turn for the next move, offered again and accepted), bots (upgrade, challenge, accept, a game played
 to mate through `bots.*`), challenge decline / cancel / expiry, clubs
 (`teams.*`: open and closed, requests, kicks, lists), puzzles (`puzzles.*` and
 the batch API over lichess's sample, imported with `plyyard puzzles import`), the streams'
@@ -371,6 +373,58 @@ class BoardGame(Base):
         self.assertEqual((full["type"], full["state"]["status"]), ("gameFull", "resign"))
         self.assertEqual(late.end(), [])
 
+
+    def test_draw_offered_declined_and_accepted_as_on_lichess(self):
+        wn, bn = self.name("offw"), self.name("offb")
+        (w, _), (b, _) = player(wn), player(bn)
+        w_events = Feed(w.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        gid = self.challenge_game(w, b, bn, w_events, b_events)
+        streams = [Feed(c.board.stream_game_state(gid)) for c in (w, b)]
+        for s in streams:
+            self.assertEqual(s.next()["type"], "gameFull")
+        w.board.make_move(gid, "e2e4")
+        for s in streams:
+            self.assertEqual(s.state()["moves"], "e2e4")
+        # Offered after one's own move: seen at once by both.
+        w.board.offer_draw(gid)
+        for s in streams:
+            st = s.state()
+            self.assertEqual(st["moves"], "e2e4")
+            self.assertTrue(st.get("wdraw"), st)
+            self.assertFalse(st.get("bdraw"), st)
+        # Declined in words: gone at once.
+        b.board.decline_draw(gid)
+        for s in streams:
+            st = s.state()
+            self.assertFalse(st.get("wdraw"), st)
+            self.assertEqual(st["status"], "started")
+        # Declining with nothing to decline is ok and changes nothing.
+        b.board.decline_draw(gid)
+        # The declined offer is gone: Black's draw/yes now is Black's own
+        # offer, held for its move (it is Black's turn), shown with it.
+        b.board.offer_draw(gid)
+        b.board.make_move(gid, "e7e5")
+        for s in streams:
+            st = s.state()
+            self.assertEqual(st["moves"], "e2e4 e7e5")
+            self.assertTrue(st.get("bdraw"), st)
+            self.assertFalse(st.get("wdraw"), st)
+        # White plays on: the offer lapses. Offered again by White, a new
+        # offer, and accepted by Black through accept_draw.
+        w.board.make_move(gid, "g1f3")
+        for s in streams:
+            st = s.state()
+            self.assertFalse(st.get("bdraw"), st)
+        w.board.offer_draw(gid)
+        for s in streams:
+            self.assertTrue(s.state().get("wdraw"))
+        b.board.accept_draw(gid)
+        for s in streams:
+            st = s.state()
+            self.assertEqual(st["status"], "draw")
+            self.assertEqual(s.end(), [])
+        self.assertEqual(w.games.export(gid)["status"], "draw")
 
 class Bots(Base):
     def test_bots_upgrade_and_play_to_mate(self):

@@ -36,6 +36,7 @@ export type Request =
   | { t: 'resign' }
   | { t: 'claim'; reason: ClaimReason; uci?: string }
   | { t: 'accept_draw' }
+  | { t: 'decline_draw' }
   | { t: 'abort' }
   | { t: 'claim_away'; outcome: 'win' | 'draw' }
   | { t: 'rematch' }

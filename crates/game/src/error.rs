@@ -117,6 +117,9 @@ pub enum ActionError {
     /// There is no pending draw offer from the opponent of the side to move.
     #[error("there is no draw offer to accept")]
     NoDrawOffer,
+    /// A draw is offered after a move only by the side that just moved.
+    #[error("a draw is offered after one's own move")]
+    NotAfterOwnMove,
     /// Under Ply Yard rules threefold and 50-move draws are automatic, never claimed.
     #[error("draws are not claimed under Ply Yard rules (they are automatic)")]
     ClaimsNotUsed,

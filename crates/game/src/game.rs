@@ -942,6 +942,30 @@ impl Game {
         self.end(Outcome::draw(Reason::Agreement))
     }
 
+    /// `color`, who has just moved (the opponent is to move), offers a draw
+    /// after the move: the offer is joined to that move and pending at
+    /// once, until the opponent moves, declines or accepts. Offering again
+    /// while the offer stands changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`ActionError::NotAfterOwnMove`] when `color` is to move (or nobody
+    /// has moved), [`ActionError::GameOver`].
+    pub fn offer_draw_after_move(&mut self, color: Color) -> Result<(), GameOverError> {
+        if let Some(outcome) = self.outcome {
+            return Err(ActionError::GameOver { outcome });
+        }
+        let Some(last) = self.history.last_mut() else {
+            return Err(ActionError::NotAfterOwnMove);
+        };
+        if self.current.turn() == color {
+            return Err(ActionError::NotAfterOwnMove);
+        }
+        last.draw_offer = true;
+        self.draw_declined = false;
+        Ok(())
+    }
+
     /// The side to move declines the pending offer without moving (moving
     /// declines it too).
     ///

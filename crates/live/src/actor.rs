@@ -23,7 +23,7 @@ use super::ask::{Ask, Reply};
 use super::cmd::{Cmd, Exit, Life, MAILBOX, Subscription};
 use super::computer::{BUSY_RETRY, RETRY_DELAY, Search, Thinker, computer_move};
 use super::feed::{Event, Feed};
-use super::game::{Change, LiveGame, TableMove};
+use super::game::{Change, DrawStep, LiveGame, TableMove};
 use super::seat::{Seat, seat_name};
 use super::start::start_rematch;
 use super::table::{RETRY_AFTER, Rematch};
@@ -258,6 +258,14 @@ impl Actor {
                 let next = self.live.accept_draw(&player, thinking);
                 self.apply(next, Change::End).await
             }
+            Ask::OfferDraw { player } => match self.live.offer_draw(&player)? {
+                DrawStep::Commit(next, change) => self.commit(*next, change).await,
+                DrawStep::Held | DrawStep::Unchanged => Ok(self.live.version),
+            },
+            Ask::DeclineDraw { player } => match self.live.decline_draw(&player)? {
+                Some(next) => self.commit(next, Change::DrawOffer(false)).await,
+                None => Ok(self.live.version),
+            },
             Ask::Abort { player } => {
                 let next = self.live.abort(&player);
                 self.apply(next, Change::End).await
@@ -328,10 +336,11 @@ impl Actor {
                 Err(ApiError::new(ErrorCode::GameOver, "your time ran out"))
             }
             TableMove::Play(played) => {
+                let mover = self.live.game.turn();
                 let done = self.commit(played.next, Change::Move).await;
-                if done.is_err()
-                    && let Some(t) = self.live.table.as_mut()
-                {
+                if done.is_ok() {
+                    self.live.moved(mover);
+                } else if let Some(t) = self.live.table.as_mut() {
                     t.unpress(played.before);
                 }
                 done
@@ -441,6 +450,10 @@ impl Actor {
                 store.append_moves(id, v, rows, summary).await
             }
             Change::TakeBack => store.truncate_moves(id, v, summary.plies, summary).await,
+            Change::DrawOffer(offer) => {
+                let ply = summary.plies;
+                store.mark_draw_offer(id, v, ply, offer, summary).await
+            }
             Change::End | Change::Notice(_) => store.update_game(id, v, summary).await,
         }
     }
@@ -473,7 +486,7 @@ impl Actor {
                 self.think_if_needed();
             }
             Change::End => self.log_end(),
-            Change::TakeBack | Change::Notice(_) => {}
+            Change::TakeBack | Change::DrawOffer(_) | Change::Notice(_) => {}
         }
     }
 
@@ -483,6 +496,7 @@ impl Actor {
             Change::Move => EventKind::Move,
             Change::TakeBack => EventKind::Undo,
             Change::End => EventKind::End,
+            Change::DrawOffer(_) => EventKind::Draw,
             Change::Notice(kind) => kind,
         };
         let game: GameState = self.live.state(self.thinker.is_thinking());

@@ -64,6 +64,17 @@ pub enum Ask {
         /// Who asks.
         player: PlayerId,
     },
+    /// `player` offers a draw, or accepts the opponent's offer (table
+    /// games).
+    OfferDraw {
+        /// Who asks.
+        player: PlayerId,
+    },
+    /// `player` declines the opponent's draw offer (table games).
+    DeclineDraw {
+        /// Who asks.
+        player: PlayerId,
+    },
     /// `player` calls the game off before both sides moved (table games).
     Abort {
         /// Who asks.
@@ -153,6 +164,11 @@ pub enum Action {
     },
     /// Accepts the opponent's draw offer.
     AcceptDraw,
+    /// Offers a draw: after one's own move, at once; on one's turn, with
+    /// the next move; with the opponent's offer pending, accepts it.
+    OfferDraw,
+    /// Declines the opponent's pending draw offer.
+    DeclineDraw,
     /// Calls the game off before both sides moved.
     Abort,
     /// Claims the win (or a draw) against an away opponent.
@@ -198,6 +214,8 @@ impl Action {
                 client,
             },
             Action::AcceptDraw => Ask::AcceptDraw { player },
+            Action::OfferDraw => Ask::OfferDraw { player },
+            Action::DeclineDraw => Ask::DeclineDraw { player },
             Action::Abort => Ask::Abort { player },
             Action::ClaimAway { win } => Ask::ClaimAway { player, win },
             Action::Rematch => Ask::Rematch { player },
@@ -477,6 +495,14 @@ mod tests {
             (
                 Action::AcceptDraw.by(p("a")),
                 json!({"t": "accept_draw", "player": "a"}),
+            ),
+            (
+                Action::OfferDraw.by(p("a")),
+                json!({"t": "offer_draw", "player": "a"}),
+            ),
+            (
+                Action::DeclineDraw.by(p("a")),
+                json!({"t": "decline_draw", "player": "a"}),
             ),
             (
                 Action::Abort.by(p("a")),

@@ -52,6 +52,10 @@ pub(super) enum Change {
     /// The game ends without a move (an `end` event); a search in flight is
     /// cancelled.
     End,
+    /// A draw offer joined to the last move (`true`: offered after it) or
+    /// declined (`false`): the last move's mark is written (a `draw`
+    /// event).
+    DrawOffer(bool),
     /// Nothing changes on the board, but what players see does (someone
     /// left or came back, a rematch offer): a new version with the event
     /// of that kind.
@@ -65,6 +69,18 @@ pub(super) enum TableMove {
     Play(Box<Played>),
     /// The mover's flag had fallen: the game ends on time instead.
     Flagged(Color),
+}
+
+/// What a player's draw offer does, as [`LiveGame::offer_draw`] decided it.
+#[derive(Debug)]
+pub(super) enum DrawStep {
+    /// The next game to commit: the offer joined to the player's last
+    /// move, or the opponent's offer accepted.
+    Commit(Box<Game>, Change),
+    /// It is the player's turn: the offer is held for their next move.
+    Held,
+    /// The player's offer already stands.
+    Unchanged,
 }
 
 /// A move at a table that goes ahead.
@@ -294,6 +310,7 @@ impl LiveGame {
             Err(Refusal::Clock(e)) => return Err(clock_error(e)),
         };
         let mut next = self.game.clone();
+        let draw_offer = draw_offer || t.holds_draw(game.turn());
         next.play_with(mv, Some(pressed.left_ms), draw_offer)
             .map_err(move_error)?;
         Ok(TableMove::Play(Box::new(Played {
@@ -402,6 +419,62 @@ impl LiveGame {
         next.accept_draw()
             .map_err(|_| ApiError::new(ErrorCode::NoDrawOffer, "no draw offer to accept"))?;
         Ok(next)
+    }
+
+    /// `player` offers a draw (table games): the opponent's pending offer
+    /// is accepted; after the player's own move the offer joins that move;
+    /// on the player's turn it is held for their next move.
+    pub(super) fn offer_draw(&mut self, player: &PlayerId) -> Result<DrawStep, ApiError> {
+        let color = self.player_color(player)?;
+        self.table_mut()?;
+        if self.game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let offer = self.game.draw_offer();
+        if offer == Some(color) {
+            return Ok(DrawStep::Unchanged);
+        }
+        if offer == Some(!color) {
+            let accepted = self.accept_draw(player, false)?;
+            return Ok(DrawStep::Commit(Box::new(accepted), Change::End));
+        }
+        let mut next = self.game.clone();
+        if next.offer_draw_after_move(color).is_ok() {
+            return Ok(DrawStep::Commit(Box::new(next), Change::DrawOffer(true)));
+        }
+        self.table_mut()?.hold_draw(color);
+        Ok(DrawStep::Held)
+    }
+
+    /// `player` declines the opponent's pending draw offer in words (and
+    /// drops an offer of their own still held for their next move).
+    pub(super) fn decline_draw(&mut self, player: &PlayerId) -> Result<Option<Game>, ApiError> {
+        let color = self.player_color(player)?;
+        if self.game.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let dropped = self.table_mut()?.drop_held_draw(color);
+        if self.game.draw_offer() != Some(!color) {
+            if dropped {
+                return Ok(None);
+            }
+            return Err(ApiError::new(
+                ErrorCode::NoDrawOffer,
+                "no draw offer to decline",
+            ));
+        }
+        let mut next = self.game.clone();
+        next.decline_draw()
+            .map_err(|_| ApiError::new(ErrorCode::NoDrawOffer, "no draw offer to decline"))?;
+        Ok(Some(next))
+    }
+
+    /// After a move of `color` was committed: its held draw offer went
+    /// with it.
+    pub(super) fn moved(&mut self, color: Color) {
+        if let Some(t) = self.table.as_mut() {
+            t.drop_held_draw(color);
+        }
     }
 
     /// `player` calls the game off before both sides have moved.

@@ -50,6 +50,9 @@ pub(super) struct TableLive {
     /// failing database is not asked again at once).
     hold_until: Moment,
     rematch_offer: Option<Color>,
+    /// A side that offered a draw on its own turn: the offer goes with its
+    /// next move (kept in memory like a rematch offer).
+    held_draw: Option<Color>,
     next_game: Option<String>,
     ratings: Option<ByColor<RatingJson>>,
     rating_changes: Option<ByColor<i64>>,
@@ -157,6 +160,7 @@ impl TableLive {
             claim_shown: None,
             hold_until: now,
             rematch_offer: None,
+            held_draw: None,
             next_game: None,
             ratings: None,
             rating_changes: None,
@@ -402,6 +406,25 @@ impl TableLive {
     /// Shows the rating changes of a rated game.
     pub(super) fn rated(&mut self, changes: ByColor<i64>) {
         self.rating_changes = Some(changes);
+    }
+
+    /// Holds `color`'s draw offer for its next move.
+    pub(super) fn hold_draw(&mut self, color: Color) {
+        self.held_draw = Some(color);
+    }
+
+    /// Drops `color`'s held draw offer; whether there was one.
+    pub(super) fn drop_held_draw(&mut self, color: Color) -> bool {
+        let held = self.held_draw == Some(color);
+        if held {
+            self.held_draw = None;
+        }
+        held
+    }
+
+    /// Whether `color` holds a draw offer for its next move.
+    pub(super) fn holds_draw(&self, color: Color) -> bool {
+        self.held_draw == Some(color)
     }
 
     /// The table part of the state now.

@@ -397,6 +397,14 @@ impl Pairing {
         Ok(())
     }
 
+    /// Tells the players of challenges cancelled because an account was
+    /// deleted (the store cancelled them with the account).
+    pub fn canceled_with_account(&self, canceled: &[ChallengeRow]) {
+        for c in canceled {
+            self.announce(ChallengeNews::Canceled, c);
+        }
+    }
+
     /// Keeps `challenger`'s waiting challenges alive (they are there).
     pub async fn touch_challenges(&self, challenger: &str) {
         if let Err(e) = self.store.touch_challenges(challenger, now_ms()).await {

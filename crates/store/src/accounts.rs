@@ -243,11 +243,18 @@ impl Store {
 
     /// Deletes an account: its sessions and API tokens go, it leaves its
     /// clubs (a club it led alone passes to its longest-standing member),
-    /// its password is wiped, and its games stay (shown as a deleted player). The name stays reserved.
+    /// the challenges it made or received that still wait are cancelled,
+    /// its password is wiped, and its games stay (shown as a deleted
+    /// player). The name stays reserved. Returns the cancelled challenges
+    /// (their other players are to be told).
     ///
     /// # Errors
     /// A database failure; nothing is changed then.
-    pub async fn delete_account(&self, player_id: &str, now: i64) -> Result<(), StoreError> {
+    pub async fn delete_account(
+        &self,
+        player_id: &str,
+        now: i64,
+    ) -> Result<Vec<crate::challenges::ChallengeRow>, StoreError> {
         let mut tx = self.begin_write().await?;
         for sql in [
             "DELETE FROM sessions WHERE player_id = $1",
@@ -257,6 +264,7 @@ impl Store {
             sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
         }
         crate::clubs::leave_all_clubs(&mut tx, player_id).await?;
+        let canceled = crate::challenges::cancel_waiting_of(&mut tx, player_id, now).await?;
         sqlx::query(
             "UPDATE accounts SET deleted_at = $1, password_hash = '' \
              WHERE player_id = $2 AND deleted_at IS NULL",
@@ -266,7 +274,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(())
+        Ok(canceled)
     }
 
     /// Stores a new session.

@@ -231,7 +231,8 @@ impl Store {
         row.as_ref().map(row_of).transpose()
     }
 
-    /// The waiting challenges `player` made or received, oldest first.
+    /// The waiting challenges `player` made or received, oldest first (a
+    /// row that cannot be read is left out and logged).
     ///
     /// # Errors
     /// A database failure.
@@ -243,7 +244,15 @@ impl Store {
         .bind(player)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(row_of).collect()
+        // One unreadable row must not hide the others.
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                row_of(r)
+                    .inspect_err(|e| tracing::warn!("challenge skipped: {e}"))
+                    .ok()
+            })
+            .collect())
     }
 
     /// Moves a waiting challenge to `status` (declined, cancelled or
@@ -357,4 +366,39 @@ impl Store {
         }
         Ok(expired)
     }
+}
+
+/// Cancels, inside `tx`, every waiting challenge `player` made or received
+/// (their account is being deleted); the rows after the change.
+pub(crate) async fn cancel_waiting_of(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    player: &str,
+    now: i64,
+) -> Result<Vec<ChallengeRow>, StoreError> {
+    let ids: Vec<String> = sqlx::query(
+        "SELECT id FROM challenges WHERE status = 'created' AND (challenger = $1 OR dest = $1)",
+    )
+    .bind(player)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(|r| r.try_get(0))
+    .collect::<Result<_, _>>()?;
+    sqlx::query(
+        "UPDATE challenges SET status = 'canceled', updated_at = $1 \
+         WHERE status = 'created' AND (challenger = $2 OR dest = $2)",
+    )
+    .bind(now)
+    .bind(player)
+    .execute(&mut **tx)
+    .await?;
+    let mut canceled = Vec::with_capacity(ids.len());
+    for id in ids {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
+            .bind(&id)
+            .fetch_one(&mut **tx)
+            .await?;
+        canceled.push(row_of(&row)?);
+    }
+    Ok(canceled)
 }

@@ -127,6 +127,28 @@ impl Store {
             .await
     }
 
+    /// Marks the move at `ply` as carrying a pending draw offer (`offer`)
+    /// or not (the offer was declined) and updates the summary, in one
+    /// transaction, provided the game is still at version `expected`.
+    ///
+    /// # Errors
+    /// As [`Store::append_moves`]; [`StoreError::Conflict`] also if the
+    /// game has no move at `ply`.
+    pub async fn mark_draw_offer(
+        &self,
+        game_id: &str,
+        expected: impl Into<Fence>,
+        ply: u32,
+        offer: bool,
+        summary: &GameSummary,
+    ) -> Result<(), StoreError> {
+        let op = writer::Op::DrawOffer { ply, offer };
+        let Fence { version, epoch } = expected.into();
+        self.writer
+            .write(game_id, version, epoch, summary, op)
+            .await
+    }
+
     /// The games of a player, most recently changed first.
     ///
     /// # Errors

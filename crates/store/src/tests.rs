@@ -99,6 +99,51 @@ async fn games_and_moves_round_trip() {
 }
 
 #[tokio::test]
+async fn a_draw_offer_is_marked_on_the_last_move_and_unmarked_when_declined() {
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        store.insert_game(&sample("g1", "p1", 10)).await.unwrap();
+        let mut s = sample("g1", "p1", 10).summary;
+        s.plies = 1;
+        s.version = 1;
+        let e4 = MoveRow {
+            draw_offer: false,
+            ..mv(1, "e2e4", "e4")
+        };
+        store
+            .append_moves("g1", 0, std::slice::from_ref(&e4), &s)
+            .await
+            .unwrap();
+        // Offered after the move.
+        s.version = 2;
+        store.mark_draw_offer("g1", 1, 1, true, &s).await.unwrap();
+        let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
+        assert_eq!(back.summary.version, 2);
+        assert!(moves[0].draw_offer);
+        // A stale version or a move that does not exist writes nothing.
+        s.version = 3;
+        let stale = store.mark_draw_offer("g1", 1, 1, false, &s).await;
+        assert!(
+            matches!(stale, Err(StoreError::Conflict { .. })),
+            "{stale:?}"
+        );
+        let missing = store.mark_draw_offer("g1", 2, 2, false, &s).await;
+        assert!(
+            matches!(missing, Err(StoreError::Conflict { .. })),
+            "{missing:?}"
+        );
+        let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
+        assert_eq!(back.summary.version, 2);
+        assert!(moves[0].draw_offer);
+        // Declined.
+        store.mark_draw_offer("g1", 2, 1, false, &s).await.unwrap();
+        let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
+        assert_eq!(back.summary.version, 3);
+        assert_eq!(moves, [e4]);
+    }
+}
+
+#[tokio::test]
 async fn a_failed_or_stale_write_writes_nothing() {
     for (_dir, store) in stores().await {
         store.touch_player("p1", 1).await.unwrap();
@@ -498,6 +543,44 @@ fn challenge(id: &str, challenger: &str, dest: &str, at: i64) -> ChallengeRow {
         created_at: at,
         seen_at: at,
         updated_at: at,
+    }
+}
+
+#[tokio::test]
+async fn deleting_an_account_cancels_the_challenges_it_made_or_received() {
+    for (_dir, store) in stores().await {
+        for p in ["ann", "bob", "cy"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        for (id, from, to) in [
+            ("ch000001", "ann", "bob"),
+            ("ch000002", "cy", "ann"),
+            ("ch000003", "bob", "cy"),
+        ] {
+            let made = store
+                .create_challenge(&challenge(id, from, to, 10), caps(5))
+                .await
+                .unwrap();
+            assert!(made.is_ok());
+        }
+        let canceled = store.delete_account("ann", 20).await.unwrap();
+        let mut ids: Vec<&str> = canceled.iter().map(|c| c.id.as_str()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["ch000001", "ch000002"]);
+        assert!(
+            canceled
+                .iter()
+                .all(|c| c.status == ChallengeStatus::Canceled && c.updated_at == 20)
+        );
+        let bobs: Vec<String> = store
+            .waiting_challenges("bob")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(bobs, ["ch000003"]);
+        assert!(store.waiting_challenges("ann").await.unwrap().is_empty());
     }
 }
 

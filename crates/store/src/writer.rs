@@ -35,6 +35,14 @@ pub(super) enum Op {
     Truncate(u32),
     /// Only the summary.
     Summary,
+    /// Marks whether the move at `ply` carries a pending draw offer (an
+    /// offer made after the move, or declined).
+    DrawOffer {
+        /// The ply of the move.
+        ply: u32,
+        /// Offered (`true`) or declined.
+        offer: bool,
+    },
 }
 
 /// One game's write.
@@ -212,8 +220,14 @@ async fn write_all(
         q.execute(&mut **tx).await?;
     }
     for w in batch {
-        if let Op::Truncate(keep) = w.op {
-            truncate(tx, &w.game_id, keep).await?;
+        match w.op {
+            Op::Truncate(keep) => truncate(tx, &w.game_id, keep).await?,
+            Op::DrawOffer { ply, offer } => {
+                if !mark_draw_offer(tx, &w.game_id, ply, offer).await? {
+                    return Ok(false);
+                }
+            }
+            Op::Append(_) | Op::Summary => {}
         }
     }
     Ok(true)
@@ -313,9 +327,35 @@ async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(
             }
         }
         Op::Truncate(keep) => truncate(tx, &w.game_id, *keep).await?,
+        Op::DrawOffer { ply, offer } => {
+            if !mark_draw_offer(tx, &w.game_id, *ply, *offer).await? {
+                // No such move: the game is not what the writer expected.
+                return Err(StoreError::Conflict {
+                    game: w.game_id.clone(),
+                    expected: w.expected,
+                });
+            }
+        }
         Op::Summary => {}
     }
     Ok(())
+}
+
+/// Sets the draw-offer mark of the move at `ply` of `game_id`; `false` if
+/// there is no such move.
+async fn mark_draw_offer(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    ply: u32,
+    offer: bool,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE moves SET draw_offer = $1 WHERE game_id = $2 AND ply = $3")
+        .bind(offer)
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// Deletes the moves of `game_id` after ply `keep`.

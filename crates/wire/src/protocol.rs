@@ -346,6 +346,8 @@ pub enum EventKind {
     Rematch,
     /// A player went berserk (Arena games): their clock changed.
     Berserk,
+    /// A draw was offered after a move, or declined (table games).
+    Draw,
 }
 
 /// A message from the client.
@@ -362,6 +364,8 @@ pub enum ClientMsg {
     },
     /// Accept the opponent's draw offer (table games).
     AcceptDraw,
+    /// Decline the opponent's draw offer (table games).
+    DeclineDraw,
     /// Call the game off before both sides have moved (table games).
     Abort,
     /// The opponent is away long enough: claim the win, or a draw.
@@ -491,6 +495,7 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
         },
         "undo" => Ok(ClientMsg::Undo),
         "accept_draw" => Ok(ClientMsg::AcceptDraw),
+        "decline_draw" => Ok(ClientMsg::DeclineDraw),
         "abort" => Ok(ClientMsg::Abort),
         "rematch" => Ok(ClientMsg::Rematch),
         "claim_away" => match obj.get("outcome").and_then(serde_json::Value::as_str) {

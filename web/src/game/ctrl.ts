@@ -431,6 +431,11 @@ export class GameCtrl implements Controller {
     void this.ask({ t: 'accept_draw' });
   }
 
+  /** Declines the opponent's pending draw offer without moving. */
+  declineDraw(): void {
+    void this.ask({ t: 'decline_draw' });
+  }
+
   abort(): void {
     void this.ask({ t: 'abort' });
   }

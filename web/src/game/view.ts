@@ -215,7 +215,7 @@ function awayNotice(ctrl: GameCtrl, g: GameState): VNode | null {
   ]);
 }
 
-/** A pending draw offer: the opponent's (accept on your turn, or decline by playing) or your own. */
+/** A pending draw offer: the opponent's (accept or decline on your turn, or decline by playing) or your own. */
 function drawOffer(ctrl: GameCtrl, g: GameState): VNode | null {
   const by = g.draw_offer;
   if (!isTableGame(g) || g.status !== 'ongoing' || !by) return null;
@@ -224,7 +224,10 @@ function drawOffer(ctrl: GameCtrl, g: GameState): VNode | null {
   return h('div.notice.draw-notice', { attrs: { 'data-testid': 'draw-offer', role: 'status' } }, [
     h('p', t('table.drawOffer.theirs')),
     g.turn === g.you
-      ? h('div.notice-actions', [h('button.primary', { attrs: { type: 'button', 'data-testid': 'accept-draw' }, on: { click: () => ctrl.acceptDraw() } }, t('table.drawOffer.accept'))])
+      ? h('div.notice-actions', [
+          h('button.primary', { attrs: { type: 'button', 'data-testid': 'accept-draw' }, on: { click: () => ctrl.acceptDraw() } }, t('table.drawOffer.accept')),
+          h('button', { attrs: { type: 'button', 'data-testid': 'decline-draw' }, on: { click: () => ctrl.declineDraw() } }, t('table.drawOffer.decline')),
+        ])
       : null,
   ]);
 }

@@ -162,6 +162,15 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   assert.equal(await box(white), whiteOnTurn, "White's own clock did not move when its turn ended");
   assert.equal(await box(black), blackOffTurn, "Black's own clock did not move when its turn came");
   await c.page.getByTestId('draw-offer').waitFor();
+  // Black declines in words: the offer is gone at once for everyone, and Black still has the move.
+  await black.getByTestId('decline-draw').click();
+  for (const p of [white, black, c.page]) await p.getByTestId('draw-offer').waitFor({ state: 'detached' });
+  await clickMove(black, 'b8', 'c6');
+  for (const p of [white, black, c.page]) await waitForPlies(p, 4);
+  // Offered again with a move: a new offer, which Black accepts.
+  await white.getByTestId('offer-draw').click();
+  await clickMove(white, 'f1', 'c4');
+  for (const p of [white, black, c.page]) await waitForPlies(p, 5);
   await black.getByTestId('accept-draw').click();
   for (const p of [white, black, c.page]) await resultIs(p, 'Draw', 'by agreement');
   // A rated game: both players see their rating change.

@@ -782,6 +782,34 @@ fn draw_offers() {
 }
 
 #[test]
+fn a_draw_is_offered_after_ones_own_move_and_declined_in_words() {
+    let mut g = Game::new(RuleSet::PlyYard);
+    assert_eq!(
+        g.offer_draw_after_move(Color::White),
+        Err(ActionError::NotAfterOwnMove)
+    );
+    play_all(&mut g, "e4");
+    // Not Black's to offer now: it is Black's turn.
+    assert_eq!(
+        g.offer_draw_after_move(Color::Black),
+        Err(ActionError::NotAfterOwnMove)
+    );
+    g.offer_draw_after_move(Color::White).unwrap();
+    assert_eq!(g.draw_offer(), Some(Color::White));
+    assert!(g.history()[0].draw_offer);
+    g.decline_draw().unwrap();
+    assert_eq!(g.draw_offer(), None);
+    // Offered again: a new offer, accepted.
+    g.offer_draw_after_move(Color::White).unwrap();
+    assert_eq!(g.draw_offer(), Some(Color::White));
+    assert_eq!(g.accept_draw(), Ok(Outcome::draw(Reason::Agreement)));
+    assert!(matches!(
+        g.offer_draw_after_move(Color::White),
+        Err(ActionError::GameOver { .. })
+    ));
+}
+
+#[test]
 fn take_back_restores_everything() {
     let mut g = Game::new(RuleSet::PlyYard);
     play_all(&mut g, "f3 e5 g4");

@@ -335,10 +335,11 @@ async fn delete_account(
     let session = session.ok_or_else(not_logged_in)?;
     let d: Deletion = json_body(body, "account deletion")?;
     confirm_password(&state, ip, &session, &d.password).await?;
-    state
+    let canceled = state
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
+    state.pairing.canceled_with_account(&canceled);
     state
         .live
         .refresh_seats(&PlayerId(session.account.player_id.clone()))

@@ -32,7 +32,7 @@ use plyyard_pairing::challenges::{
     AskedTerms, ChallengeError, MAX_RECEIVED, MAX_TO_ONE, MAX_WAITING, terms,
 };
 use plyyard_social::events::{AccountEvent, ChallengeNews};
-use plyyard_store::{Account, ChallengeRow, Store, now_ms};
+use plyyard_store::{Account, ChallengeRow, now_ms};
 
 /// Lichess's decline reasons: key and sentence.
 pub const DECLINE_REASONS: [(&str, &str); 11] = [
@@ -111,12 +111,13 @@ async fn player_json(pairing: &Pairing, account: &Account, speed: Speed) -> LiRe
     Ok(v)
 }
 
-async fn account_of(store: &Store, player_id: &str) -> LiResult<Account> {
-    store
-        .account_row(player_id)
-        .await?
-        .map(|a| a.account)
-        .ok_or_else(|| LiError::not_found("No such user"))
+/// One side of a challenge: its account, or a deleted player (whose
+/// cancelled challenges are still told to the other side).
+async fn side_json(pairing: &Pairing, player_id: &str, speed: Speed) -> LiResult<Value> {
+    match pairing.store.account_row(player_id).await? {
+        Some(a) => player_json(pairing, &a.account, speed).await,
+        None => Ok(json!({"id": "ghost", "name": "Deleted player", "online": false})),
+    }
 }
 
 /// A challenge as lichess shows it (`ChallengeJson`), seen from `viewer`
@@ -128,16 +129,16 @@ pub async fn challenge_json(
 ) -> LiResult<Value> {
     let control = TimeControl::table(c.minutes, c.increment_s)
         .map_err(|e| LiError::from(crate::error::ApiError::internal(e)))?;
-    let challenger = account_of(&pairing.store, &c.challenger).await?;
-    let dest = account_of(&pairing.store, &c.dest).await?;
     let speed = control.speed();
+    let challenger = side_json(pairing, &c.challenger, speed).await?;
+    let dest = side_json(pairing, &c.dest, speed).await?;
     let limit = c.minutes * 60;
     let mut v = json!({
         "id": c.id,
         "url": format!("/game/{}", c.id),
         "status": c.status.as_str(),
-        "challenger": player_json(pairing, &challenger, speed).await?,
-        "destUser": player_json(pairing, &dest, speed).await?,
+        "challenger": challenger,
+        "destUser": dest,
         "variant": variant_json(c.variant),
         "rated": c.rated,
         "speed": speed_name(control),
@@ -262,7 +263,14 @@ pub(super) async fn mine(State(pairing): State<Pairing>, caller: Caller) -> LiRe
     let mut incoming = Vec::new();
     let mut outgoing = Vec::new();
     for c in pairing.waiting_challenges(me).await? {
-        let json = challenge_json(&pairing, &c, Some(me)).await?;
+        // One challenge that cannot be shown must not hide the others.
+        let json = match challenge_json(&pairing, &c, Some(me)).await {
+            Ok(json) => json,
+            Err(e) => {
+                tracing::warn!(challenge = %c.id, "challenge left out of the list: {e:?}");
+                continue;
+            }
+        };
         if &c.challenger == me {
             outgoing.push(json);
         } else {

@@ -211,6 +211,19 @@ pub(super) struct Described {
     scopes: Vec<&'static str>,
 }
 
+/// Where the player is sent back, as the consent page names it: the
+/// origin of a web address; for an app's own scheme (whose origin is
+/// opaque, serialised `null`), the scheme and host (`org.example.app:`).
+fn shown_origin(redirect: &Url) -> String {
+    match redirect.origin() {
+        url::Origin::Tuple(..) => redirect.origin().ascii_serialization(),
+        url::Origin::Opaque(_) => match redirect.host_str() {
+            Some(host) if !host.is_empty() => format!("{}://{host}", redirect.scheme()),
+            _ => format!("{}:", redirect.scheme()),
+        },
+    }
+}
+
 /// `GET /api/oauth/request?…`: whether an authorization request is valid,
 /// and what it asks for.
 pub(super) async fn describe(
@@ -220,7 +233,7 @@ pub(super) async fn describe(
     let valid = validate(&req).map_err(|r| r.into_error(req.state.as_deref()))?;
     Ok(Json(Described {
         client_id: valid.client_id,
-        redirect_origin: valid.redirect.origin().ascii_serialization(),
+        redirect_origin: shown_origin(&valid.redirect),
         insecure: insecure(&valid.redirect),
         redirect_uri: valid.redirect.to_string(),
         scopes: valid.scopes.iter().map(|s| s.as_str()).collect(),
@@ -441,6 +454,15 @@ mod tests {
             scope: Some("board:play challenge:read".into()),
             state: Some("xyz".into()),
         }
+    }
+
+    #[test]
+    fn custom_scheme_redirects_are_named_by_their_scheme() {
+        let shown = |u: &str| shown_origin(&Url::parse(u).unwrap());
+        assert_eq!(shown("org.example.app:/cb"), "org.example.app:");
+        assert_eq!(shown("myapp://callback/x?y=1"), "myapp://callback");
+        assert_eq!(shown("http://127.0.0.1:9000/cb"), "http://127.0.0.1:9000");
+        assert_eq!(shown("https://app.example/cb"), "https://app.example");
     }
 
     #[test]

@@ -112,8 +112,10 @@ pub(super) async fn resign<const BOT: bool>(
 }
 
 /// `POST /api/{board,bot}/game/{id}/draw/{yes|no}`: `yes` accepts the
-/// opponent's offer (an offer of one's own goes with a move:
-/// `?offeringDraw=true`); `no` leaves it to lapse with the next move.
+/// opponent's pending offer, or offers a draw (after one's own move: at
+/// once, joined to that move; on one's turn: with the next move); `no`
+/// declines the opponent's pending offer (and drops one's own held offer),
+/// and is ok with nothing to decline, as on lichess.
 pub(super) async fn draw<const BOT: bool>(
     State(games): State<Games>,
     caller: Caller,
@@ -121,22 +123,16 @@ pub(super) async fn draw<const BOT: bool>(
 ) -> LiResult<Json<OkJson>> {
     let api = api_of::<BOT>();
     match answer.as_str() {
-        "yes" => {
-            let refused = |e: ApiError| {
-                if e.code == ErrorCode::NoDrawOffer {
-                    LiError::bad_request(
-                        "No draw offer to accept: offer a draw with your move (POST /api/board/game/{id}/move/{uci}?offeringDraw=true)",
-                    )
-                } else {
-                    game_error(e)
-                }
-            };
-            act_or(&games, &caller, api, &id, Action::AcceptDraw, refused).await
-        }
+        "yes" => act(&games, &caller, api, &id, Action::OfferDraw).await,
         "no" => {
             caller.require_api(api)?;
-            check_player(&games, &caller, &id).await?;
-            Ok(Json(OK))
+            let id = game_json::game_id(&id);
+            let player = PlayerId(caller.account.player_id.clone());
+            match games.act(id, player, Action::DeclineDraw).await {
+                Ok(_) => Ok(Json(OK)),
+                Err(e) if e.code == ErrorCode::NoDrawOffer => Ok(Json(OK)),
+                Err(e) => Err(game_error(e)),
+            }
         }
         _ => Err(LiError::bad_request("Answer yes or no")),
     }

@@ -133,6 +133,7 @@ fn action_for(client: &[Requester], msg: ClientMsg) -> Option<Action> {
         ClientMsg::Claim { reason, uci } => Action::Claim { reason, uci },
         ClientMsg::ClaimAway { win } => Action::ClaimAway { win },
         ClientMsg::AcceptDraw => Action::AcceptDraw,
+        ClientMsg::DeclineDraw => Action::DeclineDraw,
         ClientMsg::Abort => Action::Abort,
         ClientMsg::Rematch => Action::Rematch,
         ClientMsg::Undo => Action::Undo,

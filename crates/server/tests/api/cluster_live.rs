@@ -124,6 +124,64 @@ async fn players_and_spectators_on_both_nodes_see_every_move_in_order() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_offer_declined_on_either_node_is_gone_on_both() {
+    let Some((db, redis)) = cluster_env().await else {
+        return;
+    };
+    let (a, b) = (node(&db, &redis, "a").await, node(&db, &redis, "b").await);
+    let host = account(&a, "offerer").await;
+    let guest = account(&b, "decliner").await;
+    let (id, host_white) = table_game(&host, &guest).await;
+    let (white, black) = if host_white {
+        (&host, &guest)
+    } else {
+        (&guest, &host)
+    };
+    let (mut ws_w, _) = ws(white, &id).await;
+    let (mut ws_b, _) = ws(black, &id).await;
+    let (watcher_a, watcher_b) = (a.client(), b.client());
+    let (mut spec_a, _) = ws(&watcher_a, &id).await;
+    let (mut spec_b, _) = ws(&watcher_b, &id).await;
+    // One player sits on each node, so one of the two declines is a
+    // command forwarded to the game's owner.
+    let rounds = [("e2e4", 1), ("e7e5", 2)];
+    for (i, (uci, ply)) in rounds.into_iter().enumerate() {
+        let (mover, other) = if i == 0 {
+            (&mut ws_w, &mut ws_b)
+        } else {
+            (&mut ws_b, &mut ws_w)
+        };
+        let id_n = 10 * (i as u64 + 1);
+        let offer = json!({"t": "move", "id": id_n, "uci": uci, "draw_offer": true});
+        send_json(mover, &offer).await.unwrap();
+        let ack = recv_until(mover, WAIT, |m| m["id"] == id_n).await.unwrap();
+        assert_eq!(ack["t"], "ack", "{ack}");
+        let decline = json!({"t": "decline_draw", "id": id_n + 1});
+        send_json(other, &decline).await.unwrap();
+        let ack = recv_until(other, WAIT, |m| m["id"] == id_n + 1)
+            .await
+            .unwrap();
+        assert_eq!(ack["t"], "ack", "{ack}");
+        for s in [&mut spec_a, &mut spec_b] {
+            let e = recv_until(s, WAIT, |m| m["t"] == "event" && m["kind"] == "draw")
+                .await
+                .unwrap();
+            assert_eq!(
+                (&e["game"]["ply"], &e["game"]["draw_offer"]),
+                (&json!(ply), &Value::Null),
+                "{e}"
+            );
+        }
+        for c in [&watcher_a, &watcher_b] {
+            let st = c.get_value(&format!("/api/games/{id}")).await;
+            assert_eq!(st["table"]["draw_offer"], Value::Null, "{st}");
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_moves_to_the_other_node_when_its_owner_stops() {
     let Some((db, redis)) = cluster_env().await else {
         return;

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::support::{account, token};
+use crate::support::{PASSWORD, account, token};
 use plyyard_server::Tuning;
 use plyyard_testkit::{Client, Method, TestDb, TestServer};
 use serde_json::{Value, json};
@@ -351,6 +351,39 @@ async fn a_challenge_without_its_challenger_goes_offline(db: TestDb) {
     srv.stop().await;
 }
 
+async fn a_deleted_challengers_challenges_are_cancelled(db: TestDb) {
+    let srv = start(&db, Duration::from_secs(30)).await;
+    let alice_web = account(&srv, "alice").await;
+    let alice = token(&alice_web, &SCOPES).await;
+    let bob = player(&srv, "bob", &SCOPES).await;
+    let c = srv.client();
+    // Alice's stream stays open: it would keep her challenge alive.
+    let _a_events = Stream::open(&c, &alice, "/api/stream/event").await;
+    let mut b_events = Stream::open(&c, &bob, "/api/stream/event").await;
+    let ch: Value = challenge(&c, &alice, "bob", Some(BLITZ))
+        .await
+        .json()
+        .unwrap();
+    assert_eq!(b_events.event().await["type"], "challenge");
+    let r = alice_web
+        .post_json("/api/account/delete", &json!({"password": PASSWORD}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204);
+    let ev = b_events.event().await;
+    assert_eq!(ev["type"], "challengeCanceled", "{ev}");
+    assert_eq!(ev["challenge"]["id"], ch["id"]);
+    assert_eq!(ev["challenge"]["status"], "canceled");
+    let r = c
+        .with_token(&bob, Method::GET, "/api/challenge", None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let list: Value = r.json().unwrap();
+    assert_eq!(list, json!({"in": [], "out": []}));
+    srv.stop().await;
+}
+
 async fn one_event_stream_per_account_with_keep_alives(db: TestDb) {
     let srv = start(&db, Duration::from_secs(20)).await;
     let alice = player(&srv, "alice", &SCOPES).await;
@@ -578,6 +611,7 @@ async fn a_game_against_the_computer_is_played_through_the_board_api(db: TestDb)
 }
 
 plyyard_testkit::both_backends!(
+    a_deleted_challengers_challenges_are_cancelled,
     a_game_against_the_computer_is_played_through_the_board_api,
     board_seeks_pair_and_tokens_stay_off_the_web_apps_api,
     a_challenge_accepted_starts_the_game_on_both_streams,

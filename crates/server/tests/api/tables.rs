@@ -260,6 +260,41 @@ async fn draw_offers_go_with_moves(db: TestDb) {
     srv.stop().await;
 }
 
+async fn a_draw_offer_declined_in_words_is_gone_for_good(db: TestDb) {
+    let srv = start(&db).await;
+    let (white, black, id) = seated(&srv, casual()).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    let r = ask(&mut b, 1, json!({"t": "decline_draw"})).await;
+    assert_eq!(r["code"], "no_draw_offer", "nothing to decline: {r}");
+    let offer = json!({"t": "move", "uci": "e2e4", "draw_offer": true});
+    assert_eq!(ask(&mut w, 1, offer).await["t"], "ack");
+    assert_eq!(until(&mut b, ply(1)).await["game"]["draw_offer"], "white");
+    let r = ask(&mut w, 2, json!({"t": "decline_draw"})).await;
+    assert_eq!(r["code"], "no_draw_offer", "one's own offer stands: {r}");
+    assert_eq!(
+        ask(&mut b, 2, json!({"t": "decline_draw"})).await["t"],
+        "ack"
+    );
+    // Gone at once for both, in an event of its own.
+    for s in [&mut w, &mut b] {
+        let e = recv_until(s, WAIT, |m| m["t"] == "event" && m["kind"] == "draw")
+            .await
+            .unwrap();
+        assert_eq!(e["game"]["draw_offer"], Value::Null, "{e}");
+        assert_eq!(e["game"]["ply"], 1, "{e}");
+    }
+    let r = ask(&mut b, 3, json!({"t": "accept_draw"})).await;
+    assert_eq!(r["code"], "no_draw_offer", "{r}");
+    srv.stop().await;
+    // Written: the game loaded again has no offer.
+    let again = start(&db).await;
+    let state = again.client().get_value(&format!("/api/games/{id}")).await;
+    assert_eq!(state["ply"], 1, "{state}");
+    assert_eq!(state["table"]["draw_offer"], Value::Null, "{state}");
+    assert_eq!(state["status"], "ongoing", "{state}");
+    again.stop().await;
+}
+
 async fn threefold_ends_by_itself_or_is_claimed(db: TestDb) {
     let srv = start(&db).await;
     let shuffle = [
@@ -727,6 +762,7 @@ plyyard_testkit::both_backends!(
     the_lobby_socket_follows_tables_opening_and_filling,
     tables_open_join_and_checkmate,
     draw_offers_go_with_moves,
+    a_draw_offer_declined_in_words_is_gone_for_good,
     threefold_ends_by_itself_or_is_claimed,
     abort_leave_and_the_first_move_deadline,
     an_away_player_can_come_back_or_be_claimed_against,
