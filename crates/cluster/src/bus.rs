@@ -54,7 +54,7 @@ impl Bus {
     /// when the server cannot be reached within 2 s.
     pub async fn connect(url: &str, node: &str) -> Result<Arc<Bus>, BusError> {
         let client = redis::Client::open(url).map_err(|e| BusError::BadUrl {
-            url: url.to_owned(),
+            url: redacted(url),
             reason: e.to_string(),
         })?;
         let config = ConnectionManagerConfig::new()
@@ -114,7 +114,7 @@ impl Bus {
             // The first command on a connection Redis dropped (it
             // restarted) fails and makes the manager reconnect: one more
             // try goes out on the new connection.
-            Err(e) if e.is_connection_dropped() || e.is_io_error() => {
+            Err(e) if dropped(&e) => {
                 tokio::time::sleep(RETRY_PAUSE).await;
                 Ok(cmd.query_async(&mut conn).await?)
             }
@@ -161,8 +161,21 @@ fn timed_out(url: &str) -> BusError {
     BusError::Redis(redis::RedisError::from((
         redis::ErrorKind::Io,
         "connecting timed out",
-        url.to_owned(),
+        redacted(url),
     )))
+}
+
+/// `url` without its user and password (`redis://***@host:port/db`), for
+/// errors and logs.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+    match authority.rfind('@') {
+        Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+        None => url.to_owned(),
+    }
 }
 
 /// The subscriber task: delivers each message to its topic's listeners,
@@ -235,4 +248,25 @@ async fn subscribe_all(sink: &mut PubSubSink, topics: &[String]) -> redis::Redis
         return Ok(());
     }
     sink.subscribe(topics).await
+}
+
+/// Whether `e` is the failure of a connection Redis dropped (it restarted):
+/// the manager reconnects, and one more try goes out on the new connection.
+pub(crate) fn dropped(e: &redis::RedisError) -> bool {
+    e.is_connection_dropped() || e.is_io_error()
+}
+
+/// Runs `script` on `conn`, once more after [`RETRY_PAUSE`] if the first
+/// try met a connection Redis dropped.
+pub(crate) async fn invoke_retrying<T: redis::FromRedisValue>(
+    script: &redis::ScriptInvocation<'_>,
+    conn: &mut ConnectionManager,
+) -> Result<T, redis::RedisError> {
+    match script.invoke_async(conn).await {
+        Err(e) if dropped(&e) => {
+            tokio::time::sleep(RETRY_PAUSE).await;
+            script.invoke_async(conn).await
+        }
+        done => done,
+    }
 }

@@ -25,7 +25,7 @@ pub mod limits;
 pub mod testing;
 pub mod topics;
 
-pub use bus::{Bus, NODE_TOPIC_PREFIX};
+pub use bus::{Bus, NODE_TOPIC_PREFIX, redacted};
 pub use error::BusError;
 
 /// An id for a node not given one: unique to this process (its process id

@@ -18,6 +18,7 @@ use std::time::Duration;
 use redis::Script;
 use redis::aio::ConnectionManager;
 
+use crate::bus::invoke_retrying;
 use crate::error::BusError;
 
 /// The GCRA over every key of `KEYS`, each counted on its own: a key is
@@ -116,7 +117,8 @@ impl Gcra {
         for k in keys {
             call.key(*k);
         }
-        let wait: u64 = call.arg(interval).arg(tau).invoke_async(conn).await?;
+        call.arg(interval).arg(tau);
+        let wait: u64 = invoke_retrying(&call, conn).await?;
         Ok((wait > 0).then(|| Duration::from_micros(wait)))
     }
 }
@@ -151,13 +153,12 @@ impl Backoff {
         conn: &mut ConnectionManager,
         key: &str,
     ) -> Result<Option<Duration>, BusError> {
-        let wait: u64 = BACKOFF
-            .key(key)
+        let mut call = BACKOFF.prepare_invoke();
+        call.key(key)
             .arg(self.free)
             .arg(micros(self.base))
-            .arg(micros(self.max))
-            .invoke_async(conn)
-            .await?;
+            .arg(micros(self.max));
+        let wait: u64 = invoke_retrying(&call, conn).await?;
         Ok((wait > 0).then(|| Duration::from_micros(wait)))
     }
 
@@ -187,6 +188,32 @@ mod tests {
 
     async fn ttl_ms(conn: &mut ConnectionManager, key: &str) -> i64 {
         redis::cmd("PTTL").arg(key).query_async(conn).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_first_checks_after_a_redis_restart_reach_the_new_redis() {
+        let Some(redis) = TestRedis::start() else {
+            return;
+        };
+        let port = redis.port();
+        let mut c = conn(&redis).await;
+        let q = Gcra::per(1, Duration::from_secs(60)).unwrap();
+        let b = Backoff {
+            free: 0,
+            base: Duration::from_secs(1),
+            max: Duration::from_secs(60),
+        };
+        assert_eq!(q.check(&mut c, &["k"]).await.unwrap(), None);
+        // Redis restarts empty: the connection the manager holds is dead,
+        // yet the next check and attempt are counted there, not refused.
+        drop(redis);
+        let _again = TestRedis::on(port).expect("redis-server starts again");
+        assert_eq!(q.check(&mut c, &["k"]).await.unwrap(), None);
+        assert!(q.check(&mut c, &["k"]).await.unwrap().is_some());
+        drop(_again);
+        let _third = TestRedis::on(port).expect("redis-server starts again");
+        assert_eq!(b.attempt(&mut c, "f").await.unwrap(), None);
+        assert!(b.attempt(&mut c, "f").await.unwrap().is_some());
     }
 
     #[tokio::test]

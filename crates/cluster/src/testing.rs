@@ -14,6 +14,7 @@ pub const REQUIRE_REDIS_ENV: &str = "PLYYARD_REQUIRE_REDIS";
 pub struct TestRedis {
     child: Child,
     port: u16,
+    password: Option<String>,
     _dir: tempfile::TempDir,
 }
 
@@ -37,14 +38,33 @@ impl TestRedis {
     /// # Panics
     /// As [`TestRedis::start`].
     pub fn on(port: u16) -> Option<TestRedis> {
+        TestRedis::spawn(port, None)
+    }
+
+    /// Starts one on a free port that asks clients for `password`.
+    ///
+    /// # Panics
+    /// As [`TestRedis::start`].
+    pub fn with_password(password: &str) -> Option<TestRedis> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .ok()?
+            .local_addr()
+            .ok()?
+            .port();
+        TestRedis::spawn(port, Some(password.to_owned()))
+    }
+
+    fn spawn(port: u16, password: Option<String>) -> Option<TestRedis> {
         let dir = tempfile::tempdir().ok()?;
-        let spawned = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        let mut cmd = Command::new("redis-server");
+        cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
             .arg("--dir")
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .spawn();
+            .arg(dir.path());
+        if let Some(p) = &password {
+            cmd.args(["--requirepass", p]);
+        }
+        let spawned = cmd.stdout(Stdio::null()).spawn();
         let child = match spawned {
             Ok(c) => c,
             Err(e) => {
@@ -65,6 +85,7 @@ impl TestRedis {
         Some(TestRedis {
             child,
             port,
+            password,
             _dir: dir,
         })
     }
@@ -74,9 +95,13 @@ impl TestRedis {
         self.port
     }
 
-    /// Its URL (`redis://127.0.0.1:PORT/0`).
+    /// Its URL (`redis://127.0.0.1:PORT/0`, with `:PASSWORD@` before the
+    /// host when it asks for one).
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
+        match &self.password {
+            Some(p) => format!("redis://:{p}@127.0.0.1:{}/0", self.port),
+            None => format!("redis://127.0.0.1:{}/0", self.port),
+        }
     }
 }
 

@@ -122,3 +122,49 @@ async fn listeners_hear_again_after_redis_restarts() {
     publish_heard(&bus, "t", b"after").await;
     assert_eq!(next(&mut rx).await, b"after");
 }
+
+#[tokio::test]
+async fn a_password_in_the_url_is_used_and_never_shown() {
+    let Some(redis) = Redis::with_password("s3cret-pass") else {
+        return;
+    };
+    let url = redis.url();
+    assert!(url.contains(":s3cret-pass@"), "{url}");
+    let a = Bus::connect(&url, "a").await.unwrap();
+    let b = Bus::connect(&url, "b").await.unwrap();
+    let mut rx = b.subscribe("t");
+    publish_heard(&a, "t", b"hi").await;
+    assert_eq!(next(&mut rx).await, b"hi");
+    // A wrong password, and none, are refused; the errors never say it.
+    for bad in [
+        url.replace("s3cret-pass", "wrong-pass"),
+        format!("redis://127.0.0.1:{}/0", redis.port()),
+    ] {
+        let e = Bus::connect(&bad, "c").await.unwrap_err();
+        assert!(matches!(e, BusError::Redis(_)), "{e}");
+        let shown = e.to_string();
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("wrong-pass"),
+            "{e}"
+        );
+    }
+    let e = Bus::connect("redis://:s3cret-pass@127.0.0.1:notaport/0", "c")
+        .await
+        .unwrap_err();
+    assert!(!e.to_string().contains("s3cret"), "{e}");
+}
+
+#[test]
+fn urls_are_redacted_for_errors_and_logs() {
+    use plyyard_cluster::redacted;
+    assert_eq!(
+        redacted("redis://:pw@10.0.0.1:6379/0"),
+        "redis://***@10.0.0.1:6379/0"
+    );
+    assert_eq!(
+        redacted("rediss://user:p@ss@host/0?x=@"),
+        "rediss://***@host/0?x=@"
+    );
+    assert_eq!(redacted("redis://host:6379/0"), "redis://host:6379/0");
+    assert_eq!(redacted("nonsense"), "nonsense");
+}

@@ -52,7 +52,8 @@ pub fn game_error(e: ApiError) -> LiError {
     match e.code {
         ErrorCode::NotFound => LiError::not_found("No such game"),
         ErrorCode::Forbidden => LiError::not_found("Not your game"),
-        ErrorCode::RateLimited | ErrorCode::Internal => LiError::from(e),
+        // Kept as they are: a client retries these, never a refused move.
+        ErrorCode::RateLimited | ErrorCode::Internal | ErrorCode::Unavailable => LiError::from(e),
         _ => LiError::bad_request(e.message),
     }
 }

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{account, join_table, open_table};
+use crate::support::{account, join_table, open_table, token};
 use plyyard_testkit::{
     Backend, Client, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
 };
@@ -211,5 +211,52 @@ async fn a_game_moves_to_the_other_node_when_its_owner_stops() {
     let stored = b_b.get_value(&format!("/api/games/{id}")).await;
     assert_eq!(stored["ply"], 3, "{stored}");
     assert_eq!(stored["status"], "ongoing", "{stored}");
+    b.stop().await;
+}
+
+/// The node holding game `id`'s lease, straight from PostgreSQL, waited for.
+async fn owner(db: &TestDb, id: &str) -> String {
+    use sqlx::Connection as _;
+    let mut conn = sqlx::PgConnection::connect(db.url()).await.unwrap();
+    let t0 = std::time::Instant::now();
+    loop {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT node_id FROM game_leases WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&mut conn)
+                .await
+                .unwrap();
+        if let Some((node,)) = row {
+            let _ = conn.close().await;
+            return node;
+        }
+        assert!(t0.elapsed() < WAIT, "nobody owns {id}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_move_during_a_redis_outage_is_unavailable_not_refused() {
+    let Some((db, redis)) = cluster_env().await else {
+        return;
+    };
+    let (a, b) = (node(&db, &redis, "a").await, node(&db, &redis, "b").await);
+    let host = account(&a, "outagehost").await;
+    let guest = account(&b, "outageguest").await;
+    let (id, host_white) = table_game(&host, &guest).await;
+    let white = if host_white { &host } else { &guest };
+    let bearer = token(white, &["board:play"]).await;
+    let elsewhere = if owner(&db, &id).await == "a" { &b } else { &a };
+    // Redis goes away: the other node cannot reach the game's owner. A
+    // bot must read "try again" (503), not "refused move" (400).
+    drop(redis);
+    let path = format!("/api/board/game/{id}/move/e2e4");
+    let r = elsewhere
+        .client()
+        .with_token(&bearer, plyyard_testkit::Method::POST, &path, None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 503, "{}", r.text());
+    a.stop().await;
     b.stop().await;
 }
