@@ -286,12 +286,6 @@ fn serve(args: ServeArgs) -> ExitCode {
     if let Some(n) = args.engine_workers {
         tuning.engine_workers = n.max(1);
     }
-    if args.own_puzzles == Switch::On
-        && let Err(e) = load_own_puzzles(&args.db)
-    {
-        eprintln!("plyyard: cannot load the shipped puzzles: {e}");
-        return ExitCode::FAILURE;
-    }
     let config = plyyard_server::Config {
         addr: args.addr,
         db: args.db,
@@ -302,6 +296,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         public_url: args.public_url,
         redis: args.redis,
         node_id: args.node_id,
+        own_puzzles: args.own_puzzles == Switch::On,
     };
     match plyyard_server::run(config) {
         Ok(()) => ExitCode::SUCCESS,
@@ -310,28 +305,6 @@ fn serve(args: ServeArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Loads the shipped puzzles into `db` unless they are there already.
-fn load_own_puzzles(db: &str) -> Result<(), String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    rt.block_on(async {
-        let store = plyyard_store::Store::open(db)
-            .await
-            .map_err(|e| e.to_string())?;
-        let loaded = plyyard_trainer::shipped::load(&store).await;
-        store.close().await;
-        if let Some(r) = loaded.map_err(|e| e.to_string())? {
-            eprintln!(
-                "plyyard: {} of Ply Yard's own puzzles loaded ({} there already)",
-                r.imported, r.already
-            );
-        }
-        Ok(())
-    })
 }
 
 /// A node id: 1 to 64 letters, digits, `-` or `_`.

@@ -33,6 +33,9 @@ pub struct Config {
     pub redis: Option<String>,
     /// This node's id in a cluster; `None`: one unique to this process.
     pub node_id: Option<String>,
+    /// Load Ply Yard's own puzzles (shipped in the binary) into the
+    /// database at start-up, unless they are there already.
+    pub own_puzzles: bool,
 }
 
 /// Tunables with sensible defaults.
@@ -114,6 +117,7 @@ impl Default for Config {
             public_url: None,
             redis: None,
             node_id: None,
+            own_puzzles: false,
         }
     }
 }

@@ -84,6 +84,9 @@ pub enum StartError {
         "--redis needs a PostgreSQL database (--db postgres://…): the nodes of a cluster share it; SQLite serves one node only"
     )]
     RedisNeedsPostgres,
+    /// The shipped puzzles could not be loaded.
+    #[error("cannot load the shipped puzzles: {0}")]
+    OwnPuzzles(String),
     /// The Redis server cannot be used.
     #[error("cannot use Redis at {url}: {source}")]
     Bus {
@@ -129,6 +132,9 @@ impl Server {
         };
         let store = Store::open(&config.db).await?;
         tracing::info!("database {}", plyyard_store::redact_url(&config.db));
+        if config.own_puzzles {
+            load_own_puzzles(&store).await?;
+        }
         let secret = match config.secret {
             Some(s) if !s.is_empty() => s,
             _ => {
@@ -237,6 +243,21 @@ async fn connect_bus(
         })?;
     tracing::info!(node = %node, "cluster node on Redis {}", plyyard_store::redact_url(url));
     Ok(bus)
+}
+
+/// Loads the shipped puzzles into `store` unless they are there already.
+async fn load_own_puzzles(store: &Store) -> Result<(), StartError> {
+    let loaded = plyyard_trainer::shipped::load(store)
+        .await
+        .map_err(|e| StartError::OwnPuzzles(e.to_string()))?;
+    if let Some(r) = loaded {
+        tracing::info!(
+            imported = r.imported,
+            already = r.already,
+            "Ply Yard's own puzzles loaded"
+        );
+    }
+    Ok(())
 }
 
 /// Deletes expired log-in sessions once an hour.
