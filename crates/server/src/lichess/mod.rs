@@ -191,6 +191,22 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tournament/of-game/{game}", get(tournaments::of_game))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
+        .layer(cors())
+}
+
+/// Cross-origin calls, as lichess allows them: any origin may call the
+/// Lichess-compatible API with a token (browser apps using PKCE), never
+/// with the visitor's cookies: `Access-Control-Allow-Origin: *` forbids
+/// credentialed requests, so a browser shows another site nothing that a
+/// session could see, and the same-origin guard still refuses cookie
+/// writes from other origins.
+fn cors() -> tower_http::cors::CorsLayer {
+    use axum::http::{Method, header};
+    tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([Method::GET, Method::POST, Method::DELETE])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
+        .max_age(std::time::Duration::from_secs(3600))
 }
 
 /// Creates a personal token for the live account `username`, for the

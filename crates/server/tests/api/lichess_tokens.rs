@@ -513,3 +513,60 @@ fn public_reads_are_limited_per_address() {
         s.stop().await;
     });
 }
+
+/// Browser apps on other origins call the API with a token (CORS, as on
+/// lichess: `*`, so never with the visitor's cookies); a cookie write from
+/// another origin is still refused.
+#[test]
+fn other_origins_call_the_api_with_a_token_never_with_cookies() {
+    plyyard_testkit::run_on(plyyard_testkit::Backend::Sqlite, async |db| {
+        let srv = start(&db).await;
+        let alice = account(&srv, "Corsa").await;
+        let _bob = account(&srv, "Corsb").await;
+        let tok = token(&alice, &["challenge:write"]).await;
+        let http = reqwest::Client::new();
+        let origin = "https://app.example";
+        let r = http
+            .request(reqwest::Method::OPTIONS, alice.url("/api/challenge/corsb"))
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "POST")
+            .header(
+                "Access-Control-Request-Headers",
+                "authorization,content-type",
+            )
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_success(), "preflight: {}", r.status());
+        assert_eq!(r.headers()["access-control-allow-origin"], "*");
+        let allowed = r.headers()["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .to_lowercase();
+        assert!(allowed.contains("authorization"), "{allowed}");
+        let r = http
+            .post(alice.url("/api/challenge/corsb"))
+            .header("Origin", origin)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .bearer_auth(&tok)
+            .body("rated=false&clock.limit=300&clock.increment=3")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.headers()["access-control-allow-origin"], "*");
+        assert!(!r.headers().contains_key("access-control-allow-credentials"));
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        // The same write with Alice's cookies from that origin: refused.
+        let r = alice
+            .request_from(
+                Some(origin),
+                Method::POST,
+                "/api/challenge/corsb",
+                Some(r#"{"rated":false,"clock.limit":300,"clock.increment":3}"#),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 403, "{}", r.text());
+        srv.stop().await;
+    });
+}
