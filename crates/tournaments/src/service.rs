@@ -318,24 +318,12 @@ impl Tournaments {
                 password,
             })
             .map_err(|e| TournamentError::Invalid(e.to_string()))?;
-        match store
+        let joined = store
             .join_tournament(id, player, shown, MAX_PLAYERS, now.millis())
-            .await?
-        {
-            JoinResult::Joined | JoinResult::Rejoined => {
-                tracing::info!(tournament = %id, %player, "joined");
-                Ok(())
-            }
-            JoinResult::AlreadyIn => Err(TournamentError::Invalid(
-                "you are in this tournament already".into(),
-            )),
-            JoinResult::Full => Err(TournamentError::Invalid(format!(
-                "the tournament is full ({MAX_PLAYERS} players)"
-            ))),
-            JoinResult::Closed => Err(TournamentError::Invalid(
-                "the tournament is finished".into(),
-            )),
-        }
+            .await?;
+        admitted(joined, MAX_PLAYERS)?;
+        tracing::info!(tournament = %id, %player, "joined");
+        Ok(())
     }
 
     /// `player` pauses (withdraws from) Arena `id`: not paired until they
@@ -411,5 +399,22 @@ impl Tournaments {
         Err(TournamentError::Invalid(
             "the tournament changed meanwhile; try again".into(),
         ))
+    }
+}
+
+/// What a stored join answered, as the player is told: `Ok` when they are
+/// in (joined or back), else why not (`max`: the event's bound).
+pub(crate) fn admitted(joined: JoinResult, max: i64) -> Result<(), TournamentError> {
+    match joined {
+        JoinResult::Joined | JoinResult::Rejoined => Ok(()),
+        JoinResult::AlreadyIn => Err(TournamentError::Invalid(
+            "you are in this tournament already".into(),
+        )),
+        JoinResult::Full => Err(TournamentError::Invalid(format!(
+            "the tournament is full ({max} players)"
+        ))),
+        JoinResult::Closed => Err(TournamentError::Invalid(
+            "the tournament is finished".into(),
+        )),
     }
 }

@@ -5,7 +5,7 @@
 //! they are, once started), scheduling the next round, terminating, and
 //! reading it back (the Swiss, its state, its games, a club's list).
 
-use plyyard_store::{JoinResult, StoreError, TournamentRow, TournamentStatus};
+use plyyard_store::{StoreError, TournamentRow, TournamentStatus};
 
 use crate::arena::{self, check_description, check_name};
 use crate::error::TournamentError;
@@ -233,24 +233,12 @@ impl Tournaments {
         }
         let rating = store.rating(player, swiss.speed()).await?;
         let shown = plyyard_rating::display(rating.glicko.rating);
-        match store
+        let joined = store
             .join_tournament(id, player, shown, MAX_SWISS_PLAYERS, now)
-            .await?
-        {
-            JoinResult::Joined | JoinResult::Rejoined => {
-                tracing::info!(swiss = %id, %player, "joined");
-                Ok(())
-            }
-            JoinResult::AlreadyIn => Err(TournamentError::Invalid(
-                "you are in this tournament already".into(),
-            )),
-            JoinResult::Full => Err(TournamentError::Invalid(format!(
-                "the tournament is full ({MAX_SWISS_PLAYERS} players)"
-            ))),
-            JoinResult::Closed => Err(TournamentError::Invalid(
-                "the tournament is finished".into(),
-            )),
-        }
+            .await?;
+        crate::service::admitted(joined, MAX_SWISS_PLAYERS)?;
+        tracing::info!(swiss = %id, %player, "joined");
+        Ok(())
     }
 
     /// `player` withdraws from Swiss `id`: removed before its start,
