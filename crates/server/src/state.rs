@@ -63,6 +63,8 @@ pub struct Shared {
     pub tournaments: plyyard_tournaments::Tournaments,
     /// The Lichess-API game streams open per account.
     pub game_streams: Arc<crate::streams::GameStreams>,
+    /// Live snapshots pushed to many watchers (tournament pages).
+    pub feeds: Arc<crate::feeds::Feeds>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.
@@ -146,6 +148,7 @@ impl Shared {
             pairing,
             social,
             game_streams: Arc::new(crate::streams::GameStreams::default()),
+            feeds: Arc::default(),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

@@ -30,6 +30,7 @@ mod rows;
 mod swiss;
 mod tables;
 mod tokens;
+mod tournament_feed;
 mod tournaments;
 mod writer;
 
@@ -51,6 +52,7 @@ pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use swiss::SwissRoundRow;
 pub use tables::{TableRow, TableStatus};
 pub use tokens::{BotUpgrade, NewToken, OAuthCode, TokenKind, TokenRow};
+pub use tournament_feed::FeedMark;
 pub use tournaments::{
     EndedPairing, JoinResult, PairingRow, PairingStatus, TournamentPlayerRow, TournamentRow,
     TournamentStatus,

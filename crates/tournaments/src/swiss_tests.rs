@@ -324,3 +324,99 @@ async fn a_swiss_runs_three_rounds_and_its_trf_repairs_the_same() {
         assert!(t.lists().await.unwrap().finished.is_empty());
     }
 }
+
+#[tokio::test]
+async fn late_joiners_are_paired_and_the_trf_repairs_the_same_and_the_chat_keeps_to_members() {
+    for (_dir, store) in stores().await {
+        let players = [
+            ("qa", "Ada"),
+            ("qb", "Ben"),
+            ("qc", "Cal"),
+            ("qd", "Dot"),
+            ("qe", "Eli"),
+            ("qf", "Flo"),
+            ("qg", "Guy"),
+            ("qx", "Xan"),
+        ];
+        for (id, name) in players {
+            store.create_account(id, name, "h", 1).await.unwrap();
+        }
+        let clubs = Clubs::new(store.clone());
+        let club = clubs
+            .create("qa", "Rooks", "a club", true, 1)
+            .await
+            .unwrap();
+        for p in ["qb", "qc", "qd", "qe", "qf", "qg"] {
+            clubs.join(&club.id, p, None, 2).await.unwrap();
+        }
+        let presence = Arc::new(Presence::default());
+        let (t, games) = tournaments(&store, &presence);
+        let now = now_ms();
+        let four = SwissSettings {
+            nb_rounds: 4,
+            ..settings(now)
+        };
+        let swiss = t
+            .create_swiss("qa", &club.id, new_swiss(four, &[]), now)
+            .await
+            .unwrap();
+        let id = swiss.id().to_owned();
+
+        // The chat is for the club's members (`chatFor` 20).
+        t.say(&id, "qb", "Ben", "good luck", Timestamp::from_millis(now))
+            .await
+            .unwrap();
+        let e = t
+            .say(&id, "qx", "Xan", "hi", Timestamp::from_millis(now))
+            .await;
+        assert!(matches!(e, Err(TournamentError::Forbidden(_))), "{e:?}");
+        assert!(matches!(
+            t.chat(&id, "qx").await,
+            Err(TournamentError::Forbidden(_))
+        ));
+        assert_eq!(t.chat(&id, "qa").await.unwrap().len(), 1);
+
+        for p in ["qa", "qb", "qc", "qd", "qe"] {
+            t.join_swiss(&id, p, now).await.unwrap();
+        }
+        let report = t.tick(Timestamp::from_millis(now + 1)).await.unwrap();
+        assert_eq!((report.rounds, report.paired), (1, 2), "{report:?}");
+        play_round(&t, &games, &id, 1, &[]).await;
+        t.tick(Timestamp::from_millis(now + 2)).await.unwrap();
+
+        // Two late joiners after round 1 of 4: paired from round 2.
+        t.join_swiss(&id, "qf", now + 3).await.unwrap();
+        t.join_swiss(&id, "qg", now + 3).await.unwrap();
+        for (round, at) in [(2, 4), (3, 7), (4, 10)] {
+            t.schedule_next_round(&id, "qa", now + at, now + at)
+                .await
+                .unwrap();
+            let report = t.tick(Timestamp::from_millis(now + at + 1)).await.unwrap();
+            assert_eq!(
+                (report.rounds, report.paired),
+                (1, 3),
+                "round {round}: {report:?}"
+            );
+            if round == 3 {
+                // Half the rounds are played: too late to join.
+                clubs.join(&club.id, "qx", None, now).await.unwrap();
+                let e = t.join_swiss(&id, "qx", now + at).await;
+                assert!(matches!(e, Err(TournamentError::Invalid(_))), "{e:?}");
+            }
+            play_round(&t, &games, &id, round, &[]).await;
+            t.tick(Timestamp::from_millis(now + at + 2)).await.unwrap();
+        }
+        let swiss = t.swiss(&id).await.unwrap();
+        assert_eq!(swiss.status(), TournamentStatus::Finished);
+        let state = t.swiss_state(&swiss).await.unwrap();
+        let text = state.trf("Ply Yard", swiss.row.starts_at, Some(swiss.row.finishes_at));
+        assert!(text.contains("XXR 4"), "{text}");
+        // The late joiners were absent in round 1 and played every round after.
+        let late: Vec<_> = text
+            .lines()
+            .filter(|l| l.contains("Flo") || l.contains("Guy"))
+            .collect();
+        assert_eq!(late.len(), 2, "{text}");
+        repair_every_round(&text);
+    }
+}

@@ -304,12 +304,12 @@ async fn an_arena_chat_takes_lines_only_when_the_arena_has_one() {
             .await
             .unwrap();
         let id = chatty.id().to_owned();
-        assert!(t.chat(&id).await.unwrap().is_empty());
+        assert!(t.chat(&id, "pa").await.unwrap().is_empty());
         t.say(&id, "pa", "Ann", "  good luck  ", now).await.unwrap();
         t.say(&id, "pb", "Bob", "you too", later(now, 1))
             .await
             .unwrap();
-        let lines = t.chat(&id).await.unwrap();
+        let lines = t.chat(&id, "pa").await.unwrap();
         let said: Vec<(&str, &str)> = lines
             .iter()
             .map(|l| (l.author_name.as_str(), l.text.as_str()))
@@ -324,7 +324,7 @@ async fn an_arena_chat_takes_lines_only_when_the_arena_has_one() {
             t.say(&id, "pa", "Ann", &"x".repeat(1000), now).await,
             Err(TournamentError::Invalid(_))
         ));
-        assert_eq!(t.chat(&id).await.unwrap().len(), 2);
+        assert_eq!(t.chat(&id, "pa").await.unwrap().len(), 2);
 
         // An Arena without a chat refuses both reading and saying.
         let quiet = t
@@ -345,11 +345,11 @@ async fn an_arena_chat_takes_lines_only_when_the_arena_has_one() {
             Err(TournamentError::Invalid(m)) if m.contains("no chat")
         ));
         assert!(matches!(
-            t.chat(quiet.id()).await,
+            t.chat(quiet.id(), "pa").await,
             Err(TournamentError::Invalid(_))
         ));
         assert!(matches!(
-            t.chat("nosuch").await,
+            t.chat("nosuch", "pa").await,
             Err(TournamentError::NotFound(_))
         ));
     }

@@ -14,6 +14,15 @@ export interface SwissInfo {
   clock: { limit: number; increment: number };
   roundInterval: number;
   nextRound?: { at: string; in: number };
+  /** Who may chat: 0 nobody, 10 the club's leaders, 20 its members, 30 anyone logged in. */
+  chatFor?: number;
+}
+
+/** A line of a Swiss's chat (`t` in Unix milliseconds). */
+export interface SwissChatLine {
+  user: string;
+  text: string;
+  t: number;
 }
 
 /** A line of the results (NDJSON). */
@@ -93,6 +102,16 @@ export function withdrawSwiss(id: string): Promise<unknown> {
 /** A leader pairs the next round now. */
 export function nextRound(id: string): Promise<unknown> {
   return call('POST', `${swiss(id)}/schedule-next-round`, {});
+}
+
+/** The Swiss's chat, oldest first (refused to those it does not let in). */
+export function swissChat(id: string): Promise<SwissChatLine[]> {
+  return call('GET', `${swiss(id)}/chat`);
+}
+
+/** Says a line in the Swiss's chat. */
+export async function sayInSwiss(id: string, text: string): Promise<void> {
+  await call('POST', `${swiss(id)}/chat`, { text });
 }
 
 /** Path of a Swiss's TRF export. */

@@ -1,13 +1,33 @@
 //! A Swiss page's controller (`/swiss/{id}`): the Swiss, its rounds and
-//! results followed every few seconds; joining, withdrawing, and a
+//! results, read again the moment the Swiss's socket
+//! (`/api/swiss/{id}/socket`) says something changed, and every
+//! [`FOLLOW_MS`] while the socket is down; joining, withdrawing, and a
 //! leader's "next round" when rounds are started by hand.
 import { getClub } from '../clubs/api.js';
 import { clubErrorText, leads } from '../clubs/model.js';
+import { Feed } from '../feed.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
-import { getSwiss, joinSwiss, MANUAL_INTERVAL, nextRound, type SwissInfo, type SwissResult, type SwissRound, swissResults, swissRounds, withdrawSwiss } from './api.js';
+import {
+  getSwiss,
+  joinSwiss,
+  MANUAL_INTERVAL,
+  nextRound,
+  type SwissChatLine,
+  type SwissInfo,
+  type SwissResult,
+  type SwissRound,
+  sayInSwiss,
+  swissChat,
+  swissResults,
+  swissRounds,
+  withdrawSwiss,
+} from './api.js';
 
-/** How often the Swiss is asked for again. */
+/** Characters a chat line has at most (the server's bound). */
+export const SWISS_CHAT_MAX = 140;
+
+/** How often the Swiss is asked for again while its socket is down. */
 export const FOLLOW_MS = 3_000;
 
 /** State of a Swiss page. */
@@ -18,16 +38,26 @@ export class SwissCtrl implements Controller {
   leader = false;
   loadError: string | null = null;
   error: string | null = null;
+  /** The chat, when the viewer may use it. */
+  chat: SwissChatLine[] | null = null;
+  chatInput = '';
+  chatError: string | null = null;
   busy = false;
   private alive = true;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private feed: Feed<{ t: string }>;
 
   constructor(
     readonly ctx: Ctx,
     readonly id: string,
   ) {
     void this.load();
-    this.timer = setInterval(() => void this.load(), FOLLOW_MS);
+    this.feed = new Feed(`/api/swiss/${encodeURIComponent(id)}/socket`, (s) => {
+      if (s.t === 'swiss' && this.alive) void this.load();
+    });
+    this.timer = setInterval(() => {
+      if (!this.feed.live()) void this.load();
+    }, FOLLOW_MS);
   }
 
   title(): string {
@@ -38,6 +68,7 @@ export class SwissCtrl implements Controller {
     this.alive = false;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+    this.feed.close();
   }
 
   /** The viewer's username, when logged in. */
@@ -71,6 +102,7 @@ export class SwissCtrl implements Controller {
       this.rounds = rounds;
       this.results = results;
       this.loadError = null;
+      this.chat = this.me() && (swiss.chatFor ?? 20) > 0 ? await swissChat(this.id).catch(() => null) : null;
     } catch (e) {
       this.loadError = clubErrorText(e);
     }
@@ -100,5 +132,25 @@ export class SwissCtrl implements Controller {
 
   startRound(): Promise<void> {
     return this.act(() => nextRound(this.id));
+  }
+
+  setChatInput(text: string): void {
+    this.chatInput = text;
+    this.chatError = null;
+    this.ctx.redraw();
+  }
+
+  /** Says what the chat box holds. */
+  async say(): Promise<void> {
+    const text = this.chatInput.trim();
+    if (!text) return;
+    try {
+      await sayInSwiss(this.id, text);
+      this.chatInput = '';
+      this.chat = await swissChat(this.id);
+    } catch (e) {
+      this.chatError = clubErrorText(e);
+    }
+    if (this.alive) this.ctx.redraw();
   }
 }

@@ -1,13 +1,13 @@
 //! A Swiss page: its name, status and round, the viewer's join or
 //! withdraw button, a leader's next-round button, the TRF download, the
-//! results (points, Sonneborn-Berger, Buchholz, performance) and each
-//! round's pairings.
+//! results (points, Sonneborn-Berger, Buchholz, performance), each
+//! round's pairings, and the chat for those its `chatFor` lets in.
 import { h, type VNode } from 'snabbdom';
 import { profilePath } from '../api.js';
 import { t } from '../i18n.js';
 import { authPath, clubPath, swissPath } from '../route.js';
 import { type SwissInfo, type SwissRound, trfPath } from './api.js';
-import type { SwissCtrl } from './swiss-ctrl.js';
+import { SWISS_CHAT_MAX, type SwissCtrl } from './swiss-ctrl.js';
 
 function button(label: string, testid: string, ctrl: SwissCtrl, click: () => void): VNode {
   return h('button', { attrs: { type: 'button', 'data-testid': testid }, props: { disabled: ctrl.busy }, on: { click } }, label);
@@ -57,6 +57,38 @@ function round(r: SwissRound): VNode {
   ]);
 }
 
+function chat(ctrl: SwissCtrl): VNode | null {
+  if (ctrl.chat === null) return null;
+  return h('section.card.chat.swiss-chat', { attrs: { 'aria-labelledby': 'swiss-chat-title', 'data-testid': 'swiss-chat' } }, [
+    h('h2', { attrs: { id: 'swiss-chat-title' } }, t('arena.chat')),
+    h(
+      'ol.chat-lines',
+      { attrs: { 'aria-live': 'polite', 'data-testid': 'swiss-chat-lines' } },
+      ctrl.chat.length ? ctrl.chat.map((l) => h('li.chat-line', { attrs: { 'data-testid': 'swiss-chat-line' } }, [h('strong.chat-user', l.user), ' ', h('span.chat-text', l.text)])) : [h('li.muted.small', t('chat.empty'))],
+    ),
+    h(
+      'form.chat-form',
+      {
+        on: {
+          submit: (e: Event) => {
+            e.preventDefault();
+            void ctrl.say();
+          },
+        },
+      },
+      [
+        h('input', {
+          attrs: { type: 'text', maxlength: SWISS_CHAT_MAX, 'aria-label': t('arena.chat.say'), placeholder: t('arena.chat.say'), 'data-testid': 'swiss-chat-input' },
+          props: { value: ctrl.chatInput },
+          on: { input: (e: Event) => ctrl.setChatInput((e.target as HTMLInputElement).value) },
+        }),
+        h('button', { attrs: { type: 'submit', 'data-testid': 'swiss-chat-send' } }, t('arena.chat.send')),
+      ],
+    ),
+    ctrl.chatError ? h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'swiss-chat-error' } }, ctrl.chatError) : null,
+  ]);
+}
+
 function statusText(status: SwissInfo['status']): string {
   if (status === 'created') return t('swiss.status.created');
   return status === 'started' ? t('swiss.status.started') : t('swiss.status.finished');
@@ -81,5 +113,6 @@ export function swissView(ctrl: SwissCtrl): VNode {
     results(ctrl),
     h('h2', t('swiss.pairings')),
     ...[...ctrl.rounds].reverse().map(round),
+    chat(ctrl),
   ]);
 }

@@ -7,9 +7,12 @@
 //! "on the tournament page" for the director (lichess pairs those only),
 //! and it pushes `gameStart` the moment the director pairs them (the page
 //! then opens `/game/{id}`) and `gameFinish` (the standing is read again
-//! at once). The standing and the chat have no socket of their own on the
-//! server, so they are read again every [`ARENA_POLL_MS`] while the tab is
-//! visible: one small GET each, which is cheap next to a game's traffic.
+//! at once). Every viewer also holds the Arena's socket
+//! (`/api/tournament/{id}/socket`): the Arena with page 1 of its standing
+//! the moment anything changes, and the number of its latest chat line (the
+//! chat is then read again). While the socket is up the page reads the
+//! Arena itself only every [`ARENA_SLOW_POLL_MS`] (for `me` and other
+//! pages); without it, every [`ARENA_POLL_MS`].
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
 import {
@@ -26,10 +29,21 @@ import {
   terminateArena,
   withdrawArena,
 } from './api.js';
+import { Feed } from '../feed.js';
 import { arenaErrorText, secondsLeft } from './model.js';
 
-/** How often the standing and the chat are read again. */
+/** A message of the Arena's socket. */
+interface ArenaSnapshot {
+  t: string;
+  data: ArenaFull;
+  /** The number of the latest chat line. */
+  chat: number;
+}
+
+/** How often the standing and the chat are read again without the socket. */
 export const ARENA_POLL_MS = 4000;
+/** How often they are read again while the socket is up. */
+export const ARENA_SLOW_POLL_MS = 30_000;
 /** How long to wait before opening the event stream again after it closed. */
 const STREAM_RETRY_MS = 3000;
 /** Characters a chat line has at most (the server's bound). */
@@ -56,12 +70,16 @@ export class ArenaCtrl implements Controller {
   private poll: ReturnType<typeof setTimeout> | null = null;
   private tick: ReturnType<typeof setInterval>;
   private stream: AbortController | null = null;
+  private feed: Feed<ArenaSnapshot>;
+  /** The latest chat line's number the socket told (-1: none yet). */
+  private chatSeq = -1;
 
   constructor(
     readonly ctx: Ctx,
     readonly id: string,
   ) {
     this.load();
+    this.feed = new Feed(`/api/tournament/${encodeURIComponent(id)}/socket`, (s) => this.snapshot(s));
     this.tick = setInterval(() => {
       if (this.arena && this.remaining() !== null) this.ctx.redraw();
     }, 1000);
@@ -77,6 +95,32 @@ export class ArenaCtrl implements Controller {
     if (this.poll !== null) clearTimeout(this.poll);
     clearInterval(this.tick);
     this.stream?.abort();
+    this.feed.close();
+  }
+
+  /** The socket's news: page 1 of the standing, and a new chat line to read. */
+  private snapshot(s: ArenaSnapshot): void {
+    if (!this.alive || s.t !== 'arena') return;
+    if (this.page === 1) {
+      const me = this.arena?.me;
+      const mine = me && s.data.standing.players.find((p) => p.name.toLowerCase() === me.username.toLowerCase());
+      this.arena = { ...s.data, me: me && mine ? { ...me, rank: mine.rank } : me };
+      this.fetchedAt = Date.now();
+      this.error = null;
+    } else {
+      this.load();
+    }
+    const chatMoved = this.chatSeq >= 0 && s.chat !== this.chatSeq;
+    this.chatSeq = s.chat;
+    if (chatMoved && this.ctx.account() && s.data.hasChat !== false) {
+      arenaChat(this.id)
+        .then((lines) => {
+          this.chat = lines;
+          this.redraw();
+        })
+        .catch(() => undefined);
+    }
+    this.redraw();
   }
 
   private redraw(): void {
@@ -107,7 +151,8 @@ export class ArenaCtrl implements Controller {
         if (!this.alive) return;
         this.redraw();
         if (this.arena?.isFinished) return;
-        this.poll = setTimeout(() => this.load(), document.visibilityState === 'hidden' ? ARENA_POLL_MS * 5 : ARENA_POLL_MS);
+        const every = this.feed.live() ? ARENA_SLOW_POLL_MS : ARENA_POLL_MS;
+        this.poll = setTimeout(() => this.load(), document.visibilityState === 'hidden' ? every * 5 : every);
       });
   }
 

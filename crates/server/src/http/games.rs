@@ -166,7 +166,7 @@ async fn game_socket(
         ip: key.ip,
     };
     let sockets = state.sockets.clone();
-    Ok(super::socket::bounded_socket(ws).on_upgrade(move |socket| {
+    Ok(crate::ws::bounded_socket(ws).on_upgrade(move |socket| {
         sockets.track_future(session(state.0, id, player, client, speaker, q.v, socket))
     }))
 }

@@ -19,7 +19,6 @@ mod learn;
 mod positions;
 mod review;
 mod seeks;
-mod socket;
 mod tables;
 
 use std::sync::Arc;

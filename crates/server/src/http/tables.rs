@@ -165,6 +165,6 @@ async fn lobby_socket(
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     let sockets = state.sockets.clone();
-    Ok(super::socket::bounded_socket(ws)
+    Ok(crate::ws::bounded_socket(ws)
         .on_upgrade(move |socket| sockets.track_future(crate::ws::lobby::session(state, socket))))
 }

@@ -23,6 +23,7 @@
 //! - `teams`: clubs through lichess's team API;
 //! - `puzzles`: the puzzle trainer through lichess's puzzle API;
 //! - `tournaments`: Arena tournaments through lichess's Arena API.
+//! - `tournament_feed`: the live feeds of tournament pages (websockets).
 //! - `swiss`: Swiss tournaments through lichess's Swiss API, and TRF16.
 
 mod ai;
@@ -43,6 +44,7 @@ mod stream;
 pub mod swiss;
 mod teams;
 mod tokens;
+mod tournament_feed;
 mod tournaments;
 mod users;
 
@@ -162,6 +164,10 @@ pub fn routes() -> Router<AppState> {
             get(tournaments::list).post(tournaments::create),
         )
         .route("/api/tournament/{id}", get(tournaments::show))
+        .route(
+            "/api/tournament/{id}/socket",
+            get(tournament_feed::arena_socket),
+        )
         .route("/api/tournament/{id}/join", post(tournaments::join))
         .route("/api/tournament/{id}/withdraw", post(tournaments::withdraw))
         .route(
@@ -173,6 +179,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/team/{id}/swiss", get(swiss::team_swiss))
         .route("/api/swiss/new/{team}", post(swiss::create))
         .route("/api/swiss/{id}", get(swiss::show))
+        .route("/api/swiss/{id}/socket", get(tournament_feed::swiss_socket))
+        .route(
+            "/api/swiss/{id}/chat",
+            get(tournaments::chat).post(tournaments::say),
+        )
         .route("/api/swiss/{id}/edit", post(swiss::edit))
         .route("/api/swiss/{id}/join", post(swiss::join))
         .route("/api/swiss/{id}/withdraw", post(swiss::withdraw))

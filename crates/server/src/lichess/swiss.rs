@@ -225,6 +225,12 @@ async fn show_json(d: &ArenaDoors, s: &Swiss) -> LiResult<Value> {
     Ok(swiss_json(s, &creator(d, s).await?, &state, now_ms()))
 }
 
+/// Swiss `id` as `GET /api/swiss/{id}` shows it.
+pub(super) async fn show_value(d: &ArenaDoors, id: &str) -> LiResult<Value> {
+    let swiss = d.tournaments.swiss(id).await.map_err(li_error)?;
+    show_json(d, &swiss).await
+}
+
 pub(super) async fn create(
     State(d): State<ArenaDoors>,
     Extension(ip): Extension<ClientIp>,

@@ -49,6 +49,13 @@ pub(super) struct ArenaDoors {
     pub(super) limits: std::sync::Arc<Limits>,
 }
 
+impl ArenaDoors {
+    /// The doors of `state`.
+    pub(super) fn from_state(state: &AppState) -> ArenaDoors {
+        ArenaDoors::from_ref(state)
+    }
+}
+
 impl FromRef<AppState> for ArenaDoors {
     fn from_ref(state: &AppState) -> ArenaDoors {
         ArenaDoors {
@@ -528,6 +535,16 @@ pub(super) async fn show(
     Ok(Json(v))
 }
 
+/// Arena `id` as `GET /api/tournament/{id}` shows it to nobody in
+/// particular: page 1 of its standing, no `me`.
+pub(super) async fn page_one(d: &ArenaDoors, id: &str) -> LiResult<Value> {
+    let arena = d.tournaments.get(id).await.map_err(li_error)?;
+    let standings = d.tournaments.standings(&arena).await.map_err(li_error)?;
+    let names = creators(&d.store, std::slice::from_ref(&arena)).await?;
+    let by = names.get(&arena.row.created_by).map_or("", String::as_str);
+    Ok(full_json(&arena, by, &standings, 1, now()))
+}
+
 /// lichess's `me` of a tournament for a player in it: their rank, whether
 /// they are paused, and the game they are playing now.
 async fn me_json(d: &ArenaDoors, arena: &Arena, mine: &PlayerStanding) -> LiResult<Value> {
@@ -551,15 +568,19 @@ fn chat_line_json(l: &plyyard_store::ChatLineRow) -> Value {
     json!({ "user": l.author_name, "text": l.text, "t": l.created_at })
 }
 
-/// `GET /api/tournament/{id}/chat` (ours): the Arena's chat, oldest
-/// first, for a logged-in account.
+/// `GET /api/tournament/{id}/chat` and `GET /api/swiss/{id}/chat` (ours):
+/// the tournament's chat, oldest first, for a logged-in account it lets in.
 pub(super) async fn chat(
     State(d): State<ArenaDoors>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<Vec<Value>>> {
     caller.require(&[Scope::TournamentWrite])?;
-    let lines = d.tournaments.chat(&id).await.map_err(li_error)?;
+    let lines = d
+        .tournaments
+        .chat(&id, &caller.account.player_id)
+        .await
+        .map_err(li_error)?;
     Ok(Json(lines.iter().map(chat_line_json).collect()))
 }
 
@@ -569,7 +590,8 @@ pub(super) struct SayForm {
     text: Option<String>,
 }
 
-/// `POST /api/tournament/{id}/chat` (ours): the caller says a line.
+/// `POST /api/tournament/{id}/chat` and `POST /api/swiss/{id}/chat`
+/// (ours): the caller says a line.
 pub(super) async fn say(
     State(d): State<ArenaDoors>,
     Extension(ip): Extension<ClientIp>,
@@ -580,7 +602,10 @@ pub(super) async fn say(
 ) -> LiResult<Json<Value>> {
     caller.require(&[Scope::TournamentWrite])?;
     let form: SayForm = decode(&headers, body, "chat line")?;
-    d.tournaments.get(&id).await.map_err(li_error)?;
+    // An unknown tournament is told before a line counts against the limit.
+    if d.tournaments.get(&id).await.is_err() {
+        d.tournaments.swiss(&id).await.map_err(li_error)?;
+    }
     d.limits
         .check_chat(ip, Some(&key(&caller)))
         .await

@@ -1,13 +1,18 @@
 //! Websockets: the frames a session reads and writes, independent of the
 //! transport ([`Incoming`], [`Outgoing`], [`close`] codes, in `frames`; the
 //! [`FloodGuard`] of every socket, in `flood`), and the
-//! sessions over them: a game's ([`game`]) and the lobby's ([`lobby`]).
+//! sessions over them: a game's ([`game`]), the lobby's ([`lobby`]) and a
+//! feed's ([`feed`]: whole snapshots, such as a tournament's standings);
+//! [`bounded_socket`] sets every socket's limits.
 
+pub mod feed;
 mod flood;
 mod frames;
 pub mod game;
+mod limits;
 pub mod lobby;
 
 pub use flood::{FRAMES_PER_SEC, FloodGuard, MAX_STRIKES, Verdict};
 pub use frames::{Incoming, MAX_FRAME_BYTES, Outgoing, close};
 pub use game::run_session;
+pub use limits::bounded_socket;

@@ -20,6 +20,10 @@
 //!   resent only after checking the game, and an exact account (lost,
 //!   duplicated moves; time to resume) checked against every game's final
 //!   move list (see [`spread`]); its last line is one JSON object.
+//! - `arena`: one Arena of many players over the Board API and event
+//!   streams, watched by many tournament sockets: the time from a game's
+//!   end to its players' next game, and to the watchers' standings (see
+//!   [`arena`]); its last line is one JSON object.
 //! - `seeks`: many players seek a game by quick pairing at the same moment:
 //!   the time until every one is paired (see [`seeks`]).
 //! - `password-flood`: sign-ups and password changes with 256-character
@@ -35,6 +39,8 @@
 //! The server's rate limits must be off for these loads (`plyyard serve
 //! --rate-limits off`); a `429` stops the tool with that advice.
 
+#[path = "loadgen/arena.rs"]
+mod arena;
 #[path = "loadgen/bots.rs"]
 mod bots;
 #[path = "loadgen/fairness.rs"]
@@ -235,6 +241,32 @@ enum Mode {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// One Arena of many players over the Board API and event streams,
+    /// watched through the tournament socket: game end → next game, and
+    /// game end → watchers' standings.
+    Arena {
+        /// Players (accounts `arena0`…, signed up or logged in to).
+        #[arg(long, default_value_t = 2000)]
+        players: usize,
+        /// Pages watching the standings.
+        #[arg(long, default_value_t = 1000)]
+        watchers: usize,
+        /// The Arena's length, minutes (pairing closes 90 s before its end).
+        #[arg(long, default_value_t = 8)]
+        minutes: u32,
+        /// Mean think time per move, ms (uniform in [0, 2 × this]).
+        #[arg(long, default_value_t = 1000)]
+        think_ms: u64,
+        /// Fewest plies before one side resigns.
+        #[arg(long, default_value_t = 10)]
+        min_plies: usize,
+        /// Most plies before one side resigns.
+        #[arg(long, default_value_t = 60)]
+        max_plies: usize,
+        /// Seed of the think times, move choices and resignations.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Players seeking a game by quick pairing all at once: the time until
     /// every one is paired.
     Seeks {
@@ -359,6 +391,7 @@ fn main() -> std::process::ExitCode {
         Mode::Tables { seconds, .. }
         | Mode::Bots { seconds, .. }
         | Mode::PasswordFlood { seconds, .. } => *seconds,
+        Mode::Arena { minutes, .. } => u64::from(*minutes) * 60,
         Mode::Fairness {
             warmup, seconds, ..
         } => warmup + seconds,
@@ -485,6 +518,26 @@ fn main() -> std::process::ExitCode {
                         seed,
                     };
                     bots::run(cli.addr, o).await
+                }
+                Mode::Arena {
+                    players,
+                    watchers,
+                    minutes,
+                    think_ms,
+                    min_plies,
+                    max_plies,
+                    seed,
+                } => {
+                    let o = arena::Options {
+                        players,
+                        watchers,
+                        minutes,
+                        think_ms,
+                        min_plies,
+                        max_plies,
+                        seed,
+                    };
+                    arena::run(cli.addr, o).await
                 }
                 Mode::Spread(a) => spread_run(cli.addr, a).await,
                 Mode::Tables {

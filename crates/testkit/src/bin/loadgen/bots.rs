@@ -295,9 +295,9 @@ async fn bot(addr: SocketAddr, i: usize) -> Result<Bot> {
 /// The server and one HTTP client for every bot (the token goes with each
 /// request).
 #[derive(Clone)]
-struct Api {
-    addr: SocketAddr,
-    http: reqwest::Client,
+pub(super) struct Api {
+    pub(super) addr: SocketAddr,
+    pub(super) http: reqwest::Client,
 }
 
 impl Api {
@@ -307,7 +307,12 @@ impl Api {
 
     /// POSTs `body` (a form, if any) with `token`: the status and the
     /// parsed answer.
-    async fn post(&self, token: &str, path: &str, body: Option<&str>) -> Result<(u16, Value)> {
+    pub(super) async fn post(
+        &self,
+        token: &str,
+        path: &str,
+        body: Option<&str>,
+    ) -> Result<(u16, Value)> {
         let mut b = self.http.post(self.url(path)).bearer_auth(token);
         if let Some(body) = body {
             b = b
@@ -329,18 +334,21 @@ impl Api {
 
     /// Opens a game stream.
     async fn stream(&self, token: &str, id: &str) -> Result<Stream> {
+        self.stream_at(token, &format!("/api/bot/game/stream/{id}"))
+            .await
+    }
+
+    /// Opens the NDJSON stream at `path`.
+    pub(super) async fn stream_at(&self, token: &str, path: &str) -> Result<Stream> {
         let r = tokio::time::timeout(
             STEP,
-            self.http
-                .get(self.url(&format!("/api/bot/game/stream/{id}")))
-                .bearer_auth(token)
-                .send(),
+            self.http.get(self.url(path)).bearer_auth(token).send(),
         )
         .await
         .map_err(|_| ClientError::Timeout)??;
         if r.status() != 200 {
             return Err(ClientError::Unexpected(format!(
-                "game stream {id}: status {}",
+                "stream {path}: status {}",
                 r.status()
             )));
         }
@@ -352,7 +360,7 @@ impl Api {
 }
 
 /// An NDJSON response read line by line.
-struct Stream {
+pub(super) struct Stream {
     resp: reqwest::Response,
     buf: Vec<u8>,
 }
@@ -360,7 +368,7 @@ struct Stream {
 impl Stream {
     /// The next non-empty line as JSON (keep-alive lines are passed over);
     /// `None` once the stream ended.
-    async fn next(&mut self) -> Result<Option<Value>> {
+    pub(super) async fn next(&mut self) -> Result<Option<Value>> {
         loop {
             if let Some(at) = self.buf.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = self.buf.drain(..=at).collect();
@@ -384,7 +392,7 @@ type InFlight = Arc<Mutex<Option<(usize, Instant)>>>;
 /// What one side knows of its game: a shakmaty position kept from the
 /// stream's `moves`.
 #[derive(Debug)]
-struct Board {
+pub(super) struct Board {
     white: bool,
     pos: Chess,
     /// Moves of the stream applied to `pos`.
@@ -393,7 +401,7 @@ struct Board {
 }
 
 impl Board {
-    fn new(white: bool) -> Board {
+    pub(super) fn new(white: bool) -> Board {
         Board {
             white,
             pos: Chess::default(),
@@ -402,13 +410,23 @@ impl Board {
         }
     }
 
-    fn to_move(&self) -> bool {
+    /// Moves played.
+    pub(super) fn applied(&self) -> usize {
+        self.applied
+    }
+
+    /// Whether the game goes on.
+    pub(super) fn ongoing(&self) -> bool {
+        self.ongoing
+    }
+
+    pub(super) fn to_move(&self) -> bool {
         self.ongoing && self.applied.is_multiple_of(2) == self.white
     }
 
     /// Takes in a stream line: applies its new moves. Returns the number of
     /// moves it shows, or `None` for a line that is no game state.
-    fn take(&mut self, line: &Value) -> std::result::Result<Option<usize>, String> {
+    pub(super) fn take(&mut self, line: &Value) -> std::result::Result<Option<usize>, String> {
         let state = match line["type"].as_str() {
             Some("gameFull") => &line["state"],
             Some("gameState") => line,
@@ -430,7 +448,7 @@ impl Board {
     }
 
     /// A random legal move, in UCI.
-    fn choose(&self, rng: &mut StdRng) -> Option<String> {
+    pub(super) fn choose(&self, rng: &mut StdRng) -> Option<String> {
         let moves = self.pos.legal_moves();
         if moves.is_empty() {
             return None;

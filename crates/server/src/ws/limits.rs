@@ -12,7 +12,7 @@ const SOCKET_MAX_WRITE_BUFFER: usize = 1024 * 1024;
 /// lobby alike): frames and messages of at most
 /// [`crate::ws::MAX_FRAME_BYTES`], small buffers, and a bounded queue
 /// for a slow reader.
-pub(super) fn bounded_socket(
+pub fn bounded_socket(
     ws: axum::extract::ws::WebSocketUpgrade,
 ) -> axum::extract::ws::WebSocketUpgrade {
     ws.max_frame_size(crate::ws::MAX_FRAME_BYTES)

@@ -1,0 +1,186 @@
+//! Owns [`Feeds`]: snapshots pushed to many watchers of one thing (a
+//! tournament's page). One task per thing watched on this node asks its
+//! [`Poller`] every [`FEED_POLL`] whether anything changed; a change is
+//! rendered once and the same text goes to every watcher, however many.
+//! The task ends when the last watcher leaves. Each node polls the shared
+//! store for its own watchers, so feeds need no messages between nodes.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+
+/// How often a watched thing is looked at.
+pub const FEED_POLL: Duration = Duration::from_millis(500);
+/// Snapshots a slow watcher may be behind before it skips to the newest.
+const BACKLOG: usize = 4;
+
+/// What a [`Poller`] found.
+#[derive(Debug)]
+pub enum Polled {
+    /// Something changed: the new snapshot.
+    Changed(Arc<str>),
+    /// Nothing changed (or it could not be read this time).
+    Same,
+    /// The thing is gone: the feed ends, its watchers are let go.
+    Gone,
+}
+
+/// Looks at one watched thing.
+pub trait Poller: Send + 'static {
+    /// Whether anything changed since the last call, with the new snapshot.
+    fn poll(&mut self) -> impl Future<Output = Polled> + Send;
+}
+
+/// One watched thing's channel and its latest snapshot.
+struct Feed {
+    tx: broadcast::Sender<Arc<str>>,
+    last: Arc<Mutex<Option<Arc<str>>>>,
+}
+
+/// The feeds of this node, by key; cheap to share behind an `Arc`.
+#[derive(Default)]
+pub struct Feeds {
+    map: Mutex<HashMap<String, Feed>>,
+}
+
+impl std::fmt::Debug for Feeds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Feeds")
+            .field("watched", &self.len())
+            .finish()
+    }
+}
+
+impl Feeds {
+    /// Things watched now.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether nothing is watched.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Feed>> {
+        self.map.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Watches `key`: its latest snapshot (none before the first poll) and
+    /// the ones to come. The first watcher of a key starts its task with
+    /// the poller `make` gives.
+    pub fn subscribe<P: Poller>(
+        self: &Arc<Self>,
+        key: &str,
+        make: impl FnOnce() -> P,
+    ) -> (Option<Arc<str>>, broadcast::Receiver<Arc<str>>) {
+        let mut map = self.lock();
+        if let Some(feed) = map.get(key) {
+            let last = feed
+                .last
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            return (last, feed.tx.subscribe());
+        }
+        let (tx, rx) = broadcast::channel(BACKLOG);
+        let last = Arc::new(Mutex::new(None));
+        map.insert(
+            key.to_owned(),
+            Feed {
+                tx: tx.clone(),
+                last: Arc::clone(&last),
+            },
+        );
+        tokio::spawn(Arc::clone(self).run(key.to_owned(), tx, last, make()));
+        (None, rx)
+    }
+
+    /// A feed's task: polls until its last watcher leaves or the thing is gone.
+    async fn run<P: Poller>(
+        self: Arc<Self>,
+        key: String,
+        tx: broadcast::Sender<Arc<str>>,
+        last: Arc<Mutex<Option<Arc<str>>>>,
+        mut poller: P,
+    ) {
+        let mut tick = tokio::time::interval(FEED_POLL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            // Under the map's lock: a watcher joining now finds the feed
+            // either still running or gone (and starts a new one).
+            if tx.receiver_count() == 0 {
+                self.lock().remove(&key);
+                return;
+            }
+            match poller.poll().await {
+                Polled::Same => {}
+                Polled::Changed(text) => {
+                    *last.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&text));
+                    let _ = tx.send(text);
+                }
+                Polled::Gone => {
+                    self.lock().remove(&key);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts up, changing every other poll, gone after `until`.
+    struct Counter {
+        n: u32,
+        until: u32,
+    }
+
+    impl Poller for Counter {
+        async fn poll(&mut self) -> Polled {
+            self.n += 1;
+            if self.n > self.until {
+                Polled::Gone
+            } else if self.n % 2 == 1 {
+                Polled::Changed(self.n.to_string().into())
+            } else {
+                Polled::Same
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn watchers_share_one_task_and_get_each_change_once() {
+        let feeds = Arc::new(Feeds::default());
+        let (first, mut a) = feeds.subscribe("t", || Counter { n: 0, until: 5 });
+        assert!(first.is_none());
+        let (_, mut b) = feeds.subscribe("t", || Counter { n: 100, until: 0 });
+        assert_eq!(feeds.len(), 1);
+        for want in ["1", "3", "5"] {
+            assert_eq!(a.recv().await.unwrap().as_ref(), want);
+            assert_eq!(b.recv().await.unwrap().as_ref(), want);
+        }
+        // Gone: the channel closes and the key is free again.
+        assert!(a.recv().await.is_err());
+        assert!(feeds.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_late_watcher_gets_the_latest_snapshot_and_the_task_ends_unwatched() {
+        let feeds = Arc::new(Feeds::default());
+        let (_, mut a) = feeds.subscribe("t", || Counter { n: 0, until: 1000 });
+        assert_eq!(a.recv().await.unwrap().as_ref(), "1");
+        let (first, b) = feeds.subscribe("t", || Counter { n: 0, until: 0 });
+        assert_eq!(first.as_deref(), Some("1"));
+        drop(a);
+        drop(b);
+        tokio::time::sleep(FEED_POLL * 3).await;
+        assert!(feeds.is_empty());
+    }
+}
