@@ -16,7 +16,9 @@
 //!   request (`plyyard_pairing::seeks::service`);
 //! - [`EVENTS`]: account events and event streams opening
 //!   (`plyyard_social::events`);
-//! - [`CHAT`]: game chat lines (`plyyard_social::chat::delivery`).
+//! - [`CHAT`]: game chat lines (`plyyard_social::chat::delivery`);
+//! - [`ENDS`]: streams and sockets to end, by account or credential
+//!   (`plyyard_social::revocation`).
 //!
 //! Keys:
 //! - `seek:all`, `seek:ver`, `seek:here:<id>`: the cluster's seek pool
@@ -44,6 +46,8 @@ pub const LOBBY: &str = "lobby";
 pub const EVENTS: &str = "events";
 /// Game chat lines.
 pub const CHAT: &str = "chat";
+/// Streams and sockets to end: a token revoked, an account deleted.
+pub const ENDS: &str = "ends";
 
 /// The topic on which node `node` hears answers for its seekers
 /// (`seeks:<node>`).
@@ -70,8 +74,8 @@ mod tests {
         assert_eq!(seeks_of("n1"), "seeks:n1");
         assert_eq!(online_of("ann"), "online:ann");
         assert_eq!(
-            [LIFE, LOBBY, EVENTS, CHAT, ONLINE, NODE_TOPIC_PREFIX],
-            ["life", "lobby", "events", "chat", "online", "node:"]
+            [LIFE, LOBBY, EVENTS, CHAT, ENDS, ONLINE, NODE_TOPIC_PREFIX],
+            ["life", "lobby", "events", "chat", "ends", "online", "node:"]
         );
     }
 }

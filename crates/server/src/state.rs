@@ -242,6 +242,7 @@ impl FromRef<AppState> for Sessions {
             store: state.store.clone(),
             signer: state.signer.clone(),
             secure_cookies: state.secure_cookies,
+            revocation: Arc::clone(&state.social.revocation),
         }
     }
 }

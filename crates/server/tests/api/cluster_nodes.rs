@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{Stream, account, join_table, open_table, token};
+use crate::support::{PASSWORD, Stream, account, join_table, open_table, token};
 use plyyard_server::{Config, Tuning};
 use plyyard_testkit::{
     Backend, Client, Method, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
@@ -463,6 +463,73 @@ async fn chat_said_on_one_node_reaches_sockets_on_the_other(db: TestDb, redis: T
     b.stop().await;
 }
 
+/// Issue 58: a token revoked through one node ends at once the streams
+/// opened with it on the other; an account deleted through one node ends
+/// its streams on the other.
+async fn a_credential_ended_on_one_node_ends_its_streams_on_the_other(
+    db: TestDb,
+    redis: TestRedis,
+) {
+    let (a, b) = two_nodes(&db, &redis, tuning()).await;
+    let alice = account(&a, "endann").await;
+    let r = alice
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "a board app", "scopes": SCOPES}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let created: Value = r.json().unwrap();
+    let (revoked, id) = (
+        created["token"].as_str().unwrap(),
+        created["id"].as_str().unwrap(),
+    );
+    let kept = token(&alice, &SCOPES).await;
+    let mut on_b = Stream::open(&b, revoked, "/api/stream/event").await;
+    // A second stream of hers would end the first: the kept token streams
+    // a seek instead.
+    let seek = reqwest::Client::new()
+        .post(b.client().url("/api/board/seek"))
+        .bearer_auth(&kept)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("time=5&increment=3&rated=false")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(seek.status(), 200);
+    let mut seeking = Stream::from_response(seek);
+
+    let r = alice
+        .request(Method::DELETE, &format!("/api/account/tokens/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let ends = async { while on_b.line().await.is_some() {} };
+    tokio::time::timeout(Duration::from_secs(1), ends)
+        .await
+        .expect("the revoked token's stream on b ends within a second");
+    assert!(
+        !matches!(
+            tokio::time::timeout(Duration::from_millis(1500), seeking.line()).await,
+            Ok(None)
+        ),
+        "the other token's stream goes on"
+    );
+
+    let r = alice
+        .post_json("/api/account/delete", &json!({"password": PASSWORD}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204, "{}", r.text());
+    let ends = async { while seeking.line().await.is_some() {} };
+    tokio::time::timeout(Duration::from_secs(1), ends)
+        .await
+        .expect("a deleted account's stream on b ends within a second");
+    a.stop().await;
+    b.stop().await;
+}
+
 macro_rules! cluster_tests {
     ($($name:ident),* $(,)?) => {
         $(
@@ -484,5 +551,6 @@ mod on_postgres {
         presence_and_event_streams_span_the_nodes,
         challenges_live_while_their_challenger_streams_on_any_node,
         chat_said_on_one_node_reaches_sockets_on_the_other,
+        a_credential_ended_on_one_node_ends_its_streams_on_the_other,
     );
 }
