@@ -103,6 +103,7 @@ pub async fn create_computer_game(
         "game created"
     );
     let id = row.id.clone();
+    super::computer::keep_client(&shared.store, &id, &client).await;
     let names = seat_names(&shared.store, &row).await?;
     let live = LiveGame::new(row, game, names, None, &shared.tuning);
     hub::start_new(shared, live, client).await?;
