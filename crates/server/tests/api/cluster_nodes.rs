@@ -200,6 +200,7 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
         },
         since: plyyard_store::now_ms(),
         node: "c".into(),
+        address: String::new(),
     };
     store.hold(&seek).await;
     assert!(store.add(seek.clone(), seek.since).await.paired.is_none());
@@ -252,6 +253,7 @@ async fn many_seeks_through_two_stores_pair_exactly_once(_db: TestDb, redis: Tes
                 key,
                 since: plyyard_store::now_ms(),
                 node: if i % 2 == 0 { "x".into() } else { "y".into() },
+                address: String::new(),
             };
             store.hold(&seek).await;
             let added = store.add(seek.clone(), seek.since).await;
