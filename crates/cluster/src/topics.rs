@@ -25,7 +25,9 @@
 //!   (`plyyard_pairing::seeks::redis`, in its scripts);
 //! - [`ONLINE`], [`online_of`]: who is online (`plyyard_social::presence`);
 //! - `rl:<limit>:<ip|acct|player>:<value>`: rate limits ([`crate::limits`],
-//!   keyed by the server's `security::limits`).
+//!   keyed by the server's `security::limits`);
+//! - [`game_streams_of`]: an account's open game streams
+//!   ([`crate::places`], held by the server's `streams`).
 
 pub use crate::bus::NODE_TOPIC_PREFIX;
 
@@ -63,6 +65,12 @@ pub fn online_of(id: &str) -> String {
     format!("online:{id}")
 }
 
+/// The places of one account's open game streams (`gs:<id>`: holder →
+/// until when, Redis's ms).
+pub fn game_streams_of(id: &str) -> String {
+    format!("gs:{id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +81,7 @@ mod tests {
         assert_eq!(game_lane(GAME_LANES - 1), "game:15");
         assert_eq!(seeks_of("n1"), "seeks:n1");
         assert_eq!(online_of("ann"), "online:ann");
+        assert_eq!(game_streams_of("ann"), "gs:ann");
         assert_eq!(
             [LIFE, LOBBY, EVENTS, CHAT, ENDS, ONLINE, NODE_TOPIC_PREFIX],
             ["life", "lobby", "events", "chat", "ends", "online", "node:"]

@@ -61,7 +61,7 @@ pub struct Shared {
     pub trainer: plyyard_trainer::Trainer,
     /// Arena tournaments.
     pub tournaments: plyyard_tournaments::Tournaments,
-    /// The Lichess-API game streams open per account.
+    /// The Lichess-API game streams open per account (over the cluster).
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
@@ -145,7 +145,10 @@ impl Shared {
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             pairing,
             social,
-            game_streams: Arc::new(crate::streams::GameStreams::default()),
+            game_streams: match &bus {
+                Some(b) => crate::streams::GameStreams::clustered(b),
+                None => Arc::new(crate::streams::GameStreams::default()),
+            },
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
                 tuning.review_threads,

@@ -532,6 +532,60 @@ async fn a_credential_ended_on_one_node_ends_its_streams_on_the_other(
     b.stop().await;
 }
 
+/// Issue 58: an account holds at most 8 game streams over all the nodes
+/// (they were counted per node: 24 over 3); one that ends frees its place
+/// for a stream on another node.
+async fn game_streams_are_counted_across_the_nodes(db: TestDb, redis: TestRedis) {
+    let (a, b) = two_nodes(&db, &redis, tuning()).await;
+    let ann = account(&a, "streamann").await;
+    let bob = account(&a, "streambob").await;
+    let code = open_table(&ann, &json!({"minutes": 5, "increment": 3})).await;
+    let game = join_table(&bob, &code).await;
+    let tok = token(&ann, &SCOPES).await;
+    let path = format!("/api/board/game/stream/{game}");
+    let mut held = Vec::new();
+    for srv in [&a, &b].into_iter().cycle().take(8) {
+        let mut s = Stream::open(srv, &tok, &path).await;
+        assert_eq!(s.event().await["type"], "gameFull");
+        held.push(s);
+    }
+    let status = |srv: &TestServer| {
+        let url = srv.client().url(&path);
+        let tok = tok.clone();
+        async move {
+            reqwest::Client::new()
+                .get(url)
+                .bearer_auth(tok)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for srv in [&a, &b] {
+        assert_eq!(status(srv).await.status(), 429, "a ninth stream");
+    }
+    // One of a's ends: b opens one in its place.
+    drop(held.remove(0));
+    let until = std::time::Instant::now() + WAIT;
+    let ninth = loop {
+        let r = status(&b).await;
+        if r.status() == 200 {
+            break r;
+        }
+        assert_eq!(r.status(), 429);
+        assert!(
+            std::time::Instant::now() < until,
+            "the place was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    held.push(Stream::from_response(ninth));
+    assert_eq!(status(&a).await.status(), 429, "still 8 in all");
+    drop(held);
+    a.stop().await;
+    b.stop().await;
+}
+
 macro_rules! cluster_tests {
     ($($name:ident),* $(,)?) => {
         $(
@@ -554,5 +608,6 @@ mod on_postgres {
         challenges_live_while_their_challenger_streams_on_any_node,
         chat_said_on_one_node_reaches_sockets_on_the_other,
         a_credential_ended_on_one_node_ends_its_streams_on_the_other,
+        game_streams_are_counted_across_the_nodes,
     );
 }
