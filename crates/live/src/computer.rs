@@ -125,10 +125,14 @@ pub(super) fn computer_move(live: &LiveGame, best: Option<Move>) -> Option<Move>
 /// or a restart) searches in the same share of the engine pool; a failure
 /// is logged (the game plays on, keyed by its player once reloaded).
 pub(super) async fn keep_client(store: &Store, id: &str, client: &[Requester]) {
-    let keys = serde_json::to_string(client).unwrap_or_default();
-    if let Err(e) = store.set_engine_client(id, &keys).await {
+    if let Err(e) = store.set_engine_client(id, &client_keys(client)).await {
         tracing::warn!(game = %id, "cannot keep the computer's client: {e}");
     }
+}
+
+/// The stored form of `client`'s keys (JSON).
+pub(super) fn client_keys(client: &[Requester]) -> String {
+    serde_json::to_string(client).unwrap_or_default()
 }
 
 /// The keys [`keep_client`] kept for game `id`; `None` when none were (the

@@ -67,6 +67,25 @@ impl Store {
         Ok(Some((game, moves)))
     }
 
+    /// Inserts a new computer game with no moves and the keys of the client
+    /// whose moves its computer answers (see [`Store::set_engine_client`]),
+    /// in one transaction: one commit, as a game without them.
+    ///
+    /// # Errors
+    /// A database failure (including a duplicate id); nothing is written
+    /// then.
+    pub async fn insert_game_with_client(&self, g: &GameRow, keys: &str) -> Result<(), StoreError> {
+        let mut tx = self.begin_write().await?;
+        insert_game_in(&mut *tx, g).await?;
+        sqlx::query("UPDATE games SET engine_client = $1 WHERE id = $2")
+            .bind(keys)
+            .bind(&g.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Keeps `keys` with game `id`: the keys of the client whose moves its
     /// computer answers (JSON of `plyyard-live`), for when it is loaded
     /// again.

@@ -111,6 +111,25 @@ async fn a_computer_games_client_is_kept_with_it() {
             Some(keys)
         );
         assert_eq!(store.engine_client("nope").await.unwrap(), None);
+        let other = r#"[{"player":"p1"}]"#;
+        store
+            .insert_game_with_client(&sample("g2", "p1", 11), other)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.engine_client("g2").await.unwrap().as_deref(),
+            Some(other)
+        );
+        assert!(store.load_game("g2").await.unwrap().is_some());
+        // A duplicate id writes nothing.
+        let dup = store
+            .insert_game_with_client(&sample("g2", "p1", 12), keys)
+            .await;
+        assert!(dup.is_err());
+        assert_eq!(
+            store.engine_client("g2").await.unwrap().as_deref(),
+            Some(other)
+        );
     }
 }
 
