@@ -142,6 +142,8 @@ struct SocketQuery {
     v: Option<u64>,
 }
 
+// One argument per extractor, as axum hands them.
+#[allow(clippy::too_many_arguments)]
 async fn game_socket(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,

@@ -26,15 +26,11 @@ pub(super) fn bounded_socket(
 /// Completes when the socket of a request holding `held` must end (its
 /// session logged out, its account deleted: see
 /// [`plyyard_social::revocation`]); never for an anonymous socket.
-pub(super) fn ended(
-    held: Option<plyyard_social::Held>,
-) -> impl std::future::Future<Output = ()> + Send + 'static {
-    async move {
-        match held {
-            Some(h) => {
-                h.ended().await;
-            }
-            None => std::future::pending().await,
+pub(super) async fn ended(held: Option<plyyard_social::Held>) {
+    match held {
+        Some(h) => {
+            h.ended().await;
         }
+        None => std::future::pending().await,
     }
 }
