@@ -13,6 +13,8 @@
 //!   own topic.
 //! - [`limits`]: rate-limit counters in Redis (a generic cell rate
 //!   algorithm and a back-off of failures), shared by every node.
+//! - [`places`]: places counted per key across the nodes, each under a
+//!   lease (an account's open game streams).
 //!
 //! Without a bus (one node, SQLite or PostgreSQL) none of this runs.
 
@@ -21,6 +23,7 @@ mod error;
 pub mod frame;
 pub mod inbox;
 pub mod limits;
+pub mod places;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod topics;

@@ -16,14 +16,18 @@
 //!   request (`plyyard_pairing::seeks::service`);
 //! - [`EVENTS`]: account events and event streams opening
 //!   (`plyyard_social::events`);
-//! - [`CHAT`]: game chat lines (`plyyard_social::chat::delivery`).
+//! - [`CHAT`]: game chat lines (`plyyard_social::chat::delivery`);
+//! - [`ENDS`]: streams and sockets to end, by account or credential
+//!   (`plyyard_social::revocation`).
 //!
 //! Keys:
 //! - `seek:all`, `seek:ver`, `seek:here:<id>`: the cluster's seek pool
 //!   (`plyyard_pairing::seeks::redis`, in its scripts);
 //! - [`ONLINE`], [`online_of`]: who is online (`plyyard_social::presence`);
 //! - `rl:<limit>:<ip|acct|player>:<value>`: rate limits ([`crate::limits`],
-//!   keyed by the server's `security::limits`).
+//!   keyed by the server's `security::limits`);
+//! - [`game_streams_of`]: an account's open game streams
+//!   ([`crate::places`], held by the server's `streams`).
 
 pub use crate::bus::NODE_TOPIC_PREFIX;
 
@@ -44,6 +48,8 @@ pub const LOBBY: &str = "lobby";
 pub const EVENTS: &str = "events";
 /// Game chat lines.
 pub const CHAT: &str = "chat";
+/// Streams and sockets to end: a token revoked, an account deleted.
+pub const ENDS: &str = "ends";
 
 /// The topic on which node `node` hears answers for its seekers
 /// (`seeks:<node>`).
@@ -59,6 +65,12 @@ pub fn online_of(id: &str) -> String {
     format!("online:{id}")
 }
 
+/// The places of one account's open game streams (`gs:<id>`: holder →
+/// until when, Redis's ms).
+pub fn game_streams_of(id: &str) -> String {
+    format!("gs:{id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,9 +81,10 @@ mod tests {
         assert_eq!(game_lane(GAME_LANES - 1), "game:15");
         assert_eq!(seeks_of("n1"), "seeks:n1");
         assert_eq!(online_of("ann"), "online:ann");
+        assert_eq!(game_streams_of("ann"), "gs:ann");
         assert_eq!(
-            [LIFE, LOBBY, EVENTS, CHAT, ONLINE, NODE_TOPIC_PREFIX],
-            ["life", "lobby", "events", "chat", "online", "node:"]
+            [LIFE, LOBBY, EVENTS, CHAT, ENDS, ONLINE, NODE_TOPIC_PREFIX],
+            ["life", "lobby", "events", "chat", "ends", "online", "node:"]
         );
     }
 }

@@ -168,3 +168,45 @@ fn urls_are_redacted_for_errors_and_logs() {
     assert_eq!(redacted("redis://host:6379/0"), "redis://host:6379/0");
     assert_eq!(redacted("nonsense"), "nonsense");
 }
+
+/// Issue 58: `rediss://` URLs speak TLS. A Redis server that speaks only
+/// TLS, under a certificate of a private authority, is reached once the
+/// authority is trusted (`SSL_CERT_FILE`, read by a run of this test
+/// binary of its own: the variable is the process's); untrusted, the
+/// connection is refused.
+#[tokio::test]
+async fn rediss_urls_speak_tls_to_a_trusted_server() {
+    let Some(redis) = Redis::with_tls() else {
+        return;
+    };
+    let refused = Bus::connect(&redis.url(), "a").await;
+    assert!(refused.is_err(), "an untrusted certificate is refused");
+    let plain = redis.url().replacen("rediss://", "redis://", 1);
+    assert!(Bus::connect(&plain, "a").await.is_err(), "TLS only");
+    let run = tokio::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "over_tls", "--ignored", "--nocapture"])
+        .env("SSL_CERT_FILE", redis.ca_file().unwrap())
+        .env(TLS_URL_ENV, redis.url())
+        .output()
+        .await
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{out}");
+    assert!(out.contains("1 passed"), "{out}");
+}
+
+/// Where [`rediss_urls_speak_tls_to_a_trusted_server`] tells its own run
+/// the URL.
+const TLS_URL_ENV: &str = "PLYYARD_TEST_REDISS_URL";
+
+/// Two nodes over TLS: run by [`rediss_urls_speak_tls_to_a_trusted_server`].
+#[tokio::test]
+#[ignore = "run by rediss_urls_speak_tls_to_a_trusted_server, which trusts the server"]
+async fn over_tls() {
+    let url = std::env::var(TLS_URL_ENV).expect("run by the TLS test");
+    let a = Bus::connect(&url, "a").await.unwrap();
+    let b = Bus::connect(&url, "b").await.unwrap();
+    let mut on_b = b.subscribe("lobby");
+    publish_heard(&a, "lobby", b"over tls").await;
+    assert_eq!(next(&mut on_b).await, b"over tls");
+}

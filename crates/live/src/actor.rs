@@ -20,7 +20,7 @@ use plyyard_game::shakmaty::{ByColor, Move};
 use tokio::sync::mpsc;
 
 use super::ask::{Ask, Reply};
-use super::cmd::{Cmd, Exit, Life, MAILBOX, Subscription};
+use super::cmd::{Cmd, Exit, Life, MAILBOX, Mailbox, Subscription};
 use super::computer::{BUSY_RETRY, RETRY_DELAY, Search, Thinker, computer_move};
 use super::feed::{Event, Feed};
 use super::game::{Change, DrawStep, LiveGame, TableMove};
@@ -44,8 +44,8 @@ pub(super) struct Actor {
     live: LiveGame,
     thinker: Thinker,
     /// The keys of the client whose move the computer answers (see
-    /// [`Ask::Move`]); for a game loaded from storage, its human player's
-    /// id until a move comes.
+    /// [`Ask::Move`]), kept with the game when they change; for a game
+    /// loaded from storage, those kept (or its human player's id).
     client: Vec<Requester>,
     feed: Feed,
     /// The actor's own mailbox, for answers of searches and retries.
@@ -69,6 +69,7 @@ enum Stop {
 struct Running {
     actor: Actor,
     rx: mpsc::Receiver<Cmd>,
+    notices: mpsc::UnboundedReceiver<Ask>,
 }
 
 /// Makes the actor of `live`, whose computer answers the client of
@@ -78,8 +79,9 @@ pub(super) fn spawn(
     shared: &Arc<LiveDeps>,
     live: LiveGame,
     client: Option<Vec<Requester>>,
-) -> (mpsc::Sender<Cmd>, Box<dyn Life>) {
+) -> (Mailbox, Box<dyn Life>) {
     let (tx, rx) = mpsc::channel(MAILBOX);
+    let (notices, notices_rx) = mpsc::unbounded_channel();
     let client = client.unwrap_or_else(|| {
         let row = &live.row;
         let human = row.white_player.as_ref().or(row.black_player.as_ref());
@@ -97,7 +99,12 @@ pub(super) fn spawn(
         opened: false,
         last_active: Instant::now(),
     };
-    (tx, Box::new(Running { actor, rx }))
+    let running = Running {
+        actor,
+        rx,
+        notices: notices_rx,
+    };
+    (Mailbox { tx, notices }, Box::new(running))
 }
 
 impl Life for Running {
@@ -106,14 +113,14 @@ impl Life for Running {
     }
 
     fn has_mail(&self) -> bool {
-        !self.rx.is_empty()
+        !self.rx.is_empty() || !self.notices.is_empty()
     }
 }
 
 impl Running {
     async fn serve(mut self: Box<Self>) -> Exit {
-        let Running { actor, rx } = &mut *self;
-        match actor.serve(rx).await {
+        let Running { actor, rx, notices } = &mut *self;
+        match actor.serve(rx, notices).await {
             Stop::Idle => Exit::Idle(self),
             Stop::Stale => Exit::Stale,
             Stop::Closed => Exit::Closed,
@@ -133,7 +140,11 @@ impl Drop for Actor {
 impl Actor {
     /// Serves commands and deadlines until the actor is stale, its senders
     /// are gone, or it is idle.
-    async fn serve(&mut self, rx: &mut mpsc::Receiver<Cmd>) -> Stop {
+    async fn serve(
+        &mut self,
+        rx: &mut mpsc::Receiver<Cmd>,
+        notices: &mut mpsc::UnboundedReceiver<Ask>,
+    ) -> Stop {
         if !self.opened {
             self.opened = true;
             self.think_if_needed();
@@ -152,6 +163,10 @@ impl Actor {
                     let Some(cmd) = cmd else { return Stop::Closed };
                     self.last_active = Instant::now();
                     self.handle(cmd).await;
+                }
+                Some(notice) = notices.recv() => {
+                    self.last_active = Instant::now();
+                    self.answer(notice).await;
                 }
                 () = sleep_until(deadline) => self.on_deadline().await,
                 () = tokio::time::sleep(check) => {
@@ -239,7 +254,13 @@ impl Actor {
                     let lag = Duration::from_millis(lag_ms);
                     self.table_move(&player, &uci, draw_offer, lag).await
                 } else {
-                    if !client.is_empty() {
+                    if !client.is_empty() && client != self.client {
+                        super::computer::keep_client(
+                            &self.shared.store,
+                            &self.live.row.id,
+                            &client,
+                        )
+                        .await;
                         self.client = client;
                     }
                     let next = self.live.play(&player, &uci, thinking);

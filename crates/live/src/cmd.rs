@@ -54,11 +54,26 @@ pub(crate) enum Cmd {
     Release,
 }
 
+/// What a new actor is reached by: its mailbox, bounded (a caller waits
+/// while it is full), and its notices, which nobody waits for and which
+/// must never be lost (a player's socket opening or closing: dropped, the
+/// player was shown away while there, or there while away), so that they
+/// queue without bound beside it, in order.
+#[derive(Debug)]
+pub(super) struct Mailbox {
+    /// Commands.
+    pub(super) tx: mpsc::Sender<Cmd>,
+    /// Notices ([`Ask::is_notice`]).
+    pub(super) notices: mpsc::UnboundedSender<Ask>,
+}
+
 /// The address of a live game actor.
 #[derive(Debug, Clone)]
 pub struct Handle {
     /// The actor's mailbox.
     pub(super) tx: mpsc::Sender<Cmd>,
+    /// The actor's notices.
+    pub(super) notices: mpsc::UnboundedSender<Ask>,
     /// Which actor of the game this is (a reloaded game gets a new one).
     pub(super) generation: u64,
 }
@@ -80,7 +95,7 @@ pub(super) trait Life: Send + 'static {
     /// Serves the mailbox until the actor stops or falls idle; says which.
     fn run(self: Box<Self>) -> Pin<Box<dyn Future<Output = Exit> + Send>>;
 
-    /// Whether a command waits in the mailbox.
+    /// Whether a command or a notice waits for the actor.
     fn has_mail(&self) -> bool;
 }
 

@@ -1,7 +1,9 @@
 //! The computer's turn in a game against it: [`Thinker`] keeps the search
 //! in flight, decides when one starts ([`Thinker::request`]) and which
 //! answer still counts; the actor runs the search on the engine pool and
-//! commits its move like any other.
+//! commits its move like any other. The client whose share of the pool
+//! the search takes is kept with the game ([`keep_client`]), for when it
+//! is loaded again.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -12,7 +14,9 @@ use std::time::Duration;
 use plyyard_game::shakmaty::Move;
 
 use super::game::LiveGame;
+use plyyard_engine_time::fair::Requester;
 use plyyard_engine_time::pool::ThinkRequest;
+use plyyard_store::Store;
 
 /// Pause before the computer retries after a failed commit of its move.
 pub(super) const RETRY_DELAY: Duration = Duration::from_secs(1);
@@ -114,4 +118,34 @@ pub(super) fn computer_move(live: &LiveGame, best: Option<Move>) -> Option<Move>
             legal.first().copied()
         }
     }
+}
+
+/// Keeps with computer game `id` the keys of the client whose moves its
+/// computer answers, so that the game loaded again (after an idle unload
+/// or a restart) searches in the same share of the engine pool; a failure
+/// is logged (the game plays on, keyed by its player once reloaded).
+pub(super) async fn keep_client(store: &Store, id: &str, client: &[Requester]) {
+    if let Err(e) = store.set_engine_client(id, &client_keys(client)).await {
+        tracing::warn!(game = %id, "cannot keep the computer's client: {e}");
+    }
+}
+
+/// The stored form of `client`'s keys (JSON).
+pub(super) fn client_keys(client: &[Requester]) -> String {
+    serde_json::to_string(client).unwrap_or_default()
+}
+
+/// The keys [`keep_client`] kept for game `id`; `None` when none were (the
+/// actor then keys the game by its human player).
+pub(super) async fn kept_client(store: &Store, id: &str) -> Option<Vec<Requester>> {
+    let text = match store.engine_client(id).await {
+        Ok(t) => t?,
+        Err(e) => {
+            tracing::warn!(game = %id, "cannot read the computer's client: {e}");
+            return None;
+        }
+    };
+    serde_json::from_str::<Vec<Requester>>(&text)
+        .ok()
+        .filter(|keys| !keys.is_empty())
 }

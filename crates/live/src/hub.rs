@@ -13,10 +13,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{OnceCell, mpsc, oneshot};
+use tokio::sync::{OnceCell, oneshot};
 
 use super::ask::{Ask, Reply};
-use super::cmd::{Cmd, Exit, Handle, Life};
+use super::cmd::{Cmd, Exit, Handle, Life, Mailbox};
 use super::game::LiveGame;
 use super::seat::{imported_seats, seat_names};
 use crate::cluster::{Cluster, ForwardError, LEASE_TTL};
@@ -33,7 +33,7 @@ use plyyard_wire::error::ApiError;
 /// the given keys (by default, its human player): its mailbox and its life,
 /// which the registry runs.
 pub(super) type Spawn =
-    fn(&Arc<LiveDeps>, LiveGame, Option<Vec<Requester>>) -> (mpsc::Sender<Cmd>, Box<dyn Life>);
+    fn(&Arc<LiveDeps>, LiveGame, Option<Vec<Requester>>) -> (Mailbox, Box<dyn Life>);
 
 /// The registry of live games.
 #[derive(Debug)]
@@ -103,7 +103,7 @@ impl Hub {
     }
 
     /// The handle of game `id` if its actor runs here now.
-    fn loaded(&self, id: &str) -> Option<Handle> {
+    pub(crate) fn loaded(&self, id: &str) -> Option<Handle> {
         self.lock().get(id).and_then(|slot| slot.get().cloned())
     }
 
@@ -152,9 +152,13 @@ fn start(shared: &Arc<LiveDeps>, live: LiveGame, client: Option<Vec<Requester>>)
     let id = live.row.id.clone();
     let epoch = live.epoch;
     let generation = shared.hub.generation.fetch_add(1, Ordering::Relaxed);
-    let (tx, life) = (shared.hub.spawn)(shared, live, client);
+    let (Mailbox { tx, notices }, life) = (shared.hub.spawn)(shared, live, client);
     tokio::spawn(supervise(Arc::clone(shared), id, generation, epoch, life));
-    Handle { tx, generation }
+    Handle {
+        tx,
+        notices,
+        generation,
+    }
 }
 
 /// Runs the actor of game `id` (`generation`) until it is done: a stale
@@ -285,6 +289,12 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
     } else {
         (seat_names(&shared.store, &row).await?, None)
     };
+    // A computer game searches in the share of the client it answered.
+    let client = if row.kind == GameKind::Computer {
+        super::computer::kept_client(&shared.store, id).await
+    } else {
+        None
+    };
     let mut live = LiveGame::new(row, game, names, tags, &shared.tuning);
     live.epoch = epoch;
     if epoch.is_some() {
@@ -295,26 +305,18 @@ async fn load(shared: &Arc<LiveDeps>, id: &str) -> Result<Handle, NotLoaded> {
         c.forget_owner(id);
         c.publish_owner_changed(id);
     }
-    Ok(start(shared, live, None))
+    Ok(start(shared, live, client))
 }
 
 /// Sends `ask` (a notice) to game `id` if it is loaded here, or to its
 /// owner, without waiting; a game in nobody's memory has nobody to tell.
 pub(crate) fn notify(shared: &Arc<LiveDeps>, id: &str, ask: Ask) {
     if let Some(h) = shared.hub.loaded(id) {
-        // Nobody waits for a notice's answer.
-        let (reply, _) = oneshot::channel();
-        match h.tx.try_send(Cmd::Ask { ask, reply }) {
-            Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                tracing::warn!(game = %id, "mailbox full: a notice was dropped");
-            }
-            // The actor stopped after the handle was read (it was unloaded,
-            // or the process is exiting): a game not running has nobody
-            // to tell, as when it is not loaded.
-            Err(mpsc::error::TrySendError::Closed(_)) => {
-                tracing::debug!(game = %id, "the game stopped: a notice was not needed");
-            }
+        // Queued beside the mailbox, never dropped when it is full. An
+        // actor that stopped after the handle was read (unloaded, or the
+        // process exiting) has nobody to tell, as when it is not loaded.
+        if h.notices.send(ask).is_err() {
+            tracing::debug!(game = %id, "the game stopped: a notice was not needed");
         }
         return;
     }

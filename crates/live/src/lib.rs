@@ -82,6 +82,8 @@ mod view;
 
 #[cfg(test)]
 mod flag_tests;
+#[cfg(test)]
+mod hub_tests;
 
 pub use ask::Action;
 pub use cmd::Subscription;

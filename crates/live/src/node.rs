@@ -85,6 +85,12 @@ async fn serve_one(shared: &Arc<LiveDeps>, body: &[u8]) -> Answer {
         .metrics
         .served_forwarded
         .fetch_add(1, Ordering::Relaxed);
+    if fwd.cmd.is_notice() {
+        return match handle.notices.send(fwd.cmd) {
+            Ok(()) => Answer::Reply(crate::ask::Reply::Done),
+            Err(_) => Answer::Unserved(Unserved::NotOwner),
+        };
+    }
     let (reply, answer) = oneshot::channel();
     let cmd = Cmd::Ask {
         ask: fwd.cmd,

@@ -85,7 +85,9 @@ pub async fn create_computer_game(
         None,
     );
     shared.store.touch_player(&player.0, row.created_at).await?;
-    shared.store.insert_game(&row).await?;
+    // The computer's client goes with the row: a reloaded game keeps it.
+    let keys = super::computer::client_keys(&client);
+    shared.store.insert_game_with_client(&row, &keys).await?;
     shared.metrics.games_created.fetch_add(1, Ordering::Relaxed);
     shared.announce(LifeEvent {
         game: row.id.clone(),

@@ -10,6 +10,11 @@
 //! seeks a new one may pair with, it takes the closest rating (then the
 //! one waiting longest). A player has at most one seek: a new one replaces
 //! the old.
+//!
+//! Two seeks from one address (two accounts of one home, or one person's
+//! two accounts farming a rating) pair only once both have waited
+//! [`SAME_ADDRESS_AFTER_MS`], and any other opponent is preferred: never
+//! refused, since a club or a school shares one address.
 
 use std::collections::HashMap;
 
@@ -21,6 +26,8 @@ pub const BASE_RANGE: i64 = 150;
 pub const WIDEN_PER_SEC: i64 = 50;
 /// After waiting this long a seek pairs with any rating.
 pub const ANYONE_AFTER_MS: i64 = 30_000;
+/// Two seeks from one address pair only once both waited this long.
+pub const SAME_ADDRESS_AFTER_MS: i64 = 10_000;
 
 /// What a seek asks for; only seeks of the same key pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,6 +65,8 @@ pub struct Seek {
     pub since: i64,
     /// The node holding the seeker's request (empty for a node alone).
     pub node: String,
+    /// The seeker's address (an IPv6 one by its /64; empty: unknown).
+    pub address: String,
 }
 
 impl Seek {
@@ -71,6 +80,33 @@ impl Seek {
     fn accepts(&self, other: &Seek, now: i64) -> bool {
         self.range(now)
             .is_none_or(|r| (self.rating - other.rating).abs() <= r)
+    }
+
+    /// Whether this seek and `other` come from one known address.
+    fn same_address(&self, other: &Seek) -> bool {
+        !self.address.is_empty() && self.address == other.address
+    }
+
+    /// Whether this seek and `other` may pair at `now`: two players, each
+    /// in the other's range, and from two addresses unless both waited
+    /// [`SAME_ADDRESS_AFTER_MS`].
+    fn pairs_with(&self, other: &Seek, now: i64) -> bool {
+        let waited = |s: &Seek| now - s.since >= SAME_ADDRESS_AFTER_MS;
+        self.player != other.player
+            && self.accepts(other, now)
+            && other.accepts(self, now)
+            && (!self.same_address(other) || (waited(self) && waited(other)))
+    }
+
+    /// How good a partner `other` is (lowest first): another address,
+    /// then the closest rating, then the longest waiting.
+    fn preference(&self, other: &Seek) -> (bool, i64, i64, SeekId) {
+        (
+            self.same_address(other),
+            (other.rating - self.rating).abs(),
+            other.since,
+            other.id,
+        )
     }
 }
 
@@ -106,10 +142,8 @@ impl Pool {
         let best = waiting
             .iter()
             .enumerate()
-            .filter(|(_, w)| {
-                w.player != seek.player && w.accepts(&seek, now) && seek.accepts(w, now)
-            })
-            .min_by_key(|(_, w)| ((w.rating - seek.rating).abs(), w.since, w.id))
+            .filter(|(_, w)| seek.pairs_with(w, now))
+            .min_by_key(|(_, w)| seek.preference(w))
             .map(|(i, _)| i);
         let paired = match best {
             Some(i) => {
@@ -187,8 +221,8 @@ impl Pool {
                     .iter()
                     .enumerate()
                     .skip(i + 1)
-                    .filter(|(_, w)| w.player != s.player && w.accepts(s, now) && s.accepts(w, now))
-                    .min_by_key(|(_, w)| ((w.rating - s.rating).abs(), w.since, w.id))
+                    .filter(|(_, w)| s.pairs_with(w, now))
+                    .min_by_key(|(_, w)| s.preference(w))
                     .map(|(j, _)| j);
                 match best {
                     Some(j) => {
@@ -256,11 +290,45 @@ mod tests {
             key: BLITZ,
             since,
             node: String::new(),
+            address: String::new(),
         }
     }
 
     fn ids(p: &Pair) -> (u64, u64) {
         (p.0.id.0, p.1.id.0)
+    }
+
+    fn from(address: &str, s: Seek) -> Seek {
+        Seek {
+            address: address.to_owned(),
+            ..s
+        }
+    }
+
+    /// Issue 58 (rating farming): accounts of one address are paired with
+    /// each other last: another opponent first, and each other only once
+    /// both waited [`SAME_ADDRESS_AFTER_MS`] (never refused: a club shares
+    /// one address).
+    #[test]
+    fn seeks_of_one_address_prefer_other_opponents() {
+        let mut pool = Pool::default();
+        pool.add(from("192.0.2.7", seek(1, "a", 1500, 0)), 0);
+        // Same address, same rating: not paired at once.
+        let added = pool.add(from("192.0.2.7", seek(2, "b", 1500, 100)), 100);
+        assert_eq!(added.paired, None);
+        assert!(pool.sweep(5_000).is_empty());
+        // Another address, further in rating: taken first.
+        let added = pool.add(from("198.51.100.1", seek(3, "c", 1600, 200)), 200);
+        assert_eq!(added.paired.as_ref().map(ids), Some((1, 3)));
+        // Alone with one's address-mate: paired once both waited.
+        pool.add(from("192.0.2.7", seek(4, "d", 1500, 300)), 300);
+        assert!(pool.sweep(100 + SAME_ADDRESS_AFTER_MS).is_empty());
+        let pairs = pool.sweep(300 + SAME_ADDRESS_AFTER_MS);
+        assert_eq!(pairs.iter().map(ids).collect::<Vec<_>>(), [(2, 4)]);
+        // An unknown address is nobody's.
+        pool.add(seek(5, "e", 1500, 400), 400);
+        let added = pool.add(seek(6, "f", 1500, 500), 500);
+        assert_eq!(added.paired.as_ref().map(ids), Some((5, 6)));
     }
 
     #[test]

@@ -12,6 +12,13 @@
 //!
 //! Sessions are random 128-bit ids kept server-side, in the database, as a
 //! SHA-256 hash only; they expire 30 days after their last use.
+//!
+//! Every request of an account holds a place in
+//! [`plyyard_social::revocation`] under its token or session while it
+//! runs: a streamed response of it ends when that credential is ended (a
+//! token revoked, a session logged out, the account deleted), and a
+//! websocket it opens takes the place along ([`Held`], in the request's
+//! extensions).
 
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
@@ -21,9 +28,11 @@ use axum::response::{IntoResponse, Response};
 use cookie::{Cookie, CookieJar, Key, SameSite};
 use rand::Rng;
 use sha2::{Digest, Sha256, Sha512};
+use std::sync::Arc;
 
 use crate::bearer;
 use crate::security::AccountKey;
+use plyyard_social::{Credential, Held, Revocation};
 pub use plyyard_store::PlayerId;
 use plyyard_store::{Account, Store, now_ms};
 
@@ -200,6 +209,8 @@ pub struct Sessions {
     pub signer: CookieSigner,
     /// Whether cookies must be `Secure` (the public URL is `https`).
     pub secure_cookies: bool,
+    /// The places of the accounts' open streams and sockets.
+    pub revocation: Arc<Revocation>,
 }
 
 /// The unexpired session named by the request's session cookie, sliding
@@ -269,11 +280,15 @@ pub async fn identify(State(state): State<Sessions>, mut req: Request, next: Nex
         return match auth {
             Ok(auth) => {
                 let player = PlayerId(auth.account.player_id.clone());
+                let held = state
+                    .revocation
+                    .hold(&player.0, Credential::Token(auth.token_id.clone()));
                 req.extensions_mut().insert(AccountKey(player.0.clone()));
                 req.extensions_mut().insert(player);
                 req.extensions_mut().insert(None::<Session>);
                 req.extensions_mut().insert::<bearer::TokenAuth>(auth);
-                next.run(req).await
+                req.extensions_mut().insert(held.clone());
+                until_ended(next.run(req).await, &held)
             }
             Err(refused) => refused.into_response(),
         };
@@ -295,9 +310,17 @@ pub async fn identify(State(state): State<Sessions>, mut req: Request, next: Nex
             }
         }
     };
+    let held = session.as_ref().map(|s| {
+        state
+            .revocation
+            .hold(&s.account.player_id, Credential::Session(s.id_hash.clone()))
+    });
     if let Some(s) = &session {
         req.extensions_mut()
             .insert(AccountKey(s.account.player_id.clone()));
+    }
+    if let Some(h) = &held {
+        req.extensions_mut().insert(h.clone());
     }
     req.extensions_mut().insert(player.clone());
     req.extensions_mut().insert(session);
@@ -305,6 +328,9 @@ pub async fn identify(State(state): State<Sessions>, mut req: Request, next: Nex
         req.extensions_mut().insert(NewVisitor);
     }
     let mut resp = next.run(req).await;
+    if let Some(h) = &held {
+        resp = until_ended(resp, h);
+    }
     if resp.extensions().get::<IdentityChanged>().is_some() {
         return resp;
     }
@@ -319,6 +345,21 @@ pub async fn identify(State(state): State<Sessions>, mut req: Request, next: Nex
         }
     }
     resp
+}
+
+/// `resp`, ending when `held` is ended if it is streamed (a body of no
+/// known length: the Lichess API's NDJSON streams, exports); any other
+/// response is already whole.
+fn until_ended(resp: Response, held: &Held) -> Response {
+    use axum::body::HttpBody as _;
+    use futures_util::StreamExt as _;
+    if resp.body().size_hint().exact().is_some() {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    // Fused: a finished body may be polled once more.
+    let lines = body.into_data_stream().take_until(held.ended()).fuse();
+    Response::from_parts(parts, axum::body::Body::from_stream(lines))
 }
 
 #[cfg(test)]

@@ -61,7 +61,7 @@ pub struct Shared {
     pub trainer: plyyard_trainer::Trainer,
     /// Arena tournaments.
     pub tournaments: plyyard_tournaments::Tournaments,
-    /// The Lichess-API game streams open per account.
+    /// The Lichess-API game streams open per account (over the cluster).
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Live snapshots pushed to many watchers (tournament pages).
     pub feeds: Arc<crate::feeds::Feeds>,
@@ -147,7 +147,10 @@ impl Shared {
             hasher: Hasher::new(tuning.hash_workers, tuning.hash_queue),
             pairing,
             social,
-            game_streams: Arc::new(crate::streams::GameStreams::default()),
+            game_streams: match &bus {
+                Some(b) => crate::streams::GameStreams::clustered(b),
+                None => Arc::new(crate::streams::GameStreams::default()),
+            },
             feeds: Arc::default(),
             reviews: Arc::new(Reviews::new(
                 library(tuning.review_nodes),
@@ -245,6 +248,7 @@ impl FromRef<AppState> for Sessions {
             store: state.store.clone(),
             signer: state.signer.clone(),
             secure_cookies: state.secure_cookies,
+            revocation: Arc::clone(&state.social.revocation),
         }
     }
 }

@@ -1,20 +1,23 @@
 //! The people around the games: who is online ([`presence`]), what is said
 //! at a game ([`chat`]), what each account hears on its event stream
-//! ([`events`]), the ordered bus [`outbox`] they share in a cluster, and
-//! what text people may show to others ([`text`]).
+//! ([`events`]), which of their streams and sockets end when what opened
+//! them no longer holds ([`revocation`]), the ordered bus [`outbox`] they
+//! share in a cluster, and what text people may show to others ([`text`]).
 //!
 //! [`Social`] is the door: the server holds one and hands its parts to the
 //! routes that use them. Nothing here knows HTTP or SQL: rows go through
 //! `plyyard_store`, games through `plyyard_live`.
 //!
 //! Modules, lowest first (a module uses only modules above it in this
-//! list): `outbox`; `presence`, `events`, `chat` (with `chat::delivery`).
+//! list): `outbox`; `presence`, `events`, `revocation`, `chat` (with
+//! `chat::delivery`).
 
 pub mod outbox;
 
 pub mod chat;
 pub mod events;
 pub mod presence;
+pub mod revocation;
 pub mod text;
 
 use std::sync::Arc;
@@ -22,6 +25,7 @@ use std::sync::Arc;
 pub use chat::{Chat, ChatHub, ClusterHub, LocalHub, Speaker};
 pub use events::Events;
 pub use presence::{Here, Presence};
+pub use revocation::{Credential, EndReason, Held, Revocation};
 
 use plyyard_live::Games;
 use plyyard_store::Store;
@@ -48,20 +52,25 @@ pub struct Social {
     pub events: Arc<Events>,
     /// Game chat.
     pub chat: Chat,
+    /// The open streams and sockets of each account, ended when what
+    /// opened them no longer holds (a token revoked, an account deleted).
+    pub revocation: Arc<Revocation>,
 }
 
 impl Social {
     /// The social domain over `deps`: clustered when it has a bus.
     pub fn new(deps: SocialDeps) -> Social {
-        let (presence, events, hub): (_, _, Arc<dyn ChatHub>) = match &deps.bus {
+        let (presence, events, revocation, hub): (_, _, _, Arc<dyn ChatHub>) = match &deps.bus {
             Some(bus) => (
                 Presence::clustered(bus),
                 Events::clustered(bus),
+                Revocation::clustered(bus),
                 Arc::new(ClusterHub::new(bus)),
             ),
             None => (
                 Arc::new(Presence::default()),
                 Arc::new(Events::default()),
+                Arc::new(Revocation::default()),
                 Arc::new(LocalHub::default()),
             ),
         };
@@ -69,6 +78,7 @@ impl Social {
             presence,
             events,
             chat: Chat::new(deps.store, deps.live, hub),
+            revocation,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! it.
 //!
 //! Topics and keys of the server (besides the lead's `game:*`, `node:*`,
-//! `life` and the rate limits' `rl:*`): `lobby`, `events`, `chat`,
+//! `life` and the rate limits' `rl:*`): `lobby`, `events`, `chat`, `ends`,
 //! `seeks:<node>` (topics); `seek:*` and `online`, `online:<id>` (keys).
 
 use std::sync::Arc;

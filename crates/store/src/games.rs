@@ -67,6 +67,53 @@ impl Store {
         Ok(Some((game, moves)))
     }
 
+    /// Inserts a new computer game with no moves and the keys of the client
+    /// whose moves its computer answers (see [`Store::set_engine_client`]),
+    /// in one transaction: one commit, as a game without them.
+    ///
+    /// # Errors
+    /// A database failure (including a duplicate id); nothing is written
+    /// then.
+    pub async fn insert_game_with_client(&self, g: &GameRow, keys: &str) -> Result<(), StoreError> {
+        let mut tx = self.begin_write().await?;
+        insert_game_in(&mut *tx, g).await?;
+        sqlx::query("UPDATE games SET engine_client = $1 WHERE id = $2")
+            .bind(keys)
+            .bind(&g.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Keeps `keys` with game `id`: the keys of the client whose moves its
+    /// computer answers (JSON of `plyyard-live`), for when it is loaded
+    /// again.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_engine_client(&self, id: &str, keys: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET engine_client = $1 WHERE id = $2")
+            .bind(keys)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The keys kept by [`Store::set_engine_client`] for game `id`, if any.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn engine_client(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let keys: Option<Option<String>> =
+            sqlx::query_scalar("SELECT engine_client FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(keys.flatten())
+    }
+
     /// Appends moves and updates the game's summary in one transaction,
     /// provided the game is still at version `expected` (and, in a cluster,
     /// its lease still at `expected`'s epoch). Writes of several

@@ -99,6 +99,41 @@ async fn games_and_moves_round_trip() {
 }
 
 #[tokio::test]
+async fn a_computer_games_client_is_kept_with_it() {
+    for (_dir, store) in stores().await {
+        store.touch_player("p1", 1).await.unwrap();
+        store.insert_game(&sample("g1", "p1", 10)).await.unwrap();
+        assert_eq!(store.engine_client("g1").await.unwrap(), None);
+        let keys = r#"[{"ip":"192.0.2.7"},{"account":"p1"}]"#;
+        store.set_engine_client("g1", keys).await.unwrap();
+        assert_eq!(
+            store.engine_client("g1").await.unwrap().as_deref(),
+            Some(keys)
+        );
+        assert_eq!(store.engine_client("nope").await.unwrap(), None);
+        let other = r#"[{"player":"p1"}]"#;
+        store
+            .insert_game_with_client(&sample("g2", "p1", 11), other)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.engine_client("g2").await.unwrap().as_deref(),
+            Some(other)
+        );
+        assert!(store.load_game("g2").await.unwrap().is_some());
+        // A duplicate id writes nothing.
+        let dup = store
+            .insert_game_with_client(&sample("g2", "p1", 12), keys)
+            .await;
+        assert!(dup.is_err());
+        assert_eq!(
+            store.engine_client("g2").await.unwrap().as_deref(),
+            Some(other)
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_draw_offer_is_marked_on_the_last_move_and_unmarked_when_declined() {
     for (_dir, store) in stores().await {
         store.touch_player("p1", 1).await.unwrap();

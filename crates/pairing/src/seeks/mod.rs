@@ -22,8 +22,8 @@ pub use node::NodeSeeks;
 pub use redis::RedisSeeks;
 pub use service::{SWEEP_EVERY, SeekHandle, Seeker, Seeks};
 
-/// `account` as a seeker of `key`: its name and its rating at the key's
-/// speed.
+/// `account` as a seeker of `key` from `address`: its name and its rating
+/// at the key's speed.
 ///
 /// # Errors
 /// A database failure.
@@ -31,6 +31,7 @@ pub async fn seeker_for(
     store: &plyyard_store::Store,
     account: &plyyard_store::Account,
     key: &PoolKey,
+    address: std::net::IpAddr,
 ) -> Result<Seeker, plyyard_wire::error::ApiError> {
     let player = account.player_id.clone();
     let ratings = store.ratings_of(&[player.as_str()]).await?;
@@ -43,5 +44,12 @@ pub async fn seeker_for(
         name: account.username.clone(),
         rating: plyyard_rating::display(r.at(plyyard_store::now_ms()).rating),
         provisional: r.provisional(),
+        // A loopback address is everyone's behind a proxy on this machine
+        // that is not trusted to tell the client's (and every test's).
+        address: if address.is_loopback() {
+            String::new()
+        } else {
+            address.to_string()
+        },
     })
 }

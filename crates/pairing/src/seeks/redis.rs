@@ -105,6 +105,9 @@ struct Record {
     rated: bool,
     since: i64,
     node: String,
+    /// Written by nodes since issue 58; older nodes' seeks have none.
+    #[serde(default)]
+    address: String,
 }
 
 impl From<&Seek> for Record {
@@ -121,6 +124,7 @@ impl From<&Seek> for Record {
             rated: s.key.rated,
             since: s.since,
             node: s.node.clone(),
+            address: s.address.clone(),
         }
     }
 }
@@ -141,6 +145,7 @@ impl From<Record> for Seek {
             },
             since: r.since,
             node: r.node,
+            address: r.address,
         }
     }
 }
@@ -431,6 +436,7 @@ mod tests {
             },
             since: 1_700_000_000_000,
             node: "a".into(),
+            address: "192.0.2.7".into(),
         };
         assert_eq!(decode(&encode(&seek)), Some(seek));
         assert_eq!(decode("{}"), None);

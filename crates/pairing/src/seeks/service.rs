@@ -60,6 +60,9 @@ pub struct Seeker {
     pub rating: i64,
     /// Whether that rating is provisional.
     pub provisional: bool,
+    /// The seeker's address (quick pairing pairs two seekers of one
+    /// address last).
+    pub address: String,
 }
 
 /// The quick-pairing service: the store of seeks and the seekers waiting
@@ -192,6 +195,7 @@ impl<S: SeekStore> Seeks<S> {
             key,
             since: now_ms(),
             node: self.node.clone(),
+            address: seeker.address,
         };
         self.store.hold(&seek).await;
         let added = self.store.add(seek, now_ms()).await;

@@ -28,6 +28,7 @@ use crate::security::ClientIp;
 use crate::{AppState, Shared};
 use plyyard_accounts::rules::{PASSWORD_MAX, USERNAME_MAX, check_password_form, check_username};
 use plyyard_live::{rfc3339, seat_name};
+use plyyard_social::{Credential, EndReason};
 use plyyard_store::{Account, GameRow, LogIn, NewAccount, NewSession, Store, StoreError, now_ms};
 
 /// Names nobody may sign up with: they are path segments of our own
@@ -266,6 +267,9 @@ async fn logout(
 ) -> Result<Response, ApiError> {
     if let Some(s) = session {
         sessions.store.delete_session(&s.id_hash).await?;
+        sessions
+            .revocation
+            .end_credential(Credential::Session(s.id_hash), EndReason::LoggedOut);
     }
     Ok(with_cookies(
         StatusCode::NO_CONTENT.into_response(),
@@ -322,6 +326,13 @@ async fn change_password(
         .store
         .delete_other_sessions(player, &session.id_hash)
         .await?;
+    // Its streams and other sessions' sockets end (on every node); this
+    // session's go on.
+    state.social.revocation.end_other_streams(
+        player,
+        Credential::Session(session.id_hash.clone()),
+        EndReason::PasswordChanged,
+    );
     tracing::info!(username = %session.account.username, ended, "password changed");
     Ok(StatusCode::NO_CONTENT)
 }
@@ -339,6 +350,10 @@ async fn delete_account(
         .store
         .delete_account(&session.account.player_id, now_ms())
         .await?;
+    state
+        .social
+        .revocation
+        .end_account_streams(&session.account.player_id, EndReason::Deleted);
     state.pairing.canceled_with_account(&canceled);
     state
         .live

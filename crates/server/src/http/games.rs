@@ -24,6 +24,7 @@ use crate::ws::{Incoming, Outgoing, run_session};
 use crate::{AppState, Shared};
 use plyyard_engine_time::fair::Requester;
 use plyyard_live::{Games, color_name, rfc3339, seat_name};
+use plyyard_social::Held;
 use plyyard_store::{GameRow, Store};
 
 /// Games listed by `/api/my-games`.
@@ -141,6 +142,8 @@ struct SocketQuery {
     v: Option<u64>,
 }
 
+// One argument per extractor, as axum hands them.
+#[allow(clippy::too_many_arguments)]
 async fn game_socket(
     State(state): State<AppState>,
     Extension(player): Extension<PlayerId>,
@@ -148,6 +151,7 @@ async fn game_socket(
     Path(id): Path<String>,
     q: Result<Query<SocketQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
+    held: Option<Extension<Held>>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let Query(q) = q.map_err(|_| ApiError::bad_request("`v` must be a non-negative integer"))?;
@@ -166,12 +170,16 @@ async fn game_socket(
         ip: key.ip,
     };
     let sockets = state.sockets.clone();
+    let ended = crate::ws::ended(held.map(|Extension(h)| h));
     Ok(crate::ws::bounded_socket(ws).on_upgrade(move |socket| {
-        sockets.track_future(session(state.0, id, player, client, speaker, q.v, socket))
+        let session = session(state.0, id, player, client, speaker, q.v, socket, ended);
+        sockets.track_future(session)
     }))
 }
 
-/// Runs a game session over an upgraded socket.
+/// Runs a game session over an upgraded socket until either side closes
+/// or `ended` completes (its account's credential was ended).
+#[allow(clippy::too_many_arguments)]
 async fn session(
     state: Arc<Shared>,
     id: String,
@@ -180,6 +188,7 @@ async fn session(
     speaker: Voice,
     since: Option<u64>,
     socket: WebSocket,
+    ended: impl Future<Output = ()> + Send + 'static,
 ) {
     let (sink, stream) = socket.split();
     let sink = sink.with(|o: Outgoing| async move {
@@ -191,23 +200,29 @@ async fn session(
             })),
         })
     });
-    let stream = stream.map(|m| match m {
-        Ok(Message::Text(t)) => Incoming::Text(t.as_str().to_owned()),
-        Ok(Message::Binary(_)) => Incoming::Binary,
-        Ok(Message::Close(_)) => Incoming::Close,
-        Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Control,
-        Err(e) => {
-            let too_large = e
-                .into_inner()
-                .downcast_ref::<tokio_tungstenite::tungstenite::Error>()
-                .is_some_and(|t| matches!(t, tokio_tungstenite::tungstenite::Error::Capacity(_)));
-            if too_large {
-                Incoming::TooLarge
-            } else {
-                Incoming::Close
+    let stream = stream
+        .map(|m| match m {
+            Ok(Message::Text(t)) => Incoming::Text(t.as_str().to_owned()),
+            Ok(Message::Binary(_)) => Incoming::Binary,
+            Ok(Message::Close(_)) => Incoming::Close,
+            Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Control,
+            Err(e) => {
+                let too_large = e
+                    .into_inner()
+                    .downcast_ref::<tokio_tungstenite::tungstenite::Error>()
+                    .is_some_and(|t| {
+                        matches!(t, tokio_tungstenite::tungstenite::Error::Capacity(_))
+                    });
+                if too_large {
+                    Incoming::TooLarge
+                } else {
+                    Incoming::Close
+                }
             }
-        }
-    });
+        })
+        // The account's session or the account itself ended: the client is
+        // taken as gone.
+        .take_until(ended);
     run_session(
         state,
         id,

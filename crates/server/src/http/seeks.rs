@@ -48,7 +48,7 @@ async fn seek(
         .limits
         .check_seeks(ip, Some(&AccountKey(session.account.player_id.clone())))
         .await?;
-    let seeker = seeker_for(&state.store, &session.account, &key).await?;
+    let seeker = seeker_for(&state.store, &session.account, &key, ip.0).await?;
     let mut stopping = state.shutting_down.subscribe();
     let mut handle = state.pairing.seeks.seek(seeker, key).await;
     tokio::select! {

@@ -156,6 +156,7 @@ async fn lobby(State(pairing): State<Pairing>) -> Result<Json<listing::LobbyJson
 async fn lobby_socket(
     State(state): State<AppState>,
     headers: HeaderMap,
+    held: Option<Extension<plyyard_social::Held>>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let ws = ws.map_err(|e| {
@@ -165,6 +166,15 @@ async fn lobby_socket(
         return Err(ApiError::forbidden("websocket from a foreign origin"));
     }
     let sockets = state.sockets.clone();
-    Ok(crate::ws::bounded_socket(ws)
-        .on_upgrade(move |socket| sockets.track_future(crate::ws::lobby::session(state, socket))))
+    let ended = crate::ws::ended(held.map(|Extension(h)| h));
+    Ok(crate::ws::bounded_socket(ws).on_upgrade(move |socket| {
+        sockets.track_future(async move {
+            // An ended session's lobby socket is dropped: the client
+            // reconnects as who it is now.
+            tokio::select! {
+                () = crate::ws::lobby::session(state, socket) => {}
+                () = ended => {}
+            }
+        })
+    }))
 }

@@ -9,8 +9,8 @@
 //! is: it relays the events in their order (catch-up first) and
 //! resubscribes from its version on a gap. While it is open its player
 //! counts as connected to the game (the away and abandonment rules) and as
-//! online. An account has at most [`MAX_STREAMS`] open at once
-//! ([`crate::streams`]).
+//! online. An account has at most [`MAX_STREAMS`] open at once, over all
+//! the nodes of a cluster ([`crate::streams`]).
 
 use futures_util::StreamExt;
 use std::convert::Infallible;
@@ -113,7 +113,7 @@ async fn open(state: AppState, caller: Caller, id: &str, api: Api) -> LiResult<R
     caller.require_api(api)?;
     let id = game_json::game_id(id).to_owned();
     let user_id = caller.id();
-    let slot = state.game_streams.take(&user_id).ok_or_else(|| {
+    let slot = state.game_streams.take(&user_id).await.ok_or_else(|| {
         let mut e = LiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!("Too many game streams: an account may hold {MAX_STREAMS} open at once"),

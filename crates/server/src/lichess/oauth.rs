@@ -428,15 +428,18 @@ pub(super) async fn exchange(
     }
 }
 
-/// `DELETE /api/token`: revokes the bearer token of the request.
+/// `DELETE /api/token`: revokes the bearer token of the request, ending
+/// at once the streams opened with it (on every node).
 pub(super) async fn revoke(
     State(store): State<Store>,
+    State(social): State<plyyard_social::Social>,
     token: Option<Extension<TokenAuth>>,
 ) -> LiResult<StatusCode> {
     let Some(Extension(token)) = token else {
         return Err(LiError::unauthorized());
     };
     store.revoke_token_hash(&token.hash).await?;
+    social.revocation.end_token_streams(&token.token_id);
     Ok(StatusCode::NO_CONTENT)
 }
 

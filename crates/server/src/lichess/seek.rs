@@ -81,7 +81,7 @@ pub(super) async fn board_seek(
         .check_seeks(ip, Some(&AccountKey(caller.account.player_id.clone())))
         .await
         .map_err(crate::error::ApiError::from)?;
-    let seeker = seeker_for(&state.store, &caller.account, &key).await?;
+    let seeker = seeker_for(&state.store, &caller.account, &key, ip.0).await?;
     let mut handle = state.pairing.seeks.seek(seeker, key).await;
     let (tx, rx) = mpsc::channel::<Bytes>(4);
     let mut stopping = state.shutting_down.subscribe();

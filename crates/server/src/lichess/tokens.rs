@@ -210,9 +210,11 @@ pub(super) async fn list(State(store): State<Store>, caller: Caller) -> LiResult
     Ok(Json(list))
 }
 
-/// `DELETE /api/account/tokens/{id}`: revokes one of the account's tokens.
+/// `DELETE /api/account/tokens/{id}`: revokes one of the account's tokens,
+/// ending at once the streams opened with it (on every node).
 pub(super) async fn revoke(
     State(store): State<Store>,
+    State(social): State<plyyard_social::Social>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> LiResult<Json<plyyard_wire::lichess::Ok>> {
@@ -220,6 +222,7 @@ pub(super) async fn revoke(
     if !bearer::well_formed(&id) || !store.revoke_token(&caller.account.player_id, &id).await? {
         return Err(LiError::not_found("no such token"));
     }
+    social.revocation.end_token_streams(&id);
     Ok(Json(OK))
 }
 

@@ -1,4 +1,5 @@
-//! The limits of every websocket we serve.
+//! The limits of every websocket we serve, and when one of an account
+//! must end.
 
 /// Read buffer per websocket: messages are small, so a small buffer keeps
 /// many idle sockets cheap (tungstenite's default is 128 KiB).
@@ -20,4 +21,16 @@ pub fn bounded_socket(
         .read_buffer_size(SOCKET_READ_BUFFER)
         .write_buffer_size(SOCKET_WRITE_BUFFER)
         .max_write_buffer_size(SOCKET_MAX_WRITE_BUFFER)
+}
+
+/// Completes when the socket of a request holding `held` must end (its
+/// session logged out, its account deleted: see
+/// [`plyyard_social::revocation`]); never for an anonymous socket.
+pub async fn ended(held: Option<plyyard_social::Held>) {
+    match held {
+        Some(h) => {
+            h.ended().await;
+        }
+        None => std::future::pending().await,
+    }
 }

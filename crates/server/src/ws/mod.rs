@@ -15,4 +15,4 @@ pub mod lobby;
 pub use flood::{FRAMES_PER_SEC, FloodGuard, MAX_STRIKES, Verdict};
 pub use frames::{Incoming, MAX_FRAME_BYTES, Outgoing, close};
 pub use game::run_session;
-pub use limits::bounded_socket;
+pub use limits::{bounded_socket, ended};

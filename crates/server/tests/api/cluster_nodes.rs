@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{Stream, account, join_table, open_table, token};
+use crate::support::{PASSWORD, Stream, account, join_table, open_table, token};
 use plyyard_server::{Config, Tuning};
 use plyyard_testkit::{
     Backend, Client, Method, Socket, TestDb, TestRedis, TestServer, recv_until, send_json,
@@ -200,6 +200,7 @@ async fn a_seek_whose_node_died_leaves_the_pool(db: TestDb, redis: TestRedis) {
         },
         since: plyyard_store::now_ms(),
         node: "c".into(),
+        address: String::new(),
     };
     store.hold(&seek).await;
     assert!(store.add(seek.clone(), seek.since).await.paired.is_none());
@@ -252,6 +253,7 @@ async fn many_seeks_through_two_stores_pair_exactly_once(_db: TestDb, redis: Tes
                 key,
                 since: plyyard_store::now_ms(),
                 node: if i % 2 == 0 { "x".into() } else { "y".into() },
+                address: String::new(),
             };
             store.hold(&seek).await;
             let added = store.add(seek.clone(), seek.since).await;
@@ -463,6 +465,127 @@ async fn chat_said_on_one_node_reaches_sockets_on_the_other(db: TestDb, redis: T
     b.stop().await;
 }
 
+/// Issue 58: a token revoked through one node ends at once the streams
+/// opened with it on the other; an account deleted through one node ends
+/// its streams on the other.
+async fn a_credential_ended_on_one_node_ends_its_streams_on_the_other(
+    db: TestDb,
+    redis: TestRedis,
+) {
+    let (a, b) = two_nodes(&db, &redis, tuning()).await;
+    let alice = account(&a, "endann").await;
+    let r = alice
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "a board app", "scopes": SCOPES}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let created: Value = r.json().unwrap();
+    let (revoked, id) = (
+        created["token"].as_str().unwrap(),
+        created["id"].as_str().unwrap(),
+    );
+    let kept = token(&alice, &SCOPES).await;
+    let mut on_b = Stream::open(&b, revoked, "/api/stream/event").await;
+    // A second stream of hers would end the first: the kept token streams
+    // a seek instead.
+    let seek = reqwest::Client::new()
+        .post(b.client().url("/api/board/seek"))
+        .bearer_auth(&kept)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("time=5&increment=3&rated=false")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(seek.status(), 200);
+    let mut seeking = Stream::from_response(seek);
+
+    let r = alice
+        .request(Method::DELETE, &format!("/api/account/tokens/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let ends = async { while on_b.line().await.is_some() {} };
+    tokio::time::timeout(Duration::from_secs(1), ends)
+        .await
+        .expect("the revoked token's stream on b ends within a second");
+    assert!(
+        !matches!(
+            tokio::time::timeout(Duration::from_millis(1500), seeking.line()).await,
+            Ok(None)
+        ),
+        "the other token's stream goes on"
+    );
+
+    let r = alice
+        .post_json("/api/account/delete", &json!({"password": PASSWORD}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204, "{}", r.text());
+    let ends = async { while seeking.line().await.is_some() {} };
+    tokio::time::timeout(Duration::from_secs(1), ends)
+        .await
+        .expect("a deleted account's stream on b ends within a second");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Issue 58: an account holds at most 8 game streams over all the nodes
+/// (they were counted per node: 24 over 3); one that ends frees its place
+/// for a stream on another node.
+async fn game_streams_are_counted_across_the_nodes(db: TestDb, redis: TestRedis) {
+    let (a, b) = two_nodes(&db, &redis, tuning()).await;
+    let ann = account(&a, "streamann").await;
+    let bob = account(&a, "streambob").await;
+    let code = open_table(&ann, &json!({"minutes": 5, "increment": 3})).await;
+    let game = join_table(&bob, &code).await;
+    let tok = token(&ann, &SCOPES).await;
+    let path = format!("/api/board/game/stream/{game}");
+    let mut held = Vec::new();
+    for srv in [&a, &b].into_iter().cycle().take(8) {
+        let mut s = Stream::open(srv, &tok, &path).await;
+        assert_eq!(s.event().await["type"], "gameFull");
+        held.push(s);
+    }
+    let status = |srv: &TestServer| {
+        let url = srv.client().url(&path);
+        let tok = tok.clone();
+        async move {
+            reqwest::Client::new()
+                .get(url)
+                .bearer_auth(tok)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for srv in [&a, &b] {
+        assert_eq!(status(srv).await.status(), 429, "a ninth stream");
+    }
+    // One of a's ends: b opens one in its place.
+    drop(held.remove(0));
+    let until = std::time::Instant::now() + WAIT;
+    let ninth = loop {
+        let r = status(&b).await;
+        if r.status() == 200 {
+            break r;
+        }
+        assert_eq!(r.status(), 429);
+        assert!(
+            std::time::Instant::now() < until,
+            "the place was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    held.push(Stream::from_response(ninth));
+    assert_eq!(status(&a).await.status(), 429, "still 8 in all");
+    drop(held);
+    a.stop().await;
+    b.stop().await;
+}
+
 macro_rules! cluster_tests {
     ($($name:ident),* $(,)?) => {
         $(
@@ -484,5 +607,7 @@ mod on_postgres {
         presence_and_event_streams_span_the_nodes,
         challenges_live_while_their_challenger_streams_on_any_node,
         chat_said_on_one_node_reaches_sockets_on_the_other,
+        a_credential_ended_on_one_node_ends_its_streams_on_the_other,
+        game_streams_are_counted_across_the_nodes,
     );
 }

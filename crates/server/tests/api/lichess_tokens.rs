@@ -3,10 +3,12 @@
 //! `Origin`, tested, revoked), scopes, the OAuth PKCE flow, bot upgrades,
 //! users and their online status — on SQLite and PostgreSQL.
 
-use crate::support::{PASSWORD, account, token};
+use std::time::Duration;
+
+use crate::support::{PASSWORD, Stream, account, join_table, open_table, token};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use plyyard_testkit::{Method, TestDb, TestServer};
+use plyyard_testkit::{Client, Method, Socket, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -476,8 +478,147 @@ async fn users_and_their_status_read_as_lichess_shows_them(db: TestDb) {
     srv.stop().await;
 }
 
+/// A new token of `c`'s account with `scopes`: (its secret, its id).
+async fn token_and_id(c: &Client, scopes: &[&str]) -> (String, String) {
+    let r = c
+        .post_json(
+            "/api/account/tokens",
+            &json!({"description": "a board app", "scopes": scopes}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v: Value = r.json().unwrap();
+    let text = |k: &str| v[k].as_str().unwrap().to_owned();
+    (text("token"), text("id"))
+}
+
+/// How long an ended stream or socket may take to close.
+const ENDS_WITHIN: Duration = Duration::from_secs(1);
+
+/// Reads `s` to its end, which must come within [`ENDS_WITHIN`].
+async fn stream_ends(s: &mut Stream, what: &str) {
+    tokio::time::timeout(ENDS_WITHIN, async { while s.line().await.is_some() {} })
+        .await
+        .unwrap_or_else(|_| panic!("{what} still open"));
+}
+
+/// Whether `s` is still open: nothing (or a keep-alive) for a while.
+async fn stream_open(s: &mut Stream) -> bool {
+    !matches!(
+        tokio::time::timeout(Duration::from_millis(1500), s.line()).await,
+        Ok(None)
+    )
+}
+
+/// Reads socket `ws` to its close, which must come within [`ENDS_WITHIN`].
+async fn socket_closes(ws: &mut Socket, what: &str) {
+    use futures_util::StreamExt;
+    let closed = async {
+        while let Some(Ok(m)) = ws.next().await {
+            if m.is_close() {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(ENDS_WITHIN, closed)
+        .await
+        .unwrap_or_else(|_| panic!("{what} still open"));
+}
+
+/// Whether socket `ws` still answers a ping.
+async fn socket_open(ws: &mut Socket) -> bool {
+    send_json(ws, &json!({"t": "ping"})).await.is_ok()
+        && recv_until(ws, Duration::from_secs(5), |m| m["t"] == "pong")
+            .await
+            .is_ok()
+}
+
+/// Issue 58: revoking a token ends at once the streams opened with it (the
+/// event stream, a Board game stream), and only those; a password change
+/// ends the account's streams and the sockets of its other sessions, not
+/// those of the session that changed it; deleting the account ends the
+/// rest.
+async fn ending_a_credential_ends_its_streams_and_sockets(db: TestDb) {
+    let srv = start(&db).await;
+    let alice = account(&srv, "Alice").await;
+    let bob = account(&srv, "Bob").await;
+    let code = open_table(&alice, &json!({"minutes": 5, "increment": 3})).await;
+    let game = join_table(&bob, &code).await;
+    let scopes = ["board:play", "challenge:read"];
+    let (revoked, revoked_id) = token_and_id(&alice, &scopes).await;
+    let (kept, _) = token_and_id(&alice, &scopes).await;
+    let board = format!("/api/board/game/stream/{game}");
+    let mut events = Stream::open(&srv, &revoked, "/api/stream/event").await;
+    assert_eq!(events.event().await["type"], "gameStart");
+    let mut moves = Stream::open(&srv, &revoked, &board).await;
+    assert_eq!(moves.event().await["type"], "gameFull");
+    let mut other = Stream::open(&srv, &kept, &board).await;
+    assert_eq!(other.event().await["type"], "gameFull");
+
+    let r = alice
+        .request(
+            Method::DELETE,
+            &format!("/api/account/tokens/{revoked_id}"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    stream_ends(&mut events, "the revoked token's event stream").await;
+    stream_ends(&mut moves, "the revoked token's game stream").await;
+    assert!(
+        stream_open(&mut other).await,
+        "another token's stream ended"
+    );
+
+    // Alice in another browser, on the game's page; and in this one.
+    let elsewhere = srv.client();
+    let r = elsewhere
+        .post_json(
+            "/api/account/login",
+            &json!({"username": "Alice", "password": PASSWORD}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let mut their_socket = elsewhere.game_socket(&game, None).await.unwrap();
+    let mut my_socket = alice.game_socket(&game, None).await.unwrap();
+    assert!(socket_open(&mut their_socket).await);
+    assert!(socket_open(&mut my_socket).await);
+    let new_password = "Bishop-c4 eyes f7!";
+    let r = alice
+        .post_json(
+            "/api/account/password",
+            &json!({"current": PASSWORD, "new": new_password}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204, "{}", r.text());
+    stream_ends(&mut other, "a token's stream after a password change").await;
+    socket_closes(&mut their_socket, "another session's socket").await;
+    assert!(
+        socket_open(&mut my_socket).await,
+        "the session that changed the password keeps its socket"
+    );
+
+    // Deleting the account ends everything of it.
+    let (last, _) = token_and_id(&alice, &scopes).await;
+    let mut events = Stream::open(&srv, &last, "/api/stream/event").await;
+    assert_eq!(events.event().await["type"], "gameStart");
+    let r = alice
+        .post_json("/api/account/delete", &json!({"password": new_password}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 204, "{}", r.text());
+    stream_ends(&mut events, "a deleted account's event stream").await;
+    socket_closes(&mut my_socket, "a deleted account's socket").await;
+    srv.stop().await;
+}
+
 plyyard_testkit::both_backends!(
     tokens_are_created_used_tested_and_revoked,
+    ending_a_credential_ends_its_streams_and_sockets,
     bad_token_requests_are_refused_and_change_nothing,
     only_an_account_without_games_becomes_a_bot,
     the_pkce_flow_gives_a_working_token_once,

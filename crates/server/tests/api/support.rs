@@ -90,6 +90,11 @@ impl Stream {
             .await
             .unwrap();
         assert_eq!(resp.status(), 200);
+        Stream::from_response(resp)
+    }
+
+    /// The stream of a response already received.
+    pub fn from_response(resp: reqwest::Response) -> Stream {
         Stream {
             resp,
             buf: Vec::new(),
