@@ -35,8 +35,8 @@ export function tcLabel(tc: TimeControl): string {
 
 /** Reads a time control typed as text; null unless in range (minutes 0.5, 0.75, 1.5 or whole; seconds whole). */
 export function parseTimeControl(minutes: string, increment: string): TimeControl | null {
-  const m = /^\s*(\d{1,3}|0\.5|0\.75|1\.5)\s*$/.test(minutes) ? Number(minutes) : NaN;
-  const i = /^\s*\d{1,3}\s*$/.test(increment) ? Number(increment) : NaN;
+  const m = /^\s*(0|[1-9]\d{0,2}|0\.5|0\.75|1\.5)\s*$/.test(minutes) ? Number(minutes) : NaN;
+  const i = /^\s*(0|[1-9]\d{0,2})\s*$/.test(increment) ? Number(increment) : NaN;
   const tc = { minutes: m, increment: i };
   return validTimeControl(tc) ? tc : null;
 }
