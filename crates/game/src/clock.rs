@@ -1276,14 +1276,19 @@ mod tests {
             "10".parse::<TimeControl>(),
             Err(TimeControlError::Malformed { input: "10".into() })
         );
-        for bad in ["x+5", "0.3+0", "-1+0", "1.+0", ".5+0", "½+0", "0.5+-1", "1e1+0"] {
+        for bad in [
+            "x+5", "0.3+0", "-1+0", "1.+0", ".5+0", "½+0", "0.5+-1", "1e1+0",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         assert_eq!(
             " 15 + 10 ".parse::<TimeControl>(),
             Ok(TimeControl::PRESET_15_10)
         );
-        assert_eq!("0.25+5".parse::<TimeControl>().unwrap_err().kind(), "minutes");
+        assert_eq!(
+            "0.25+5".parse::<TimeControl>().unwrap_err().kind(),
+            "minutes"
+        );
         assert_eq!("0.5+0".parse::<TimeControl>().unwrap().base_secs(), 30);
         assert_eq!("0.75+0".parse::<TimeControl>().unwrap().base_secs(), 45);
         assert_eq!("1.5+1".parse::<TimeControl>().unwrap().base_secs(), 90);
@@ -1296,7 +1301,10 @@ mod tests {
     #[test]
     fn presets() {
         let names: Vec<String> = TimeControl::PRESETS.iter().map(|t| t.to_string()).collect();
-        assert_eq!(names, ["1+0", "2+1", "3+2", "5+3", "10+5", "15+10", "30+20"]);
+        assert_eq!(
+            names,
+            ["1+0", "2+1", "3+2", "5+3", "10+5", "15+10", "30+20"]
+        );
         for tc in TimeControl::PRESETS {
             assert_eq!(
                 TimeControl::from_secs(tc.base_secs(), tc.increment_secs()),

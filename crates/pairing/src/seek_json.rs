@@ -29,9 +29,10 @@ impl NewSeek {
     /// # Errors
     /// `bad_request` naming the presets when the time control is not one.
     pub fn key(&self) -> Result<PoolKey, ApiError> {
-        let preset = TimeControl::PRESETS
-            .iter()
-            .any(|tc| tc.base_secs() == self.minutes.saturating_mul(60) && tc.increment_secs() == self.increment);
+        let preset = TimeControl::PRESETS.iter().any(|tc| {
+            tc.base_secs() == self.minutes.saturating_mul(60)
+                && tc.increment_secs() == self.increment
+        });
         if !preset {
             let offered: Vec<String> = TimeControl::PRESETS
                 .iter()

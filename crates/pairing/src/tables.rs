@@ -209,8 +209,12 @@ mod tests {
         assert_eq!(half.time_control().unwrap().base_secs(), 30);
         let long: NewTable = serde_json::from_str(r#"{"minutes":90,"increment":30}"#).unwrap();
         assert_eq!(long.time_control().unwrap().base_secs(), 5400);
-        for bad in [r#"{"minutes":0.3,"increment":0}"#, r#"{"minutes":-1,"increment":0}"#,
-                    r#"{"minutes":0.25,"increment":0}"#, r#"{"minutes":5,"increment":181}"#] {
+        for bad in [
+            r#"{"minutes":0.3,"increment":0}"#,
+            r#"{"minutes":-1,"increment":0}"#,
+            r#"{"minutes":0.25,"increment":0}"#,
+            r#"{"minutes":5,"increment":181}"#,
+        ] {
             let t: NewTable = serde_json::from_str(bad).unwrap();
             let e = t.time_control().unwrap_err();
             assert!(e.message.contains("180"), "{bad}: {}", e.message);

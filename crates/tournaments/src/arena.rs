@@ -146,8 +146,7 @@ pub fn check_description(text: &str) -> Result<String, TournamentError> {
 /// `clockTime` choices (½, ¾, 1, 1½, 2 to 8, 10 to 30 by 5 and 40 to 60 by
 /// 10 minutes) but for 0 and ¼ minute, which no clock here plays.
 pub const CLOCK_TIME_CHOICES_S: [u32; 19] = [
-    30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480, 600, 900, 1200, 1500, 1800, 2400, 3000,
-    3600,
+    30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480, 600, 900, 1200, 1500, 1800, 2400, 3000, 3600,
 ];
 
 /// Whether `base_s` is one of [`CLOCK_TIME_CHOICES_S`].
@@ -266,7 +265,9 @@ mod tests {
         // A stored clock outside the choices (a 9-minute Arena made before)
         // is still played as it is.
         assert_eq!(
-            control_of(&settings(540, 2, "standard")).unwrap().base_secs(),
+            control_of(&settings(540, 2, "standard"))
+                .unwrap()
+                .base_secs(),
             540
         );
         assert_eq!(

@@ -92,13 +92,11 @@ impl RoundInterval {
         match self {
             RoundInterval::Fixed(s) => Some(s),
             RoundInterval::Manual => None,
-            RoundInterval::Auto => {
-                Some(match control.estimated_secs() {
-                    0..=300 => 10,
-                    301..=900 => 30,
-                    _ => 60,
-                })
-            }
+            RoundInterval::Auto => Some(match control.estimated_secs() {
+                0..=300 => 10,
+                301..=900 => 30,
+                _ => 60,
+            }),
         }
     }
 
@@ -537,11 +535,26 @@ mod tests {
         let otb = settings(5400, 30);
         otb.check(1_000_000).unwrap();
         assert_eq!(otb.control().unwrap().speed(), Speed::Classical);
-        for (limit, inc) in [(30, 0), (45, 0), (90, 1), (420, 0), (1500, 10), (10_800, 120)] {
+        for (limit, inc) in [
+            (30, 0),
+            (45, 0),
+            (90, 1),
+            (420, 0),
+            (1500, 10),
+            (10_800, 120),
+        ] {
             settings(limit, inc).check(1_000_000).unwrap();
         }
         assert_eq!(settings(60, 0).control().unwrap().speed(), Speed::Bullet);
-        for (limit, inc) in [(0, 1), (15, 0), (480, 2), (700, 2), (2500, 0), (11_400, 0), (600, 121)] {
+        for (limit, inc) in [
+            (0, 1),
+            (15, 0),
+            (480, 2),
+            (700, 2),
+            (2500, 0),
+            (11_400, 0),
+            (600, 121),
+        ] {
             let e = settings(limit, inc).check(1_000_000).unwrap_err();
             assert!(e.to_string().contains("2400 to 10800 by 600"), "{e}");
         }
@@ -551,9 +564,8 @@ mod tests {
 
     #[test]
     fn automatic_round_intervals_follow_the_estimated_game() {
-        let delay = |limit, inc| {
-            RoundInterval::Auto.delay_s(TimeControl::from_secs(limit, inc).unwrap())
-        };
+        let delay =
+            |limit, inc| RoundInterval::Auto.delay_s(TimeControl::from_secs(limit, inc).unwrap());
         assert_eq!(delay(30, 0), Some(10));
         assert_eq!(delay(300, 0), Some(10));
         assert_eq!(delay(600, 5), Some(30));
