@@ -539,6 +539,91 @@ class Challenges(Base):
 TEAM_SCOPES = "team:read,team:write,team:lead"
 
 
+class Clocks(Base):
+    def test_bullet_challenge_game_is_rated_bullet(self):
+        an, bn = self.name("bul"), self.name("let")
+        (a, _), (b, _) = player(an), player(bn)
+        a_events = Feed(a.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        c = a.challenges.create(bn, rated=True, clock_limit=60, clock_increment=0, color="white")
+        cid = c["id"]
+        self.assertEqual(c["speed"], "bullet")
+        self.assertEqual(c["perf"]["name"], "Bullet")
+        self.assertEqual(c["timeControl"], {"type": "clock", "limit": 60, "increment": 0, "show": "1+0"})
+        b_events.until(is_type("challenge", "challenge", cid), what="the challenge")
+        b.challenges.accept(cid)
+        for feed in (a_events, b_events):
+            feed.until(is_type("gameStart", "game", cid), what="gameStart")
+        stream = Feed(a.board.stream_game_state(cid))
+        full = stream.next()
+        self.assertEqual(full["clock"], {"initial": 60000, "increment": 0})
+        self.assertEqual((full["speed"], full["perf"]["name"], full["rated"]), ("bullet", "Bullet", True))
+        played = []
+        for i, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6"]):
+            (a if i % 2 == 0 else b).board.make_move(cid, uci)
+            played.append(uci)
+            st = stream.state()
+            self.assertEqual(st["moves"], " ".join(played))
+            # No increment: the clocks only go down from a minute.
+            self.assertLessEqual(st["wtime"], datetime.timedelta(minutes=1))
+            self.assertLessEqual(st["btime"], datetime.timedelta(minutes=1))
+        a.board.resign_game(cid)
+        st = stream.state()
+        self.assertEqual((st["status"], st["winner"]), ("resign", "black"))
+        exported = a.games.export(cid)
+        self.assertEqual((exported["speed"], exported["perf"]), ("bullet", "bullet"))
+        self.assertEqual((exported["clock"]["initial"], exported["clock"]["increment"]), (60, 0))
+        # The rated bullet game moved both players' bullet ratings only.
+        for name, won in ((an, False), (bn, True)):
+            perfs = a.users.get_public_data(name)["perfs"]
+            self.assertEqual(perfs["bullet"]["games"], 1, perfs)
+            self.assertEqual(perfs["blitz"]["games"], 0, perfs)
+            self.assertEqual(perfs["bullet"]["rating"] > 1500, won, perfs)
+
+    def test_custom_challenge_clocks_from_half_a_minute_to_three_hours(self):
+        an, bn = self.name("cus"), self.name("tom")
+        (a, _), _ = player(an), player(bn)
+        for limit, inc, show, speed in ((30, 0, "0.5+0", "bullet"), (45, 2, "0.75+2", "bullet"),
+                                         (5400, 30, "90+30", "classical"), (10800, 180, "180+180", "classical")):
+            c = a.challenges.create(bn, rated=False, clock_limit=limit, clock_increment=inc)
+            self.assertEqual((c["timeControl"]["limit"], c["timeControl"]["show"], c["speed"]),
+                             (limit, show, speed))
+            a.challenges.cancel(c["id"])
+        for limit, inc in ((15, 0), (0, 1), (10860, 0), (100, 0), (60, 181)):
+            with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                a.challenges.create(bn, rated=False, clock_limit=limit, clock_increment=inc)
+            self.assertEqual(e.exception.status_code, 400, (limit, inc))
+            self.assertIn("10800 s", str(e.exception))
+        status, body = raw_json(SERVER.token(an, "challenge:write"), "POST", f"/api/challenge/{bn}",
+                                data={"days": 3})
+        self.assertEqual(status, 400)
+        self.assertIn("Correspondence", body["error"])
+        self.assertEqual(a.challenges.get_mine()["out"], [])
+
+    def test_arena_at_half_a_minute_and_swiss_at_ninety_plus_thirty(self):
+        an = self.name("clk")
+        a, token = player(an, SWISS_SCOPES)
+        start = int(time.time() * 1000) + 600_000
+        arena = a.tournaments.create_arena(clockTime=0.5, clockIncrement=0, minutes=30,
+                                           name="Half minute", startDate=start, rated=False)
+        self.assertEqual(arena["clock"], {"limit": 30, "increment": 0})
+        self.assertEqual(a.tournaments.get_tournament(arena["id"])["clock"], {"limit": 30, "increment": 0})
+        for clock_time, inc in ((0.25, 0), (3, 8), (9, 0), (3, 61)):
+            with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                a.tournaments.create_arena(clockTime=clock_time, clockIncrement=inc, minutes=30)
+            self.assertEqual(e.exception.status_code, 400, (clock_time, inc))
+        status, team = raw_json(token, "POST", "/api/team", json={"name": f"OTB {an}", "open": True})
+        self.assertEqual(status, 201, team)
+        swiss = a.tournaments.create_swiss(team["id"], clockLimit=5400, clockIncrement=30, nbRounds=5,
+                                           name="OTB", startsAt=start, rated=True)
+        self.assertEqual(swiss["clock"], {"limit": 5400, "increment": 30})
+        for limit, inc in ((15, 0), (5500, 30), (5400, 121)):
+            with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                a.tournaments.create_swiss(team["id"], clockLimit=limit, clockIncrement=inc, nbRounds=5)
+            self.assertEqual(e.exception.status_code, 400, (limit, inc))
+            self.assertIn("clock.limit", str(e.exception))
+
+
 def raw_json(token, method, path, **kw):
     """A call outside berserk (for what berserk has no call for, and to
     see statuses): the status and the parsed answer."""
@@ -831,9 +916,9 @@ class Arenas(Base):
             ann.tournaments.create_arena(clockTime=3, clockIncrement=2, minutes=24 * 60 + 1)
         self.assertEqual(long_one.exception.status_code, 400)
         self.assertIn("24 h", str(long_one.exception))
-        with self.assertRaises(berserk.exceptions.ResponseError) as bullet:
-            ann.tournaments.create_arena(clockTime=0.5, clockIncrement=0, minutes=20)
-        self.assertEqual(bullet.exception.status_code, 400)
+        with self.assertRaises(berserk.exceptions.ResponseError) as too_fast:
+            ann.tournaments.create_arena(clockTime=0.25, clockIncrement=0, minutes=20)
+        self.assertEqual(too_fast.exception.status_code, 400)
 
         start = int(time.time() * 1000) + 2000
         arena = ann.tournaments.create_arena(clockTime=3, clockIncrement=2, minutes=20,

@@ -68,7 +68,7 @@ export interface GameState {
 }
 
 /** Speed category of a time control. */
-export type Speed = 'blitz' | 'rapid' | 'classical';
+export type Speed = 'bullet' | 'blitz' | 'rapid' | 'classical';
 
 /** A player's rating in one speed. */
 export interface Rating {

@@ -21,11 +21,11 @@ export function defaultChallenge(): ChallengeSettings {
   return { minutes: '5', increment: '3', variant: 'standard', rated: false, color: 'random' };
 }
 
-/** The request for `s`, or null when its clock is not one tables play (3–30 min, 2–20 s). */
+/** The request for `s`, or null when its clock is not one played here (½–180 min, 0–180 s). */
 export function challengeRequest(s: ChallengeSettings): ChallengeRequest | null {
   const tc: TimeControl | null = parseTimeControl(s.minutes, s.increment);
   if (!tc) return null;
-  return { 'clock.limit': tc.minutes * 60, 'clock.increment': tc.increment, rated: s.rated, color: s.color, variant: s.variant };
+  return { 'clock.limit': Math.round(tc.minutes * 60), 'clock.increment': tc.increment, rated: s.rated, color: s.color, variant: s.variant };
 }
 
 /** The decline reasons offered to the challenged player (lichess's keys). */
@@ -92,7 +92,7 @@ export function challengeClock(c: Challenge): string {
 
 /** A challenge's terms in words: ["5+3", "Blitz", "Standard chess", "Casual"]. */
 export function challengeTerms(c: Challenge): string[] {
-  const speed = ['blitz', 'rapid', 'classical'].includes(c.speed) ? t(`speed.${c.speed}` as Key) : c.speed;
+  const speed = ['bullet', 'blitz', 'rapid', 'classical'].includes(c.speed) ? t(`speed.${c.speed}` as Key) : c.speed;
   const variant = c.variant.key === 'chess960' ? t('variant.chess960') : t('variant.standard');
   return [challengeClock(c), speed, variant, t(c.rated ? 'multiplayer.rated' : 'multiplayer.casual')];
 }

@@ -4,10 +4,12 @@
 //! request, ratings as shown, and the waiting room's expiry in minutes.
 import type { LobbyMessage, NewTableRequest, Rules, Table, Variant } from './api.js';
 
-/** Minutes per player a table may have. */
-export const MINUTES = { min: 3, max: 30 } as const;
+/** Minutes per player a table may have: ½, ¾, 1, 1½, then whole minutes to 180. */
+export const MINUTES = { min: 0.5, max: 180 } as const;
+/** The bases under two minutes, in minutes (any whole number of minutes up to 180 is allowed too). */
+export const SHORT_MINUTES: readonly number[] = [0.5, 0.75, 1.5];
 /** Increment in seconds a table may have. */
-export const INCREMENT = { min: 2, max: 20 } as const;
+export const INCREMENT = { min: 0, max: 180 } as const;
 
 /** A time control: minutes per player and seconds added per move. */
 export interface TimeControl {
@@ -17,6 +19,8 @@ export interface TimeControl {
 
 /** The preset time controls, in the order shown. */
 export const PRESETS: readonly TimeControl[] = [
+  { minutes: 1, increment: 0 },
+  { minutes: 2, increment: 1 },
   { minutes: 3, increment: 2 },
   { minutes: 5, increment: 3 },
   { minutes: 10, increment: 5 },
@@ -29,18 +33,18 @@ export function tcLabel(tc: TimeControl): string {
   return `${tc.minutes}+${tc.increment}`;
 }
 
-/** Reads a time control typed as text; null unless both are whole numbers in range. */
+/** Reads a time control typed as text; null unless in range (minutes 0.5, 0.75, 1.5 or whole; seconds whole). */
 export function parseTimeControl(minutes: string, increment: string): TimeControl | null {
-  const m = /^\s*\d{1,2}\s*$/.test(minutes) ? Number(minutes) : NaN;
-  const i = /^\s*\d{1,2}\s*$/.test(increment) ? Number(increment) : NaN;
+  const m = /^\s*(0|[1-9]\d{0,2}|0\.5|0\.75|1\.5)\s*$/.test(minutes) ? Number(minutes) : NaN;
+  const i = /^\s*(0|[1-9]\d{0,2})\s*$/.test(increment) ? Number(increment) : NaN;
   const tc = { minutes: m, increment: i };
   return validTimeControl(tc) ? tc : null;
 }
 
-/** Is `tc` one a table may have (whole minutes 3–30, whole seconds 2–20)? */
+/** Is `tc` one a table may have (½, ¾, 1½ or whole minutes 1–180; whole seconds 0–180)? */
 export function validTimeControl(tc: TimeControl): boolean {
   return (
-    Number.isInteger(tc.minutes) &&
+    (Number.isInteger(tc.minutes) || SHORT_MINUTES.includes(tc.minutes)) &&
     Number.isInteger(tc.increment) &&
     tc.minutes >= MINUTES.min &&
     tc.minutes <= MINUTES.max &&

@@ -1,7 +1,7 @@
-//! Chess clocks for games between people: [`TimeControl`] (the table range
-//! and its presets), [`Speed`] (blitz, rapid, classical) and [`Clock`], a
-//! pure two-sided clock with increment, flag fall and a bounded lag
-//! allowance.
+//! Chess clocks for games between people: [`TimeControl`] (the range of
+//! clocks played here and the presets), [`Speed`] (bullet, blitz, rapid,
+//! classical) and [`Clock`], a pure two-sided clock with increment, flag
+//! fall and a bounded lag allowance.
 //!
 //! The clock never reads the time. Every operation takes the current
 //! [`Moment`] (monotonic time since an origin the caller chooses), so the
@@ -16,12 +16,19 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use shakmaty::{ByColor, Color};
 
-/// A time control of a table: minutes for the game plus an increment in
-/// seconds added after each move.
+/// The largest increment, in seconds.
+const MAX_INCREMENT_SECS: u32 = 180;
+
+/// A time control: a base time for the game plus an increment in seconds
+/// added after each move.
 ///
-/// Only the table range can be built: [`TimeControl::MINUTES`] (3 to 30
-/// minutes) and [`TimeControl::INCREMENT_SECS`] (2 to 20 seconds). It is
-/// written `M+S` (`"10+5"`), which [`FromStr`] reads back and serde uses.
+/// Only the range played here can be built (lichess's custom clocks but
+/// for the sub-30-second ones): a base of ½, ¾, 1 or 1½ minutes or whole
+/// minutes up to 180 ([`TimeControl::SHORT_BASES_SECS`],
+/// [`TimeControl::MINUTES`]) and an increment of
+/// [`TimeControl::INCREMENT_SECS`] (0 to 180 seconds). It is written
+/// `M+S` with the base in minutes (`"10+5"`, `"0.5+0"`), which [`FromStr`]
+/// reads back and serde uses.
 ///
 /// # Examples
 ///
@@ -37,20 +44,30 @@ use shakmaty::{ByColor, Color};
 /// assert_eq!(tc.speed(), Speed::Rapid);
 /// assert_eq!(tc.to_string(), "10+5");
 /// assert_eq!("10+5".parse::<TimeControl>().unwrap(), tc);
+///
+/// let half = TimeControl::from_secs(30, 0).unwrap();
+/// assert_eq!(half.to_string(), "0.5+0");
+/// assert_eq!(half.speed(), Speed::Bullet);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct TimeControl {
-    minutes: u32,
+    base_secs: u32,
     increment_secs: u32,
 }
 
 impl TimeControl {
-    /// The minutes a table may have.
-    pub const MINUTES: RangeInclusive<u32> = 3..=30;
-    /// The increments, in seconds, a table may have.
-    pub const INCREMENT_SECS: RangeInclusive<u32> = 2..=20;
+    /// The bases under two minutes, in seconds (½, ¾, 1 and 1½ minutes).
+    pub const SHORT_BASES_SECS: [u32; 4] = [30, 45, 60, 90];
+    /// The whole minutes a base may have.
+    pub const MINUTES: RangeInclusive<u32> = 1..=180;
+    /// The increments, in seconds.
+    pub const INCREMENT_SECS: RangeInclusive<u32> = 0..=MAX_INCREMENT_SECS;
 
+    /// Preset 1+0 (bullet).
+    pub const PRESET_1_0: TimeControl = TimeControl::preset(1, 0);
+    /// Preset 2+1 (bullet).
+    pub const PRESET_2_1: TimeControl = TimeControl::preset(2, 1);
     /// Preset 3+2 (blitz).
     pub const PRESET_3_2: TimeControl = TimeControl::preset(3, 2);
     /// Preset 5+3 (blitz).
@@ -62,7 +79,9 @@ impl TimeControl {
     /// Preset 30+20 (classical).
     pub const PRESET_30_20: TimeControl = TimeControl::preset(30, 20);
     /// The presets offered when opening a table, fastest first.
-    pub const PRESETS: [TimeControl; 5] = [
+    pub const PRESETS: [TimeControl; 7] = [
+        TimeControl::PRESET_1_0,
+        TimeControl::PRESET_2_1,
         TimeControl::PRESET_3_2,
         TimeControl::PRESET_5_3,
         TimeControl::PRESET_10_5,
@@ -72,61 +91,97 @@ impl TimeControl {
 
     const fn preset(minutes: u32, increment_secs: u32) -> TimeControl {
         // Checked at compile time: a preset outside the range fails to build.
-        assert!(minutes >= 3 && minutes <= 30);
-        assert!(increment_secs >= 2 && increment_secs <= 20);
+        assert!(minutes >= 1 && minutes <= 180);
+        assert!(increment_secs <= MAX_INCREMENT_SECS);
         TimeControl {
-            minutes,
+            base_secs: minutes * 60,
             increment_secs,
         }
     }
 
-    /// The time control of a table: `minutes` for the game plus
+    /// Whether `base_secs` is a base played here: ½, ¾, 1 or 1½ minutes, or
+    /// whole minutes up to 180.
+    pub const fn valid_base_secs(base_secs: u32) -> bool {
+        matches!(base_secs, 30 | 45 | 90)
+            || (base_secs.is_multiple_of(60) && base_secs >= 60 && base_secs <= 180 * 60)
+    }
+
+    /// The time control of `base_secs` seconds for the game plus
     /// `increment_secs` after each move.
     ///
     /// # Errors
     ///
-    /// Returns [`TimeControlError::Minutes`] if `minutes` is outside
-    /// [`TimeControl::MINUTES`], otherwise [`TimeControlError::Increment`] if
-    /// `increment_secs` is outside [`TimeControl::INCREMENT_SECS`]. Both hand
-    /// back the input.
+    /// Returns [`TimeControlError::Base`] if the base is not one played
+    /// here (see [`TimeControl::valid_base_secs`]), otherwise
+    /// [`TimeControlError::Increment`] if `increment_secs` is outside
+    /// [`TimeControl::INCREMENT_SECS`]. Both hand back the input.
     ///
     /// # Examples
     ///
     /// ```
     /// use plyyard_game::{TimeControl, TimeControlError};
     ///
-    /// assert!(TimeControl::table(3, 20).is_ok());
+    /// assert!(TimeControl::from_secs(45, 0).is_ok());
+    /// assert!(TimeControl::from_secs(5400, 30).is_ok());
     /// assert_eq!(
-    ///     TimeControl::table(2, 5),
-    ///     Err(TimeControlError::Minutes { minutes: 2, increment_secs: 5 })
+    ///     TimeControl::from_secs(15, 0),
+    ///     Err(TimeControlError::Base { base_secs: 15, increment_secs: 0 })
     /// );
     /// assert_eq!(
-    ///     TimeControl::table(5, 0),
-    ///     Err(TimeControlError::Increment { minutes: 5, increment_secs: 0 })
+    ///     TimeControl::from_secs(60, 181),
+    ///     Err(TimeControlError::Increment { base_secs: 60, increment_secs: 181 })
     /// );
     /// ```
-    pub fn table(minutes: u32, increment_secs: u32) -> Result<TimeControl, TimeControlError> {
-        if !TimeControl::MINUTES.contains(&minutes) {
-            Err(TimeControlError::Minutes {
-                minutes,
+    pub const fn from_secs(
+        base_secs: u32,
+        increment_secs: u32,
+    ) -> Result<TimeControl, TimeControlError> {
+        if !TimeControl::valid_base_secs(base_secs) {
+            Err(TimeControlError::Base {
+                base_secs,
                 increment_secs,
             })
-        } else if !TimeControl::INCREMENT_SECS.contains(&increment_secs) {
+        } else if increment_secs > MAX_INCREMENT_SECS {
             Err(TimeControlError::Increment {
-                minutes,
+                base_secs,
                 increment_secs,
             })
         } else {
             Ok(TimeControl {
-                minutes,
+                base_secs,
                 increment_secs,
             })
         }
     }
 
-    /// Minutes for the game.
-    pub const fn minutes(self) -> u32 {
-        self.minutes
+    /// The time control of `minutes` whole minutes plus `increment_secs`
+    /// after each move (for the fractional bases, see
+    /// [`TimeControl::from_secs`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`TimeControl::from_secs`]: whole minutes from 1 to 180 and an
+    /// increment of 0 to 180 s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use plyyard_game::{TimeControl, TimeControlError};
+    ///
+    /// assert!(TimeControl::table(1, 0).is_ok());
+    /// assert!(TimeControl::table(180, 180).is_ok());
+    /// assert_eq!(
+    ///     TimeControl::table(0, 5),
+    ///     Err(TimeControlError::Base { base_secs: 0, increment_secs: 5 })
+    /// );
+    /// ```
+    pub fn table(minutes: u32, increment_secs: u32) -> Result<TimeControl, TimeControlError> {
+        TimeControl::from_secs(minutes.saturating_mul(60), increment_secs)
+    }
+
+    /// Base time for the game, in seconds.
+    pub const fn base_secs(self) -> u32 {
+        self.base_secs
     }
 
     /// Increment in seconds.
@@ -134,9 +189,14 @@ impl TimeControl {
         self.increment_secs
     }
 
+    /// The base in minutes as written (`"10"`, `"0.5"`, `"0.75"`, `"1.5"`).
+    pub fn minutes_text(self) -> String {
+        minutes_text(self.base_secs)
+    }
+
     /// Each side's time at the start.
     pub const fn initial(self) -> Duration {
-        Duration::from_secs(self.minutes as u64 * 60)
+        Duration::from_secs(self.base_secs as u64)
     }
 
     /// Time added to the mover's clock after each move.
@@ -144,10 +204,10 @@ impl TimeControl {
         Duration::from_secs(self.increment_secs as u64)
     }
 
-    /// Estimated duration of one side's play: `minutes × 60 + 40 × increment`
+    /// Estimated duration of one side's play: `base + 40 × increment`
     /// seconds, a game of 40 moves.
     pub const fn estimated_secs(self) -> u32 {
-        self.minutes * 60 + 40 * self.increment_secs
+        self.base_secs + 40 * self.increment_secs
     }
 
     /// The rating category, from [`TimeControl::estimated_secs`].
@@ -158,28 +218,61 @@ impl TimeControl {
     /// The value of the PGN `TimeControl` tag: seconds, `+`, increment
     /// (`"600+5"`).
     pub fn pgn_tag(self) -> String {
-        format!("{}+{}", self.minutes * 60, self.increment_secs)
+        format!("{}+{}", self.base_secs, self.increment_secs)
     }
+}
+
+/// `secs` in minutes as written: whole minutes, else up to two decimals
+/// (`"0.5"`, `"0.75"`, `"1.5"`).
+pub fn minutes_text(secs: u32) -> String {
+    if secs.is_multiple_of(60) {
+        return (secs / 60).to_string();
+    }
+    let hundredths = secs * 100 / 60;
+    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+    text.trim_end_matches('0').to_owned()
 }
 
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}+{}", self.minutes, self.increment_secs)
+        write!(f, "{}+{}", self.minutes_text(), self.increment_secs)
     }
+}
+
+/// Seconds in `text` minutes (`"10"`, `"0.5"`, `"1.5"`), if a whole number
+/// of seconds.
+fn secs_of_minutes(text: &str) -> Option<u32> {
+    let digits = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
+    let (whole, fraction) = match text.split_once('.') {
+        Some((whole, fraction)) if digits(fraction) => (whole, fraction),
+        Some(_) => return None,
+        None => (text, ""),
+    };
+    if !digits(whole) {
+        return None;
+    }
+    let whole: u32 = whole.parse().ok()?;
+    // The fraction in ten-thousandths of a minute, times 60: seconds × 10⁴.
+    let frac: u32 = format!("{fraction:0<4}").parse().ok()?;
+    let scaled = frac * 60;
+    scaled
+        .is_multiple_of(10_000)
+        .then(|| whole * 60 + scaled / 10_000)
 }
 
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
-    /// Reads `M+S` (`"10+5"`, spaces around the numbers allowed).
+    /// Reads `M+S`, the base in minutes (`"10+5"`, `"0.5+0"`, spaces around
+    /// the numbers allowed).
     fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
         let malformed = || TimeControlError::Malformed {
             input: s.to_owned(),
         };
         let (minutes, increment) = s.split_once('+').ok_or_else(malformed)?;
-        let minutes = minutes.trim().parse().map_err(|_| malformed())?;
+        let base = secs_of_minutes(minutes.trim()).ok_or_else(malformed)?;
         let increment = increment.trim().parse().map_err(|_| malformed())?;
-        TimeControl::table(minutes, increment)
+        TimeControl::from_secs(base, increment)
     }
 }
 
@@ -200,24 +293,31 @@ impl From<TimeControl> for String {
 /// A time control was refused; hands back the input and names the range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TimeControlError {
-    /// The minutes are outside 3 to 30.
-    #[error("{minutes}+{increment_secs} refused: a table has 3 to 30 minutes")]
-    Minutes {
-        /// The refused minutes.
-        minutes: u32,
-        /// The increment that came with them.
+    /// The base is not ½, ¾, 1 or 1½ minutes nor whole minutes up to 180.
+    #[error(
+        "{}+{increment_secs} refused: the base time is 0.5, 0.75, 1 or 1.5 minutes, \
+         or whole minutes up to 180",
+        minutes_text(*base_secs)
+    )]
+    Base {
+        /// The refused base, in seconds.
+        base_secs: u32,
+        /// The increment that came with it.
         increment_secs: u32,
     },
-    /// The increment is outside 2 to 20 seconds.
-    #[error("{minutes}+{increment_secs} refused: a table has an increment of 2 to 20 seconds")]
+    /// The increment is over 180 seconds.
+    #[error(
+        "{}+{increment_secs} refused: the increment is 0 to 180 seconds",
+        minutes_text(*base_secs)
+    )]
     Increment {
-        /// The minutes that came with the increment.
-        minutes: u32,
+        /// The base that came with the increment, in seconds.
+        base_secs: u32,
         /// The refused increment, in seconds.
         increment_secs: u32,
     },
     /// The text is not `M+S`.
-    #[error("time control {input:?} is not minutes+increment such as \"10+5\"")]
+    #[error("time control {input:?} is not minutes+increment such as \"10+5\" or \"0.5+0\"")]
     Malformed {
         /// The refused text.
         input: String,
@@ -228,7 +328,7 @@ impl TimeControlError {
     /// A short machine-readable kind: `minutes`, `increment` or `malformed`.
     pub fn kind(&self) -> &'static str {
         match self {
-            TimeControlError::Minutes { .. } => "minutes",
+            TimeControlError::Base { .. } => "minutes",
             TimeControlError::Increment { .. } => "increment",
             TimeControlError::Malformed { .. } => "malformed",
         }
@@ -236,13 +336,15 @@ impl TimeControlError {
 }
 
 /// Rating category of a time control, by its estimated duration
-/// (lichess's boundaries; the table range has no bullet).
+/// (lichess's boundaries; lichess's ultraBullet, under 30 s, cannot arise
+/// from the clocks played here: the shortest is ½+0, 30 s).
 ///
 /// # Examples
 ///
 /// ```
 /// use plyyard_game::{Speed, TimeControl};
 ///
+/// assert_eq!(TimeControl::PRESET_1_0.speed(), Speed::Bullet);
 /// assert_eq!(TimeControl::PRESET_3_2.speed(), Speed::Blitz);
 /// assert_eq!(TimeControl::PRESET_10_5.speed(), Speed::Rapid);
 /// assert_eq!(TimeControl::PRESET_30_20.speed().as_str(), "classical");
@@ -250,7 +352,9 @@ impl TimeControlError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Speed {
-    /// Estimated under 480 s (8 minutes).
+    /// Estimated under 180 s (3 minutes).
+    Bullet,
+    /// Estimated from 180 s up to under 480 s (8 minutes).
     Blitz,
     /// Estimated from 480 s up to under 1500 s (25 minutes).
     Rapid,
@@ -260,12 +364,14 @@ pub enum Speed {
 
 impl Speed {
     /// All speeds, fastest first.
-    pub const ALL: [Speed; 3] = [Speed::Blitz, Speed::Rapid, Speed::Classical];
+    pub const ALL: [Speed; 4] = [Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical];
 
     /// The speed of a game estimated to last `secs` seconds per side
     /// (see [`TimeControl::estimated_secs`]).
     pub const fn from_estimated_secs(secs: u32) -> Speed {
-        if secs < 480 {
+        if secs < 180 {
+            Speed::Bullet
+        } else if secs < 480 {
             Speed::Blitz
         } else if secs < 1500 {
             Speed::Rapid
@@ -277,6 +383,7 @@ impl Speed {
     /// The lowercase name used in JSON and the database.
     pub const fn as_str(self) -> &'static str {
         match self {
+            Speed::Bullet => "bullet",
             Speed::Blitz => "blitz",
             Speed::Rapid => "rapid",
             Speed::Classical => "classical",
@@ -1132,57 +1239,80 @@ mod tests {
 
     #[test]
     fn time_control_ranges() {
-        for minutes in 0..=40 {
-            for inc in 0..=25 {
-                let r = TimeControl::table(minutes, inc);
-                let ok = (3..=30).contains(&minutes) && (2..=20).contains(&inc);
-                assert_eq!(r.is_ok(), ok, "{minutes}+{inc}");
+        for base in 0..=11_000 {
+            for inc in [0, 1, 2, 20, 30, 60, 120, 180, 181, 500] {
+                let r = TimeControl::from_secs(base, inc);
+                let base_ok = [30, 45, 90].contains(&base)
+                    || (base % 60 == 0 && (60..=10_800).contains(&base));
+                let ok = base_ok && inc <= 180;
+                assert_eq!(r.is_ok(), ok, "{base}+{inc}");
                 if let Ok(tc) = r {
-                    assert_eq!(tc.initial(), Duration::from_secs(u64::from(minutes) * 60));
+                    assert_eq!(tc.initial(), Duration::from_secs(u64::from(base)));
                     assert_eq!(tc.increment(), Duration::from_secs(u64::from(inc)));
                     assert_eq!(tc.to_string().parse::<TimeControl>(), Ok(tc));
                 }
             }
         }
-        let err = TimeControl::table(31, 5).unwrap_err();
+        assert_eq!(TimeControl::table(1, 0), TimeControl::from_secs(60, 0));
+        assert!(TimeControl::table(181, 0).is_err());
+        assert!(TimeControl::table(u32::MAX, 0).is_err());
+        let err = TimeControl::table(181, 5).unwrap_err();
         assert_eq!(
             err,
-            TimeControlError::Minutes {
-                minutes: 31,
+            TimeControlError::Base {
+                base_secs: 10_860,
                 increment_secs: 5
             }
         );
         assert_eq!(err.kind(), "minutes");
-        assert!(err.to_string().contains("3 to 30 minutes"), "{err}");
-        let err = TimeControl::table(10, 21).unwrap_err();
+        assert!(err.to_string().contains("whole minutes up to 180"), "{err}");
+        assert!(err.to_string().starts_with("181+5 refused"), "{err}");
+        let err = TimeControl::from_secs(15, 0).unwrap_err();
+        assert!(err.to_string().starts_with("0.25+0 refused"), "{err}");
+        let err = TimeControl::table(10, 181).unwrap_err();
         assert_eq!(err.kind(), "increment");
-        assert!(err.to_string().contains("2 to 20 seconds"), "{err}");
+        assert!(err.to_string().contains("0 to 180 seconds"), "{err}");
         assert_eq!(
             "10".parse::<TimeControl>(),
             Err(TimeControlError::Malformed { input: "10".into() })
         );
-        assert_eq!(
-            "x+5".parse::<TimeControl>().unwrap_err().kind(),
-            "malformed"
-        );
+        for bad in [
+            "x+5", "0.3+0", "-1+0", "1.+0", ".5+0", "½+0", "0.5+-1", "1e1+0",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
         assert_eq!(
             " 15 + 10 ".parse::<TimeControl>(),
             Ok(TimeControl::PRESET_15_10)
         );
-        assert_eq!("2+5".parse::<TimeControl>().unwrap_err().kind(), "minutes");
+        assert_eq!(
+            "0.25+5".parse::<TimeControl>().unwrap_err().kind(),
+            "minutes"
+        );
+        assert_eq!("0.5+0".parse::<TimeControl>().unwrap().base_secs(), 30);
+        assert_eq!("0.75+0".parse::<TimeControl>().unwrap().base_secs(), 45);
+        assert_eq!("1.5+1".parse::<TimeControl>().unwrap().base_secs(), 90);
+        assert_eq!("90+30".parse::<TimeControl>().unwrap().base_secs(), 5400);
+        assert_eq!(minutes_text(45), "0.75");
+        assert_eq!(minutes_text(90), "1.5");
+        assert_eq!(minutes_text(10_800), "180");
     }
 
     #[test]
     fn presets() {
         let names: Vec<String> = TimeControl::PRESETS.iter().map(|t| t.to_string()).collect();
-        assert_eq!(names, ["3+2", "5+3", "10+5", "15+10", "30+20"]);
+        assert_eq!(
+            names,
+            ["1+0", "2+1", "3+2", "5+3", "10+5", "15+10", "30+20"]
+        );
         for tc in TimeControl::PRESETS {
             assert_eq!(
-                TimeControl::table(tc.minutes(), tc.increment_secs()),
+                TimeControl::from_secs(tc.base_secs(), tc.increment_secs()),
                 Ok(tc)
             );
         }
         assert_eq!(TimeControl::PRESET_10_5.pgn_tag(), "600+5");
+        assert_eq!(TimeControl::from_secs(30, 0).unwrap().pgn_tag(), "30+0");
         assert_eq!(
             serde_json::to_string(&TimeControl::PRESET_15_10).unwrap(),
             r#""15+10""#
@@ -1191,26 +1321,49 @@ mod tests {
             serde_json::from_str::<TimeControl>(r#""30+20""#).unwrap(),
             TimeControl::PRESET_30_20
         );
-        assert!(serde_json::from_str::<TimeControl>(r#""60+0""#).is_err());
+        assert_eq!(
+            serde_json::to_string(&TimeControl::from_secs(45, 0).unwrap()).unwrap(),
+            r#""0.75+0""#
+        );
+        assert!(serde_json::from_str::<TimeControl>(r#""181+0""#).is_err());
     }
 
     #[test]
     fn speed_boundaries() {
-        let speed = |m, i| TimeControl::table(m, i).unwrap().speed();
+        let speed = |base, inc| TimeControl::from_secs(base, inc).unwrap().speed();
+        // The fastest clock is bullet, never lichess's ultraBullet (< 30 s).
+        assert_eq!(TimeControl::from_secs(30, 0).unwrap().estimated_secs(), 30);
+        assert_eq!(speed(30, 0), Speed::Bullet);
+        assert_eq!(speed(60, 0), Speed::Bullet);
+        assert_eq!(speed(120, 1), Speed::Bullet);
+        // 179 s is not a clock; 60+2 is 140 s, 60+3 is 180 s.
+        assert_eq!(speed(60, 2), Speed::Bullet);
+        assert_eq!(speed(60, 3), Speed::Blitz);
+        assert_eq!(speed(120, 0), Speed::Bullet);
+        assert_eq!(speed(180, 0), Speed::Blitz);
         assert_eq!(TimeControl::PRESET_3_2.estimated_secs(), 260);
-        assert_eq!(speed(3, 2), Speed::Blitz);
-        assert_eq!(speed(5, 3), Speed::Blitz);
+        assert_eq!(speed(180, 2), Speed::Blitz);
+        assert_eq!(speed(300, 3), Speed::Blitz);
         assert_eq!(TimeControl::PRESET_10_5.estimated_secs(), 800);
-        assert_eq!(speed(10, 5), Speed::Rapid);
-        assert_eq!(speed(15, 10), Speed::Rapid);
+        assert_eq!(speed(600, 5), Speed::Rapid);
+        assert_eq!(speed(900, 10), Speed::Rapid);
         assert_eq!(TimeControl::PRESET_30_20.estimated_secs(), 2600);
-        assert_eq!(speed(30, 20), Speed::Classical);
+        assert_eq!(speed(1800, 20), Speed::Classical);
         // 460 s and 480 s either side of the blitz/rapid line.
-        assert_eq!(speed(5, 4), Speed::Blitz);
-        assert_eq!(speed(6, 3), Speed::Rapid);
+        assert_eq!(speed(300, 4), Speed::Blitz);
+        assert_eq!(speed(360, 3), Speed::Rapid);
+        assert_eq!(speed(420, 0), Speed::Blitz);
+        assert_eq!(speed(480, 0), Speed::Rapid);
         // 1480 s and 1500 s either side of the rapid/classical line.
-        assert_eq!(speed(20, 7), Speed::Rapid);
-        assert_eq!(speed(15, 15), Speed::Classical);
+        assert_eq!(speed(1200, 7), Speed::Rapid);
+        assert_eq!(speed(900, 15), Speed::Classical);
+        assert_eq!(speed(1440, 0), Speed::Rapid);
+        assert_eq!(speed(1500, 0), Speed::Classical);
+        assert_eq!(speed(5400, 30), Speed::Classical);
+        assert_eq!(speed(10_800, 180), Speed::Classical);
+        assert_eq!(Speed::from_estimated_secs(0), Speed::Bullet);
+        assert_eq!(Speed::from_estimated_secs(179), Speed::Bullet);
+        assert_eq!(Speed::from_estimated_secs(180), Speed::Blitz);
         assert_eq!(Speed::from_estimated_secs(479), Speed::Blitz);
         assert_eq!(Speed::from_estimated_secs(1_499), Speed::Rapid);
         for s in Speed::ALL {
@@ -1218,9 +1371,18 @@ mod tests {
         }
         assert_eq!(Speed::Rapid.to_string(), "rapid");
         assert_eq!(
-            serde_json::to_string(&Speed::Classical).unwrap(),
-            r#""classical""#
+            serde_json::to_string(&Speed::Bullet).unwrap(),
+            r#""bullet""#
         );
-        assert!("bullet".parse::<Speed>().is_err());
+        assert!("ultraBullet".parse::<Speed>().is_err());
+    }
+
+    #[test]
+    fn a_bullet_clock_without_increment_flags() {
+        let mut clock = started(TimeControl::from_secs(30, 0).unwrap());
+        let p = clock.press(W, at(10_000), Duration::ZERO).unwrap();
+        assert_eq!(p.remaining, ms(20_000));
+        assert_eq!(clock.deadline(), Some(at(40_000)));
+        assert_eq!(clock.flagged(at(40_000)), Some(B));
     }
 }

@@ -18,6 +18,7 @@ mod rules;
 
 pub use clock::{
     Clock, ClockError, ClockSnapshot, Moment, Press, Speed, TimeControl, TimeControlError,
+    minutes_text,
 };
 pub use error::{ActionError, ClaimError, GameOverError, MoveError, SetupError};
 pub use game::{Game, PlayedMove, Summary};

@@ -344,7 +344,7 @@ pub async fn start_challenge_game(
 
 /// The row of a new game at `table` between `white` and `black`.
 fn table_game_row(table: &TableRow, white: String, black: String) -> Result<GameRow, ApiError> {
-    let control = TimeControl::table(table.minutes, table.increment_s)
+    let control = TimeControl::from_secs(table.base_s, table.increment_s)
         .map_err(|e| ApiError::internal(format!("table {}: {e}", table.code)))?;
     let game = match table.variant {
         Variant::Standard => Game::new(table.rules),

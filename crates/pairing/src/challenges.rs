@@ -145,20 +145,16 @@ pub fn terms(asked: &AskedTerms<'_>) -> Result<Terms, ChallengeError> {
     let (Some(limit), Some(increment)) = (asked.limit, asked.increment) else {
         return refuse("A clock is required: clock.limit and clock.increment, in seconds");
     };
-    let control = TimeControl::table(limit / 60, increment)
-        .ok()
-        .filter(|_| limit % 60 == 0)
-        .ok_or_else(|| {
-            ChallengeError::Refused(format!(
-                "Ply Yard plays {}–{} minutes (clock.limit {}–{} s, in whole minutes) with a {}–{} s increment",
-                TimeControl::MINUTES.start(),
-                TimeControl::MINUTES.end(),
-                TimeControl::MINUTES.start() * 60,
-                TimeControl::MINUTES.end() * 60,
-                TimeControl::INCREMENT_SECS.start(),
-                TimeControl::INCREMENT_SECS.end(),
-            ))
-        })?;
+    let control = TimeControl::from_secs(limit, increment).map_err(|_| {
+        ChallengeError::Refused(format!(
+            "Ply Yard plays clocks of ½ to {} minutes: clock.limit 30, 45 or 90 s or whole \
+             minutes up to {} s; clock.increment {} to {} s",
+            TimeControl::MINUTES.end(),
+            TimeControl::MINUTES.end() * 60,
+            TimeControl::INCREMENT_SECS.start(),
+            TimeControl::INCREMENT_SECS.end(),
+        ))
+    })?;
     let variant = match asked.variant.unwrap_or("standard") {
         "standard" => Variant::Standard,
         "chess960" => Variant::Chess960,
@@ -218,7 +214,7 @@ impl Pairing {
             status: ChallengeStatus::Created,
             decline_reason: None,
             variant: terms.variant,
-            minutes: terms.control.minutes(),
+            base_s: terms.control.base_secs(),
             increment_s: terms.control.increment_secs(),
             rated: terms.rated,
             color: terms.color.as_str().to_owned(),
@@ -317,7 +313,7 @@ impl Pairing {
                 host: c.challenger.clone(),
                 guest: Some(c.dest.clone()),
                 variant: c.variant,
-                minutes: c.minutes,
+                base_s: c.base_s,
                 increment_s: c.increment_s,
                 rules: RuleSet::PlyYard,
                 rated: c.rated,
@@ -456,7 +452,7 @@ mod tests {
     }
 
     #[test]
-    fn terms_are_what_tables_play() {
+    fn terms_are_the_clocks_played_here() {
         let t = terms(&asked(Some(300), Some(3))).unwrap();
         assert_eq!(t.control, TimeControl::table(5, 3).unwrap());
         assert_eq!(
@@ -474,9 +470,25 @@ mod tests {
             (t.variant, t.rated, t.color),
             (Variant::Chess960, true, AskedColor::Black)
         );
+        // Custom clocks from ½ to 180 minutes, increments 0 to 180 s.
+        for (limit, inc) in [(30, 0), (45, 0), (60, 0), (90, 1), (120, 1), (10_800, 180)] {
+            let t = terms(&asked(Some(limit), Some(inc))).unwrap();
+            assert_eq!(
+                (t.control.base_secs(), t.control.increment_secs()),
+                (limit, inc)
+            );
+        }
+        let refused = terms(&asked(Some(15), Some(0))).unwrap_err();
+        assert!(
+            matches!(&refused, ChallengeError::Refused(why) if why.contains("up to 10800 s")),
+            "{refused:?}"
+        );
         for bad in [
-            asked(Some(60), Some(0)),
+            asked(Some(0), Some(0)),
+            asked(Some(15), Some(0)),
             asked(Some(330), Some(3)),
+            asked(Some(10_860), Some(0)),
+            asked(Some(60), Some(181)),
             AskedTerms {
                 days: Some(2),
                 ..asked(Some(300), Some(3))

@@ -35,7 +35,7 @@ async fn tables_json(store: &Store, tables: &[TableRow]) -> Result<Vec<TableJson
                 Some(SeatInfo::User(n)) => n.clone(),
                 _ => String::from("?"),
             };
-            let speed = plyyard_game::TimeControl::table(t.minutes, t.increment_s)
+            let speed = plyyard_game::TimeControl::from_secs(t.base_s, t.increment_s)
                 .map_err(|e| ApiError::internal(format!("table {}: {e}", t.code)))?
                 .speed();
             let r = ratings

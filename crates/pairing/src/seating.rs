@@ -54,7 +54,7 @@ impl Pairing {
     /// `bad_request` for a time control not played here; `too_many_tables`
     /// with [`MAX_OPEN`] open already; a database failure.
     pub async fn open_table(&self, host: &str, req: &NewTable) -> Result<TableJson, ApiError> {
-        req.time_control()?;
+        let control = req.time_control()?;
         let now = now_ms();
         let expires_at = now + i64::try_from(OPEN_FOR.as_millis()).unwrap_or(i64::MAX);
         let mut row = TableRow {
@@ -62,8 +62,8 @@ impl Pairing {
             host: host.to_owned(),
             guest: None,
             variant: req.variant,
-            minutes: req.minutes,
-            increment_s: req.increment,
+            base_s: control.base_secs(),
+            increment_s: control.increment_secs(),
             rules: req.rules,
             rated: req.rated,
             public: req.public,

@@ -29,9 +29,10 @@ impl NewSeek {
     /// # Errors
     /// `bad_request` naming the presets when the time control is not one.
     pub fn key(&self) -> Result<PoolKey, ApiError> {
-        let preset = TimeControl::PRESETS
-            .iter()
-            .any(|tc| tc.minutes() == self.minutes && tc.increment_secs() == self.increment);
+        let preset = TimeControl::PRESETS.iter().any(|tc| {
+            tc.base_secs() == self.minutes.saturating_mul(60)
+                && tc.increment_secs() == self.increment
+        });
         if !preset {
             let offered: Vec<String> = TimeControl::PRESETS
                 .iter()
@@ -53,7 +54,7 @@ impl NewSeek {
     }
 }
 
-/// The speed of a pool's games (`blitz`, `rapid`, `classical`).
+/// The speed of a pool's games (`bullet`, `blitz`, `rapid`, `classical`).
 pub fn speed_of(key: &PoolKey) -> ::plyyard_game::Speed {
     TimeControl::table(key.minutes, key.increment)
         .map_or(::plyyard_game::Speed::Rapid, |tc| tc.speed())
@@ -78,7 +79,7 @@ pub struct SeekJson {
     pub increment: u32,
     /// Rated or casual.
     pub rated: bool,
-    /// `blitz`, `rapid` or `classical`.
+    /// `bullet`, `blitz`, `rapid` or `classical`.
     pub speed: &'static str,
 }
 
@@ -126,10 +127,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(speed_of(&s.key().unwrap()).as_str(), "classical");
+        let bullet: NewSeek = serde_json::from_str(r#"{"minutes":1,"increment":0}"#).unwrap();
+        assert_eq!(speed_of(&bullet.key().unwrap()).as_str(), "bullet");
+        let huge: NewSeek =
+            serde_json::from_str(r#"{"minutes":4294967295,"increment":0}"#).unwrap();
+        assert!(huge.key().is_err());
         let odd: NewSeek = serde_json::from_str(r#"{"minutes":4,"increment":2}"#).unwrap();
         let e = odd.key().unwrap_err();
         assert!(
-            e.message.contains("3+2, 5+3, 10+5, 15+10, 30+20"),
+            e.message.contains("1+0, 2+1, 3+2, 5+3, 10+5, 15+10, 30+20"),
             "{}",
             e.message
         );

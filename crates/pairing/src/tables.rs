@@ -51,15 +51,16 @@ pub fn normalize_code(input: &str) -> Option<String> {
 }
 
 /// Body of `POST /api/tables`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewTable {
     /// Variant of the games.
     #[serde(default)]
     pub variant: Variant,
-    /// Minutes per player (3–30).
-    pub minutes: u32,
-    /// Increment per move, seconds (2–20).
+    /// Base time per player, minutes: 0.5, 0.75, 1, 1.5 or whole minutes
+    /// up to 180.
+    pub minutes: f64,
+    /// Increment per move, seconds (0–180).
     pub increment: u32,
     /// Rule set.
     #[serde(default)]
@@ -80,10 +81,30 @@ impl NewTable {
     /// The time control asked for.
     ///
     /// # Errors
-    /// `bad_request` out of 3–30 minutes and 2–20 s.
+    /// `bad_request` for a base that is not 0.5, 0.75, 1, 1.5 or whole
+    /// minutes up to 180, or an increment over 180 s.
     pub fn time_control(&self) -> Result<TimeControl, ApiError> {
-        TimeControl::table(self.minutes, self.increment)
+        let secs = self.minutes * 60.0;
+        if !(secs.is_finite() && secs.fract() == 0.0 && (0.0..=1e6).contains(&secs)) {
+            return Err(ApiError::bad_request(format!(
+                "minutes {}: the base time is 0.5, 0.75, 1 or 1.5 minutes, or whole minutes \
+                 up to 180",
+                self.minutes
+            )));
+        }
+        // Exact: a whole number from 0 to 10^6.
+        TimeControl::from_secs(secs as u32, self.increment)
             .map_err(|e| ApiError::bad_request(e.to_string()))
+    }
+}
+
+/// A base time in seconds as the API's `minutes`: a whole number when it
+/// is whole minutes, else a decimal (`0.5`, `0.75`, `1.5`).
+pub fn minutes_json(base_s: u32) -> serde_json::Number {
+    if base_s.is_multiple_of(60) {
+        serde_json::Number::from(base_s / 60)
+    } else {
+        serde_json::Number::from_f64(f64::from(base_s) / 60.0).unwrap_or_else(|| 0.into())
     }
 }
 
@@ -111,8 +132,8 @@ pub struct TableJson {
     pub host: HostJson,
     /// `standard` or `chess960`.
     pub variant: &'static str,
-    /// Minutes per player.
-    pub minutes: u32,
+    /// Base time per player, minutes (`5`, `0.5`).
+    pub minutes: serde_json::Number,
     /// Increment, seconds.
     pub increment: u32,
     /// `plyyard` or `fide`.
@@ -121,7 +142,7 @@ pub struct TableJson {
     pub rated: bool,
     /// Listed in the lobby.
     pub public: bool,
-    /// `blitz`, `rapid` or `classical`.
+    /// `bullet`, `blitz`, `rapid` or `classical`.
     pub speed: &'static str,
     /// The current game, once two sit.
     pub game_id: Option<String>,
@@ -134,14 +155,14 @@ pub struct TableJson {
 impl TableJson {
     /// The JSON of `t`, hosted by `host`.
     pub fn new(t: &TableRow, host: HostJson) -> TableJson {
-        let tc = TimeControl::table(t.minutes, t.increment_s).ok();
+        let tc = TimeControl::from_secs(t.base_s, t.increment_s).ok();
         TableJson {
             code: t.code.clone(),
             url: format!("/t/{}", t.code),
             status: t.status.as_str(),
             host,
             variant: t.variant.as_str(),
-            minutes: t.minutes,
+            minutes: minutes_json(t.base_s),
             increment: t.increment_s,
             rules: t.rules.as_str(),
             rated: t.rated,
@@ -182,8 +203,25 @@ mod tests {
         let t: NewTable = serde_json::from_str(r#"{"minutes":5,"increment":3}"#).unwrap();
         assert!(t.public && !t.rated);
         assert!(t.time_control().is_ok());
-        let slow: NewTable = serde_json::from_str(r#"{"minutes":31,"increment":3}"#).unwrap();
+        let slow: NewTable = serde_json::from_str(r#"{"minutes":181,"increment":3}"#).unwrap();
         assert!(slow.time_control().is_err());
+        let half: NewTable = serde_json::from_str(r#"{"minutes":0.5,"increment":0}"#).unwrap();
+        assert_eq!(half.time_control().unwrap().base_secs(), 30);
+        let long: NewTable = serde_json::from_str(r#"{"minutes":90,"increment":30}"#).unwrap();
+        assert_eq!(long.time_control().unwrap().base_secs(), 5400);
+        for bad in [
+            r#"{"minutes":0.3,"increment":0}"#,
+            r#"{"minutes":-1,"increment":0}"#,
+            r#"{"minutes":0.25,"increment":0}"#,
+            r#"{"minutes":5,"increment":181}"#,
+        ] {
+            let t: NewTable = serde_json::from_str(bad).unwrap();
+            let e = t.time_control().unwrap_err();
+            assert!(e.message.contains("180"), "{bad}: {}", e.message);
+        }
+        assert_eq!(minutes_json(30).to_string(), "0.5");
+        assert_eq!(minutes_json(45).to_string(), "0.75");
+        assert_eq!(minutes_json(600).to_string(), "10");
         assert!(serde_json::from_str::<NewTable>(r#"{"minutes":5,"increment":3,"x":1}"#).is_err());
     }
 }

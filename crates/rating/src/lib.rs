@@ -1,4 +1,4 @@
-//! Ply Yard's ratings: Glicko-2 per player and per speed (blitz, rapid,
+//! Ply Yard's ratings: Glicko-2 per player and per speed (bullet, blitz, rapid,
 //! classical), computed with the `skillratings` crate.
 //!
 //! This crate is pure: no clock, no database. It owns the constants of the
@@ -23,7 +23,7 @@
 //! periods (`decay_deviation`), so this one formula is written here.
 
 use plyyard_game::GameResult;
-/// The speed a rating is for (blitz, rapid, classical), from `game`'s
+/// The speed a rating is for (bullet, blitz, rapid, classical), from `game`'s
 /// clock module: a time control's speed selects the rating it plays for.
 pub use plyyard_game::Speed;
 use serde::Serialize;
@@ -278,9 +278,11 @@ pub struct RatingJson {
 }
 
 /// A player's ratings at every speed, as the API shows them:
-/// `{"blitz":RatingJson,"rapid":…,"classical":…}`.
+/// `{"bullet":RatingJson,"blitz":…,"rapid":…,"classical":…}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RatingsJson {
+    /// Bullet.
+    pub bullet: RatingJson,
     /// Blitz.
     pub blitz: RatingJson,
     /// Rapid.
@@ -303,6 +305,7 @@ impl RatingsJson {
                 .json(now)
         };
         RatingsJson {
+            bullet: of(Speed::Bullet),
             blitz: of(Speed::Blitz),
             rapid: of(Speed::Rapid),
             classical: of(Speed::Classical),
@@ -496,6 +499,7 @@ mod tests {
         for speed in Speed::ALL {
             assert_eq!(speed.as_str().parse::<Speed>().ok(), Some(speed));
         }
+        assert_eq!(plyyard_game::TimeControl::PRESET_1_0.speed(), Speed::Bullet);
         assert_eq!(plyyard_game::TimeControl::PRESET_3_2.speed(), Speed::Blitz);
         assert_eq!(
             plyyard_game::TimeControl::PRESET_30_20.speed(),
@@ -516,6 +520,7 @@ mod tests {
         assert_eq!(
             value,
             serde_json::json!({
+                "bullet": {"rating": 1500, "deviation": 350, "provisional": true, "games": 0},
                 "blitz": {"rating": 1500, "deviation": 350, "provisional": true, "games": 0},
                 "rapid": {"rating": 1613, "deviation": 70, "provisional": false, "games": 31},
                 "classical": {"rating": 1500, "deviation": 350, "provisional": true, "games": 0},

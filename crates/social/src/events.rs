@@ -252,7 +252,7 @@ mod tests {
                 status: plyyard_store::ChallengeStatus::Created,
                 decline_reason: None,
                 variant: plyyard_game::Variant::Standard,
-                minutes: 5,
+                base_s: 300,
                 increment_s: 3,
                 rated: false,
                 color: "random".into(),

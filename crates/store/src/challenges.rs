@@ -81,8 +81,9 @@ pub struct ChallengeRow {
     pub decline_reason: Option<String>,
     /// Standard or Chess960.
     pub variant: Variant,
-    /// Minutes on each clock.
-    pub minutes: u32,
+    /// Base time on each clock, seconds (30, 45, 90 or whole minutes up
+    /// to 180 minutes).
+    pub base_s: u32,
     /// Seconds added per move.
     pub increment_s: u32,
     /// Whether the game counts for ratings.
@@ -99,7 +100,7 @@ pub struct ChallengeRow {
     pub updated_at: i64,
 }
 
-const COLUMNS: &str = "id, challenger, dest, status, decline_reason, variant, minutes, \
+const COLUMNS: &str = "id, challenger, dest, status, decline_reason, variant, base_s, \
      increment_s, CAST(rated AS INTEGER), color, final_color, created_at, seen_at, updated_at";
 
 fn row_of(r: &AnyRow) -> Result<ChallengeRow, StoreError> {
@@ -119,7 +120,7 @@ fn row_of(r: &AnyRow) -> Result<ChallengeRow, StoreError> {
         status: parsed("challenges", "status", &status)?,
         decline_reason: r.try_get(4)?,
         variant: parsed("challenges", "variant", &variant)?,
-        minutes: count(6)?,
+        base_s: count(6)?,
         increment_s: count(7)?,
         rated: get_bool(r, 8)?,
         color: r.try_get(9)?,
@@ -196,7 +197,9 @@ impl Store {
             return Ok(Err(ChallengeCap::Dest));
         }
         sqlx::query(&format!(
-            "INSERT INTO challenges ({}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            // `minutes` (no longer read) keeps the whole minutes of the base.
+            "INSERT INTO challenges ({}, minutes) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
             COLUMNS.replace("CAST(rated AS INTEGER)", "rated")
         ))
         .bind(&c.id)
@@ -205,7 +208,7 @@ impl Store {
         .bind(c.status.as_str())
         .bind(&c.decline_reason)
         .bind(c.variant.as_str())
-        .bind(i64::from(c.minutes))
+        .bind(i64::from(c.base_s))
         .bind(i64::from(c.increment_s))
         .bind(c.rated)
         .bind(&c.color)
@@ -213,6 +216,7 @@ impl Store {
         .bind(c.created_at)
         .bind(c.seen_at)
         .bind(c.updated_at)
+        .bind(i64::from(c.base_s / 60))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -353,7 +353,7 @@ fn table_game_from_row(r: &AnyRow) -> Result<Option<TableGame>, StoreError> {
     let (initial, increment): (Option<i64>, Option<i64>) = (r.try_get(18)?, r.try_get(19)?);
     let secs = |ms: Option<i64>| ms.and_then(|m| u32::try_from(m / 1000).ok()).unwrap_or(0);
     let control =
-        plyyard_game::TimeControl::table(secs(initial) / 60, secs(increment)).map_err(|e| {
+        plyyard_game::TimeControl::from_secs(secs(initial), secs(increment)).map_err(|e| {
             StoreError::Corrupt {
                 table: "games",
                 detail: format!("table game time control: {e}"),

@@ -61,8 +61,9 @@ pub struct TableRow {
     pub guest: Option<String>,
     /// Variant of its games.
     pub variant: Variant,
-    /// Minutes per player.
-    pub minutes: u32,
+    /// Base time per player, seconds (30, 45, 90 or whole minutes up to
+    /// 180 minutes).
+    pub base_s: u32,
     /// Increment per move, seconds.
     pub increment_s: u32,
     /// Rule set.
@@ -81,7 +82,7 @@ pub struct TableRow {
     pub expires_at: i64,
 }
 
-const TABLE_COLUMNS: &str = "code, host_player, guest_player, variant, minutes, increment_s, \
+const TABLE_COLUMNS: &str = "code, host_player, guest_player, variant, base_s, increment_s, \
      rules, CAST(rated AS INTEGER), CAST(public AS INTEGER), status, game_id, created_at, expires_at";
 
 fn small(r: &AnyRow, i: usize) -> Result<u32, StoreError> {
@@ -97,7 +98,7 @@ fn table_from_row(r: &AnyRow) -> Result<TableRow, StoreError> {
         host: r.try_get(1)?,
         guest: r.try_get(2)?,
         variant: parsed("tables", "variant", &r.try_get::<String, _>(3)?)?,
-        minutes: small(r, 4)?,
+        base_s: small(r, 4)?,
         increment_s: small(r, 5)?,
         rules: parsed("tables", "rules", &r.try_get::<String, _>(6)?)?,
         rated: r.try_get::<i64, _>(7)? != 0,
@@ -373,15 +374,16 @@ pub(crate) async fn insert_table_in(
     t: &TableRow,
 ) -> Result<(), StoreError> {
     let done = sqlx::query(
-        "INSERT INTO tables (code, host_player, guest_player, variant, minutes, increment_s, \
-         rules, rated, public, status, game_id, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        // `minutes` (no longer read) keeps the whole minutes of the base.
+        "INSERT INTO tables (code, host_player, guest_player, variant, base_s, increment_s, \
+         rules, rated, public, status, game_id, created_at, expires_at, minutes) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(&t.code)
     .bind(&t.host)
     .bind(&t.guest)
     .bind(t.variant.as_str())
-    .bind(i64::from(t.minutes))
+    .bind(i64::from(t.base_s))
     .bind(i64::from(t.increment_s))
     .bind(t.rules.as_str())
     .bind(t.rated)
@@ -390,6 +392,7 @@ pub(crate) async fn insert_table_in(
     .bind(&t.game_id)
     .bind(t.created_at)
     .bind(t.expires_at)
+    .bind(i64::from(t.base_s / 60))
     .execute(&mut **tx)
     .await;
     match done {

@@ -467,7 +467,7 @@ fn table(code: &str, host: &str, created_at: i64) -> TableRow {
         host: host.into(),
         guest: None,
         variant: Variant::Standard,
-        minutes: 5,
+        base_s: 300,
         increment_s: 3,
         rules: RuleSet::PlyYard,
         rated: true,
@@ -570,7 +570,7 @@ fn challenge(id: &str, challenger: &str, dest: &str, at: i64) -> ChallengeRow {
         status: ChallengeStatus::Created,
         decline_reason: None,
         variant: Variant::Chess960,
-        minutes: 5,
+        base_s: 300,
         increment_s: 3,
         rated: true,
         color: "random".into(),
@@ -1223,4 +1223,92 @@ async fn puzzles_import_walk_serve_and_rate_once() {
         assert_eq!(rounds.len(), 1);
         assert!(rounds[0].win && rounds[0].rated);
     }
+}
+
+#[tokio::test]
+async fn a_half_minute_table_game_and_challenge_keep_their_30_second_base() {
+    let half = plyyard_game::TimeControl::from_secs(30, 0).unwrap();
+    for (_dir, store) in stores().await {
+        for p in ["ann", "bob"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        let mut t = table("HALFMN", "ann", 10);
+        t.base_s = 30;
+        t.increment_s = 0;
+        t.guest = Some("bob".into());
+        t.status = TableStatus::Playing;
+        t.game_id = Some("halfgame".into());
+        let mut g = sample("halfgame", "ann", 10);
+        g.kind = GameKind::Table;
+        g.black_player = Some("bob".into());
+        g.level = None;
+        g.table = Some(TableGame {
+            code: "HALFMN".into(),
+            rated: true,
+            control: half,
+        });
+        store.insert_paired_table(&t, &g).await.unwrap();
+        assert_eq!(store.table("HALFMN").await.unwrap().unwrap(), t);
+        let (game, _) = store.load_game("halfgame").await.unwrap().unwrap();
+        assert_eq!(game.table.unwrap().control, half);
+
+        // Three hours plus three minutes a move, the longest clock, too.
+        let mut long = table("LONGMN", "bob", 20);
+        long.base_s = 10_800;
+        long.increment_s = 180;
+        assert!(store.insert_table(&long, 3).await.unwrap());
+        assert_eq!(store.table("LONGMN").await.unwrap().unwrap(), long);
+
+        let mut c = challenge("half0001", "ann", "bob", 30);
+        c.base_s = 30;
+        c.increment_s = 0;
+        let caps = ChallengeCaps {
+            per_challenger: 9,
+            per_dest: 9,
+            per_pair: 9,
+        };
+        store.create_challenge(&c, caps).await.unwrap().unwrap();
+        assert_eq!(store.challenge("half0001").await.unwrap().unwrap(), c);
+        // The column no longer read still holds whole minutes.
+        let minutes: i64 = sqlx::query_scalar("SELECT minutes FROM tables WHERE code = 'LONGMN'")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        assert_eq!(minutes, 180);
+    }
+}
+
+#[tokio::test]
+async fn tables_and_challenges_stored_in_minutes_get_their_base_in_seconds() {
+    sqlx::any::install_default_drivers();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("v23.db").display());
+    let pool = AnyPool::connect(&url).await.unwrap();
+    let mut before = sqlx::migrate!("./migrations");
+    let kept: Vec<_> = before
+        .migrations
+        .iter()
+        .filter(|m| m.version < 24)
+        .cloned()
+        .collect();
+    before.migrations = std::borrow::Cow::Owned(kept);
+    before.run(&pool).await.unwrap();
+    for sql in [
+        "INSERT INTO players VALUES ('p1', 1, 1)",
+        "INSERT INTO players VALUES ('p2', 1, 1)",
+        "INSERT INTO tables (code, host_player, variant, minutes, increment_s, rules, rated, \
+         public, status, created_at, expires_at) \
+         VALUES ('OLDTBL', 'p1', 'standard', 15, 10, 'plyyard', 0, 1, 'open', 1, 9999999999999)",
+        "INSERT INTO challenges (id, challenger, dest, status, variant, minutes, increment_s, \
+         rated, color, final_color, created_at, seen_at, updated_at) \
+         VALUES ('oldchall', 'p1', 'p2', 'created', 'standard', 5, 3, 0, 'random', 'white', 1, 1, 1)",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let store = Store::open(&url).await.unwrap();
+    let t = store.table("OLDTBL").await.unwrap().unwrap();
+    assert_eq!((t.base_s, t.increment_s), (900, 10));
+    let c = store.challenge("oldchall").await.unwrap().unwrap();
+    assert_eq!((c.base_s, c.increment_s), (300, 3));
 }

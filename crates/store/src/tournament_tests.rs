@@ -37,7 +37,7 @@ pub(crate) fn game(
         host: white.into(),
         guest: Some(black.into()),
         variant: Variant::Standard,
-        minutes: 3,
+        base_s: 180,
         increment_s: 2,
         rules: RuleSet::PlyYard,
         rated: true,

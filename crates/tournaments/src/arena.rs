@@ -1,8 +1,8 @@
 //! Owns [`Arena`], an Arena as stored (its row and its settings read back)
 //! and [`NewArena`], an Arena as asked for, with the checks that are the
 //! runtime's rather than the rules': the name, the description, and a
-//! clock and variant that live games can play (a table's time controls:
-//! whole minutes from 3 to 30, an increment of 2 to 20 s).
+//! clock and variant that live games can play (lichess's Arena clocks from
+//! ½ minute up: see [`check_clock_choice`]).
 
 use plyyard_arena::{ArenaDraft, ArenaSettings, Timestamp};
 use plyyard_game::{Speed, TimeControl, Variant};
@@ -142,26 +142,50 @@ pub fn check_description(text: &str) -> Result<String, TournamentError> {
     Ok(text.to_owned())
 }
 
+/// The base times a new Arena may have, in seconds: lichess's
+/// `clockTime` choices (½, ¾, 1, 1½, 2 to 8, 10 to 30 by 5 and 40 to 60 by
+/// 10 minutes) but for 0 and ¼ minute, which no clock here plays.
+pub const CLOCK_TIME_CHOICES_S: [u32; 19] = [
+    30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480, 600, 900, 1200, 1500, 1800, 2400, 3000, 3600,
+];
+
+/// Whether `base_s` is one of [`CLOCK_TIME_CHOICES_S`].
+fn is_clock_time_choice(base_s: u32) -> bool {
+    CLOCK_TIME_CHOICES_S.contains(&base_s)
+}
+
+/// Whether `increment` is one of lichess's `clockIncrement` choices for
+/// an Arena: 0 to 7, 10 to 30 by 5, 40 to 60 by 10 seconds.
+fn is_increment_choice(increment: u32) -> bool {
+    matches!(increment, 0..=7 | 10 | 15 | 20 | 25 | 30 | 40 | 50 | 60)
+}
+
+/// Checks that a new Arena's clock is one of lichess's choices.
+///
+/// # Errors
+/// [`TournamentError::Invalid`] naming the choices.
+pub fn check_clock_choice(settings: &ArenaSettings) -> Result<(), TournamentError> {
+    let clock = settings.clock();
+    let (base, increment) = (clock.base_seconds(), clock.increment_seconds());
+    if is_clock_time_choice(base) && is_increment_choice(increment) {
+        return Ok(());
+    }
+    Err(TournamentError::Invalid(format!(
+        "clock {}+{increment}: clockTime is 0.5, 0.75, 1, 1.5, 2 to 8, 10, 15, 20, 25, 30, 40, \
+         50 or 60 minutes and clockIncrement 0 to 7, 10, 15, 20, 25, 30, 40, 50 or 60 seconds",
+        plyyard_game::minutes_text(base)
+    )))
+}
+
 /// The live games' time control for an Arena's clock.
 ///
 /// # Errors
-/// [`TournamentError::Invalid`] for a clock live games cannot play: a base
-/// that is not whole minutes from 3 to 30, or an increment outside 2..=20 s.
+/// [`TournamentError::Invalid`] for a clock live games cannot play (a base
+/// under ½ minute).
 pub fn control_of(settings: &ArenaSettings) -> Result<TimeControl, TournamentError> {
     let clock = settings.clock();
-    let base = clock.base_seconds();
-    let refused = || {
-        TournamentError::Invalid(format!(
-            "clock {}+{}: Arena games are played on a table's clock, whole minutes \
-             from 3 to 30 (clockTime) and an increment of 2 to 20 s (clockIncrement)",
-            f64::from(base) / 60.0,
-            clock.increment_seconds()
-        ))
-    };
-    if !base.is_multiple_of(60) {
-        return Err(refused());
-    }
-    TimeControl::table(base / 60, clock.increment_seconds()).map_err(|_| refused())
+    TimeControl::from_secs(clock.base_seconds(), clock.increment_seconds())
+        .map_err(|e| TournamentError::Invalid(format!("Arena games: {e}")))
 }
 
 /// Checks that live games can play the variant.
@@ -215,14 +239,37 @@ mod tests {
     }
 
     #[test]
-    fn clocks_are_those_of_tables() {
+    fn clocks_are_lichess_s_arena_choices_from_half_a_minute() {
         assert_eq!(
             control_of(&settings(180, 2, "standard")).unwrap(),
             TimeControl::PRESET_3_2
         );
-        for (base, inc) in [(90, 2), (60, 2), (180, 0), (3600, 2), (180, 30)] {
-            assert!(control_of(&settings(base, inc, "standard")).is_err());
+        for (base, inc) in [(30, 0), (45, 0), (60, 0), (90, 1), (480, 7), (3600, 60)] {
+            let s = settings(base, inc, "standard");
+            assert!(check_clock_choice(&s).is_ok(), "{base}+{inc}");
+            let control = control_of(&s).unwrap();
+            assert_eq!((control.base_secs(), control.increment_secs()), (base, inc));
         }
+        assert_eq!(
+            control_of(&settings(30, 0, "standard")).unwrap().speed(),
+            Speed::Bullet
+        );
+        // Not lichess's choices, or under ½ minute.
+        for (base, inc) in [(15, 0), (0, 2), (540, 2), (3000, 8), (180, 35), (720, 2)] {
+            let s = settings(base, inc, "standard");
+            let e = check_clock_choice(&s).unwrap_err();
+            assert!(e.to_string().contains("clockTime is 0.5, 0.75"), "{e}");
+        }
+        assert!(control_of(&settings(15, 0, "standard")).is_err());
+        assert!(control_of(&settings(0, 2, "standard")).is_err());
+        // A stored clock outside the choices (a 9-minute Arena made before)
+        // is still played as it is.
+        assert_eq!(
+            control_of(&settings(540, 2, "standard"))
+                .unwrap()
+                .base_secs(),
+            540
+        );
         assert_eq!(
             check_variant(&settings(180, 2, "chess960")).unwrap(),
             Variant::Chess960

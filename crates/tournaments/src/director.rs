@@ -357,7 +357,7 @@ impl Tournaments {
                 host: pairing.white.clone(),
                 guest: Some(pairing.black.clone()),
                 variant,
-                minutes: control.minutes(),
+                base_s: control.base_secs(),
                 increment_s: control.increment_secs(),
                 rules: RuleSet::default(),
                 rated,

@@ -100,6 +100,7 @@ impl Tournaments {
             .draft
             .validate(now)
             .map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        arena::check_clock_choice(&settings)?;
         arena::control_of(&settings)?;
         arena::check_variant(&settings)?;
         let club = settings.conditions().team().map(str::to_owned);

@@ -33,6 +33,22 @@ pub const MAX_INTERVAL_S: u32 = 7 * 24 * 3600;
 pub const MANUAL_INTERVAL: u32 = 99_999_999;
 /// The most forbidden pairs.
 pub const MAX_FORBIDDEN: usize = 200;
+/// The largest increment, in seconds (lichess's Swiss).
+pub const MAX_INCREMENT_S: u32 = 120;
+
+/// Whether `limit` (seconds) is one of lichess's Swiss `clock.limit`
+/// choices but for 0 and 15 s, which no clock here plays: 30, 45, 60, 90;
+/// 120 to 420 by 60; 600 to 1800 by 300; 2400 to 10 800 by 600.
+pub const fn is_clock_limit_choice(limit: u32) -> bool {
+    match limit {
+        30 | 45 | 60 | 90 => true,
+        120..=420 => limit.is_multiple_of(60),
+        600..=1800 => limit.is_multiple_of(300),
+        2400..=10_800 => limit.is_multiple_of(600),
+        _ => false,
+    }
+}
+
 /// How far ahead a Swiss may start, in milliseconds (a year).
 pub const MAX_AHEAD_MS: i64 = 366 * 24 * 3600 * 1000;
 
@@ -76,14 +92,11 @@ impl RoundInterval {
         match self {
             RoundInterval::Fixed(s) => Some(s),
             RoundInterval::Manual => None,
-            RoundInterval::Auto => {
-                let estimate = control.minutes() * 60 + 40 * control.increment_secs();
-                Some(match estimate {
-                    0..=300 => 10,
-                    301..=900 => 30,
-                    _ => 60,
-                })
-            }
+            RoundInterval::Auto => Some(match control.estimated_secs() {
+                0..=300 => 10,
+                301..=900 => 30,
+                _ => 60,
+            }),
         }
     }
 
@@ -97,9 +110,9 @@ impl RoundInterval {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SwissSettings {
-    /// The clock's initial time, seconds (whole minutes, 3 to 30).
+    /// The clock's initial time, seconds (see [`is_clock_limit_choice`]).
     pub clock_limit: u32,
-    /// The clock's increment, seconds (2 to 20).
+    /// The clock's increment, seconds (0 to [`MAX_INCREMENT_S`]).
     pub clock_increment: u32,
     /// The number of rounds.
     pub nb_rounds: u32,
@@ -121,21 +134,27 @@ impl SwissSettings {
     /// The live games' time control.
     ///
     /// # Errors
-    /// [`TournamentError::Invalid`] for a clock a table cannot play.
+    /// [`TournamentError::Invalid`] for a clock live games cannot play.
     pub fn control(&self) -> Result<TimeControl, TournamentError> {
-        let refused = || {
-            TournamentError::Invalid(format!(
-                "clock {}+{}: Swiss games are played on a table's clock, whole minutes from \
-                 3 to 30 (clock.limit in seconds) and an increment of 2 to 20 s \
-                 (clock.increment)",
-                f64::from(self.clock_limit) / 60.0,
-                self.clock_increment
-            ))
-        };
-        if !self.clock_limit.is_multiple_of(60) {
-            return Err(refused());
+        TimeControl::from_secs(self.clock_limit, self.clock_increment)
+            .map_err(|e| TournamentError::Invalid(format!("Swiss games: {e}")))
+    }
+
+    /// Checks that the clock is one of lichess's Swiss choices.
+    ///
+    /// # Errors
+    /// [`TournamentError::Invalid`] naming them.
+    pub fn check_clock(&self) -> Result<(), TournamentError> {
+        if is_clock_limit_choice(self.clock_limit) && self.clock_increment <= MAX_INCREMENT_S {
+            return self.control().map(|_| ());
         }
-        TimeControl::table(self.clock_limit / 60, self.clock_increment).map_err(|_| refused())
+        Err(TournamentError::Invalid(format!(
+            "clock {}+{}: clock.limit is 30, 45, 60 or 90 s, 2 to 7 minutes, 10 to 30 minutes \
+             by 5, or 40 to 180 minutes by 10 (in seconds: 120 to 420 by 60, 600 to 1800 by \
+             300, 2400 to 10800 by 600); clock.increment 0 to {MAX_INCREMENT_S} s",
+            plyyard_game::minutes_text(self.clock_limit),
+            self.clock_increment
+        )))
     }
 
     /// Checks everything but the forbidden pairs (the service resolves
@@ -144,7 +163,7 @@ impl SwissSettings {
     /// # Errors
     /// [`TournamentError::Invalid`] saying what is wrong.
     pub fn check(&self, now: i64) -> Result<(), TournamentError> {
-        self.control()?;
+        self.check_clock()?;
         if !(MIN_ROUNDS..=MAX_ROUNDS).contains(&self.nb_rounds) {
             return Err(TournamentError::Invalid(format!(
                 "nbRounds {}: from {MIN_ROUNDS} to {MAX_ROUNDS}",
@@ -490,4 +509,66 @@ pub fn trf_date(ms: i64) -> String {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}/{m:02}/{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(clock_limit: u32, clock_increment: u32) -> SwissSettings {
+        SwissSettings {
+            clock_limit,
+            clock_increment,
+            nb_rounds: 5,
+            starts_at: 1_000_000,
+            round_interval: RoundInterval::Auto,
+            rated: true,
+            variant: "standard".into(),
+            chat_for: 20,
+            forbidden: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn clocks_are_lichess_s_swiss_choices_from_half_a_minute_to_three_hours() {
+        // OTB-like: 90 minutes plus 30 s a move.
+        let otb = settings(5400, 30);
+        otb.check(1_000_000).unwrap();
+        assert_eq!(otb.control().unwrap().speed(), Speed::Classical);
+        for (limit, inc) in [
+            (30, 0),
+            (45, 0),
+            (90, 1),
+            (420, 0),
+            (1500, 10),
+            (10_800, 120),
+        ] {
+            settings(limit, inc).check(1_000_000).unwrap();
+        }
+        assert_eq!(settings(60, 0).control().unwrap().speed(), Speed::Bullet);
+        for (limit, inc) in [
+            (0, 1),
+            (15, 0),
+            (480, 2),
+            (700, 2),
+            (2500, 0),
+            (11_400, 0),
+            (600, 121),
+        ] {
+            let e = settings(limit, inc).check(1_000_000).unwrap_err();
+            assert!(e.to_string().contains("2400 to 10800 by 600"), "{e}");
+        }
+        // A clock stored before (an 8-minute Swiss) is still played as it is.
+        assert_eq!(settings(480, 2).control().unwrap().base_secs(), 480);
+    }
+
+    #[test]
+    fn automatic_round_intervals_follow_the_estimated_game() {
+        let delay =
+            |limit, inc| RoundInterval::Auto.delay_s(TimeControl::from_secs(limit, inc).unwrap());
+        assert_eq!(delay(30, 0), Some(10));
+        assert_eq!(delay(300, 0), Some(10));
+        assert_eq!(delay(600, 5), Some(30));
+        assert_eq!(delay(5400, 30), Some(60));
+    }
 }

@@ -13,8 +13,8 @@ export interface Cell {
   speed: Speed;
 }
 
-/** The server's speed of each preset (blitz under 8 minutes for 40 moves, classical from 25). */
-const PRESET_SPEED: Readonly<Record<string, Speed>> = { '3+2': 'blitz', '5+3': 'blitz', '10+5': 'rapid', '15+10': 'rapid', '30+20': 'classical' };
+/** The server's speed of each preset (bullet under 3 minutes for 40 moves, blitz under 8, classical from 25). */
+const PRESET_SPEED: Readonly<Record<string, Speed>> = { '1+0': 'bullet', '2+1': 'bullet', '3+2': 'blitz', '5+3': 'blitz', '10+5': 'rapid', '15+10': 'rapid', '30+20': 'classical' };
 
 /** The grid: the presets in Chess, then in Chess960. */
 export const CELLS: readonly Cell[] = (['standard', 'chess960'] as const).flatMap((variant) =>

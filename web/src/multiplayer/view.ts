@@ -78,7 +78,7 @@ function numberField(ctrl: MultiplayerCtrl, key: 'minutes' | 'increment', label:
   return h('div.field.tc-field', [
     h('label', { attrs: { for: id } }, label),
     h('input', {
-      attrs: { id, type: 'number', inputmode: 'numeric', min: range.min, max: range.max, step: 1, 'aria-describedby': 'open-table-error', 'data-testid': id },
+      attrs: { id, type: 'number', inputmode: key === 'minutes' ? 'decimal' : 'numeric', min: range.min, max: range.max, step: key === 'minutes' ? 'any' : 1, 'aria-describedby': 'open-table-error', 'data-testid': id },
       props: { value: ctrl.settings[key] },
       on: { input: (e: Event) => ctrl.set(key, (e.target as HTMLInputElement).value) },
     }),
@@ -159,7 +159,7 @@ export function loginFirst(path: string, text: Key, testid: string): VNode {
 
 /** A table's settings in words: ["5+3", "Blitz", "Standard chess", "FIDE rules", "Rated"]. */
 export function tableParts(table: Pick<Table, 'minutes' | 'increment' | 'speed' | 'variant' | 'rules' | 'rated'>): string[] {
-  const speed = table.speed === 'blitz' || table.speed === 'rapid' || table.speed === 'classical' ? t(`speed.${table.speed}` as Key) : null;
+  const speed = table.speed === 'bullet' || table.speed === 'blitz' || table.speed === 'rapid' || table.speed === 'classical' ? t(`speed.${table.speed}` as Key) : null;
   return [tcLabel(table), speed, t(`variant.${table.variant}` as Key), t(`rules.${table.rules}` as Key), t(table.rated ? 'multiplayer.rated' : 'multiplayer.casual')].filter(
     (p): p is string => !!p,
   );

@@ -12,7 +12,7 @@ function numberField(ctrl: ChallengeCtrl, key: 'minutes' | 'increment', label: s
   return h('div.field.tc-field', [
     h('label', { attrs: { for: id } }, label),
     h('input', {
-      attrs: { id, type: 'number', inputmode: 'numeric', min: range.min, max: range.max, step: 1, 'aria-describedby': 'challenge-error', 'data-testid': id },
+      attrs: { id, type: 'number', inputmode: key === 'minutes' ? 'decimal' : 'numeric', min: range.min, max: range.max, step: key === 'minutes' ? 'any' : 1, 'aria-describedby': 'challenge-error', 'data-testid': id },
       props: { value: ctrl.settings[key] },
       on: { input: (e: Event) => ctrl.set(key, (e.target as HTMLInputElement).value) },
     }),

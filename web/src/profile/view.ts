@@ -58,7 +58,7 @@ export function profileView(ctrl: ProfileCtrl): VNode {
       ? h(
           'ul.profile-ratings',
           { attrs: { 'data-testid': 'profile-ratings', 'aria-label': t('profile.ratings') } },
-          (['blitz', 'rapid', 'classical'] as const).flatMap((speed) => {
+          (['bullet', 'blitz', 'rapid', 'classical'] as const).flatMap((speed) => {
             const r = user.ratings?.[speed];
             return r ? [h('li', { attrs: { 'data-testid': `profile-rating-${speed}` } }, [h('span.muted', t(`speed.${speed}` as Key)), ' ', h('strong', ratingLabel(r))])] : [];
           }),

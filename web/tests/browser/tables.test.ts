@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { BASE, clickMove, closeBrowser, DESKTOP, done, newPage, PHONE, shot, waitForOurTurn, waitForPlies } from './helpers.js';
+import { BASE, clickMove, closeBrowser, DESKTOP, done, newPage, PHONE, selectLang, shot, waitForOurTurn, waitForPlies } from './helpers.js';
 
 after(closeBrowser);
 
@@ -240,9 +240,9 @@ test('the Multiplayer page: anonymous visitors are asked to log in; time control
   const name = await signUp(host.page, 'Hostess');
   await host.page.goto('/multiplayer');
   // Out of range: refused in the form, nothing sent.
-  await host.page.getByTestId('table-minutes').fill('45');
+  await host.page.getByTestId('table-minutes').fill('181');
   await host.page.getByTestId('open-table-submit').click();
-  await host.page.getByTestId('open-table-error').filter({ hasText: '3 to 30 minutes' }).waitFor();
+  await host.page.getByTestId('open-table-error').filter({ hasText: 'whole minutes up to 180' }).waitFor();
   assert.equal(new URL(host.page.url()).pathname, '/multiplayer');
   // An unknown code.
   await host.page.getByTestId('join-code').fill('ZZZZZZ');
@@ -374,4 +374,47 @@ test('an aborted game reads "Aborted" on the banner, the home list and the profi
   await a.page.getByTestId('review-error').filter({ hasText: 'aborted' }).waitFor();
   await done(a.context, a.page);
   await done(b.context, b.page);
+});
+
+test('a 1+0 bullet table: the preset opens it, its page and the lobby say Bullet in four languages; a guest sits and both clocks show 1:00', { skip }, async () => {
+  const host = await newPage();
+  const guest = await newPage();
+  await signUp(host.page, 'Bullet');
+  await signUp(guest.page, 'Quick');
+  await host.page.goto('/multiplayer');
+  await host.page.getByTestId('open-table-form').waitFor();
+  await host.page.getByTestId('tc-1+0').click();
+  assert.equal(await host.page.getByTestId('tc-1+0').getAttribute('aria-pressed'), 'true');
+  assert.equal(await host.page.getByTestId('table-minutes').inputValue(), '1');
+  assert.equal(await host.page.getByTestId('table-increment').inputValue(), '0');
+  await host.page.getByTestId('table-private').uncheck();
+  await host.page.getByTestId('open-table-submit').click();
+  await host.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await host.page.getByTestId('table-code').textContent()) ?? '').trim();
+  const settings = host.page.getByTestId('table-settings');
+  await settings.filter({ hasText: '1+0' }).waitFor();
+  assert.match((await settings.textContent()) ?? '', /^1\+0 · Bullet · /);
+  for (const [lang, word] of [
+    ['fr', 'Bullet'],
+    ['ru', 'Пуля'],
+    ['ro', 'Bullet'],
+    ['en', 'Bullet'],
+  ] as const) {
+    await selectLang(host.page, lang);
+    await settings.filter({ hasText: `1+0 · ${word} · ` }).waitFor();
+  }
+  // The lobby lists it as bullet; the guest sits, and the game starts with a minute each, no increment.
+  await guest.page.goto('/multiplayer');
+  const item = guest.page.locator(`[data-testid="lobby-table"][data-code="${code}"]`);
+  await item.filter({ hasText: 'Bullet' }).waitFor();
+  const table = (await (await fetch(`${BASE}/api/tables/${code}`)).json()) as { minutes: number; increment: number; speed: string };
+  assert.deepEqual([table.minutes, table.increment, table.speed], [1, 0, 'bullet']);
+  await guest.page.getByTestId('join-code').fill(code);
+  await guest.page.getByTestId('join-submit').click();
+  for (const p of [host.page, guest.page]) {
+    await p.locator('.cg-wrap').waitFor();
+    for (const clock of ['clock-top', 'clock-bottom'] as const) assert.equal(await clockMs(p, clock), 60_000);
+  }
+  await done(host.context, host.page);
+  await done(guest.context, guest.page);
 });

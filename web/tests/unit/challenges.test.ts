@@ -36,12 +36,16 @@ test('the form becomes a request with lichess field names, the clock in seconds'
   assert.equal(challengeRequest({ ...defaultChallenge(), minutes: '3', increment: '2' })?.['clock.limit'], 180);
 });
 
-test('only clocks that tables play are sent (3–30 minutes, 2–20 s)', () => {
+test('only clocks played here are sent (½–180 minutes, 0–180 s), the base in seconds', () => {
+  assert.equal(challengeRequest({ ...defaultChallenge(), minutes: '0.5', increment: '0' })?.['clock.limit'], 30);
+  assert.equal(challengeRequest({ ...defaultChallenge(), minutes: '0.75', increment: '0' })?.['clock.limit'], 45);
+  assert.equal(challengeRequest({ ...defaultChallenge(), minutes: '1', increment: '0' })?.['clock.limit'], 60);
+  assert.equal(challengeRequest({ ...defaultChallenge(), minutes: '180', increment: '180' })?.['clock.limit'], 10_800);
   for (const [minutes, increment] of [
-    ['2', '3'],
-    ['31', '3'],
-    ['5', '1'],
-    ['5', '21'],
+    ['0', '3'],
+    ['0.25', '3'],
+    ['181', '3'],
+    ['5', '181'],
     ['5.5', '3'],
     ['', '3'],
     ['5', 'x'],

@@ -14,14 +14,14 @@ test('the grid has every preset in Chess then in Chess960, each with its speed',
   assert.equal(CELLS.length, 2 * PRESETS.length);
   assert.deepEqual(
     CELLS.map(cellId),
-    ['standard', 'chess960'].flatMap((v) => ['3+2', '5+3', '10+5', '15+10', '30+20'].map((tc) => `${v}-${tc}`)),
+    ['standard', 'chess960'].flatMap((v) => ['1+0', '2+1', '3+2', '5+3', '10+5', '15+10', '30+20'].map((tc) => `${v}-${tc}`)),
   );
   assert.deepEqual(
-    CELLS.slice(0, 5).map((c) => c.speed),
-    ['blitz', 'blitz', 'rapid', 'rapid', 'classical'],
+    CELLS.slice(0, 7).map((c) => c.speed),
+    ['bullet', 'bullet', 'blitz', 'blitz', 'rapid', 'rapid', 'classical'],
   );
   assert.equal(new Set(CELLS.map(cellId)).size, CELLS.length);
-  assert.deepEqual(seekRequest(CELLS[6]!, false), { variant: 'chess960', minutes: 5, increment: 3, rated: false });
+  assert.deepEqual(seekRequest(CELLS[10]!, false), { variant: 'chess960', minutes: 5, increment: 3, rated: false });
 });
 
 test('the waiting seeks follow the lobby socket: list, add without duplicates, remove', () => {
@@ -37,7 +37,7 @@ test('the waiting seeks follow the lobby socket: list, add without duplicates, r
 });
 
 test('each cell counts the others waiting for the same game, rated or casual as chosen', () => {
-  const blitz = CELLS[0]!;
+  const blitz = CELLS[2]!;
   const seeks = [
     seek(1, 'ann'),
     seek(2, 'Bob'),
@@ -48,7 +48,8 @@ test('each cell counts the others waiting for the same game, rated or casual as 
   assert.equal(waitingFor(seeks, blitz, true), 2);
   assert.equal(waitingFor(seeks, blitz, true, 'bob'), 1, 'not counting oneself, whatever the case');
   assert.equal(waitingFor(seeks, blitz, false), 1);
-  assert.equal(waitingFor(seeks, CELLS[5]!, true), 1);
-  assert.equal(waitingFor(seeks, CELLS[1]!, true), 1);
-  assert.equal(waitingFor(seeks, CELLS[2]!, true), 0);
+  assert.equal(waitingFor(seeks, CELLS[9]!, true), 1);
+  assert.equal(waitingFor(seeks, CELLS[3]!, true), 1);
+  assert.equal(waitingFor(seeks, CELLS[4]!, true), 0);
+  assert.equal(waitingFor(seeks, CELLS[0]!, true), 0, 'nobody waits for 1+0');
 });

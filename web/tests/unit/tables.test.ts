@@ -43,20 +43,26 @@ test('only the running clock counts down, from the moment the state was received
   assert.equal(remaining(stopped, 'black', 60_000), 95_000);
 });
 
-test('time controls: the presets are valid; custom minutes 3–30 and increment 2–20, whole numbers only', () => {
-  assert.deepEqual(PRESETS.map(tcLabel), ['3+2', '5+3', '10+5', '15+10', '30+20']);
+test('time controls: the presets are valid; custom minutes ½, ¾, 1½ or whole 1–180 and increment 0–180', () => {
+  assert.deepEqual(PRESETS.map(tcLabel), ['1+0', '2+1', '3+2', '5+3', '10+5', '15+10', '30+20']);
   for (const p of PRESETS) assert.ok(validTimeControl(p), tcLabel(p));
   assert.deepEqual(parseTimeControl('3', '2'), { minutes: 3, increment: 2 });
   assert.deepEqual(parseTimeControl(' 30 ', '20'), { minutes: 30, increment: 20 });
+  assert.deepEqual(parseTimeControl('0.5', '0'), { minutes: 0.5, increment: 0 });
+  assert.deepEqual(parseTimeControl('0.75', '0'), { minutes: 0.75, increment: 0 });
+  assert.deepEqual(parseTimeControl('1.5', '1'), { minutes: 1.5, increment: 1 });
+  assert.deepEqual(parseTimeControl('90', '30'), { minutes: 90, increment: 30 });
+  assert.deepEqual(parseTimeControl('180', '180'), { minutes: 180, increment: 180 });
   for (const [m, i] of [
-    ['2', '5'],
-    ['31', '5'],
-    ['10', '1'],
-    ['10', '21'],
-    ['10', '0'],
+    ['0', '5'],
+    ['0.25', '5'],
+    ['181', '5'],
+    ['10', '181'],
     ['', '5'],
     ['10', ''],
     ['7.5', '5'],
+    ['2.5', '5'],
+    ['10', '1.5'],
     ['1e1', '5'],
     ['-5', '5'],
     ['ten', '5'],
@@ -71,7 +77,8 @@ test('the open-a-table request: public unless private, out-of-range time control
   const base = { variant: 'chess960', minutes: '15', increment: '10', rules: 'fide', rated: false, private: true } as const;
   assert.deepEqual(tableRequest(base), { variant: 'chess960', minutes: 15, increment: 10, rules: 'fide', rated: false, public: false });
   assert.equal(tableRequest({ ...base, private: false })?.public, true);
-  assert.equal(tableRequest({ ...base, minutes: '45' }), null);
+  assert.equal(tableRequest({ ...base, minutes: '181' }), null);
+  assert.equal(tableRequest({ ...base, minutes: '0.5', increment: '0' })?.minutes, 0.5);
 });
 
 test('table codes are read in any case, with spaces, dashes or as a whole link; look-alikes are refused', () => {

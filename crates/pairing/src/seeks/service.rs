@@ -369,7 +369,7 @@ impl<S: SeekStore> Seeks<S> {
                 host: a.player.clone(),
                 guest: Some(b.player.clone()),
                 variant: a.key.variant,
-                minutes: a.key.minutes,
+                base_s: a.key.minutes * 60,
                 increment_s: a.key.increment,
                 rules: RuleSet::default(),
                 rated: a.key.rated,

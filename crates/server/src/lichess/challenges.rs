@@ -127,12 +127,11 @@ pub async fn challenge_json(
     c: &ChallengeRow,
     viewer: Option<&str>,
 ) -> LiResult<Value> {
-    let control = TimeControl::table(c.minutes, c.increment_s)
+    let control = TimeControl::from_secs(c.base_s, c.increment_s)
         .map_err(|e| LiError::from(crate::error::ApiError::internal(e)))?;
     let speed = control.speed();
     let challenger = side_json(pairing, &c.challenger, speed).await?;
     let dest = side_json(pairing, &c.dest, speed).await?;
-    let limit = c.minutes * 60;
     let mut v = json!({
         "id": c.id,
         "url": format!("/game/{}", c.id),
@@ -144,9 +143,9 @@ pub async fn challenge_json(
         "speed": speed_name(control),
         "timeControl": {
             "type": "clock",
-            "limit": limit,
+            "limit": c.base_s,
             "increment": c.increment_s,
-            "show": format!("{}+{}", c.minutes, c.increment_s),
+            "show": control.to_string(),
         },
         "color": c.color,
         "finalColor": c.final_color,
@@ -352,10 +351,21 @@ mod tests {
 
     #[test]
     fn speeds_and_reasons_are_lichess_s() {
-        let control = |m, i| TimeControl::table(m, i).unwrap();
-        assert_eq!(speed_name(control(5, 3)), "blitz");
-        assert_eq!(speed_name(control(10, 2)), "rapid");
-        assert_eq!(speed_name(control(25, 2)), "classical");
+        let control = |s, i| TimeControl::from_secs(s, i).unwrap();
+        assert_eq!(speed_name(control(30, 0)), "bullet");
+        assert_eq!(speed_name(control(60, 0)), "bullet");
+        assert_eq!(speed_name(control(120, 1)), "bullet");
+        assert_eq!(speed_name(control(300, 3)), "blitz");
+        assert_eq!(speed_name(control(600, 2)), "rapid");
+        assert_eq!(speed_name(control(1500, 2)), "classical");
+        assert_eq!(speed_name(control(10_800, 180)), "classical");
+        // Our speed and lichess's agree on every clock played here.
+        for base in (30..=10_800).filter(|b| TimeControl::valid_base_secs(*b)) {
+            for inc in [0, 1, 2, 3, 5, 10, 30, 60, 180] {
+                let c = control(base, inc);
+                assert_eq!(speed_name(c), c.speed().as_str(), "{c}");
+            }
+        }
         let keys: Vec<&str> = DECLINE_REASONS.iter().map(|(k, _)| *k).collect();
         assert_eq!(keys, plyyard_pairing::challenges::DECLINE_KEYS);
     }

@@ -409,7 +409,9 @@ async fn bad_challenges_are_refused_and_change_nothing(db: TestDb) {
         ("alice", BLITZ.1, 400),
         ("nobody", BLITZ.1, 404),
         ("bob", r#"{"days":2}"#, 400),
-        ("bob", r#"{"clock.limit":60,"clock.increment":0}"#, 400),
+        ("bob", r#"{"clock.limit":15,"clock.increment":0}"#, 400),
+        ("bob", r#"{"clock.limit":10860,"clock.increment":0}"#, 400),
+        ("bob", r#"{"clock.limit":60,"clock.increment":181}"#, 400),
         (
             "bob",
             r#"{"clock.limit":300,"clock.increment":3,"variant":"atomic"}"#,

@@ -102,8 +102,9 @@ async fn tables_open_join_and_checkmate(db: TestDb) {
     );
     let host = player(&srv, "hostess").await;
     for bad in [
-        json!({"minutes": 2, "increment": 3}),
-        json!({"minutes": 5, "increment": 21}),
+        json!({"minutes": 0.25, "increment": 3}),
+        json!({"minutes": 181, "increment": 3}),
+        json!({"minutes": 5, "increment": 181}),
     ] {
         assert_eq!(
             host.post_json("/api/tables", &bad).await.unwrap().status,
