@@ -18,7 +18,9 @@ the batch API over lichess's sample, imported with `plyyard puzzles import`), th
 (`teams.*`: open and closed, requests, kicks, lists), an Arena
 (`tournaments.*`: created to start in 2 s, joined by two accounts whose
 event streams both get the game, played to mate, the winner's 2 points in
-the results, terminate refused to another), the streams'
+the results, terminate refused to another), relations (`relations.*`:
+follow, the NDJSON list, unfollow; a block through `requests`, after which
+the blocked player's follow and challenge are refused), the streams'
 keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
 `requests`, as an app does it). The server and the temporary folder are
 removed on any exit. Every stream read has a deadline, so that a server that
@@ -1109,6 +1111,61 @@ class Swiss(Base):
         self.assertIn("error", body)
         status, body = raw_json(dee_token, "GET", "/api/swiss/nosuchid")
         self.assertEqual(status, 404, body)
+
+
+FOLLOW_SCOPES = "follow:read,follow:write,challenge:write,challenge:read"
+
+
+class Relations(Base):
+    def test_follow_list_unfollow_and_block_through_berserk(self):
+        an, bn, cn = self.name("fan"), self.name("star"), self.name("idol")
+        ann, _ = player(an, FOLLOW_SCOPES)
+        bob, bob_token = player(bn, FOLLOW_SCOPES)
+        player(cn, FOLLOW_SCOPES)
+        ann.relations.follow(bn)
+        ann.relations.follow(cn)
+        ann.relations.follow(bn)  # again: nothing changes
+        followed = list(ann.relations.get_users_followed())
+        self.assertEqual([u["username"] for u in followed], [cn, bn])
+        self.assertEqual(followed[1]["id"], bn.lower())
+        self.assertIn("perfs", followed[1])
+        self.assertIsInstance(followed[1]["createdAt"], datetime.datetime)
+        ann.relations.unfollow(cn)
+        self.assertEqual([u["username"] for u in ann.relations.get_users_followed()], [bn])
+
+        # Bob blocks Ann (berserk 0.14 has no call for it): her follow of
+        # him ends, and her challenges to him are refused.
+        status, body = raw_json(bob_token, "POST", f"/api/rel/block/{an}")
+        self.assertEqual((status, body), (200, {"ok": True}))
+        self.assertEqual(list(ann.relations.get_users_followed()), [])
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.relations.follow(bn)
+        self.assertEqual(e.exception.status_code, 403)
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.challenges.create(bn, rated=False, clock_limit=300, clock_increment=3)
+        self.assertEqual(e.exception.status_code, 400)
+        self.assertEqual(bob.challenges.get_mine()["in"], [])
+        status, body = raw_json(bob_token, "POST", f"/api/rel/unblock/{an}")
+        self.assertEqual((status, body), (200, {"ok": True}))
+        c = ann.challenges.create(bn, rated=False, clock_limit=300, clock_increment=3)
+        self.assertEqual(c["status"], "created")
+        ann.challenges.cancel(c["id"])
+
+    def test_follow_oneself_or_nobody_and_scopes(self):
+        name = self.name("lone")
+        me, _ = player(name, FOLLOW_SCOPES)
+        for dest, status in ((name, 400), ("nosuchplayer42", 404)):
+            for call in (me.relations.follow, me.relations.unfollow):
+                with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                    call(dest)
+                self.assertEqual(e.exception.status_code, status)
+                self.assertIn("error", e.exception.cause)
+        _, token = player(self.name("noscope"), "challenge:read")
+        for method, path in (("POST", f"/api/rel/follow/{name}"), ("GET", "/api/rel/following"),
+                             ("POST", f"/api/rel/block/{name}")):
+            status, body = raw_json(token, method, path)
+            self.assertEqual(status, 403, (path, body))
+            self.assertIn("follow:", body["error"])
 
 
 def main():

@@ -1,27 +1,33 @@
 //! The people around the games: who is online ([`presence`]), what is said
 //! at a game ([`chat`]), what each account hears on its event stream
-//! ([`events`]), the ordered bus [`outbox`] they share in a cluster, and
-//! what text people may show to others ([`text`]).
+//! ([`events`]), who follows and blocks whom ([`relations`]), private
+//! messages ([`inbox`]), the ordered bus [`outbox`] they share in a
+//! cluster, and what text people may show to others ([`text`]).
 //!
 //! [`Social`] is the door: the server holds one and hands its parts to the
 //! routes that use them. Nothing here knows HTTP or SQL: rows go through
 //! `plyyard_store`, games through `plyyard_live`.
 //!
 //! Modules, lowest first (a module uses only modules above it in this
-//! list): `outbox`; `presence`, `events`, `chat` (with `chat::delivery`).
+//! list): `outbox`, `text`; `presence`, `events`, `chat` (with
+//! `chat::delivery`), `relations`; `inbox`.
 
 pub mod outbox;
 
 pub mod chat;
 pub mod events;
+pub mod inbox;
 pub mod presence;
+pub mod relations;
 pub mod text;
 
 use std::sync::Arc;
 
 pub use chat::{Chat, ChatHub, ClusterHub, LocalHub, Speaker};
 pub use events::Events;
+pub use inbox::Inbox;
 pub use presence::{Here, Presence};
+pub use relations::Relations;
 
 use plyyard_live::Games;
 use plyyard_store::Store;
@@ -29,7 +35,7 @@ use plyyard_store::Store;
 /// What the social domain needs from the rest of the node.
 #[derive(Debug, Clone)]
 pub struct SocialDeps {
-    /// Storage (chat lines, accounts).
+    /// Storage (chat lines, accounts, relations, messages).
     pub store: Store,
     /// Live games (who sits at a game, for its chat rooms).
     pub live: Games,
@@ -37,8 +43,9 @@ pub struct SocialDeps {
     pub bus: Option<Arc<plyyard_cluster::Bus>>,
 }
 
-/// The social domain's door: presence, account events and game chat, on
-/// this node alone or shared by a cluster's nodes over the bus.
+/// The social domain's door: presence, account events, game chat,
+/// relations and private messages, on this node alone or shared by a
+/// cluster's nodes over the bus.
 #[derive(Debug, Clone)]
 pub struct Social {
     /// Which accounts have an open stream or socket.
@@ -48,6 +55,10 @@ pub struct Social {
     pub events: Arc<Events>,
     /// Game chat.
     pub chat: Chat,
+    /// Follows and blocks.
+    pub relations: Relations,
+    /// Private messages.
+    pub inbox: Inbox,
 }
 
 impl Social {
@@ -68,6 +79,8 @@ impl Social {
         Social {
             presence,
             events,
+            relations: Relations::new(deps.store.clone()),
+            inbox: Inbox::new(deps.store.clone()),
             chat: Chat::new(deps.store, deps.live, hub),
         }
     }

@@ -4,7 +4,8 @@
 //! The routes live by what they serve: `games` (computer games, game state,
 //! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
 //! (quick pairing), `accounts`
-//! (accounts and profiles), `positions`, `exercises`, `review`, `learn`
+//! (accounts and profiles), `social` (relations lists, friends online,
+//! the unread count), `positions`, `exercises`, `review`, `learn`
 //! (the Learn pages), and
 //! `assets` (the embedded web app). `socket` bounds every websocket
 //! (request bodies are decoded by [`crate::body`], shared with the Lichess
@@ -19,6 +20,7 @@ mod learn;
 mod positions;
 mod review;
 mod seeks;
+mod social;
 mod socket;
 mod tables;
 
@@ -69,6 +71,7 @@ pub fn router(state: AppState) -> Router {
         .merge(review::routes())
         .merge(analysis::routes())
         .merge(accounts::router())
+        .merge(social::routes())
         .layer(axum::middleware::from_fn(refuse_tokens));
     let api = own
         .merge(crate::lichess::routes())

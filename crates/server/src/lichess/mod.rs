@@ -24,6 +24,7 @@
 //! - `puzzles`: the puzzle trainer through lichess's puzzle API;
 //! - `tournaments`: Arena tournaments through lichess's Arena API.
 //! - `swiss`: Swiss tournaments through lichess's Swiss API, and TRF16.
+//! - `relations`: follows and blocks (`/api/rel/…`).
 
 mod ai;
 pub mod body;
@@ -38,6 +39,7 @@ mod games;
 mod oauth;
 mod play;
 mod puzzles;
+mod relations;
 mod seek;
 mod stream;
 pub mod swiss;
@@ -189,6 +191,11 @@ pub fn routes() -> Router<AppState> {
             get(tournaments::chat).post(tournaments::say),
         )
         .route("/api/tournament/of-game/{game}", get(tournaments::of_game))
+        .route("/api/rel/follow/{username}", post(relations::follow))
+        .route("/api/rel/unfollow/{username}", post(relations::unfollow))
+        .route("/api/rel/block/{username}", post(relations::block))
+        .route("/api/rel/unblock/{username}", post(relations::unblock))
+        .route("/api/rel/following", get(relations::following))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
         .layer(cors())

@@ -1,0 +1,138 @@
+//! The people around the games in a real Chromium against the real
+//! server: following and blocking from a profile (the lists, the online
+//! dot, the followed players online on the home page, a blocked player's
+//! challenge refused), in English, French, Russian and Romanian.
+//! Usernames carry a random suffix: the database may outlive a run.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { closeBrowser, done, newPage, PHONE, selectLang, shot } from './helpers.js';
+
+after(closeBrowser);
+
+/** Signs up through the form and waits for the name in the header. */
+async function signUp(page: Page, prefix: string): Promise<string> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await page.goto('/signup');
+  await page.getByTestId('username').fill(name);
+  await page.getByTestId('password').fill(`amber-lantern-${randomBytes(6).toString('hex')}-orbit`);
+  await page.getByTestId('submit').click();
+  await page.getByTestId('nav-user').filter({ hasText: name }).waitFor();
+  return name;
+}
+
+/** Opens `name`'s profile and waits for its relations. */
+async function profile(page: Page, name: string): Promise<void> {
+  await page.goto(`/@/${name}`);
+  await page.getByTestId('profile-name').filter({ hasText: name }).waitFor();
+  await page.getByTestId('profile-relations').waitFor();
+}
+
+/** Keeps the page's account online: its event stream held open (what a program or a tournament page does). */
+async function stayOnline(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    void fetch('/api/stream/event').then((r) => r.body?.getReader().read());
+  });
+}
+
+test('follow and unfollow from a profile: the lists, who is online, in four languages', { timeout: 120_000 }, async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const aName = await signUp(a.page, 'Fan');
+  const bName = await signUp(b.page, 'Star');
+
+  // One's own profile has no buttons; a visitor's page neither.
+  await profile(a.page, aName);
+  assert.equal(await a.page.getByTestId('profile-follow').count(), 0);
+  await a.page.getByTestId('profile-following-none').waitFor();
+
+  await profile(a.page, bName);
+  await a.page.getByTestId('profile-nb-followers').filter({ hasText: 'Followers (0)' }).waitFor();
+  await a.page.getByTestId('profile-follow').click();
+  await a.page.getByTestId('profile-unfollow').waitFor();
+  await a.page.getByTestId('profile-nb-followers').filter({ hasText: 'Followers (1)' }).waitFor();
+  await a.page.getByTestId('profile-followers-user').filter({ hasText: aName }).waitFor();
+  await shot(a.page, 'profile-follow-desktop');
+
+  // Bob comes online: Ann sees him on the home page and with a dot in her list.
+  await stayOnline(b.page);
+  await a.page.goto('/');
+  await a.page.getByTestId('friend-online').filter({ hasText: bName }).waitFor();
+  await profile(a.page, aName);
+  const mine = a.page.getByTestId('profile-following-user').filter({ hasText: bName });
+  await mine.waitFor();
+  await mine.getByTestId('online-dot').waitFor();
+  await a.page.getByTestId('profile-nb-following').filter({ hasText: 'Following (1)' }).waitFor();
+
+  // French, Russian, Romanian: the same page in each, the buttons in words of the language.
+  await profile(a.page, bName);
+  await selectLang(a.page, 'fr');
+  await a.page.getByTestId('profile-unfollow').filter({ hasText: 'Ne plus suivre' }).waitFor();
+  await a.page.getByTestId('profile-nb-followers').filter({ hasText: 'Abonnés (1)' }).waitFor();
+  await selectLang(a.page, 'ru');
+  await a.page.getByTestId('profile-block').filter({ hasText: 'Заблокировать' }).waitFor();
+  await a.page.getByTestId('profile-nb-following').filter({ hasText: 'Подписки (0)' }).waitFor();
+  await selectLang(a.page, 'ro');
+  await a.page.getByTestId('profile-unfollow').filter({ hasText: 'Nu mai urmări' }).click();
+  await a.page.getByTestId('profile-follow').filter({ hasText: 'Urmărește' }).waitFor();
+  await a.page.getByTestId('profile-followers-none').filter({ hasText: 'Nimeni deocamdată.' }).waitFor();
+  await a.page.goto('/');
+  await a.page.getByTestId('friends-none').waitFor();
+  await selectLang(a.page, 'en');
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});
+
+test('a block: the follow ends, the blocked player cannot follow or challenge, unblocked again', { timeout: 120_000 }, async () => {
+  const a = await newPage();
+  const b = await newPage({ viewport: PHONE });
+  const aName = await signUp(a.page, 'Pest');
+  const bName = await signUp(b.page, 'Calm');
+
+  await profile(a.page, bName);
+  await a.page.getByTestId('profile-follow').click();
+  await a.page.getByTestId('profile-unfollow').waitFor();
+
+  // Bob blocks Ann from her profile.
+  await profile(b.page, aName);
+  await b.page.getByTestId('profile-block').click();
+  await b.page.getByTestId('profile-unblock').waitFor();
+  await b.page.getByTestId('profile-blocking').waitFor();
+  assert.equal(await b.page.getByTestId('profile-follow').count(), 0);
+  await shot(b.page, 'profile-blocking-phone');
+
+  // Ann no longer follows him, cannot again, and her challenge is refused.
+  await profile(a.page, bName);
+  await a.page.getByTestId('profile-nb-followers').filter({ hasText: 'Followers (0)' }).waitFor();
+  await a.page.getByTestId('profile-follow').click();
+  await a.page.getByTestId('rel-error').filter({ hasText: 'does not accept' }).waitFor();
+  const refused = await a.page.evaluate(async (dest) => {
+    const r = await fetch(`/api/challenge/${dest}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ 'clock.limit': 300, 'clock.increment': 3 }) });
+    return { status: r.status, body: (await r.json()) as { error?: string } };
+  }, bName);
+  assert.equal(refused.status, 400, JSON.stringify(refused));
+  assert.match(refused.body.error ?? '', /does not accept challenges/);
+
+  // Following oneself or nobody: clear errors.
+  const errors = await a.page.evaluate(async (me) => {
+    const post = async (path: string) => {
+      const r = await fetch(path, { method: 'POST' });
+      return [r.status, ((await r.json()) as { error?: string }).error ?? ''] as const;
+    };
+    return [await post(`/api/rel/follow/${me}`), await post('/api/rel/follow/nobody_at_all_here')];
+  }, aName);
+  const [self, nobody] = errors;
+  assert.equal(self?.[0], 400);
+  assert.match(self?.[1] ?? '', /yourself/);
+  assert.equal(nobody?.[0], 404);
+
+  // Unblocked: Ann may follow again.
+  await b.page.getByTestId('profile-unblock').click();
+  await b.page.getByTestId('profile-follow').waitFor();
+  await profile(a.page, bName);
+  await a.page.getByTestId('profile-follow').click();
+  await a.page.getByTestId('profile-unfollow').waitFor();
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});
