@@ -20,7 +20,10 @@ the batch API over lichess's sample, imported with `plyyard puzzles import`), th
 event streams both get the game, played to mate, the winner's 2 points in
 the results, terminate refused to another), relations (`relations.*`:
 follow, the NDJSON list, unfollow; a block through `requests`, after which
-the blocked player's follow and challenge are refused), the streams'
+the blocked player's follow and challenge are refused), private messages
+(`messaging.send`, and `GET /inbox/{username}` as JSON: a new account's
+message to a stranger, to oneself, too long, or to a player who blocks
+one refused), the streams'
 keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
 `requests`, as an app does it). The server and the temporary folder are
 removed on any exit. Every stream read has a deadline, so that a server that
@@ -1166,6 +1169,78 @@ class Relations(Base):
             status, body = raw_json(token, method, path)
             self.assertEqual(status, 403, (path, body))
             self.assertIn("follow:", body["error"])
+
+MSG_SCOPES = "msg:write,follow:write,follow:read"
+
+
+def inbox_json(token, path):
+    """`GET path` as a program asks for it (`Accept: application/json`)."""
+    r = requests.get(SERVER.base + path, headers={"Authorization": f"Bearer {token}",
+                                                  "Accept": "application/json"}, timeout=30)
+    return r.status_code, r.json()
+
+
+class Messaging(Base):
+    def test_a_message_through_berserk_and_the_conversation_as_json(self):
+        an, bn = self.name("writer"), self.name("reader")
+        ann, ann_token = player(an, MSG_SCOPES)
+        bob, bob_token = player(bn, MSG_SCOPES)
+        # Both accounts are new: Ann may not write to Bob, a stranger.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.messaging.send(bn, "hello")
+        self.assertEqual(e.exception.status_code, 403)
+        self.assertIn("first hour", e.exception.cause["error"])
+        # Once Bob follows her, she may.
+        bob.relations.follow(an)
+        ann.messaging.send(bn, "Hello <b>Bob</b>\nsecond line")
+        status, inbox = inbox_json(bob_token, f"/inbox/{an}")
+        self.assertEqual(status, 200, inbox)
+        self.assertEqual(inbox["me"]["id"], bn.lower())
+        self.assertEqual([c["user"]["name"] for c in inbox["contacts"]], [an])
+        convo = inbox["convo"]
+        self.assertEqual(convo["user"]["name"], an)
+        self.assertEqual([(m["user"], m["text"]) for m in convo["msgs"]],
+                         [(an.lower(), "Hello <b>Bob</b>\nsecond line")])
+        self.assertIsInstance(convo["msgs"][0]["date"], int)
+        self.assertEqual(convo["relations"], {"out": True})
+        self.assertTrue(convo["postable"])
+        # Bob answers with a form, as lichess's API takes it; Ann reads it.
+        r = requests.post(SERVER.base + f"/inbox/{an}", data={"text": "hi Ann"},
+                          headers={"Authorization": f"Bearer {bob_token}"}, timeout=30)
+        self.assertEqual((r.status_code, r.json()), (200, {"ok": True}))
+        status, inbox = inbox_json(ann_token, "/inbox")
+        self.assertEqual(status, 200, inbox)
+        last = inbox["contacts"][0]["lastMsg"]
+        self.assertEqual((last["text"], last["user"], last["read"]), ("hi Ann", bn.lower(), False))
+
+    def test_bad_messages_are_refused_and_nothing_is_stored(self):
+        an, bn = self.name("loud"), self.name("quiet")
+        ann, ann_token = player(an, MSG_SCOPES)
+        bob, bob_token = player(bn, MSG_SCOPES)
+        bob.relations.follow(an)
+        for who, text, status in ((an, "to me", 400), (bn, "x" * 8001, 400), (bn, "  ", 400),
+                                  ("nosuchplayer42", "hi", 404)):
+            with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                ann.messaging.send(who, text)
+            self.assertEqual(e.exception.status_code, status, (who, len(text)))
+            self.assertIn("error", e.exception.cause)
+        ann.messaging.send(bn, "\u00e9" * 8000)
+        # Bob blocks Ann: her messages are refused.
+        status, _ = raw_json(bob_token, "POST", f"/api/rel/block/{an}")
+        self.assertEqual(status, 200)
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.messaging.send(bn, "still there?")
+        self.assertEqual(e.exception.status_code, 403)
+        status, inbox = inbox_json(bob_token, f"/inbox/{an}")
+        self.assertEqual([len(m["text"]) for m in inbox["convo"]["msgs"]], [8000])
+        status, inbox = inbox_json(ann_token, f"/inbox/{bn}")
+        self.assertEqual((inbox["convo"]["postable"], inbox["convo"]["refusal"]), (False, "blocked"))
+        # Without msg:write, a token can neither write nor read.
+        _, token = player(self.name("mute"), "follow:read")
+        status, body = raw_json(token, "POST", f"/inbox/{bn}", data={"text": "hi"})
+        self.assertEqual(status, 403, body)
+        status, body = inbox_json(token, "/inbox")
+        self.assertEqual(status, 403, body)
 
 
 def main():

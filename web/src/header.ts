@@ -1,5 +1,5 @@
 //! The site header: skip link, brand, the Learn, Multiplayer and Clubs links, account links (sign up / log in, or
-//! the username, settings and log out) and the language switcher.
+//! the username, the inbox with its unread count, settings and log out) and the language switcher.
 import { h, type VNode } from 'snabbdom';
 import { type Account, profilePath } from './api.js';
 import { isLang, type Lang, LANG_NAMES, LANGS, t } from './i18n.js';
@@ -9,6 +9,8 @@ export interface HeaderState {
   account: Account | null;
   /** The language shown in the switcher (the one being loaded, during a switch). */
   lang: Lang;
+  /** Conversations with a message the account has not read. */
+  unread: number;
   switchLang(lang: Lang): void;
   logout(): void;
 }
@@ -20,6 +22,10 @@ function accountNav(s: HeaderState): VNode {
     a
       ? [
           h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
+          h('a.nav-inbox', { attrs: { href: '/inbox', 'data-testid': 'nav-inbox', title: s.unread > 0 ? t('nav.inbox.unread', { n: s.unread }) : t('nav.inbox') } }, [
+            t('nav.inbox'),
+            s.unread > 0 ? h('span.nav-count', { attrs: { 'data-testid': 'nav-inbox-unread' } }, String(s.unread)) : null,
+          ]),
           h('a', { attrs: { href: '/account', 'data-testid': 'nav-account' } }, t('nav.account')),
           h('button.link-button', { attrs: { type: 'button', 'data-testid': 'nav-logout' }, on: { click: () => s.logout() } }, t('nav.logout')),
         ]

@@ -2,8 +2,8 @@
 //! of 1 to [`MAX_CHARS`] characters, line breaks allowed, nothing that
 //! spoofs), who may write to whom (nobody to themselves, nobody to a
 //! player who blocks them or whom they block, and a new account — younger
-//! than [`NEW_ACCOUNT_MS`] — only to players who follow it or have played
-//! it), and [`Inbox`], which keeps them in the store and tells the
+//! than [`NEW_ACCOUNT_MS`] — only to players it knows: who follow it, have
+//! played it or wrote to it), and [`Inbox`], which keeps them in the store and tells the
 //! recipient.
 //!
 //! The daily cap is the caller's quota (the server's limiter, keyed by
@@ -58,8 +58,8 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
 }
 
 /// Whether a sender whose account is `age_ms` old may write to a
-/// recipient it `knows` (the recipient follows it, or they have played):
-/// a new account writes only to players it knows.
+/// recipient it `knows` (the recipient follows it, has played it or wrote
+/// to it): a new account writes only to players it knows.
 pub fn new_account_rule(age_ms: i64, knows: bool) -> bool {
     age_ms >= NEW_ACCOUNT_MS || knows
 }
@@ -97,7 +97,7 @@ impl Refusal {
                 ApiError::forbidden("You block this player: unblock them to write to them")
             }
             Refusal::NewAccount => ApiError::forbidden(
-                "In its first hour an account may only write to players who follow it or have played it",
+                "In its first hour an account may only write to players who follow it, have played it or wrote to it",
             ),
         };
         e.with_reason(self.code())
@@ -148,11 +148,10 @@ impl Inbox {
         }
         let age = now_ms() - from.created_at;
         if age < NEW_ACCOUNT_MS {
+            let (me, them) = (&from.player_id, &to.player_id);
             let knows = back == Some(RelationKind::Follow)
-                || self
-                    .store
-                    .have_played(&from.player_id, &to.player_id)
-                    .await?;
+                || self.store.have_played(me, them).await?
+                || self.store.has_written(them, me).await?;
             if !new_account_rule(age, knows) {
                 return Ok(Some(Refusal::NewAccount));
             }

@@ -167,6 +167,19 @@ impl Store {
             .collect()
     }
 
+    /// Whether `author` ever wrote to `reader`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn has_written(&self, author: &str, reader: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT 1 FROM msgs WHERE thread_id = $1 AND author = $2 LIMIT 1")
+            .bind(thread_id(author, reader))
+            .bind(author)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// `reader` read their thread with `other`. Whether it was unread.
     ///
     /// # Errors

@@ -154,6 +154,8 @@ async fn messages_make_one_thread_per_pair_with_its_unread_mark() {
             .await
             .unwrap();
         assert_eq!(thread_id("pBob", "pAnn"), thread_id("pAnn", "pBob"));
+        assert!(store.has_written("pCy", "pAnn").await.unwrap());
+        assert!(!store.has_written("pAnn", "pCy").await.unwrap());
 
         let between = store.msgs_between("pBob", "pAnn", 10).await.unwrap();
         assert_eq!(

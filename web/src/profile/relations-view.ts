@@ -1,5 +1,5 @@
-//! The relations part of a profile page: follow and block buttons for a
-//! logged-in visitor, then the player's follows and followers, each name
+//! The relations part of a profile page: follow and block buttons and a
+//! link to write to the player, for a logged-in visitor, then the player's follows and followers, each name
 //! a link to its profile with a dot when the player is online.
 import { h, type VNode } from 'snabbdom';
 import { profilePath } from '../api.js';
@@ -27,6 +27,7 @@ function buttons(ctrl: RelationsCtrl): VNode | null {
   const button = (change: Parameters<RelationsCtrl['change']>[0], testid: string, label: string, danger = false): VNode =>
     h(danger ? 'button.danger.small' : 'button.small', { attrs: { type: 'button', 'data-testid': testid }, props: { disabled: ctrl.busy }, on: { click: () => ctrl.change(change) } }, label);
   return h('div.rel-actions', [
+    you.blocking ? null : h('a.button.small', { attrs: { href: `/inbox/${encodeURIComponent(ctrl.username)}`, 'data-testid': 'profile-message' } }, t('inbox.message')),
     you.blocking ? null : you.following ? button('unfollow', 'profile-unfollow', t('rel.unfollow')) : button('follow', 'profile-follow', t('rel.follow')),
     you.blocking ? button('unblock', 'profile-unblock', t('rel.unblock')) : button('block', 'profile-block', t('rel.block'), true),
     you.blocking ? h('p.muted.small', { attrs: { 'data-testid': 'profile-blocking' } }, t('rel.blocking')) : null,

@@ -1,13 +1,16 @@
 //! The people around the games in a real Chromium against the real
 //! server: following and blocking from a profile (the lists, the online
 //! dot, the followed players online on the home page, a blocked player's
-//! challenge refused), in English, French, Russian and Romanian.
+//! challenge refused), and private messages (the inbox, a conversation
+//! opened from a profile, the header's unread count, text never read as
+//! HTML, a new account's message to a stranger refused, a cross-site
+//! write refused), in English, French, Russian and Romanian.
 //! Usernames carry a random suffix: the database may outlive a run.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { closeBrowser, done, newPage, PHONE, selectLang, shot } from './helpers.js';
+import { BASE, closeBrowser, done, newPage, PHONE, selectLang, shot } from './helpers.js';
 
 after(closeBrowser);
 
@@ -133,6 +136,90 @@ test('a block: the follow ends, the blocked player cannot follow or challenge, u
   await profile(a.page, bName);
   await a.page.getByTestId('profile-follow').click();
   await a.page.getByTestId('profile-unfollow').waitFor();
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});
+
+test('private messages: written from a profile, read in the inbox, the unread count, in four languages', { timeout: 150_000 }, async () => {
+  const a = await newPage();
+  const b = await newPage({ viewport: PHONE });
+  const aName = await signUp(a.page, 'Pen');
+  const bName = await signUp(b.page, 'Pal');
+
+  // Bob follows Ann: her new account may write to him.
+  await profile(b.page, aName);
+  await b.page.getByTestId('profile-follow').click();
+  await b.page.getByTestId('profile-unfollow').waitFor();
+
+  await profile(a.page, bName);
+  await a.page.getByTestId('profile-message').click();
+  await a.page.waitForURL((u) => u.pathname === `/inbox/${bName}`);
+  await a.page.getByTestId('inbox-empty-convo').waitFor();
+  // Empty: refused on the page, nothing sent.
+  await a.page.getByTestId('inbox-send').click();
+  await a.page.getByTestId('inbox-error').filter({ hasText: 'Write something first.' }).waitFor();
+  const text = '<b>Hello</b> Bob\n<img src=x onerror=alert(1)> second line';
+  await a.page.getByTestId('inbox-text').fill(text);
+  await a.page.getByTestId('inbox-send').click();
+  const sent = a.page.getByTestId('inbox-msg');
+  await sent.filter({ hasText: 'second line' }).waitFor();
+  assert.equal(await sent.first().getAttribute('data-mine'), 'true');
+  assert.equal(await a.page.locator('.inbox-text').first().textContent(), text);
+  assert.equal(await a.page.locator('.inbox-msg b, .inbox-msg img').count(), 0);
+  assert.equal(await a.page.getByTestId('inbox-text').inputValue(), '');
+  await shot(a.page, 'inbox-desktop');
+
+  // Bob's header counts the unread conversation; reading it clears the count.
+  await b.page.goto('/');
+  await b.page.getByTestId('nav-inbox-unread').filter({ hasText: '1' }).waitFor();
+  await b.page.getByTestId('nav-inbox').click();
+  const contact = b.page.getByTestId('inbox-contact').filter({ hasText: aName });
+  await contact.waitFor();
+  assert.equal(await contact.getAttribute('data-unread'), 'true');
+  await contact.locator('a').click();
+  await b.page.getByTestId('inbox-msg').filter({ hasText: 'second line' }).waitFor();
+  await b.page.getByTestId('nav-inbox-unread').waitFor({ state: 'detached' });
+  await shot(b.page, 'inbox-phone');
+
+  // French, Russian, Romanian: Bob answers in each.
+  for (const [lang, send, title, line] of [
+    ['fr', 'Envoyer', 'Messages', 'Bonjour'],
+    ['ru', 'Отправить', 'Сообщения', 'Привет'],
+    ['ro', 'Trimite', 'Mesaje', 'Salut'],
+  ] as const) {
+    await selectLang(b.page, lang);
+    await b.page.getByTestId('inbox-send').filter({ hasText: send }).waitFor();
+    await b.page.getByTestId('nav-inbox').filter({ hasText: title }).waitFor();
+    await b.page.getByTestId('inbox-text').fill(line);
+    await b.page.getByTestId('inbox-send').click();
+    await b.page.getByTestId('inbox-msg').filter({ hasText: line }).waitFor();
+  }
+  await selectLang(b.page, 'en');
+  await a.page.goto(`/inbox/${bName}`);
+  await a.page.getByTestId('inbox-msg').filter({ hasText: 'Salut' }).waitFor();
+  assert.equal(await a.page.getByTestId('inbox-msg').count(), 4);
+
+  // A third, new account may not write to Ann, a stranger: told so in its language.
+  const c = await newPage();
+  await signUp(c.page, 'Odd');
+  await c.page.goto(`/inbox/${aName}`);
+  await c.page.getByTestId('inbox-refusal').filter({ hasText: 'first hour' }).waitFor();
+  assert.equal(await c.page.getByTestId('inbox-form').count(), 0);
+  await selectLang(c.page, 'fr');
+  await c.page.getByTestId('inbox-refusal').filter({ hasText: 'première heure' }).waitFor();
+  await selectLang(c.page, 'en');
+  // Oneself: no conversation.
+  await c.page.goto(`/inbox/${await c.page.getByTestId('nav-user').textContent()}`);
+  await c.page.getByTestId('inbox-failed').filter({ hasText: 'yourself' }).waitFor();
+
+  // Ann's session cookie from another site cannot write.
+  const cookie = (await a.context.cookies()).map((k) => `${k.name}=${k.value}`).join('; ');
+  const foreign = await fetch(`${BASE}/inbox/${bName}`, { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=spam' });
+  assert.equal(foreign.status, 403);
+  await a.page.reload();
+  await a.page.getByTestId('inbox-msg').filter({ hasText: 'Salut' }).waitFor();
+  assert.equal(await a.page.getByTestId('inbox-msg').count(), 4);
+  await done(c.context, c.page);
   await done(a.context, a.page);
   await done(b.context, b.page);
 });

@@ -25,6 +25,8 @@
 //! - `tournaments`: Arena tournaments through lichess's Arena API.
 //! - `swiss`: Swiss tournaments through lichess's Swiss API, and TRF16.
 //! - `relations`: follows and blocks (`/api/rel/…`).
+//! - [`inbox`]: private messages (`/inbox/{username}`), mounted by
+//!   [`crate::http`] beside the web app's `/inbox` pages.
 
 mod ai;
 pub mod body;
@@ -36,6 +38,7 @@ mod game_event;
 pub mod game_json;
 pub mod game_stream;
 mod games;
+pub mod inbox;
 mod oauth;
 mod play;
 mod puzzles;
