@@ -68,6 +68,7 @@ import { arenaView } from './tournaments/view.js';
 import { tokensView } from './tokens/view.js';
 import { InboxCtrl } from './inbox/ctrl.js';
 import { UnreadCount } from './inbox/unread.js';
+import { BellCtrl } from './notify/bell.js';
 import { inboxView } from './inbox/view.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
@@ -95,6 +96,8 @@ export class App {
   private readonly incoming: IncomingCtrl;
   /** The header's count of unread conversations. */
   private readonly unread: UnreadCount;
+  /** The header's notifications, pushed over the site socket. */
+  private readonly bell: BellCtrl;
 
   constructor(
     root: Element,
@@ -108,10 +111,19 @@ export class App {
         this.account = a;
         this.incoming.follow(a !== null);
         this.unread.follow(a !== null);
+        this.bell.follow(a !== null);
         this.redraw();
       },
     };
     this.unread = new UnreadCount(() => this.redraw());
+    this.bell = new BellCtrl({
+      redraw: () => this.redraw(),
+      heard: (note) => {
+        // What the notification concerns is shown at once, not at the next poll.
+        if (note.kind === 'msg') this.unread.refresh();
+        else this.incoming.poll();
+      },
+    });
     this.incoming = new IncomingCtrl({ redraw: () => this.redraw(), navigate: (path) => this.navigate(path) });
     this.vnode = root;
     this.page = this.open();
@@ -128,6 +140,7 @@ export class App {
     this.redraw();
     this.incoming.follow(account !== null);
     this.unread.follow(account !== null);
+    this.bell.follow(account !== null);
   }
 
   private open(): Page {
@@ -195,6 +208,7 @@ export class App {
     this.page.destroy();
     this.page = this.open();
     this.unread.refresh();
+    this.bell.close();
     this.redraw();
     window.scrollTo(0, 0);
     document.getElementById('main')?.focus({ preventScroll: true });
@@ -219,6 +233,7 @@ export class App {
         this.account = null;
         this.incoming.follow(false);
         this.unread.follow(false);
+        this.bell.follow(false);
         this.navigate('/');
       });
   }
@@ -229,6 +244,7 @@ export class App {
         account: this.account,
         lang: this.wantedLang,
         unread: this.unread.n,
+        bell: this.bell,
         switchLang: (l) => this.switchLang(l),
         logout: () => this.logout(),
       }),

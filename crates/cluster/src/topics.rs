@@ -44,6 +44,8 @@ pub const LOBBY: &str = "lobby";
 pub const EVENTS: &str = "events";
 /// Game chat lines.
 pub const CHAT: &str = "chat";
+/// Notifications for the open pages of an account.
+pub const NOTIFY: &str = "notify";
 
 /// The topic on which node `node` hears answers for its seekers
 /// (`seeks:<node>`).

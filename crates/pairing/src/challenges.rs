@@ -249,6 +249,13 @@ impl Pairing {
         }
         tracing::info!(challenge = %row.id, "challenge created");
         self.announce(ChallengeNews::Made, &row);
+        if let plyyard_store::SeatInfo::User(from) = self.store.seat_info(challenger).await? {
+            let notice = plyyard_social::notify::Notice::Challenge {
+                challenge: row.id.clone(),
+                from,
+            };
+            self.social.notifications.notify(dest, notice).await;
+        }
         Ok(row)
     }
 

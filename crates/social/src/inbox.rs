@@ -3,8 +3,8 @@
 //! spoofs), who may write to whom (nobody to themselves, nobody to a
 //! player who blocks them or whom they block, and a new account — younger
 //! than [`NEW_ACCOUNT_MS`] — only to players it knows: who follow it, have
-//! played it or wrote to it), and [`Inbox`], which keeps them in the store and tells the
-//! recipient.
+//! played it or wrote to it), and [`Inbox`], which keeps them in the
+//! store and notifies the recipient.
 //!
 //! The daily cap is the caller's quota (the server's limiter, keyed by
 //! account and address), awaited once the message passed every other
@@ -12,6 +12,7 @@
 
 use std::future::Future;
 
+use crate::notify::{Notice, Notifications, quote};
 use plyyard_store::{Account, MsgRow, RelationKind, Store, ThreadRow, now_ms};
 use plyyard_wire::error::ApiError;
 
@@ -121,12 +122,16 @@ pub struct Convo {
 #[derive(Debug, Clone)]
 pub struct Inbox {
     store: Store,
+    notifications: Notifications,
 }
 
 impl Inbox {
-    /// Messages kept in `store`.
-    pub fn new(store: Store) -> Inbox {
-        Inbox { store }
+    /// Messages kept in `store`; recipients told through `notifications`.
+    pub fn new(store: Store, notifications: Notifications) -> Inbox {
+        Inbox {
+            store,
+            notifications,
+        }
     }
 
     /// Why `from` may not write to `to` now, if it may not (the text and
@@ -190,6 +195,11 @@ impl Inbox {
         self.store
             .add_msg(&from.player_id, &to.player_id, &msg)
             .await?;
+        let notice = Notice::Msg {
+            from: from.username.clone(),
+            text: quote(&msg.text),
+        };
+        self.notifications.notify(&to.player_id, notice).await;
         Ok(msg)
     }
 

@@ -1,7 +1,8 @@
 //! The people around the games: who is online ([`presence`]), what is said
 //! at a game ([`chat`]), what each account hears on its event stream
 //! ([`events`]), who follows and blocks whom ([`relations`]), private
-//! messages ([`inbox`]), the ordered bus [`outbox`] they share in a
+//! messages ([`inbox`]), the header's notifications ([`notify`]), the
+//! ordered bus [`outbox`] they share in a
 //! cluster, and what text people may show to others ([`text`]).
 //!
 //! [`Social`] is the door: the server holds one and hands its parts to the
@@ -10,13 +11,14 @@
 //!
 //! Modules, lowest first (a module uses only modules above it in this
 //! list): `outbox`, `text`; `presence`, `events`, `chat` (with
-//! `chat::delivery`), `relations`; `inbox`.
+//! `chat::delivery`), `relations`, `notify`; `inbox`.
 
 pub mod outbox;
 
 pub mod chat;
 pub mod events;
 pub mod inbox;
+pub mod notify;
 pub mod presence;
 pub mod relations;
 pub mod text;
@@ -26,6 +28,7 @@ use std::sync::Arc;
 pub use chat::{Chat, ChatHub, ClusterHub, LocalHub, Speaker};
 pub use events::Events;
 pub use inbox::Inbox;
+pub use notify::{Bell, Notifications};
 pub use presence::{Here, Presence};
 pub use relations::Relations;
 
@@ -59,6 +62,8 @@ pub struct Social {
     pub relations: Relations,
     /// Private messages.
     pub inbox: Inbox,
+    /// The header's notifications, pushed to open pages.
+    pub notifications: Notifications,
 }
 
 impl Social {
@@ -76,11 +81,17 @@ impl Social {
                 Arc::new(LocalHub::default()),
             ),
         };
+        let bell = match &deps.bus {
+            Some(bus) => Bell::clustered(bus),
+            None => Arc::new(Bell::default()),
+        };
+        let notifications = Notifications::new(deps.store.clone(), bell);
         Social {
             presence,
             events,
             relations: Relations::new(deps.store.clone()),
-            inbox: Inbox::new(deps.store.clone()),
+            inbox: Inbox::new(deps.store.clone(), notifications.clone()),
+            notifications,
             chat: Chat::new(deps.store, deps.live, hub),
         }
     }

@@ -4,7 +4,9 @@
 //! challenge refused), and private messages (the inbox, a conversation
 //! opened from a profile, the header's unread count, text never read as
 //! HTML, a new account's message to a stranger refused, a cross-site
-//! write refused), in English, French, Russian and Romanian.
+//! write refused), and the bell (a message and a challenge pushed to an
+//! open page at once, the list marked seen), in English, French, Russian
+//! and Romanian.
 //! Usernames carry a random suffix: the database may outlive a run.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -220,6 +222,64 @@ test('private messages: written from a profile, read in the inbox, the unread co
   await a.page.getByTestId('inbox-msg').filter({ hasText: 'Salut' }).waitFor();
   assert.equal(await a.page.getByTestId('inbox-msg').count(), 4);
   await done(c.context, c.page);
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});
+
+test('the bell: a message and a challenge reach an open page at once, listed and marked seen, in four languages', { timeout: 120_000 }, async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const aName = await signUp(a.page, 'Bell');
+  const bName = await signUp(b.page, 'Ring');
+  // Ann follows Bob: his new account may write to her.
+  await profile(a.page, bName);
+  await a.page.getByTestId('profile-follow').click();
+  await a.page.getByTestId('profile-unfollow').waitFor();
+  await a.page.goto('/learn');
+  await a.page.getByTestId('nav-bell').waitFor();
+  assert.equal(await a.page.getByTestId('nav-bell-count').count(), 0);
+
+  // Bob writes: Ann's page hears it without reloading.
+  const sent = await b.page.evaluate(async (to) => (await fetch(`/inbox/${to}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'ring <i>ring</i>' }) })).status, aName);
+  assert.equal(sent, 200);
+  await a.page.getByTestId('nav-bell-count').filter({ hasText: '1' }).waitFor();
+  await a.page.getByTestId('nav-inbox-unread').filter({ hasText: '1' }).waitFor();
+
+  // And his challenge: the count grows, the banner shows it.
+  const made = await b.page.evaluate(async (to) => (await fetch(`/api/challenge/${to}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ 'clock.limit': 300, 'clock.increment': 3 }) })).status, aName);
+  assert.equal(made, 200);
+  await a.page.getByTestId('nav-bell-count').filter({ hasText: '2' }).waitFor();
+
+  // The list: newest first; opening it marks both seen.
+  await a.page.getByTestId('nav-bell').click();
+  const items = a.page.getByTestId('bell-item');
+  await items.nth(1).waitFor();
+  assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), ['challenge', 'msg']);
+  await items.filter({ hasText: `${bName} challenges you` }).waitFor();
+  await items.filter({ hasText: `${bName} wrote to you: ring <i>ring</i>` }).waitFor();
+  assert.equal(await a.page.locator('.bell-item i').count(), 0);
+  await a.page.getByTestId('nav-bell-count').waitFor({ state: 'detached' });
+  await shot(a.page, 'bell-desktop');
+
+  for (const [lang, challenge, msg] of [
+    ['fr', 'vous lance un défi', 'vous a écrit'],
+    ['ru', 'вызывает вас на партию', 'пишет вам'],
+    ['ro', 'vă provoacă', 'v-a scris'],
+  ] as const) {
+    await selectLang(a.page, lang);
+    await items.filter({ hasText: challenge }).waitFor();
+    await items.filter({ hasText: msg }).waitFor();
+  }
+  await selectLang(a.page, 'en');
+  // The message's notification leads to the conversation.
+  await items.filter({ hasText: 'wrote to you' }).locator('a').click();
+  await a.page.waitForURL((u) => u.pathname === `/inbox/${bName}`);
+  await a.page.getByTestId('inbox-msg').filter({ hasText: 'ring <i>ring</i>' }).waitFor();
+  // Seen stays seen after a reload.
+  await a.page.reload();
+  await a.page.getByTestId('nav-bell').waitFor();
+  await a.page.waitForTimeout(500);
+  assert.equal(await a.page.getByTestId('nav-bell-count').count(), 0);
   await done(a.context, a.page);
   await done(b.context, b.page);
 });

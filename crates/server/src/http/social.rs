@@ -1,20 +1,28 @@
 //! The web app's own endpoints of the people around the games: a
 //! player's follows and followers with the viewer's relation to them
 //! (`GET /api/users/{name}/relations`), the followed players online
-//! (`GET /api/friends/online`) and the number of unread conversations
-//! (`GET /api/inbox/unread`). Changes go through lichess's endpoints
+//! (`GET /api/friends/online`), the number of unread conversations
+//! (`GET /api/inbox/unread`), the notifications (`GET
+//! /api/notifications`, `POST /api/notifications/seen`) and the site
+//! socket that pushes them (`/api/socket/site`, [`crate::ws::site`]).
+//! Changes of relations and messages go through lichess's endpoints
 //! (`/api/rel/…`, `/inbox/{username}`), which take the session too.
 
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
-use axum::routing::get;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::Serialize;
 
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode, echo};
 use crate::identity::Session;
+use crate::security::same_origin;
 use plyyard_accounts::rules::check_username;
 use plyyard_social::Social;
+use plyyard_social::notify::Note;
 use plyyard_store::{Account, RelationKind, Store};
 
 pub(super) fn routes() -> Router<AppState> {
@@ -22,6 +30,9 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/users/{name}/relations", get(relations))
         .route("/api/friends/online", get(online))
         .route("/api/inbox/unread", get(unread))
+        .route("/api/notifications", get(notifications))
+        .route("/api/notifications/seen", post(seen))
+        .route("/api/socket/site", get(site_socket))
 }
 
 /// A player in a list.
@@ -146,5 +157,54 @@ async fn unread(
     let me = logged_in(session)?;
     Ok(Json(UnreadJson {
         unread: social.inbox.unread(&me.player_id).await?,
+    }))
+}
+
+#[derive(Serialize)]
+struct NotesJson {
+    unseen: u64,
+    notes: Vec<Note>,
+}
+
+/// `GET /api/notifications`: the account's last notifications, newest
+/// first, and how many it has not seen.
+async fn notifications(
+    State(social): State<Social>,
+    Extension(session): Extension<Option<Session>>,
+) -> Result<Json<NotesJson>, ApiError> {
+    let me = logged_in(session)?;
+    let (notes, unseen) = social.notifications.list(&me.player_id).await?;
+    Ok(Json(NotesJson { unseen, notes }))
+}
+
+/// `POST /api/notifications/seen`: every notification of the account
+/// seen.
+async fn seen(
+    State(social): State<Social>,
+    Extension(session): Extension<Option<Session>>,
+) -> Result<Json<NotesJson>, ApiError> {
+    let me = logged_in(session)?;
+    social.notifications.see(&me.player_id).await?;
+    let (notes, unseen) = social.notifications.list(&me.player_id).await?;
+    Ok(Json(NotesJson { unseen, notes }))
+}
+
+/// `GET /api/socket/site`: the site socket of a logged-in account's page.
+async fn site_socket(
+    State(state): State<AppState>,
+    Extension(session): Extension<Option<Session>>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(format!("not a websocket upgrade: {}", e.body_text()))
+    })?;
+    if !same_origin(&headers, state.public_origin.as_deref()) {
+        return Err(ApiError::forbidden("websocket from a foreign origin"));
+    }
+    let me = logged_in(session)?;
+    let sockets = state.sockets.clone();
+    Ok(super::socket::bounded_socket(ws).on_upgrade(move |socket| {
+        sockets.track_future(crate::ws::site::session(state, me, socket))
     }))
 }

@@ -1,12 +1,14 @@
 //! Websockets: the frames a session reads and writes, independent of the
 //! transport ([`Incoming`], [`Outgoing`], [`close`] codes, in `frames`; the
 //! [`FloodGuard`] of every socket, in `flood`), and the
-//! sessions over them: a game's ([`game`]) and the lobby's ([`lobby`]).
+//! sessions over them: a game's ([`game`]), the lobby's ([`lobby`]) and
+//! the site socket of a logged-in account's pages ([`site`]).
 
 mod flood;
 mod frames;
 pub mod game;
 pub mod lobby;
+pub mod site;
 
 pub use flood::{FRAMES_PER_SEC, FloodGuard, MAX_STRIKES, Verdict};
 pub use frames::{Incoming, MAX_FRAME_BYTES, Outgoing, close};
