@@ -8,8 +8,6 @@
 //! `postable`). We add `convo.refusal`, why `postable` is false, for the
 //! web app. The rules are [`plyyard_social::inbox`]'s.
 
-use std::sync::Arc;
-
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -21,7 +19,7 @@ use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use super::users::named;
 use crate::body::JsonBody;
-use crate::security::{AccountKey, ClientIp, Limits};
+use crate::security::{AccountKey, ClientIp};
 use plyyard_social::Social;
 use plyyard_social::inbox::Convo;
 use plyyard_store::{Account, MsgRow, RelationKind, Store, ThreadRow};
@@ -39,9 +37,7 @@ struct MsgBody {
 
 /// `POST /inbox/{username}`: sends a message.
 pub async fn post(
-    State(store): State<Store>,
-    State(social): State<Social>,
-    State(limits): State<Arc<Limits>>,
+    State(state): State<crate::AppState>,
     axum::Extension(ip): axum::Extension<ClientIp>,
     caller: Caller,
     Path(username): Path<String>,
@@ -53,15 +49,17 @@ pub async fn post(
     let text = b
         .text
         .ok_or_else(|| LiError::bad_request("a message needs some text"))?;
-    let to = named(&store, &username).await?;
+    let to = named(&state.store, &username).await?;
     let key = AccountKey(caller.account.player_id.clone());
     let quota = async {
-        limits
+        state
+            .limits
             .check_msgs(ip, Some(&key))
             .await
             .map_err(crate::error::ApiError::from)
     };
-    social
+    state
+        .social
         .inbox
         .send(&caller.account, &to, &text, quota)
         .await?;
