@@ -18,7 +18,12 @@ the batch API over lichess's sample, imported with `plyyard puzzles import`), th
 (`teams.*`: open and closed, requests, kicks, lists), an Arena
 (`tournaments.*`: created to start in 2 s, joined by two accounts whose
 event streams both get the game, played to mate, the winner's 2 points in
-the results, terminate refused to another), the streams'
+the results, terminate refused to another), relations (`relations.*`:
+follow, the NDJSON list, unfollow; a block through `requests`, after which
+the blocked player's follow and challenge are refused), private messages
+(`messaging.send`, and `GET /inbox/{username}` as JSON: a new account's
+message to a stranger, to oneself, too long, or to a player who blocks
+one refused), the streams'
 keep-alive and order, `oauth.test_tokens`, and the OAuth PKCE flow (plain
 `requests`, as an app does it). The server and the temporary folder are
 removed on any exit. Every stream read has a deadline, so that a server that
@@ -1194,6 +1199,133 @@ class Swiss(Base):
         self.assertIn("error", body)
         status, body = raw_json(dee_token, "GET", "/api/swiss/nosuchid")
         self.assertEqual(status, 404, body)
+
+
+FOLLOW_SCOPES = "follow:read,follow:write,challenge:write,challenge:read"
+
+
+class Relations(Base):
+    def test_follow_list_unfollow_and_block_through_berserk(self):
+        an, bn, cn = self.name("fan"), self.name("star"), self.name("idol")
+        ann, _ = player(an, FOLLOW_SCOPES)
+        bob, bob_token = player(bn, FOLLOW_SCOPES)
+        player(cn, FOLLOW_SCOPES)
+        ann.relations.follow(bn)
+        ann.relations.follow(cn)
+        ann.relations.follow(bn)  # again: nothing changes
+        followed = list(ann.relations.get_users_followed())
+        self.assertEqual([u["username"] for u in followed], [cn, bn])
+        self.assertEqual(followed[1]["id"], bn.lower())
+        self.assertIn("perfs", followed[1])
+        self.assertIsInstance(followed[1]["createdAt"], datetime.datetime)
+        ann.relations.unfollow(cn)
+        self.assertEqual([u["username"] for u in ann.relations.get_users_followed()], [bn])
+
+        # Bob blocks Ann (berserk 0.14 has no call for it): her follow of
+        # him ends, and her challenges to him are refused.
+        status, body = raw_json(bob_token, "POST", f"/api/rel/block/{an}")
+        self.assertEqual((status, body), (200, {"ok": True}))
+        self.assertEqual(list(ann.relations.get_users_followed()), [])
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.relations.follow(bn)
+        self.assertEqual(e.exception.status_code, 403)
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.challenges.create(bn, rated=False, clock_limit=300, clock_increment=3)
+        self.assertEqual(e.exception.status_code, 400)
+        self.assertEqual(bob.challenges.get_mine()["in"], [])
+        status, body = raw_json(bob_token, "POST", f"/api/rel/unblock/{an}")
+        self.assertEqual((status, body), (200, {"ok": True}))
+        c = ann.challenges.create(bn, rated=False, clock_limit=300, clock_increment=3)
+        self.assertEqual(c["status"], "created")
+        ann.challenges.cancel(c["id"])
+
+    def test_follow_oneself_or_nobody_and_scopes(self):
+        name = self.name("lone")
+        me, _ = player(name, FOLLOW_SCOPES)
+        for dest, status in ((name, 400), ("nosuchplayer42", 404)):
+            for call in (me.relations.follow, me.relations.unfollow):
+                with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                    call(dest)
+                self.assertEqual(e.exception.status_code, status)
+                self.assertIn("error", e.exception.cause)
+        _, token = player(self.name("noscope"), "challenge:read")
+        for method, path in (("POST", f"/api/rel/follow/{name}"), ("GET", "/api/rel/following"),
+                             ("POST", f"/api/rel/block/{name}")):
+            status, body = raw_json(token, method, path)
+            self.assertEqual(status, 403, (path, body))
+            self.assertIn("follow:", body["error"])
+
+MSG_SCOPES = "msg:write,follow:write,follow:read"
+
+
+def inbox_json(token, path):
+    """`GET path` as a program asks for it (`Accept: application/json`)."""
+    r = requests.get(SERVER.base + path, headers={"Authorization": f"Bearer {token}",
+                                                  "Accept": "application/json"}, timeout=30)
+    return r.status_code, r.json()
+
+
+class Messaging(Base):
+    def test_a_message_through_berserk_and_the_conversation_as_json(self):
+        an, bn = self.name("writer"), self.name("reader")
+        ann, ann_token = player(an, MSG_SCOPES)
+        bob, bob_token = player(bn, MSG_SCOPES)
+        # Both accounts are new: Ann may not write to Bob, a stranger.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.messaging.send(bn, "hello")
+        self.assertEqual(e.exception.status_code, 403)
+        self.assertIn("first hour", e.exception.cause["error"])
+        # Once Bob follows her, she may.
+        bob.relations.follow(an)
+        ann.messaging.send(bn, "Hello <b>Bob</b>\nsecond line")
+        status, inbox = inbox_json(bob_token, f"/inbox/{an}")
+        self.assertEqual(status, 200, inbox)
+        self.assertEqual(inbox["me"]["id"], bn.lower())
+        self.assertEqual([c["user"]["name"] for c in inbox["contacts"]], [an])
+        convo = inbox["convo"]
+        self.assertEqual(convo["user"]["name"], an)
+        self.assertEqual([(m["user"], m["text"]) for m in convo["msgs"]],
+                         [(an.lower(), "Hello <b>Bob</b>\nsecond line")])
+        self.assertIsInstance(convo["msgs"][0]["date"], int)
+        self.assertEqual(convo["relations"], {"out": True})
+        self.assertTrue(convo["postable"])
+        # Bob answers with a form, as lichess's API takes it; Ann reads it.
+        r = requests.post(SERVER.base + f"/inbox/{an}", data={"text": "hi Ann"},
+                          headers={"Authorization": f"Bearer {bob_token}"}, timeout=30)
+        self.assertEqual((r.status_code, r.json()), (200, {"ok": True}))
+        status, inbox = inbox_json(ann_token, "/inbox")
+        self.assertEqual(status, 200, inbox)
+        last = inbox["contacts"][0]["lastMsg"]
+        self.assertEqual((last["text"], last["user"], last["read"]), ("hi Ann", bn.lower(), False))
+
+    def test_bad_messages_are_refused_and_nothing_is_stored(self):
+        an, bn = self.name("loud"), self.name("quiet")
+        ann, ann_token = player(an, MSG_SCOPES)
+        bob, bob_token = player(bn, MSG_SCOPES)
+        bob.relations.follow(an)
+        for who, text, status in ((an, "to me", 400), (bn, "x" * 8001, 400), (bn, "  ", 400),
+                                  ("nosuchplayer42", "hi", 404)):
+            with self.assertRaises(berserk.exceptions.ResponseError) as e:
+                ann.messaging.send(who, text)
+            self.assertEqual(e.exception.status_code, status, (who, len(text)))
+            self.assertIn("error", e.exception.cause)
+        ann.messaging.send(bn, "\u00e9" * 8000)
+        # Bob blocks Ann: her messages are refused.
+        status, _ = raw_json(bob_token, "POST", f"/api/rel/block/{an}")
+        self.assertEqual(status, 200)
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            ann.messaging.send(bn, "still there?")
+        self.assertEqual(e.exception.status_code, 403)
+        status, inbox = inbox_json(bob_token, f"/inbox/{an}")
+        self.assertEqual([len(m["text"]) for m in inbox["convo"]["msgs"]], [8000])
+        status, inbox = inbox_json(ann_token, f"/inbox/{bn}")
+        self.assertEqual((inbox["convo"]["postable"], inbox["convo"]["refusal"]), (False, "blocked"))
+        # Without msg:write, a token can neither write nor read.
+        _, token = player(self.name("mute"), "follow:read")
+        status, body = raw_json(token, "POST", f"/inbox/{bn}", data={"text": "hi"})
+        self.assertEqual(status, 403, body)
+        status, body = inbox_json(token, "/inbox")
+        self.assertEqual(status, 403, body)
 
 
 def main():

@@ -423,6 +423,9 @@ export const SCOPES = [
   'tournament:write',
   'puzzle:read',
   'puzzle:write',
+  'follow:read',
+  'follow:write',
+  'msg:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

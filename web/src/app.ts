@@ -66,6 +66,10 @@ import { ArenaNewCtrl } from './tournaments/new-ctrl.js';
 import { arenaNewView } from './tournaments/new-view.js';
 import { arenaView } from './tournaments/view.js';
 import { tokensView } from './tokens/view.js';
+import { InboxCtrl } from './inbox/ctrl.js';
+import { UnreadCount } from './inbox/unread.js';
+import { BellCtrl } from './notify/bell.js';
+import { inboxView } from './inbox/view.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
 function ownLink(e: MouseEvent): HTMLAnchorElement | null {
@@ -90,6 +94,10 @@ export class App {
   private readonly ctx: Ctx;
   /** The challenges received, shown on every page. */
   private readonly incoming: IncomingCtrl;
+  /** The header's count of unread conversations. */
+  private readonly unread: UnreadCount;
+  /** The header's notifications, pushed over the site socket. */
+  private readonly bell: BellCtrl;
 
   constructor(
     root: Element,
@@ -102,9 +110,20 @@ export class App {
       setAccount: (a) => {
         this.account = a;
         this.incoming.follow(a !== null);
+        this.unread.follow(a !== null);
+        this.bell.follow(a !== null);
         this.redraw();
       },
     };
+    this.unread = new UnreadCount(() => this.redraw());
+    this.bell = new BellCtrl({
+      redraw: () => this.redraw(),
+      heard: (note) => {
+        // What the notification concerns is shown at once, not at the next poll.
+        if (note.kind === 'msg') this.unread.refresh();
+        else this.incoming.poll();
+      },
+    });
     this.incoming = new IncomingCtrl({ redraw: () => this.redraw(), navigate: (path) => this.navigate(path) });
     this.vnode = root;
     this.page = this.open();
@@ -120,6 +139,8 @@ export class App {
     window.addEventListener('popstate', () => this.show());
     this.redraw();
     this.incoming.follow(account !== null);
+    this.unread.follow(account !== null);
+    this.bell.follow(account !== null);
   }
 
   private open(): Page {
@@ -175,6 +196,8 @@ export class App {
         return compose(new ArenaNewCtrl(this.ctx), arenaNewView);
       case 'arena':
         return compose(new ArenaCtrl(this.ctx, r.id), arenaView);
+      case 'inbox':
+        return compose(new InboxCtrl(this.ctx, r.username, () => this.unread.refresh()), inboxView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }
@@ -184,6 +207,8 @@ export class App {
   private show(): void {
     this.page.destroy();
     this.page = this.open();
+    this.unread.refresh();
+    this.bell.close();
     this.redraw();
     window.scrollTo(0, 0);
     document.getElementById('main')?.focus({ preventScroll: true });
@@ -207,6 +232,8 @@ export class App {
       .finally(() => {
         this.account = null;
         this.incoming.follow(false);
+        this.unread.follow(false);
+        this.bell.follow(false);
         this.navigate('/');
       });
   }
@@ -216,6 +243,8 @@ export class App {
       headerView({
         account: this.account,
         lang: this.wantedLang,
+        unread: this.unread.n,
+        bell: this.bell,
         switchLang: (l) => this.switchLang(l),
         logout: () => this.logout(),
       }),

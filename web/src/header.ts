@@ -1,16 +1,54 @@
 //! The site header: skip link, brand, the Learn, Multiplayer and Clubs links, account links (sign up / log in, or
-//! the username, settings and log out) and the language switcher.
+//! the username, the bell with its notifications, the inbox with its unread count, settings and log out) and the
+//! language switcher.
 import { h, type VNode } from 'snabbdom';
 import { type Account, profilePath } from './api.js';
 import { isLang, type Lang, LANG_NAMES, LANGS, t } from './i18n.js';
+import { type BellCtrl, type Note, notePath } from './notify/bell.js';
 
 /** What the header shows and what it can do. */
 export interface HeaderState {
   account: Account | null;
   /** The language shown in the switcher (the one being loaded, during a switch). */
   lang: Lang;
+  /** Conversations with a message the account has not read. */
+  unread: number;
+  /** The notifications. */
+  bell: BellCtrl;
   switchLang(lang: Lang): void;
   logout(): void;
+}
+
+function noteText(n: Note): string {
+  return n.kind === 'msg' ? t('notify.msg', { name: n.from, text: n.text }) : t('notify.challenge', { name: n.from });
+}
+
+function bellView(bell: BellCtrl): VNode {
+  const list = bell.notes;
+  return h('div.bell', [
+    h(
+      'button.link-button.nav-bell',
+      { attrs: { type: 'button', 'data-testid': 'nav-bell', 'aria-expanded': String(bell.open), title: t('notify.title') }, on: { click: () => bell.toggle() } },
+      [h('span', { attrs: { 'aria-hidden': 'true' } }, '🔔'), h('span.visually-hidden', t('notify.title')), bell.unseen > 0 ? h('span.nav-count', { attrs: { 'data-testid': 'nav-bell-count' } }, String(bell.unseen)) : null],
+    ),
+    bell.open
+      ? h('div.bell-list', { attrs: { 'data-testid': 'bell-list' } }, [
+          list === null
+            ? h('p.muted', '…')
+            : list.length === 0
+              ? h('p.muted', { attrs: { 'data-testid': 'bell-none' } }, t('notify.none'))
+              : h(
+                  'ul',
+                  list.map((n) =>
+                    h(`li.bell-item${n.seen ? '' : '.unseen'}`, { attrs: { 'data-testid': 'bell-item', 'data-kind': n.kind } }, [
+                      h('a', { attrs: { href: notePath(n) }, on: { click: () => bell.close() } }, noteText(n)),
+                      h('span.muted.small', new Date(n.created_at).toLocaleString()),
+                    ]),
+                  ),
+                ),
+        ])
+      : null,
+  ]);
 }
 
 function accountNav(s: HeaderState): VNode {
@@ -20,6 +58,11 @@ function accountNav(s: HeaderState): VNode {
     a
       ? [
           h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
+          bellView(s.bell),
+          h('a.nav-inbox', { attrs: { href: '/inbox', 'data-testid': 'nav-inbox', title: s.unread > 0 ? t('nav.inbox.unread', { n: s.unread }) : t('nav.inbox') } }, [
+            t('nav.inbox'),
+            s.unread > 0 ? h('span.nav-count', { attrs: { 'data-testid': 'nav-inbox-unread' } }, String(s.unread)) : null,
+          ]),
           h('a', { attrs: { href: '/account', 'data-testid': 'nav-account' } }, t('nav.account')),
           h('button.link-button', { attrs: { type: 'button', 'data-testid': 'nav-logout' }, on: { click: () => s.logout() } }, t('nav.logout')),
         ]

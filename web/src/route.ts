@@ -48,7 +48,9 @@ export type Route =
   /** The form that creates an Arena. */
   | { page: 'arenaNew' }
   /** One Arena's page. */
-  | { page: 'arena'; id: string };
+  | { page: 'arena'; id: string }
+  /** The inbox: the conversations, and the one with `username` when given. */
+  | { page: 'inbox'; username: string | null };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -77,6 +79,8 @@ export function route(pathname: string, search = ''): Route {
   m = /^\/swiss\/([^/.]+)\/?$/.exec(pathname);
   if (m) return { page: 'swiss', id: decodeURIComponent(m[1]!) };
   if (/^\/tournament\/?$/.test(pathname)) return { page: 'arenas' };
+  m = /^\/inbox(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (m) return { page: 'inbox', username: m[1] === undefined ? null : decodeURIComponent(m[1]) };
   if (/^\/tournament\/new\/?$/.test(pathname)) return { page: 'arenaNew' };
   m = /^\/tournament\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'arena', id: decodeURIComponent(m[1]!) };

@@ -50,6 +50,8 @@ pub const EVENTS: &str = "events";
 pub const CHAT: &str = "chat";
 /// Streams and sockets to end: a token revoked, an account deleted.
 pub const ENDS: &str = "ends";
+/// Notifications for the open pages of an account.
+pub const NOTIFY: &str = "notify";
 
 /// The topic on which node `node` hears answers for its seekers
 /// (`seeks:<node>`).

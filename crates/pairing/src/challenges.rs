@@ -188,7 +188,8 @@ impl Pairing {
     /// `challenger` challenges `dest` on `terms`; both hear of it.
     ///
     /// # Errors
-    /// `Refused` for a challenge to oneself; `TooManyWaiting`,
+    /// `Refused` for a challenge to oneself or to a player who blocks the
+    /// challenger; `TooManyWaiting`,
     /// `TooManyReceived`, `TooManyToThem`; a database failure.
     pub async fn challenge(
         &self,
@@ -199,6 +200,12 @@ impl Pairing {
         if challenger == dest {
             return Err(ChallengeError::Refused(
                 "You cannot challenge yourself".to_owned(),
+            ));
+        }
+        if self.store.relation(dest, challenger).await? == Some(plyyard_store::RelationKind::Block)
+        {
+            return Err(ChallengeError::Refused(
+                "This player does not accept challenges from you".to_owned(),
             ));
         }
         let final_color = match terms.color {
@@ -238,6 +245,13 @@ impl Pairing {
         }
         tracing::info!(challenge = %row.id, "challenge created");
         self.announce(ChallengeNews::Made, &row);
+        if let plyyard_store::SeatInfo::User(from) = self.store.seat_info(challenger).await? {
+            let notice = plyyard_social::notify::Notice::Challenge {
+                challenge: row.id.clone(),
+                from,
+            };
+            self.social.notifications.notify(dest, notice).await;
+        }
         Ok(row)
     }
 

@@ -180,6 +180,15 @@ pub struct ServeArgs {
         default_value_t = 120
     )]
     pub limit_tournament_joins_per_hour: u32,
+    /// Private messages one client may send per day (address and account
+    /// alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_MSGS_PER_DAY", default_value_t = 200)]
+    pub limit_msgs_per_day: u32,
+    /// Follows, unfollows, blocks and unblocks one client may make per
+    /// hour (address and account alike), also the burst; 0 turns the
+    /// limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_RELATIONS_PER_HOUR", default_value_t = 200)]
+    pub limit_relations_per_hour: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -271,6 +280,8 @@ fn serve(args: ServeArgs) -> ExitCode {
             api_reads_per_minute: args.limit_api_reads_per_minute,
             tournaments_per_day: args.limit_tournaments_per_day,
             tournament_joins_per_hour: args.limit_tournament_joins_per_hour,
+            msgs_per_day: args.limit_msgs_per_day,
+            relations_per_hour: args.limit_relations_per_hour,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -350,6 +361,8 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         api_reads_per_minute: 0,
         tournaments_per_day: 0,
         tournament_joins_per_hour: 0,
+        msgs_per_day: 0,
+        relations_per_hour: 0,
         ..quotas
     }
 }

@@ -178,6 +178,7 @@ impl Server {
         let purge = tokio::spawn(purge_sessions(self.state.clone()));
         let expire = tokio::spawn(expire_tables(self.state.clone()));
         let challenges = tokio::spawn(expire_challenges(self.state.clone()));
+        let notes = tokio::spawn(prune_notifications(self.state.clone()));
         let sweep = tokio::spawn(sweep_seeks(self.state.clone()));
         let resync = tokio::spawn(resync_lobby(self.state.clone()));
         // Every node runs the director's task; in a cluster only the
@@ -213,6 +214,7 @@ impl Server {
         purge.abort();
         expire.abort();
         challenges.abort();
+        notes.abort();
         sweep.abort();
         resync.abort();
         arenas.abort();
@@ -281,6 +283,20 @@ async fn expire_tables(state: AppState) {
         every.tick().await;
         if let Err(e) = state.pairing.expire_tables().await {
             tracing::warn!("cannot expire tables: {e}");
+        }
+    }
+}
+
+/// Deletes the notifications older than
+/// [`plyyard_social::notify::KEEP_MS`], every hour.
+async fn prune_notifications(state: AppState) {
+    let mut every = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        every.tick().await;
+        match state.social.notifications.prune().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(pruned = n, "old notifications deleted"),
+            Err(e) => tracing::warn!("old notifications not deleted: {e:?}"),
         }
     }
 }

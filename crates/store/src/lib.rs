@@ -1,5 +1,6 @@
 //! Durable storage: players, games, moves, accounts, sessions, API
-//! tokens, clubs, puzzles and tournaments in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! tokens, clubs, puzzles, tournaments, relations, private messages and
+//! notifications in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
 //! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
@@ -21,9 +22,12 @@ mod error;
 mod games;
 mod learn;
 mod leases;
+mod msgs;
+mod notifications;
 mod player;
 mod puzzles;
 mod ratings;
+mod relations;
 pub mod replay;
 pub mod reviews;
 mod rows;
@@ -43,11 +47,14 @@ pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
+pub use msgs::{MsgRow, ThreadRow, thread_id};
+pub use notifications::NotificationRow;
 pub use player::PlayerId;
 pub use puzzles::{
     Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
 };
 pub use ratings::{RatedGame, RatingChange};
+pub use relations::RelationKind;
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
 pub use swiss::SwissRoundRow;
 pub use tables::{TableRow, TableStatus};
@@ -58,6 +65,8 @@ pub use tournaments::{
     TournamentStatus,
 };
 
+#[cfg(test)]
+mod social_tests;
 #[cfg(test)]
 mod swiss_tests;
 #[cfg(any(test, feature = "testing"))]

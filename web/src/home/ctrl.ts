@@ -1,8 +1,10 @@
-//! The home page's controller: the New game form and this player's recent games.
+//! The home page's controller: the New game form, this player's recent
+//! games, and the followed players online (for an account).
 import { type GameSummary, myGames } from '../api.js';
 import { t } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
 import type { Controller, Ctx } from '../page.js';
+import { onlineFriends, type RelatedUser } from '../relations.js';
 
 /** State of the home page. */
 export class HomeCtrl implements Controller {
@@ -10,6 +12,8 @@ export class HomeCtrl implements Controller {
   /** The recent games; null while loading. */
   games: GameSummary[] | null = null;
   failed = false;
+  /** The followed players online; null while loading, or without an account. */
+  friends: RelatedUser[] | null = null;
   private alive = true;
 
   constructor(readonly ctx: Ctx) {
@@ -24,6 +28,14 @@ export class HomeCtrl implements Controller {
       .finally(() => {
         if (this.alive) ctx.redraw();
       });
+    if (ctx.account()) {
+      onlineFriends()
+        .then((f) => {
+          this.friends = f.online;
+          if (this.alive) ctx.redraw();
+        })
+        .catch(() => undefined);
+    }
   }
 
   title(): string {

@@ -1,6 +1,7 @@
-//! The home page: the "Play the computer" panel and My recent games.
+//! The home page: the "Play the computer" panel, the followed players
+//! online (for an account), and My recent games.
 import { h, type VNode } from 'snabbdom';
-import type { GameSummary } from '../api.js';
+import { type GameSummary, profilePath } from '../api.js';
 import { type Key, lang, t, tp } from '../i18n.js';
 import { newGameView } from '../newgame/view.js';
 import { outcomeText } from '../result.js';
@@ -47,6 +48,22 @@ function recent(ctrl: HomeCtrl): VNode {
 }
 
 /** The whole home page. */
+/** The followed players online, for an account (nothing while loading). */
+function friendsCard(ctrl: HomeCtrl): VNode | null {
+  const friends = ctrl.friends;
+  if (!friends) return null;
+  return h('section.card.friends-card', { attrs: { 'aria-labelledby': 'friends-title', 'data-testid': 'friends-online' } }, [
+    h('h2', { attrs: { id: 'friends-title' } }, t('rel.friends.title')),
+    friends.length === 0
+      ? h('p.muted', { attrs: { 'data-testid': 'friends-none' } }, t('rel.friends.none'))
+      : h(
+          'ul.rel-list',
+          friends.map((f) => h('li', { attrs: { 'data-testid': 'friend-online', 'data-name': f.name } }, [h('a', { attrs: { href: profilePath(f.name) } }, f.name), h('span.online-dot', { attrs: { 'aria-hidden': 'true' } })])),
+        ),
+  ]);
+}
+
+/** The home page. */
 export function homeView(ctrl: HomeCtrl): VNode {
   return h('div.home', [
     h('section.card.play-card', { attrs: { 'aria-labelledby': 'play-title' } }, [
@@ -55,6 +72,7 @@ export function homeView(ctrl: HomeCtrl): VNode {
       newGameView(ctrl.newGame),
     ]),
     h('div.home-side', [
+      friendsCard(ctrl),
       h('section.card.arenas-card', { attrs: { 'aria-labelledby': 'arenas-title' } }, [
         h('h2', { attrs: { id: 'arenas-title' } }, t('arena.list.title')),
         h('p', [h('a', { attrs: { href: '/tournament', 'data-testid': 'home-tournaments-link' } }, t('arena.home.link'))]),

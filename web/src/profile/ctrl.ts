@@ -1,11 +1,13 @@
 //! The profile page's controller (`/@/{username}?page=N`): the player and
-//! one page of their games, newest first, and challenging them
-//! (`challenge.ts`).
+//! one page of their games, newest first, challenging them
+//! (`challenge.ts`), and their follows, followers and the viewer's follow
+//! and block buttons (`relations-ctrl.ts`).
 import { type Account, ApiError, type GamePage, getUser, userGames } from '../api.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
 import { sameName } from '../tables.js';
 import { ChallengeCtrl } from './challenge.js';
+import { RelationsCtrl } from './relations-ctrl.js';
 
 /** State of a profile page. */
 export class ProfileCtrl implements Controller {
@@ -15,6 +17,8 @@ export class ProfileCtrl implements Controller {
   error: 'missing' | 'network' | null = null;
   /** Challenging this player. */
   readonly challenge: ChallengeCtrl;
+  /** Follows and blocks. */
+  readonly relations: RelationsCtrl;
   private alive = true;
 
   constructor(
@@ -23,6 +27,7 @@ export class ProfileCtrl implements Controller {
     readonly page: number,
   ) {
     this.challenge = new ChallengeCtrl(ctx, username);
+    this.relations = new RelationsCtrl(ctx, username);
     Promise.all([getUser(username), userGames(username, page)])
       .then(([user, games]) => {
         this.user = user;
@@ -49,5 +54,6 @@ export class ProfileCtrl implements Controller {
   destroy(): void {
     this.alive = false;
     this.challenge.destroy();
+    this.relations.destroy();
   }
 }

@@ -1,5 +1,5 @@
 //! The profile page: the player's name, when they joined, their rating per
-//! speed, the challenge section, and their games
+//! speed, the challenge section, follows and followers, and their games
 //! (players, result, moves, date, a link to the game and to its PGN), paged.
 import { h, type VNode } from 'snabbdom';
 import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
@@ -10,6 +10,7 @@ import { seatName } from '../seat.js';
 import { ratingLabel } from '../tables.js';
 import { challengeView } from './challenge-view.js';
 import type { ProfileCtrl } from './ctrl.js';
+import { relationsView } from './relations-view.js';
 
 function seatView(seat: Seat): VNode {
   if (seat.kind === 'user' && seat.name) return h('a.seat', { attrs: { href: profilePath(seat.name) } }, seat.name);
@@ -64,6 +65,7 @@ export function profileView(ctrl: ProfileCtrl): VNode {
           }),
         )
       : null,
+    relationsView(ctrl.relations),
     h('h2', [t('profile.games'), page.page > 1 ? h('span.muted.small', ` · ${t('profile.page', { n: page.page })}`) : null]),
     page.games.length === 0
       ? h('p.muted', { attrs: { 'data-testid': 'profile-empty' } }, t('profile.empty'))

@@ -4,7 +4,8 @@
 //! The routes live by what they serve: `games` (computer games, game state,
 //! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
 //! (quick pairing), `accounts`
-//! (accounts and profiles), `positions`, `exercises`, `review`, `learn`
+//! (accounts and profiles), `social` (relations lists, friends online,
+//! the unread count), `positions`, `exercises`, `review`, `learn`
 //! (the Learn pages), and
 //! `assets` (the embedded web app). `socket` bounds every websocket
 //! (request bodies are decoded by [`crate::body`], shared with the Lichess
@@ -19,6 +20,7 @@ mod learn;
 mod positions;
 mod review;
 mod seeks;
+mod social;
 mod tables;
 
 use std::sync::Arc;
@@ -56,6 +58,56 @@ async fn swiss_file(
     }
 }
 
+/// Whether a request asks for JSON (`Accept: application/json`), as
+/// lichess's inbox pages answer programs.
+fn wants_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/json"))
+}
+
+/// `GET /inbox`: the account's conversations as JSON for a program, the
+/// web app's inbox page for a browser.
+async fn inbox_home(
+    State(state): State<AppState>,
+    caller: crate::lichess::caller::MaybeCaller,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    if !wants_json(&headers) {
+        return assets::web_asset(uri, headers).await;
+    }
+    let Some(caller) = caller.0 else {
+        return crate::lichess::error::LiError::unauthorized().into_response();
+    };
+    match crate::lichess::inbox::home(&state.social, &caller).await {
+        Ok(json) => axum::Json(json).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `GET /inbox/{username}`: the conversation as JSON for a program (see
+/// [`crate::lichess::inbox`]), the web app's page for a browser.
+async fn inbox_convo(
+    State(state): State<AppState>,
+    caller: crate::lichess::caller::MaybeCaller,
+    axum::extract::Path(username): axum::extract::Path<String>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    if !wants_json(&headers) {
+        return assets::web_asset(uri, headers).await;
+    }
+    let Some(caller) = caller.0 else {
+        return crate::lichess::error::LiError::unauthorized().into_response();
+    };
+    match crate::lichess::inbox::convo(&state.store, &state.social, &caller, &username).await {
+        Ok(json) => axum::Json(json).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
 /// The application's router.
 pub fn router(state: AppState) -> Router {
     assets::prepare();
@@ -68,9 +120,17 @@ pub fn router(state: AppState) -> Router {
         .merge(review::routes())
         .merge(analysis::routes())
         .merge(accounts::router())
+        .merge(social::routes())
         .layer(axum::middleware::from_fn(refuse_tokens));
+    let inbox = Router::new().route("/inbox", get(inbox_home)).route(
+        "/inbox/{username}",
+        get(inbox_convo)
+            .post(crate::lichess::inbox::post)
+            .layer(DefaultBodyLimit::max(crate::lichess::inbox::MAX_BODY_BYTES)),
+    );
     let api = own
         .merge(crate::lichess::routes())
+        .merge(inbox)
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

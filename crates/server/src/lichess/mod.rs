@@ -25,6 +25,9 @@
 //! - `tournaments`: Arena tournaments through lichess's Arena API.
 //! - `tournament_feed`: the live feeds of tournament pages (websockets).
 //! - `swiss`: Swiss tournaments through lichess's Swiss API, and TRF16.
+//! - `relations`: follows and blocks (`/api/rel/…`).
+//! - [`inbox`]: private messages (`/inbox/{username}`), mounted by
+//!   [`crate::http`] beside the web app's `/inbox` pages.
 
 mod ai;
 pub mod body;
@@ -36,9 +39,11 @@ mod game_event;
 pub mod game_json;
 pub mod game_stream;
 mod games;
+pub mod inbox;
 mod oauth;
 mod play;
 mod puzzles;
+mod relations;
 mod seek;
 mod stream;
 pub mod swiss;
@@ -200,6 +205,11 @@ pub fn routes() -> Router<AppState> {
             get(tournaments::chat).post(tournaments::say),
         )
         .route("/api/tournament/of-game/{game}", get(tournaments::of_game))
+        .route("/api/rel/follow/{username}", post(relations::follow))
+        .route("/api/rel/unfollow/{username}", post(relations::unfollow))
+        .route("/api/rel/block/{username}", post(relations::block))
+        .route("/api/rel/unblock/{username}", post(relations::unblock))
+        .route("/api/rel/following", get(relations::following))
         .route("/team/{id}/join", post(teams::join))
         .route("/team/{id}/quit", post(teams::quit))
         .layer(cors())

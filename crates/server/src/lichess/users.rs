@@ -86,7 +86,11 @@ fn puzzle_perf(p: &plyyard_store::PuzzleRating) -> PerfJson {
     }
 }
 
-async fn user_json(store: &Store, social: &Social, account: &Account) -> LiResult<UserJson> {
+pub(super) async fn user_json(
+    store: &Store,
+    social: &Social,
+    account: &Account,
+) -> LiResult<UserJson> {
     let ratings = store.ratings(&account.player_id).await?;
     let now = now_ms();
     let mut perfs: HashMap<&'static str, PerfJson> = Speed::ALL

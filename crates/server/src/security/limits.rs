@@ -220,6 +220,12 @@ pub struct Quotas {
     /// Tournament joins and withdrawals one account (and one address) may
     /// make per hour; also the burst.
     pub tournament_joins_per_hour: u32,
+    /// Private messages one account (and one address) may send per day;
+    /// also the burst.
+    pub msgs_per_day: u32,
+    /// Follows, unfollows, blocks and unblocks one account (and one
+    /// address) may make per hour; also the burst.
+    pub relations_per_hour: u32,
 }
 
 impl Default for Quotas {
@@ -248,6 +254,8 @@ impl Default for Quotas {
             api_reads_per_minute: 120,
             tournaments_per_day: 12,
             tournament_joins_per_hour: 120,
+            msgs_per_day: 200,
+            relations_per_hour: 200,
         }
     }
 }
@@ -546,6 +554,8 @@ pub struct Limits {
     api_reads: Limit,
     tournaments: Limit,
     tournament_joins: Limit,
+    msgs: Limit,
+    relations: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -599,6 +609,8 @@ impl Limits {
                 q.tournament_joins_per_hour,
                 Duration::from_secs(3600),
             ),
+            msgs: Limit::new("msgs", q.msgs_per_day, Duration::from_secs(86_400)),
+            relations: Limit::new("relations", q.relations_per_hour, Duration::from_secs(3600)),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -859,6 +871,31 @@ impl Limits {
     ) -> Result<(), RetryAfter> {
         self.count(&self.tournament_joins, &subjects_of(ip, account))
             .await
+    }
+
+    /// Counts one private message sent by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its messages per day.
+    pub async fn check_msgs(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.msgs, &subjects_of(ip, account)).await
+    }
+
+    /// Counts one follow, unfollow, block or unblock by a client, address
+    /// and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its changes per hour.
+    pub async fn check_relations(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.relations, &subjects_of(ip, account)).await
     }
 
     /// Counts one chat line said by a client, address and account.

@@ -44,7 +44,8 @@
 //! when set, else `http(s)://` + the `Host` header); anything else is
 //! `403 forbidden` before any handler runs. Requests without either header
 //! are refused too. The exceptions carry no ambient authority: an `/api/`
-//! request with an `Authorization` header (authenticated by its token
+//! request (or one to lichess's `/team/{id}/join|quit` and
+//! `/inbox/{username}`) with an `Authorization` header (authenticated by its token
 //! alone, its cookies ignored) and the cookie-free token endpoints
 //! (`/api/token`, `/api/token/test`).
 //!

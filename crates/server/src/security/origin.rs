@@ -110,13 +110,17 @@ fn carries_no_ambient_authority(req: &Request) -> bool {
 }
 
 /// The paths of lichess's API that are not under `/api/` (joining and
-/// leaving a team): token requests to them carry no ambient authority
-/// either.
+/// leaving a team, a private message): token requests to them carry no
+/// ambient authority either.
 fn lichess_api_outside_api(path: &str) -> bool {
-    path.strip_prefix("/team/").is_some_and(|rest| {
+    let team = path.strip_prefix("/team/").is_some_and(|rest| {
         rest.split_once('/')
             .is_some_and(|(id, action)| !id.is_empty() && matches!(action, "join" | "quit"))
-    })
+    });
+    let inbox = path
+        .strip_prefix("/inbox/")
+        .is_some_and(|name| !name.is_empty() && !name.contains('/'));
+    team || inbox
 }
 
 /// What [`guard`] needs of the server's state (an axum substate).

@@ -3,7 +3,8 @@
 //! each event once and in order), client commands sent to the game
 //! through `Games`, rate limiting, and
 //! the chat room the viewer reads at a table game (its history after the
-//! first state, then its lines as they are said; see [`plyyard_social::chat`]).
+//! first state, then its lines as they are said; see [`plyyard_social::chat`]),
+//! less the lines of players the viewer blocks.
 //!
 //! The session is written over any `Sink`/`Stream` of [`Outgoing`] and
 //! [`Incoming`] frames, so it is tested with plain channels as well as with
@@ -25,6 +26,7 @@ use crate::security::{AccountKey, ClientIp, Limits};
 use plyyard_engine_time::fair::Requester;
 use plyyard_live::{Action, Follow, Seats, Update, color_name};
 use plyyard_social::Social;
+use plyyard_social::relations::Hidden;
 
 /// How long a finished session keeps reading for the client's close reply.
 /// Dropping a socket with unread input makes the kernel reset the
@@ -40,6 +42,8 @@ struct Session<'a, S> {
     speaker: Voice,
     sink: S,
     seats: Seats,
+    /// The chat authors the viewer blocks.
+    hidden: Hidden,
 }
 
 impl<S, E> Session<'_, S>
@@ -97,10 +101,26 @@ where
         // Listen first: a line said meanwhile may come twice, never not at all.
         let rx = self.shared.social.chat.hub().subscribe(self.game_id);
         match self.shared.social.chat.history(self.game_id, room).await {
-            Ok(lines) => self.send(&ServerMsg::ChatHistory { room, lines }).await?,
+            Ok(lines) => {
+                let mut shown = Vec::with_capacity(lines.len());
+                for line in lines {
+                    if !self.hides(&line).await {
+                        shown.push(line);
+                    }
+                }
+                self.send(&ServerMsg::ChatHistory { room, lines: shown })
+                    .await?;
+            }
             Err(e) => tracing::warn!(game = %self.game_id, "no chat history: {e}"),
         }
         Ok(Some((room, rx)))
+    }
+
+    /// Whether `line` is by a player the viewer blocks.
+    async fn hides(&mut self, line: &ChatLine) -> bool {
+        self.hidden
+            .hides(&self.shared.social.relations, &line.user)
+            .await
     }
 
     async fn command(&mut self, msg: ClientMsg) -> Result<Option<u64>, ApiError> {
@@ -210,12 +230,14 @@ pub async fn run_session<S, R, E>(
     R: Stream<Item = Incoming> + Unpin,
 {
     shared.metrics.sockets_open.fetch_add(1, Ordering::Relaxed);
+    let hidden = Hidden::new(speaker.account.as_ref().map(|a| a.0.clone()));
     let mut session = Session {
         shared: &shared,
         game_id: &game_id,
         player: &player,
         client: &client,
         speaker,
+        hidden,
         sink,
         seats: Seats::empty(),
     };
@@ -278,7 +300,9 @@ where
                 }
             } => match line {
                 Ok(line) => {
-                    if chat.as_ref().is_some_and(|(room, _)| *room == line.room) {
+                    if chat.as_ref().is_some_and(|(room, _)| *room == line.room)
+                        && !session.hides(&line).await
+                    {
                         session.send(&ServerMsg::Chat { line: ChatLine::clone(&line) }).await?;
                     }
                 }

@@ -30,11 +30,17 @@ pub enum Scope {
     PuzzleRead,
     /// Solve puzzles (rated) through the API.
     PuzzleWrite,
+    /// Read the players the account follows.
+    FollowRead,
+    /// Follow, unfollow, block and unblock players.
+    FollowWrite,
+    /// Send private messages (and read the inbox).
+    MsgWrite,
 }
 
 impl Scope {
     /// Every scope, in display order.
-    pub const ALL: [Scope; 11] = [
+    pub const ALL: [Scope; 14] = [
         Scope::PreferenceRead,
         Scope::ChallengeRead,
         Scope::ChallengeWrite,
@@ -46,6 +52,9 @@ impl Scope {
         Scope::TournamentWrite,
         Scope::PuzzleRead,
         Scope::PuzzleWrite,
+        Scope::FollowRead,
+        Scope::FollowWrite,
+        Scope::MsgWrite,
     ];
 
     /// Lichess's name of the scope (`board:play`).
@@ -62,6 +71,9 @@ impl Scope {
             Scope::TournamentWrite => "tournament:write",
             Scope::PuzzleRead => "puzzle:read",
             Scope::PuzzleWrite => "puzzle:write",
+            Scope::FollowRead => "follow:read",
+            Scope::FollowWrite => "follow:write",
+            Scope::MsgWrite => "msg:write",
         }
     }
 }
