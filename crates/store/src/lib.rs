@@ -1,5 +1,5 @@
 //! Durable storage: players, games, moves, accounts, sessions, API
-//! tokens, clubs, puzzles and tournaments in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! tokens, clubs, puzzles, tournaments and moderation in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
 //! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
@@ -21,6 +21,7 @@ mod error;
 mod games;
 mod learn;
 mod leases;
+mod moderation;
 mod player;
 mod puzzles;
 mod ratings;
@@ -42,6 +43,9 @@ pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
+pub use moderation::{
+    Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, ReportRow, WarningRow,
+};
 pub use player::PlayerId;
 pub use puzzles::{
     Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
@@ -56,6 +60,8 @@ pub use tournaments::{
     TournamentStatus,
 };
 
+#[cfg(test)]
+mod moderation_tests;
 #[cfg(test)]
 mod swiss_tests;
 #[cfg(any(test, feature = "testing"))]
