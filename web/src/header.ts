@@ -20,6 +20,7 @@ function accountNav(s: HeaderState): VNode {
     a
       ? [
           h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
+          a.role ? h('a', { attrs: { href: '/mod', 'data-testid': 'nav-mod' } }, t('mod.nav')) : null,
           h('a', { attrs: { href: '/account', 'data-testid': 'nav-account' } }, t('nav.account')),
           h('button.link-button', { attrs: { type: 'button', 'data-testid': 'nav-logout' }, on: { click: () => s.logout() } }, t('nav.logout')),
         ]

@@ -180,6 +180,10 @@ pub struct ServeArgs {
         default_value_t = 120
     )]
     pub limit_tournament_joins_per_hour: u32,
+    /// Reports of players one client may send per hour (address and
+    /// account alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_REPORTS_PER_HOUR", default_value_t = 10)]
+    pub limit_reports_per_hour: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -271,6 +275,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             api_reads_per_minute: args.limit_api_reads_per_minute,
             tournaments_per_day: args.limit_tournaments_per_day,
             tournament_joins_per_hour: args.limit_tournament_joins_per_hour,
+            reports_per_hour: args.limit_reports_per_hour,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -350,6 +355,7 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         api_reads_per_minute: 0,
         tournaments_per_day: 0,
         tournament_joins_per_hour: 0,
+        reports_per_hour: 0,
         ..quotas
     }
 }

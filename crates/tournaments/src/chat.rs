@@ -50,11 +50,24 @@ impl Tournaments {
     /// [`TournamentError::Invalid`] for an Arena without a chat;
     /// [`TournamentError::NotFound`]; a store failure.
     pub async fn chat(&self, id: &str) -> Result<Vec<ChatLineRow>, TournamentError> {
+        self.chat_for(id, None).await
+    }
+
+    /// [`Tournaments::chat`] as account `viewer` reads it: with the lines
+    /// they said while muted, which nobody else reads.
+    ///
+    /// # Errors
+    /// As [`Tournaments::chat`].
+    pub async fn chat_for(
+        &self,
+        id: &str,
+        viewer: Option<&str>,
+    ) -> Result<Vec<ChatLineRow>, TournamentError> {
         self.chat_room(id).await?;
         Ok(self
             .deps
             .store
-            .chat_lines(id, CHAT_ROOM, CHAT_HISTORY)
+            .chat_lines_for(id, CHAT_ROOM, CHAT_HISTORY, viewer)
             .await?)
     }
 

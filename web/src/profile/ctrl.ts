@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
 import { sameName } from '../tables.js';
 import { ChallengeCtrl } from './challenge.js';
+import { ReportCtrl } from './report.js';
 
 /** State of a profile page. */
 export class ProfileCtrl implements Controller {
@@ -15,6 +16,8 @@ export class ProfileCtrl implements Controller {
   error: 'missing' | 'network' | null = null;
   /** Challenging this player. */
   readonly challenge: ChallengeCtrl;
+  /** Reporting this player to the moderators. */
+  readonly report: ReportCtrl;
   private alive = true;
 
   constructor(
@@ -23,6 +26,7 @@ export class ProfileCtrl implements Controller {
     readonly page: number,
   ) {
     this.challenge = new ChallengeCtrl(ctx, username);
+    this.report = new ReportCtrl(ctx, username);
     Promise.all([getUser(username), userGames(username, page)])
       .then(([user, games]) => {
         this.user = user;
@@ -49,5 +53,6 @@ export class ProfileCtrl implements Controller {
   destroy(): void {
     this.alive = false;
     this.challenge.destroy();
+    this.report.destroy();
   }
 }

@@ -4,7 +4,8 @@
 //! The routes live by what they serve: `games` (computer games, game state,
 //! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
 //! (quick pairing), `accounts`
-//! (accounts and profiles), `positions`, `exercises`, `review`, `learn`
+//! (accounts and profiles), `moderation` (reports, the moderators' API
+//! and pages), `positions`, `exercises`, `review`, `learn`
 //! (the Learn pages), and
 //! `assets` (the embedded web app). `socket` bounds every websocket
 //! (request bodies are decoded by [`crate::body`], shared with the Lichess
@@ -16,6 +17,7 @@ mod assets;
 mod exercises;
 mod games;
 mod learn;
+mod moderation;
 mod positions;
 mod review;
 mod seeks;
@@ -69,8 +71,10 @@ pub fn router(state: AppState) -> Router {
         .merge(review::routes())
         .merge(analysis::routes())
         .merge(accounts::router())
+        .merge(moderation::router())
         .layer(axum::middleware::from_fn(refuse_tokens));
     let api = own
+        .merge(moderation::pages())
         .merge(crate::lichess::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .layer(axum::middleware::from_fn_with_state(

@@ -559,7 +559,11 @@ pub(super) async fn chat(
     Path(id): Path<String>,
 ) -> LiResult<Json<Vec<Value>>> {
     caller.require(&[Scope::TournamentWrite])?;
-    let lines = d.tournaments.chat(&id).await.map_err(li_error)?;
+    let lines = d
+        .tournaments
+        .chat_for(&id, Some(&caller.account.player_id))
+        .await
+        .map_err(li_error)?;
     Ok(Json(lines.iter().map(chat_line_json).collect()))
 }
 

@@ -220,6 +220,9 @@ pub struct Quotas {
     /// Tournament joins and withdrawals one account (and one address) may
     /// make per hour; also the burst.
     pub tournament_joins_per_hour: u32,
+    /// Reports of players one account (and one address) may send per
+    /// hour; also the burst.
+    pub reports_per_hour: u32,
 }
 
 impl Default for Quotas {
@@ -248,6 +251,7 @@ impl Default for Quotas {
             api_reads_per_minute: 120,
             tournaments_per_day: 12,
             tournament_joins_per_hour: 120,
+            reports_per_hour: 10,
         }
     }
 }
@@ -546,6 +550,7 @@ pub struct Limits {
     api_reads: Limit,
     tournaments: Limit,
     tournament_joins: Limit,
+    reports: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -599,6 +604,7 @@ impl Limits {
                 q.tournament_joins_per_hour,
                 Duration::from_secs(3600),
             ),
+            reports: Limit::new("reports", q.reports_per_hour, Duration::from_secs(3600)),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -859,6 +865,18 @@ impl Limits {
     ) -> Result<(), RetryAfter> {
         self.count(&self.tournament_joins, &subjects_of(ip, account))
             .await
+    }
+
+    /// Counts one report of a player by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its reports for the hour.
+    pub async fn check_reports(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.reports, &subjects_of(ip, account)).await
     }
 
     /// Counts one chat line said by a client, address and account.

@@ -96,7 +96,8 @@ where
         };
         // Listen first: a line said meanwhile may come twice, never not at all.
         let rx = self.shared.social.chat.hub().subscribe(self.game_id);
-        match self.shared.social.chat.history(self.game_id, room).await {
+        let viewer = self.speaker.account.as_ref().map(|a| a.0.as_str());
+        match self.shared.social.chat.history(self.game_id, room, viewer).await {
             Ok(lines) => self.send(&ServerMsg::ChatHistory { room, lines }).await?,
             Err(e) => tracing::warn!(game = %self.game_id, "no chat history: {e}"),
         }
@@ -176,7 +177,7 @@ impl Voice {
         game_id: &str,
         room: plyyard_wire::protocol::ChatRoom,
         text: &str,
-    ) -> Result<plyyard_wire::protocol::ChatLine, ApiError> {
+    ) -> Result<plyyard_social::chat::Said, ApiError> {
         let quota = async {
             limits
                 .check_chat(self.ip, self.account.as_ref())
@@ -339,7 +340,12 @@ where
                     Ok(ClientMsg::Ping) => session.send(&ServerMsg::Pong).await?,
                     Ok(ClientMsg::Chat { room, text }) => {
                         match session.speaker.say(&session.shared.social, &session.shared.limits, session.game_id, room, &text).await {
-                            Ok(_) => {
+                            Ok(said) => {
+                                // A muted speaker's line reaches nobody else:
+                                // their own socket shows it as if it had.
+                                if said.shadow {
+                                    session.send(&ServerMsg::Chat { line: said.line }).await?;
+                                }
                                 let v = follow.v();
                                 session.send(&ServerMsg::Ack { id, v }).await?;
                             }
