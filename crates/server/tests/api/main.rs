@@ -13,6 +13,7 @@ mod exercises;
 mod games;
 mod guards;
 mod learn;
+mod moderation;
 mod lichess_challenges;
 mod lichess_play;
 mod lichess_tokens;
