@@ -132,7 +132,10 @@ pub fn check_why(text: Option<&str>, required: bool) -> Result<String, Refusal> 
             "a reason has at most {MAX_WHY_CHARS} characters (this one has {chars})"
         )));
     }
-    if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+    if text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
         return Err(Refusal::Invalid(
             "a reason cannot hold control characters".into(),
         ));
@@ -164,7 +167,10 @@ mod tests {
     fn reasons_are_bounded() {
         assert_eq!(check_why(None, false).unwrap(), "");
         assert!(check_why(Some("  "), true).is_err());
-        assert_eq!(check_why(Some(" spam\nin chat "), true).unwrap(), "spam\nin chat");
+        assert_eq!(
+            check_why(Some(" spam\nin chat "), true).unwrap(),
+            "spam\nin chat"
+        );
         assert!(check_why(Some(&"x".repeat(MAX_WHY_CHARS + 1)), false).is_err());
         assert!(check_why(Some(&"é".repeat(MAX_WHY_CHARS)), false).is_ok());
         assert!(check_why(Some("a\u{7}b"), false).is_err());

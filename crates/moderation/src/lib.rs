@@ -9,8 +9,8 @@
 
 mod action;
 mod error;
-mod role;
 mod report;
+mod role;
 
 pub use action::{Action, MAX_WHY_CHARS, Mark, check_why};
 pub use error::Refusal;

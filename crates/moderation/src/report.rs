@@ -73,7 +73,10 @@ pub fn check_report_text(text: &str) -> Result<String, Refusal> {
             "a report has at most {MAX_REPORT_CHARS} characters (this one has {chars})"
         )));
     }
-    if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+    if text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
         return Err(Refusal::Invalid(
             "a report cannot hold control characters".into(),
         ));
@@ -107,7 +110,10 @@ mod tests {
 
     #[test]
     fn texts_are_bounded() {
-        assert_eq!(check_report_text("  he used an engine ").unwrap(), "he used an engine");
+        assert_eq!(
+            check_report_text("  he used an engine ").unwrap(),
+            "he used an engine"
+        );
         assert!(check_report_text(" \n ").is_err());
         assert!(check_report_text(&"x".repeat(10 * 1024)).is_err());
         assert!(check_report_text(&"ж".repeat(MAX_REPORT_CHARS)).is_ok());

@@ -126,7 +126,10 @@ mod tests {
         assert!(Role::parse_choice("Admin").is_err());
         assert!(Role::parse_choice("").is_err());
         assert_eq!(Role::Admin.as_str(), "admin");
-        assert_eq!(serde_json::to_string(&Role::Moderator).unwrap(), "\"moderator\"");
+        assert_eq!(
+            serde_json::to_string(&Role::Moderator).unwrap(),
+            "\"moderator\""
+        );
     }
 
     #[test]

@@ -135,7 +135,10 @@ fn make_backup(a: &BackupArgs) -> Result<String, String> {
 /// `pg_dump --format=custom --file=OUT URL`, refusing an existing `out`.
 fn pg_dump(url: &str, out: &Path) -> Result<String, String> {
     if out.exists() {
-        return Err(format!("{} exists: a backup never overwrites a file", out.display()));
+        return Err(format!(
+            "{} exists: a backup never overwrites a file",
+            out.display()
+        ));
     }
     let status = std::process::Command::new("pg_dump")
         .arg("--format=custom")
@@ -145,7 +148,10 @@ fn pg_dump(url: &str, out: &Path) -> Result<String, String> {
         .status()
         .map_err(|e| format!("cannot run pg_dump (is it installed?): {e}"))?;
     if status.success() {
-        Ok(format!("backed up to {} (pg_dump custom format)", out.display()))
+        Ok(format!(
+            "backed up to {} (pg_dump custom format)",
+            out.display()
+        ))
     } else {
         let _ = std::fs::remove_file(out);
         Err(format!("pg_dump failed ({status})"))

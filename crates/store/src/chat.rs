@@ -49,11 +49,12 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
-            let shadow = sqlx::query("SELECT 1 FROM mod_marks WHERE player_id = $1 AND mark = 'mute'")
-                .bind(line.author.as_str())
-                .fetch_optional(&mut *tx)
-                .await?
-                .is_some();
+            let shadow =
+                sqlx::query("SELECT 1 FROM mod_marks WHERE player_id = $1 AND mark = 'mute'")
+                    .bind(line.author.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .is_some();
             let done = sqlx::query(
                 "INSERT INTO chat_lines (game_id, room, seq, author, author_name, text, created_at, shadow) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",

@@ -43,9 +43,7 @@ pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
-pub use moderation::{
-    Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, ReportRow, WarningRow,
-};
+pub use moderation::{Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, ReportRow, WarningRow};
 pub use player::PlayerId;
 pub use puzzles::{
     Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,

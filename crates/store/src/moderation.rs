@@ -125,7 +125,10 @@ pub(crate) struct Entry<'a> {
     pub now: i64,
 }
 
-pub(crate) async fn log_in_tx(tx: &mut Transaction<'static, Any>, e: &Entry<'_>) -> Result<(), StoreError> {
+pub(crate) async fn log_in_tx(
+    tx: &mut Transaction<'static, Any>,
+    e: &Entry<'_>,
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO mod_log (id, at, moderator, action, target, details) \
          VALUES ($1, $2, $3, $4, $5, $6)",
@@ -187,7 +190,8 @@ impl Store {
             .bind(player_id)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| r.try_get(0).map_err(StoreError::from)).transpose()
+        row.map(|r| r.try_get(0).map_err(StoreError::from))
+            .transpose()
     }
 
     /// Every account with a staff role: (username, role), by name.
@@ -234,15 +238,23 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         if let Some(role) = role {
-            sqlx::query("INSERT INTO staff_roles (player_id, role, granted_at) VALUES ($1, $2, $3)")
-                .bind(target)
-                .bind(role)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO staff_roles (player_id, role, granted_at) VALUES ($1, $2, $3)",
+            )
+            .bind(target)
+            .bind(role)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
         }
         let details = role.unwrap_or("none");
-        let entry = Entry { moderator: by, action: "role", target: Some(target), details, now };
+        let entry = Entry {
+            moderator: by,
+            action: "role",
+            target: Some(target),
+            details,
+            now,
+        };
         log_in_tx(&mut tx, &entry).await?;
         tx.commit().await?;
         Ok(MarkChange::Done)
@@ -304,12 +316,14 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn has_mark(&self, player_id: &str, mark: &str) -> Result<bool, StoreError> {
-        Ok(sqlx::query("SELECT 1 FROM mod_marks WHERE player_id = $1 AND mark = $2")
-            .bind(player_id)
-            .bind(mark)
-            .fetch_optional(&self.pool)
-            .await?
-            .is_some())
+        Ok(
+            sqlx::query("SELECT 1 FROM mod_marks WHERE player_id = $1 AND mark = $2")
+                .bind(player_id)
+                .bind(mark)
+                .fetch_optional(&self.pool)
+                .await?
+                .is_some(),
+        )
     }
 
     /// Sets `mark` on account `target` and logs it with `why`, in one
@@ -360,7 +374,13 @@ impl Store {
         if gone == 0 {
             return Ok(MarkChange::Unchanged);
         }
-        let entry = Entry { moderator: by, action, target: Some(target), details: why, now };
+        let entry = Entry {
+            moderator: by,
+            action,
+            target: Some(target),
+            details: why,
+            now,
+        };
         log_in_tx(&mut tx, &entry).await?;
         tx.commit().await?;
         Ok(MarkChange::Done)
@@ -408,7 +428,13 @@ impl Store {
         if gone == 0 {
             return Ok(MarkChange::Unchanged);
         }
-        let entry = Entry { moderator: by, action: "unwarn", target: Some(target), details: why, now };
+        let entry = Entry {
+            moderator: by,
+            action: "unwarn",
+            target: Some(target),
+            details: why,
+            now,
+        };
         log_in_tx(&mut tx, &entry).await?;
         tx.commit().await?;
         Ok(MarkChange::Done)
@@ -440,7 +466,12 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub async fn read_warning(&self, player_id: &str, id: &str, now: i64) -> Result<bool, StoreError> {
+    pub async fn read_warning(
+        &self,
+        player_id: &str,
+        id: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE mod_warnings SET seen_at = $1 WHERE id = $2 AND player_id = $3 AND seen_at IS NULL",
         )
@@ -494,7 +525,11 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub async fn reports_about(&self, player_id: &str, limit: u32) -> Result<Vec<ReportRow>, StoreError> {
+    pub async fn reports_about(
+        &self,
+        player_id: &str,
+        limit: u32,
+    ) -> Result<Vec<ReportRow>, StoreError> {
         sqlx::query(&format!(
             "SELECT {REPORT_COLUMNS} FROM {REPORT_FROM} WHERE r.reported = $1 \
              ORDER BY r.created_at DESC, r.id LIMIT $2"

@@ -21,26 +21,48 @@ async fn accounts(store: &Store, names: &[&str]) {
 async fn roles_are_given_once_taken_away_and_logged() {
     for (_dir, store) in stores().await {
         accounts(&store, &["ada", "bob"]).await;
-        let admin = store.set_staff_role(None, "p_ada", Some("admin"), 10).await.unwrap();
+        let admin = store
+            .set_staff_role(None, "p_ada", Some("admin"), 10)
+            .await
+            .unwrap();
         assert_eq!(admin, MarkChange::Done);
-        let again = store.set_staff_role(None, "p_ada", Some("admin"), 11).await.unwrap();
+        let again = store
+            .set_staff_role(None, "p_ada", Some("admin"), 11)
+            .await
+            .unwrap();
         assert_eq!(again, MarkChange::Unchanged);
         let by_ada = store
             .set_staff_role(Some("p_ada"), "p_bob", Some("moderator"), 12)
             .await
             .unwrap();
         assert_eq!(by_ada, MarkChange::Done);
-        assert_eq!(store.staff_role("p_bob").await.unwrap().as_deref(), Some("moderator"));
+        assert_eq!(
+            store.staff_role("p_bob").await.unwrap().as_deref(),
+            Some("moderator")
+        );
         assert_eq!(
             store.staff().await.unwrap(),
-            [("ada".to_owned(), "admin".to_owned()), ("bob".to_owned(), "moderator".to_owned())]
+            [
+                ("ada".to_owned(), "admin".to_owned()),
+                ("bob".to_owned(), "moderator".to_owned())
+            ]
         );
-        store.set_staff_role(Some("p_ada"), "p_bob", None, 13).await.unwrap();
+        store
+            .set_staff_role(Some("p_ada"), "p_bob", None, 13)
+            .await
+            .unwrap();
         assert_eq!(store.staff_role("p_bob").await.unwrap(), None);
         let log = store.mod_log(None, None, 10).await.unwrap();
         let seen: Vec<_> = log
             .iter()
-            .map(|e| (e.moderator.as_deref(), e.action.as_str(), e.target.as_deref(), e.details.as_str()))
+            .map(|e| {
+                (
+                    e.moderator.as_deref(),
+                    e.action.as_str(),
+                    e.target.as_deref(),
+                    e.details.as_str(),
+                )
+            })
             .collect();
         assert_eq!(
             seen,
@@ -52,7 +74,10 @@ async fn roles_are_given_once_taken_away_and_logged() {
         );
         // Paging by time, and one player's entries.
         assert_eq!(store.mod_log(None, Some(12), 10).await.unwrap().len(), 1);
-        assert_eq!(store.mod_log(Some("p_ada"), None, 10).await.unwrap().len(), 1);
+        assert_eq!(
+            store.mod_log(Some("p_ada"), None, 10).await.unwrap().len(),
+            1
+        );
     }
 }
 
@@ -61,18 +86,39 @@ async fn marks_are_set_once_and_lifted_once() {
     for (_dir, store) in stores().await {
         accounts(&store, &["mia", "max"]).await;
         let by = Some("p_mia");
-        assert_eq!(store.set_mark(by, "p_max", "mute", "spam", 5).await.unwrap(), MarkChange::Done);
-        assert_eq!(store.set_mark(by, "p_max", "mute", "again", 6).await.unwrap(), MarkChange::Unchanged);
-        assert_eq!(store.set_mark(by, "p_max", "engine", "", 7).await.unwrap(), MarkChange::Done);
+        assert_eq!(
+            store
+                .set_mark(by, "p_max", "mute", "spam", 5)
+                .await
+                .unwrap(),
+            MarkChange::Done
+        );
+        assert_eq!(
+            store
+                .set_mark(by, "p_max", "mute", "again", 6)
+                .await
+                .unwrap(),
+            MarkChange::Unchanged
+        );
+        assert_eq!(
+            store.set_mark(by, "p_max", "engine", "", 7).await.unwrap(),
+            MarkChange::Done
+        );
         assert!(store.has_mark("p_max", "mute").await.unwrap());
         let marks = store.mod_marks("p_max").await.unwrap();
         assert_eq!(marks.len(), 2);
         assert_eq!(marks[0].mark, "engine");
         assert_eq!(marks[1].moderator.as_deref(), Some("mia"));
         assert_eq!(marks[1].reason, "spam");
-        let lifted = store.lift_mark(by, "p_max", ("mute", "unmute"), "sorry", 8).await.unwrap();
+        let lifted = store
+            .lift_mark(by, "p_max", ("mute", "unmute"), "sorry", 8)
+            .await
+            .unwrap();
         assert_eq!(lifted, MarkChange::Done);
-        let twice = store.lift_mark(by, "p_max", ("mute", "unmute"), "", 9).await.unwrap();
+        let twice = store
+            .lift_mark(by, "p_max", ("mute", "unmute"), "", 9)
+            .await
+            .unwrap();
         assert_eq!(twice, MarkChange::Unchanged);
         assert!(!store.has_mark("p_max", "mute").await.unwrap());
         let actions: Vec<String> = store
@@ -82,7 +128,11 @@ async fn marks_are_set_once_and_lifted_once() {
             .into_iter()
             .map(|e| e.action)
             .collect();
-        assert_eq!(actions, ["unmute", "engine", "mute"], "nothing logged for what was refused");
+        assert_eq!(
+            actions,
+            ["unmute", "engine", "mute"],
+            "nothing logged for what was refused"
+        );
     }
 }
 
@@ -110,13 +160,19 @@ async fn closing_revokes_every_session_and_token_at_once() {
         };
         assert!(store.create_token(&token, 10).await.unwrap());
         assert!(store.session("s1", 2).await.unwrap().is_some());
-        let closed = store.set_mark(Some("p_mod"), "p_cat", "close", "abuse", 3).await.unwrap();
+        let closed = store
+            .set_mark(Some("p_mod"), "p_cat", "close", "abuse", 3)
+            .await
+            .unwrap();
         assert_eq!(closed, MarkChange::Done);
         assert!(store.session("s1", 4).await.unwrap().is_none());
         assert!(store.tokens_of("p_cat", 4).await.unwrap().is_empty());
         assert!(store.has_mark("p_cat", "close").await.unwrap());
         // Reopened: the mark goes, the revoked credentials stay revoked.
-        let reopened = store.lift_mark(Some("p_mod"), "p_cat", ("close", "reopen"), "", 5).await.unwrap();
+        let reopened = store
+            .lift_mark(Some("p_mod"), "p_cat", ("close", "reopen"), "", 5)
+            .await
+            .unwrap();
         assert_eq!(reopened, MarkChange::Done);
         assert!(!store.has_mark("p_cat", "close").await.unwrap());
         assert!(store.session("s1", 6).await.unwrap().is_none());
@@ -139,22 +195,44 @@ async fn a_muted_players_lines_are_read_by_them_alone() {
     for (_dir, store) in stores().await {
         accounts(&store, &["mod", "eve", "ann"]).await;
         assert!(!store.add_chat_line(&line("eve", "hello", 1)).await.unwrap());
-        store.set_mark(Some("p_mod"), "p_eve", "mute", "spam", 2).await.unwrap();
-        assert!(store.add_chat_line(&line("eve", "buy my course", 3)).await.unwrap());
-        assert!(!store.add_chat_line(&line("ann", "hi eve", 4)).await.unwrap());
+        store
+            .set_mark(Some("p_mod"), "p_eve", "mute", "spam", 2)
+            .await
+            .unwrap();
+        assert!(
+            store
+                .add_chat_line(&line("eve", "buy my course", 3))
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .add_chat_line(&line("ann", "hi eve", 4))
+                .await
+                .unwrap()
+        );
         let texts = |lines: Vec<ChatLineRow>| lines.into_iter().map(|l| l.text).collect::<Vec<_>>();
         let everyone = store.chat_lines("club1", "club", 10).await.unwrap();
         assert_eq!(texts(everyone), ["hello", "hi eve"]);
-        let ann = store.chat_lines_for("club1", "club", 10, Some("p_ann")).await.unwrap();
+        let ann = store
+            .chat_lines_for("club1", "club", 10, Some("p_ann"))
+            .await
+            .unwrap();
         assert_eq!(texts(ann), ["hello", "hi eve"]);
-        let eve = store.chat_lines_for("club1", "club", 10, Some("p_eve")).await.unwrap();
+        let eve = store
+            .chat_lines_for("club1", "club", 10, Some("p_eve"))
+            .await
+            .unwrap();
         assert_eq!(texts(eve), ["hello", "buy my course", "hi eve"]);
         // The moderators' evidence holds every line, the shadow ones marked.
         let by_eve = store.chat_lines_by("p_eve", 10).await.unwrap();
         let seen: Vec<(&str, bool)> = by_eve.iter().map(|(l, s)| (l.text.as_str(), *s)).collect();
         assert_eq!(seen, [("buy my course", true), ("hello", false)]);
         // Unmuted: later lines are everyone's again.
-        store.lift_mark(Some("p_mod"), "p_eve", ("mute", "unmute"), "", 5).await.unwrap();
+        store
+            .lift_mark(Some("p_mod"), "p_eve", ("mute", "unmute"), "", 5)
+            .await
+            .unwrap();
         assert!(!store.add_chat_line(&line("eve", "sorry", 6)).await.unwrap());
         let everyone = store.chat_lines("club1", "club", 10).await.unwrap();
         assert_eq!(texts(everyone), ["hello", "hi eve", "sorry"]);
@@ -166,19 +244,43 @@ async fn a_warning_waits_until_read_or_withdrawn() {
     for (_dir, store) in stores().await {
         accounts(&store, &["mod", "ivy"]).await;
         assert!(store.unread_warning("p_ivy").await.unwrap().is_none());
-        assert_eq!(store.warn(Some("p_mod"), "p_ivy", "be nice", 1).await.unwrap(), MarkChange::Done);
-        assert_eq!(store.warn(Some("p_mod"), "p_ivy", "again", 2).await.unwrap(), MarkChange::Unchanged);
+        assert_eq!(
+            store
+                .warn(Some("p_mod"), "p_ivy", "be nice", 1)
+                .await
+                .unwrap(),
+            MarkChange::Done
+        );
+        assert_eq!(
+            store
+                .warn(Some("p_mod"), "p_ivy", "again", 2)
+                .await
+                .unwrap(),
+            MarkChange::Unchanged
+        );
         let w = store.unread_warning("p_ivy").await.unwrap().unwrap();
         assert_eq!(w.text, "be nice");
-        assert!(!store.read_warning("p_mod", &w.id, 3).await.unwrap(), "someone else's");
+        assert!(
+            !store.read_warning("p_mod", &w.id, 3).await.unwrap(),
+            "someone else's"
+        );
         assert!(store.read_warning("p_ivy", &w.id, 3).await.unwrap());
         assert!(!store.read_warning("p_ivy", &w.id, 4).await.unwrap());
         assert!(store.unread_warning("p_ivy").await.unwrap().is_none());
         // Read: nothing to withdraw; a new one can be withdrawn unread.
-        let none = store.withdraw_warning(Some("p_mod"), "p_ivy", "", 5).await.unwrap();
+        let none = store
+            .withdraw_warning(Some("p_mod"), "p_ivy", "", 5)
+            .await
+            .unwrap();
         assert_eq!(none, MarkChange::Unchanged);
-        store.warn(Some("p_mod"), "p_ivy", "last one", 6).await.unwrap();
-        let gone = store.withdraw_warning(Some("p_mod"), "p_ivy", "mistake", 7).await.unwrap();
+        store
+            .warn(Some("p_mod"), "p_ivy", "last one", 6)
+            .await
+            .unwrap();
+        let gone = store
+            .withdraw_warning(Some("p_mod"), "p_ivy", "mistake", 7)
+            .await
+            .unwrap();
         assert_eq!(gone, MarkChange::Done);
         assert!(store.unread_warning("p_ivy").await.unwrap().is_none());
     }
@@ -208,15 +310,27 @@ async fn reports_are_closed_with_their_action_in_one_change() {
         store.add_report(&other).await.unwrap();
         let open = store.open_reports(10).await.unwrap();
         assert_eq!(open.len(), 3);
-        assert_eq!((open[0].reporter.as_str(), open[0].reported.as_str()), ("sue", "rob"));
+        assert_eq!(
+            (open[0].reporter.as_str(), open[0].reported.as_str()),
+            ("sue", "rob")
+        );
         let closed = store
-            .close_reports("p_mod", "p_rob", Some(("mute", "insults")), "mute: insults", 10)
+            .close_reports(
+                "p_mod",
+                "p_rob",
+                Some(("mute", "insults")),
+                "mute: insults",
+                10,
+            )
             .await
             .unwrap();
         assert_eq!(closed, 2);
         assert!(store.has_mark("p_rob", "mute").await.unwrap());
         assert_eq!(store.open_reports(10).await.unwrap().len(), 1);
-        let again = store.close_reports("p_mod", "p_rob", None, "none", 11).await.unwrap();
+        let again = store
+            .close_reports("p_mod", "p_rob", None, "none", 11)
+            .await
+            .unwrap();
         assert_eq!(again, 0);
         let about = store.reports_about("p_rob", 10).await.unwrap();
         assert!(about.iter().all(|r| r.closed_by.as_deref() == Some("mod")
@@ -232,11 +346,20 @@ async fn reports_are_closed_with_their_action_in_one_change() {
         assert_eq!(actions, ["mute", "report"]);
         // A warning given on closing.
         let warned = store
-            .close_reports("p_mod", "p_tom", Some(("warn", "no accusations")), "warn", 12)
+            .close_reports(
+                "p_mod",
+                "p_tom",
+                Some(("warn", "no accusations")),
+                "warn",
+                12,
+            )
             .await
             .unwrap();
         assert_eq!(warned, 1);
-        assert_eq!(store.unread_warning("p_tom").await.unwrap().unwrap().text, "no accusations");
+        assert_eq!(
+            store.unread_warning("p_tom").await.unwrap().unwrap().text,
+            "no accusations"
+        );
     }
 }
 

@@ -27,7 +27,10 @@ async fn start(db: &str) -> ServerProcess {
 /// `plyyard ARGS…`: (success, stderr).
 fn plyyard(args: &[&str]) -> (bool, String) {
     let out = Command::new(BIN).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Plays `MOVES` of white's moves against the beginner, counting each
@@ -41,8 +44,12 @@ async fn play(c: Client, acked: Arc<AtomicU64>, id: String) {
             return;
         };
         let uci = format!("{from}{}", tos[0].as_str().unwrap());
-        send_json(&mut ws, &json!({"t": "move", "id": n, "uci": uci})).await.unwrap();
-        let ack = recv_until(&mut ws, WAIT, |m| m["t"] == "ack" || m["t"] == "error").await.unwrap();
+        send_json(&mut ws, &json!({"t": "move", "id": n, "uci": uci}))
+            .await
+            .unwrap();
+        let ack = recv_until(&mut ws, WAIT, |m| m["t"] == "ack" || m["t"] == "error")
+            .await
+            .unwrap();
         if ack["t"] != "ack" {
             return;
         }
@@ -67,7 +74,10 @@ async fn a_backup_while_games_are_played_holds_every_acknowledged_move(db: TestD
     for _ in 0..GAMES {
         let c = server.client();
         let g: Value = c
-            .post("/api/computer-games", r#"{"level":"beginner","color":"white"}"#)
+            .post(
+                "/api/computer-games",
+                r#"{"level":"beginner","color":"white"}"#,
+            )
             .await
             .unwrap()
             .json()
@@ -79,7 +89,12 @@ async fn a_backup_while_games_are_played_holds_every_acknowledged_move(db: TestD
     }
     // Some moves in, the backup runs while the games go on.
     let t0 = std::time::Instant::now();
-    while games.iter().map(|g| g.1.load(Ordering::SeqCst)).sum::<u64>() < GAMES as u64 * 2 {
+    while games
+        .iter()
+        .map(|g| g.1.load(Ordering::SeqCst))
+        .sum::<u64>()
+        < GAMES as u64 * 2
+    {
         assert!(t0.elapsed() < WAIT, "the games do not start");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -108,7 +123,10 @@ async fn a_backup_while_games_are_played_holds_every_acknowledged_move(db: TestD
         .iter()
         .zip(&before)
         .any(|(m, b)| m.as_array().unwrap().len() as u64 > 2 * b);
-    assert!(went_on, "the games went on after the backup began: {before:?}");
+    assert!(
+        went_on,
+        "the games went on after the backup began: {before:?}"
+    );
     // Refusals: never over an existing file, never into a missing folder.
     let (ok, err) = plyyard(&["backup", "--db", db.url(), "--out", &out_s]);
     assert!(!ok && err.contains("exist"), "{err}");
@@ -136,8 +154,16 @@ async fn a_backup_while_games_are_played_holds_every_acknowledged_move(db: TestD
         let kept = g["moves"].as_array().unwrap();
         // Each acknowledged white move and the reply before it.
         let want = (2 * acked).saturating_sub(1) as usize;
-        assert!(kept.len() >= want, "game {id}: {} moves kept, {acked} acknowledged", kept.len());
-        assert_eq!(kept[..], moves.as_array().unwrap()[..kept.len()], "game {id}");
+        assert!(
+            kept.len() >= want,
+            "game {id}: {} moves kept, {acked} acknowledged",
+            kept.len()
+        );
+        assert_eq!(
+            kept[..],
+            moves.as_array().unwrap()[..kept.len()],
+            "game {id}"
+        );
     }
     copy.kill().await;
 }
@@ -146,25 +172,76 @@ async fn admin_role_works_on_a_running_sites_database(db: TestDb) {
     let server = start(db.url()).await;
     let c = server.client();
     let r = c
-        .post_json("/api/account/signup", &json!({"username": "Olga", "password": "Knight-f3 takes e5!"}))
+        .post_json(
+            "/api/account/signup",
+            &json!({"username": "Olga", "password": "Knight-f3 takes e5!"}),
+        )
         .await
         .unwrap();
     assert_eq!(r.status, 201);
     assert_eq!(c.get("/api/mod/log").await.unwrap().status, 403);
-    let (ok, err) = plyyard(&["admin", "role", "--db", db.url(), "--user", "olga", "--role", "admin"]);
+    let (ok, err) = plyyard(&[
+        "admin",
+        "role",
+        "--db",
+        db.url(),
+        "--user",
+        "olga",
+        "--role",
+        "admin",
+    ]);
     assert!(ok, "{err}");
     assert!(err.contains("Olga is now admin"), "{err}");
     assert_eq!(c.get_value("/api/session").await["role"], "admin");
     let log = c.get_value("/api/mod/log").await;
     assert_eq!(log["entries"][0]["action"], "role", "{log}");
-    assert!(log["entries"][0]["moderator"].is_null(), "the command line's entry: {log}");
-    let (ok, err) = plyyard(&["admin", "role", "--db", db.url(), "--user", "Olga", "--role", "admin"]);
+    assert!(
+        log["entries"][0]["moderator"].is_null(),
+        "the command line's entry: {log}"
+    );
+    let (ok, err) = plyyard(&[
+        "admin",
+        "role",
+        "--db",
+        db.url(),
+        "--user",
+        "Olga",
+        "--role",
+        "admin",
+    ]);
     assert!(ok && err.contains("already"), "{err}");
-    let (ok, err) = plyyard(&["admin", "role", "--db", db.url(), "--user", "Olga", "--role", "king"]);
+    let (ok, err) = plyyard(&[
+        "admin",
+        "role",
+        "--db",
+        db.url(),
+        "--user",
+        "Olga",
+        "--role",
+        "king",
+    ]);
     assert!(!ok && err.contains("--role"), "{err}");
-    let (ok, err) = plyyard(&["admin", "role", "--db", db.url(), "--user", "Nobody", "--role", "none"]);
+    let (ok, err) = plyyard(&[
+        "admin",
+        "role",
+        "--db",
+        db.url(),
+        "--user",
+        "Nobody",
+        "--role",
+        "none",
+    ]);
     assert!(!ok && err.contains("no account"), "{err}");
-    let (ok, err) = plyyard(&["admin", "role", "--db", db.url(), "--user", "Olga", "--role", "none"]);
+    let (ok, err) = plyyard(&[
+        "admin",
+        "role",
+        "--db",
+        db.url(),
+        "--user",
+        "Olga",
+        "--role",
+        "none",
+    ]);
     assert!(ok, "{err}");
     assert_eq!(c.get("/api/mod/log").await.unwrap().status, 403);
     server.kill().await;

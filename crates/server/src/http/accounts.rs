@@ -262,12 +262,16 @@ async fn login(
         tracing::info!(ip = %ip.0, "failed log-in");
         return Err(bad_credentials());
     };
-    if state.store.has_mark(&row.account.player_id, "close").await? {
+    if state
+        .store
+        .has_mark(&row.account.player_id, "close")
+        .await?
+    {
         tracing::info!(ip = %ip.0, "log-in to a closed account");
-        return Err(ApiError::forbidden(
-            "this account is closed by the moderators",
-        )
-        .with_reason("account_closed"));
+        return Err(
+            ApiError::forbidden("this account is closed by the moderators")
+                .with_reason("account_closed"),
+        );
     }
     state.limits.login_succeeded(&c.username).await;
     let anonymous = session.is_none().then_some(&player);

@@ -93,7 +93,11 @@ async fn moderator(store: &Store, session: Option<&Session>) -> Result<(Account,
         return Err(ApiError::forbidden("moderators only: log in first"));
     };
     let role = role_of(store, &s.account.player_id).await?;
-    moderation::may_moderate(&Staff { id: &s.account.player_id, role }).map_err(refused)?;
+    moderation::may_moderate(&Staff {
+        id: &s.account.player_id,
+        role,
+    })
+    .map_err(refused)?;
     Ok((s.account.clone(), role.unwrap_or(Role::Moderator)))
 }
 
@@ -157,8 +161,7 @@ async fn report(
     let reason = Reason::parse(&b.reason).map_err(refused)?;
     let text = moderation::check_report_text(&b.text).map_err(refused)?;
     let reported = named(&state.store, &b.username).await?;
-    moderation::check_reported(&session.account.player_id, &reported.player_id)
-        .map_err(refused)?;
+    moderation::check_reported(&session.account.player_id, &reported.player_id).map_err(refused)?;
     let key = AccountKey(session.account.player_id.clone());
     state.limits.check_reports(ip, Some(&key)).await?;
     let id = state
@@ -287,12 +290,17 @@ async fn reports(
             None => groups.push((r.reported_id.clone(), r.reported.clone(), vec![r])),
         }
     }
-    groups.sort_by(|a, b| b.2.len().cmp(&a.2.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.2.len()));
     let mut players = Vec::with_capacity(groups.len());
     for (id, username, rows) in groups {
         players.push(ReportGroup {
             username,
-            marks: store.mod_marks(&id).await?.into_iter().map(|m| m.mark).collect(),
+            marks: store
+                .mod_marks(&id)
+                .await?
+                .into_iter()
+                .map(|m| m.mark)
+                .collect(),
             reports: rows.into_iter().map(ReportJson::from).collect(),
             evidence: evidence(&store, &id).await?,
         });
@@ -334,8 +342,14 @@ async fn close_reports(
     if action.is_some() {
         let them = role_of(&state.store, &target.player_id).await?;
         moderation::may_act(
-            &Staff { id: &me.player_id, role: Some(role) },
-            &Staff { id: &target.player_id, role: them },
+            &Staff {
+                id: &me.player_id,
+                role: Some(role),
+            },
+            &Staff {
+                id: &target.player_id,
+                role: them,
+            },
         )
         .map_err(refused)?;
     }
@@ -408,7 +422,8 @@ async fn log(
     q: Result<Query<LogQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<LogPage>, ApiError> {
     moderator(&store, session.as_ref()).await?;
-    let Query(q) = q.map_err(|_| ApiError::bad_request("`before` is a time in Unix milliseconds"))?;
+    let Query(q) =
+        q.map_err(|_| ApiError::bad_request("`before` is a time in Unix milliseconds"))?;
     let rows = store.mod_log(None, q.before, LOG_PAGE).await?;
     Ok(Json(LogPage {
         entries: rows.into_iter().map(LogJson::from).collect(),
@@ -464,17 +479,33 @@ async fn set_role(
     let wanted = Role::parse_choice(&b.role).map_err(refused)?;
     let target = named(&store, &name).await?;
     moderation::may_grant(
-        &Staff { id: &me.player_id, role: Some(role) },
-        &Staff { id: &target.player_id, role: None },
+        &Staff {
+            id: &me.player_id,
+            role: Some(role),
+        },
+        &Staff {
+            id: &target.player_id,
+            role: None,
+        },
     )
     .map_err(refused)?;
     let changed = store
-        .set_staff_role(Some(&me.player_id), &target.player_id, wanted.map(Role::as_str), now_ms())
+        .set_staff_role(
+            Some(&me.player_id),
+            &target.player_id,
+            wanted.map(Role::as_str),
+            now_ms(),
+        )
         .await?;
-    done_or_conflict(changed, || format!("{} already has that role", target.username))
+    done_or_conflict(changed, || {
+        format!("{} already has that role", target.username)
+    })
 }
 
-fn done_or_conflict(change: MarkChange, why: impl FnOnce() -> String) -> Result<StatusCode, ApiError> {
+fn done_or_conflict(
+    change: MarkChange,
+    why: impl FnOnce() -> String,
+) -> Result<StatusCode, ApiError> {
     match change {
         MarkChange::Done => Ok(StatusCode::NO_CONTENT),
         MarkChange::Unchanged => Err(ApiError::new(ErrorCode::Conflict, why())),
@@ -499,12 +530,19 @@ async fn acting(
     action: &str,
 ) -> Result<(Account, Action, Account), ApiError> {
     let (me, role) = moderator(store, session).await?;
-    let action = Action::parse(action).map_err(|e| ApiError::new(ErrorCode::NotFound, e.to_string()))?;
+    let action =
+        Action::parse(action).map_err(|e| ApiError::new(ErrorCode::NotFound, e.to_string()))?;
     let target = named(store, name).await?;
     let them = role_of(store, &target.player_id).await?;
     moderation::may_act(
-        &Staff { id: &me.player_id, role: Some(role) },
-        &Staff { id: &target.player_id, role: them },
+        &Staff {
+            id: &me.player_id,
+            role: Some(role),
+        },
+        &Staff {
+            id: &target.player_id,
+            role: them,
+        },
     )
     .map_err(refused)?;
     Ok((me, action, target))
@@ -531,7 +569,12 @@ async fn take_action(
     let now = now_ms();
     let by = Some(me.player_id.as_str());
     let change = match action.mark() {
-        Some(mark) => state.store.set_mark(by, &target.player_id, mark.as_str(), &why, now).await?,
+        Some(mark) => {
+            state
+                .store
+                .set_mark(by, &target.player_id, mark.as_str(), &why, now)
+                .await?
+        }
         None => state.store.warn(by, &target.player_id, &why, now).await?,
     };
     let status = done_or_conflict(change, || match action {
@@ -560,10 +603,20 @@ async fn lift_action(
     let change = match action.mark() {
         Some(mark) => {
             store
-                .lift_mark(by, &target.player_id, (mark.as_str(), action.log_name(true)), &why, now)
+                .lift_mark(
+                    by,
+                    &target.player_id,
+                    (mark.as_str(), action.log_name(true)),
+                    &why,
+                    now,
+                )
                 .await?
         }
-        None => store.withdraw_warning(by, &target.player_id, &why, now).await?,
+        None => {
+            store
+                .withdraw_warning(by, &target.player_id, &why, now)
+                .await?
+        }
     };
     done_or_conflict(change, || match action {
         Action::Warn => format!("{} has no unread warning", target.username),
@@ -576,7 +629,11 @@ async fn lift_action(
 /// the games it sits at learn their seats changed.
 async fn after_close(state: &AppState, target: &Account) {
     let player = PlayerId(target.player_id.clone());
-    let ongoing = match state.store.ongoing_games(&target.player_id, RESIGN_MAX).await {
+    let ongoing = match state
+        .store
+        .ongoing_games(&target.player_id, RESIGN_MAX)
+        .await
+    {
         Ok(games) => games,
         Err(e) => {
             tracing::warn!(user = %target.username, "closed: cannot list ongoing games: {e}");
@@ -584,10 +641,17 @@ async fn after_close(state: &AppState, target: &Account) {
         }
     };
     for g in ongoing {
-        let resigned = state.live.act(&g.id, player.clone(), GameAction::Resign).await;
+        let resigned = state
+            .live
+            .act(&g.id, player.clone(), GameAction::Resign)
+            .await;
         if resigned.is_err() {
             // A game too young to resign is aborted instead.
-            if let Err(e) = state.live.act(&g.id, player.clone(), GameAction::Abort).await {
+            if let Err(e) = state
+                .live
+                .act(&g.id, player.clone(), GameAction::Abort)
+                .await
+            {
                 tracing::warn!(game = %g.id, "closed: cannot end an ongoing game: {e}");
             }
         }
@@ -689,7 +753,11 @@ async fn read_warning(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let s = session.ok_or_else(not_logged_in)?;
-    if id.len() > 64 || !store.read_warning(&s.account.player_id, &id, now_ms()).await? {
+    if id.len() > 64
+        || !store
+            .read_warning(&s.account.player_id, &id, now_ms())
+            .await?
+    {
         return Err(ApiError::new(ErrorCode::NotFound, "no such unread warning"));
     }
     Ok(StatusCode::NO_CONTENT)

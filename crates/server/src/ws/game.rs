@@ -97,7 +97,13 @@ where
         // Listen first: a line said meanwhile may come twice, never not at all.
         let rx = self.shared.social.chat.hub().subscribe(self.game_id);
         let viewer = self.speaker.account.as_ref().map(|a| a.0.as_str());
-        match self.shared.social.chat.history(self.game_id, room, viewer).await {
+        match self
+            .shared
+            .social
+            .chat
+            .history(self.game_id, room, viewer)
+            .await
+        {
             Ok(lines) => self.send(&ServerMsg::ChatHistory { room, lines }).await?,
             Err(e) => tracing::warn!(game = %self.game_id, "no chat history: {e}"),
         }
