@@ -5,6 +5,8 @@ import { call } from '../api.js';
 
 export type ReportReason = 'cheat' | 'boost' | 'abuse' | 'other';
 export const REPORT_REASONS: readonly ReportReason[] = ['cheat', 'boost', 'abuse', 'other'];
+/** The translation key naming each reason (`other`'s cannot end in `.other`, the plural suffix). */
+export const REASON_KEYS = { cheat: 'report.cheat', boost: 'report.boost', abuse: 'report.abuse', other: 'report.otherReason' } as const;
 export type ModAction = 'mute' | 'warn' | 'close' | 'engine';
 export const MOD_ACTIONS: readonly ModAction[] = ['mute', 'warn', 'close', 'engine'];
 export type StaffRole = 'moderator' | 'admin';

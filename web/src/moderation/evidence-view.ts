@@ -1,14 +1,14 @@
 //! Reports and evidence as the moderation pages show them: the reports'
 //! texts, the player's recent chat lines (shadowed ones marked) and games.
 import { h, type VNode } from 'snabbdom';
-import { type Key, lang, t } from '../i18n.js';
-import type { Evidence, Report } from './api.js';
+import { lang, t } from '../i18n.js';
+import { type Evidence, REASON_KEYS, type Report, type ReportReason } from './api.js';
 import { when } from './model.js';
 
 /** One report. */
 export function reportItem(r: Report): VNode {
   return h('li.mod-report', { attrs: { 'data-testid': 'mod-report', 'data-reason': r.reason } }, [
-    h('strong', t(`report.reason.${r.reason}` as Key)),
+    h('strong', r.reason in REASON_KEYS ? t(REASON_KEYS[r.reason as ReportReason]) : r.reason),
     ' · ',
     h('span', { attrs: { 'data-testid': 'mod-report-by' } }, r.reporter),
     ' · ',

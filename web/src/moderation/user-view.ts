@@ -14,7 +14,7 @@ function actionButtons(ctrl: ModUserCtrl): VNode {
     h(
       lift ? 'button' : 'button.primary',
       { attrs: { type: 'button', 'data-testid': `mod-${lift ? 'lift' : 'take'}-${a}` }, props: { disabled: ctrl.busy }, on: { click: () => ctrl.act(a, lift) } },
-      t(`mod.${lift ? 'lift' : 'take'}.${a}` as Key),
+      t((lift ? `mod.lift.${a}` : `mod.take.${a}`) as Key),
     );
   return h('div.mod-actions', [
     h('label', { attrs: { for: 'mod-user-reason' } }, t('mod.reason')),

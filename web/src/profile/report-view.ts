@@ -1,8 +1,8 @@
 //! The profile's report button and form: a reason among four and a text
 //! for the moderators.
 import { h, type VNode } from 'snabbdom';
-import { type Key, t } from '../i18n.js';
-import { REPORT_REASONS } from '../moderation/api.js';
+import { t } from '../i18n.js';
+import { REASON_KEYS, REPORT_REASONS } from '../moderation/api.js';
 import type { ReportCtrl } from './report.js';
 
 /** The report button, its form when open, and the thanks once sent. */
@@ -29,7 +29,7 @@ export function reportView(ctrl: ReportCtrl): VNode {
         h(
           'select',
           { attrs: { id: 'report-reason', 'data-testid': 'report-reason' }, on: { change: (e: Event) => (ctrl.reason = (e.target as HTMLSelectElement).value as typeof ctrl.reason) } },
-          REPORT_REASONS.map((r) => h('option', { attrs: { value: r }, props: { selected: r === ctrl.reason } }, t(`report.reason.${r}` as Key))),
+          REPORT_REASONS.map((r) => h('option', { attrs: { value: r }, props: { selected: r === ctrl.reason } }, t(REASON_KEYS[r]))),
         ),
       ]),
       h('div.field.wide', [
