@@ -8,7 +8,7 @@ own default features, as `cargo tree -p CRATE -e normal` resolves them:
 - the rules core and the engine know no async runtime, web framework or
   database;
 - the pure domain crates (review, learn, exercises, rating, i18n, arena,
-  puzzle, swiss) and the
+  puzzle, swiss, moderation) and the
   wire types know no runtime, framework or database (the wire types reach axum only
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
@@ -69,6 +69,7 @@ RULES: dict[str, set[str]] = {
     "plyyard-i18n": RUNTIME,
     "plyyard-arena": RUNTIME,
     "plyyard-puzzle": RUNTIME,
+    "plyyard-moderation": RUNTIME,
     "plyyard-store": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-live": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-pairing": {"axum", "hyper", "tower-http", "plyyard-server"},

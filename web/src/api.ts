@@ -192,6 +192,10 @@ export interface Account {
   created_at: string;
   /** A profile's rating per speed (GET /api/users/{name}); absent from the account and from older servers. */
   ratings?: Partial<Record<Speed, Rating & { games?: number }>>;
+  /** The logged-in account's staff role (GET /api/session), when it has one. */
+  role?: 'moderator' | 'admin';
+  /** A profile closed by the moderators (GET /api/users/{name}). */
+  closed?: boolean;
 }
 
 /** One row of GET /api/my-games. */
@@ -336,8 +340,8 @@ export function socketUrl(id: string, v: number, loc: Location = location): stri
 
 /** The logged-in account, or null when anonymous (asked of /api/session, which answers 200 either way). */
 export async function currentAccount(): Promise<Account | null> {
-  const { account } = await call<{ account: Account | null }>('GET', '/api/session');
-  return account;
+  const { account, role } = await call<{ account: Account | null; role?: 'moderator' | 'admin' }>('GET', '/api/session');
+  return account && role ? { ...account, role } : account;
 }
 
 /** Creates an account and logs in. */

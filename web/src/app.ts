@@ -36,6 +36,14 @@ import { LearnCtrl } from './learn/ctrl.js';
 import { learnView } from './learn/view.js';
 import { OAuthCtrl } from './oauth/ctrl.js';
 import { oauthView } from './oauth/view.js';
+import { ModLogCtrl } from './moderation/log-ctrl.js';
+import { modLogView } from './moderation/log-view.js';
+import { ModQueueCtrl } from './moderation/queue-ctrl.js';
+import { modQueueView } from './moderation/queue-view.js';
+import { ModRolesCtrl } from './moderation/roles-ctrl.js';
+import { modRolesView } from './moderation/roles-view.js';
+import { ModUserCtrl } from './moderation/user-ctrl.js';
+import { modUserView } from './moderation/user-view.js';
 import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { multiplayerView } from './multiplayer/view.js';
 import { compose, type Ctx, type Page } from './page.js';
@@ -70,6 +78,8 @@ import { InboxCtrl } from './inbox/ctrl.js';
 import { UnreadCount } from './inbox/unread.js';
 import { BellCtrl } from './notify/bell.js';
 import { inboxView } from './inbox/view.js';
+import { WarningCtrl } from './warning.js';
+import { warningView } from './warning-view.js';
 
 /** Is a click on `a` one the app should handle itself (a plain left click on a link to one of its pages)? */
 function ownLink(e: MouseEvent): HTMLAnchorElement | null {
@@ -98,6 +108,8 @@ export class App {
   private readonly unread: UnreadCount;
   /** The header's notifications, pushed over the site socket. */
   private readonly bell: BellCtrl;
+  /** The moderators' unread warning, shown on the next page. */
+  private readonly warning: WarningCtrl;
 
   constructor(
     root: Element,
@@ -125,6 +137,7 @@ export class App {
       },
     });
     this.incoming = new IncomingCtrl({ redraw: () => this.redraw(), navigate: (path) => this.navigate(path) });
+    this.warning = new WarningCtrl(() => this.redraw());
     this.vnode = root;
     this.page = this.open();
     // Pages the server rendered itself (Learn) are in the root: the first page has taken what it needs.
@@ -146,6 +159,7 @@ export class App {
   private open(): Page {
     const r = route(location.pathname, location.search);
     this.pageNo++;
+    this.warning.check(this.account !== null);
     switch (r.page) {
       case 'game':
         return compose(new GameCtrl(this.ctx, r.id), gameView);
@@ -198,6 +212,14 @@ export class App {
         return compose(new ArenaCtrl(this.ctx, r.id), arenaView);
       case 'inbox':
         return compose(new InboxCtrl(this.ctx, r.username, () => this.unread.refresh()), inboxView);
+      case 'modQueue':
+        return compose(new ModQueueCtrl(this.ctx), modQueueView);
+      case 'modLog':
+        return compose(new ModLogCtrl(this.ctx), modLogView);
+      case 'modRoles':
+        return compose(new ModRolesCtrl(this.ctx), modRolesView);
+      case 'modUser':
+        return compose(new ModUserCtrl(this.ctx, r.username), modUserView);
       default:
         return compose(new HomeCtrl(this.ctx), homeView);
     }
@@ -249,6 +271,7 @@ export class App {
         logout: () => this.logout(),
       }),
       incomingView(this.incoming),
+      warningView(this.warning),
       h('main#main', { attrs: { tabindex: -1 } }, [h('div.page', { key: this.pageNo }, [this.page.view()])]),
     ]);
   }

@@ -63,6 +63,7 @@ function accountNav(s: HeaderState): VNode {
             t('nav.inbox'),
             s.unread > 0 ? h('span.nav-count', { attrs: { 'data-testid': 'nav-inbox-unread' } }, String(s.unread)) : null,
           ]),
+          a.role ? h('a', { attrs: { href: '/mod', 'data-testid': 'nav-mod' } }, t('mod.nav')) : null,
           h('a', { attrs: { href: '/account', 'data-testid': 'nav-account' } }, t('nav.account')),
           h('button.link-button', { attrs: { type: 'button', 'data-testid': 'nav-logout' }, on: { click: () => s.logout() } }, t('nav.logout')),
         ]

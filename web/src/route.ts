@@ -51,6 +51,11 @@ export type Route =
   | { page: 'arena'; id: string }
   /** The inbox: the conversations, and the one with `username` when given. */
   | { page: 'inbox'; username: string | null };
+  /** The moderators' pages: the reports queue, the log, the roles, one player. */
+  | { page: 'modQueue' }
+  | { page: 'modLog' }
+  | { page: 'modRoles' }
+  | { page: 'modUser'; username: string };
 
 /** The route of a location (unknown paths show the home page). */
 export function route(pathname: string, search = ''): Route {
@@ -84,6 +89,11 @@ export function route(pathname: string, search = ''): Route {
   if (/^\/tournament\/new\/?$/.test(pathname)) return { page: 'arenaNew' };
   m = /^\/tournament\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'arena', id: decodeURIComponent(m[1]!) };
+  if (/^\/mod\/?$/.test(pathname)) return { page: 'modQueue' };
+  if (/^\/mod\/log\/?$/.test(pathname)) return { page: 'modLog' };
+  if (/^\/mod\/roles\/?$/.test(pathname)) return { page: 'modRoles' };
+  m = /^\/mod\/user\/([^/]+)\/?$/.exec(pathname);
+  if (m) return { page: 'modUser', username: decodeURIComponent(m[1]!) };
   if (/^\/multiplayer\/?$/.test(pathname)) return { page: 'multiplayer' };
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };

@@ -4,7 +4,9 @@
 // server), runs every test with node's test runner, then stops the server
 // (showing its last log lines if a test failed).
 //
-// Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL,
+// Env: PLYYARD_BIN (default ../target/debug/plyyard), PLYYARD_URL (the
+//      tests that run the binary on the site's database, moderation's, are
+//      skipped then: they get PLYYARD_TEST_BIN and PLYYARD_TEST_DB_URL),
 //      PLYYARD_PUZZLES_CSV (lichess's puzzle CSV imported into the test
 //      database; default <repo>/../shared/data/puzzles/lichess-sample.csv),
 //      PLYYARD_TEST_DB=<database URL> (e.g. postgres://…; default a fresh
@@ -112,6 +114,10 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
     server.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${serverTail}`)));
   });
   env.PLYYARD_URL = url;
+  // Tests that run the operator's commands on the site's database
+  // (`plyyard admin role`) while it runs.
+  env.PLYYARD_TEST_BIN = bin;
+  env.PLYYARD_TEST_DB_URL = db;
   console.log(`plyyard server at ${url} on ${db.replace(/\/\/[^@/]*@/, '//…@')}${extra.length ? ` with ${extra.join(' ')}` : ''}`);
 }
 

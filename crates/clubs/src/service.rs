@@ -430,6 +430,10 @@ impl Clubs {
         if !self.is_member(id, player).await? {
             return Err(ClubError::NotMember(name.to_owned()));
         }
-        Ok(self.store.chat_lines(id, CHAT_ROOM, CHAT_HISTORY).await?)
+        // A muted member reads their own lines; nobody else does.
+        Ok(self
+            .store
+            .chat_lines_for(id, CHAT_ROOM, CHAT_HISTORY, Some(player))
+            .await?)
     }
 }

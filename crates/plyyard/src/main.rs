@@ -4,6 +4,7 @@
 //! Each family of subcommands lives in its own module, which owns its clap
 //! definitions and its `run` function; this file only dispatches.
 
+mod admin_cmds;
 mod engine_cmds;
 mod game_cmds;
 mod puzzle_gen;
@@ -65,6 +66,13 @@ enum Command {
     /// system, or make a random tournament (`docs/tournaments.md`).
     #[command(subcommand)]
     Swiss(swiss_cmds::Command),
+    /// The operator's commands on a site's database: staff roles
+    /// (`docs/moderation.md`).
+    #[command(subcommand)]
+    Admin(admin_cmds::Command),
+    /// Write a consistent copy of the database while the site runs
+    /// (SQLite's `VACUUM INTO`, PostgreSQL's `pg_dump`; `docs/deploy.md`).
+    Backup(admin_cmds::BackupArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,5 +86,7 @@ fn main() -> ExitCode {
         Some(Command::Review(args)) => review::run(args),
         Some(Command::Token(cmd)) => token_cmds::run(cmd),
         Some(Command::Swiss(cmd)) => swiss_cmds::run(cmd),
+        Some(Command::Admin(cmd)) => admin_cmds::run(cmd),
+        Some(Command::Backup(args)) => admin_cmds::backup(&args),
     }
 }

@@ -189,6 +189,10 @@ pub struct ServeArgs {
     /// limit off.
     #[arg(long, env = "PLYYARD_LIMIT_RELATIONS_PER_HOUR", default_value_t = 200)]
     pub limit_relations_per_hour: u32,
+    /// Reports of players one client may send per hour (address and
+    /// account alike), also the burst; 0 turns the limit off.
+    #[arg(long, env = "PLYYARD_LIMIT_REPORTS_PER_HOUR", default_value_t = 10)]
+    pub limit_reports_per_hour: u32,
     /// Chat lines one client may say in any ten seconds (address and
     /// account alike), also the burst; 0 turns the limit off.
     #[arg(long, env = "PLYYARD_LIMIT_CHAT_LINES_PER_10S", default_value_t = 10)]
@@ -282,6 +286,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             tournament_joins_per_hour: args.limit_tournament_joins_per_hour,
             msgs_per_day: args.limit_msgs_per_day,
             relations_per_hour: args.limit_relations_per_hour,
+            reports_per_hour: args.limit_reports_per_hour,
             table_lookups_per_minute: args.limit_table_lookups_per_minute,
             ..plyyard_server::security::Quotas::default()
         },
@@ -363,6 +368,7 @@ fn rate_limits_off(quotas: plyyard_server::security::Quotas) -> plyyard_server::
         tournament_joins_per_hour: 0,
         msgs_per_day: 0,
         relations_per_hour: 0,
+        reports_per_hour: 0,
         ..quotas
     }
 }

@@ -1,5 +1,7 @@
 //! Game chat: the SQL of `chat_lines`, the lines said in each room (player
-//! or spectator) of a table game, numbered within their room.
+//! or spectator) of a table game, numbered within their room (and the
+//! rooms of clubs and Arenas). A line said while its author is muted
+//! (moderation's shadow mute) is stored `shadow`: only its author reads it.
 
 use sqlx::Row;
 
@@ -28,11 +30,13 @@ pub struct ChatLineRow {
 }
 
 impl Store {
-    /// Stores a line at the end of its room.
+    /// Stores a line at the end of its room; returns whether it is a
+    /// shadow line (its author is muted: nobody else will read it),
+    /// decided in the same transaction.
     ///
     /// # Errors
     /// A database failure.
-    pub async fn add_chat_line(&self, line: &ChatLineRow) -> Result<(), StoreError> {
+    pub async fn add_chat_line(&self, line: &ChatLineRow) -> Result<bool, StoreError> {
         let mut tries = 0;
         loop {
             tries += 1;
@@ -45,9 +49,15 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
+            let shadow =
+                sqlx::query("SELECT 1 FROM mod_marks WHERE player_id = $1 AND mark = 'mute'")
+                    .bind(line.author.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .is_some();
             let done = sqlx::query(
-                "INSERT INTO chat_lines (game_id, room, seq, author, author_name, text, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO chat_lines (game_id, room, seq, author, author_name, text, created_at, shadow) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(line.game_id.as_str())
             .bind(line.room.as_str())
@@ -56,12 +66,13 @@ impl Store {
             .bind(line.author_name.as_str())
             .bind(line.text.as_str())
             .bind(line.created_at)
+            .bind(shadow)
             .execute(&mut *tx)
             .await;
             match done {
                 Ok(_) => {
                     tx.commit().await?;
-                    return Ok(());
+                    return Ok(shadow);
                 }
                 Err(sqlx::Error::Database(e))
                     if e.is_unique_violation() && tries < INSERT_TRIES =>
@@ -73,7 +84,8 @@ impl Store {
         }
     }
 
-    /// The last `limit` lines of a room, oldest first.
+    /// The last `limit` lines of a room that everyone reads (shadow
+    /// lines left out), oldest first.
     ///
     /// # Errors
     /// A database failure.
@@ -83,13 +95,30 @@ impl Store {
         room: &str,
         limit: u32,
     ) -> Result<Vec<ChatLineRow>, StoreError> {
+        self.chat_lines_for(game_id, room, limit, None).await
+    }
+
+    /// The last `limit` lines of a room as account `viewer` reads them
+    /// (the shadow lines they said themselves included), oldest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn chat_lines_for(
+        &self,
+        game_id: &str,
+        room: &str,
+        limit: u32,
+        viewer: Option<&str>,
+    ) -> Result<Vec<ChatLineRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT author, author_name, text, created_at FROM chat_lines \
-             WHERE game_id = $1 AND room = $2 ORDER BY seq DESC LIMIT $3",
+             WHERE game_id = $1 AND room = $2 AND (shadow = FALSE OR author = $4) \
+             ORDER BY seq DESC LIMIT $3",
         )
         .bind(game_id)
         .bind(room)
         .bind(i64::from(limit))
+        .bind(viewer.unwrap_or(""))
         .fetch_all(&self.pool)
         .await?;
         let mut lines = rows

@@ -140,6 +140,28 @@ impl Store {
         self.backend
     }
 
+    /// Writes a consistent copy of a SQLite database to the file at
+    /// `path` (which must not exist, or be empty) with `VACUUM INTO`: one
+    /// read transaction, so writers carry on meanwhile and the copy holds
+    /// every transaction committed before it began. PostgreSQL is backed
+    /// up with `pg_dump` instead (`plyyard backup`).
+    ///
+    /// # Errors
+    /// A database failure (an existing non-empty file, an unwritable
+    /// folder), or a PostgreSQL store.
+    pub async fn backup_into(&self, path: &str) -> Result<(), StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Err(StoreError::Unsupported(
+                "this backup copies SQLite databases; PostgreSQL's is pg_dump",
+            ));
+        }
+        sqlx::query("VACUUM INTO $1")
+            .bind(path)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Closes every connection (checkpointing SQLite's WAL).
     pub async fn close(&self) {
         self.pool.close().await;

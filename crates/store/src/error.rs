@@ -42,6 +42,9 @@ pub enum StoreError {
     /// of (a tournament pairing of someone still playing). Nothing was written.
     #[error("{0} is already playing")]
     Busy(String),
+    /// The operation does not apply to this database.
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 impl From<StoreError> for plyyard_wire::ApiError {

@@ -1,6 +1,7 @@
 //! Durable storage: players, games, moves, accounts, sessions, API
 //! tokens, clubs, puzzles, tournaments, relations, private messages and
 //! notifications in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
+//! tokens, clubs, puzzles, tournaments and moderation in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
 //! by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
@@ -24,6 +25,7 @@ mod learn;
 mod leases;
 mod msgs;
 mod notifications;
+mod moderation;
 mod player;
 mod puzzles;
 mod ratings;
@@ -49,6 +51,7 @@ pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
 pub use msgs::{MsgRow, ThreadRow, thread_id};
 pub use notifications::NotificationRow;
+pub use moderation::{Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, ReportRow, WarningRow};
 pub use player::PlayerId;
 pub use puzzles::{
     Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
@@ -67,6 +70,7 @@ pub use tournaments::{
 
 #[cfg(test)]
 mod social_tests;
+mod moderation_tests;
 #[cfg(test)]
 mod swiss_tests;
 #[cfg(any(test, feature = "testing"))]

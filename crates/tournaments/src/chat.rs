@@ -55,10 +55,12 @@ impl Tournaments {
     /// As [`Tournaments::say`], but for the line.
     pub async fn chat(&self, id: &str, player: &str) -> Result<Vec<ChatLineRow>, TournamentError> {
         self.chat_room(id, player).await?;
+        // The viewer reads the lines they said while muted; nobody else does.
+        let viewer = Some(player);
         Ok(self
             .deps
             .store
-            .chat_lines(id, CHAT_ROOM, CHAT_HISTORY)
+            .chat_lines_for(id, CHAT_ROOM, CHAT_HISTORY, viewer)
             .await?)
     }
 

@@ -8,6 +8,7 @@ import type { Controller, Ctx } from '../page.js';
 import { sameName } from '../tables.js';
 import { ChallengeCtrl } from './challenge.js';
 import { RelationsCtrl } from './relations-ctrl.js';
+import { ReportCtrl } from './report.js';
 
 /** State of a profile page. */
 export class ProfileCtrl implements Controller {
@@ -19,6 +20,8 @@ export class ProfileCtrl implements Controller {
   readonly challenge: ChallengeCtrl;
   /** Follows and blocks. */
   readonly relations: RelationsCtrl;
+  /** Reporting this player to the moderators. */
+  readonly report: ReportCtrl;
   private alive = true;
 
   constructor(
@@ -28,6 +31,7 @@ export class ProfileCtrl implements Controller {
   ) {
     this.challenge = new ChallengeCtrl(ctx, username);
     this.relations = new RelationsCtrl(ctx, username);
+    this.report = new ReportCtrl(ctx, username);
     Promise.all([getUser(username), userGames(username, page)])
       .then(([user, games]) => {
         this.user = user;
@@ -55,5 +59,6 @@ export class ProfileCtrl implements Controller {
     this.alive = false;
     this.challenge.destroy();
     this.relations.destroy();
+    this.report.destroy();
   }
 }

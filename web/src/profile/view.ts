@@ -9,6 +9,7 @@ import { isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { ratingLabel } from '../tables.js';
 import { challengeView } from './challenge-view.js';
+import { reportView } from './report-view.js';
 import type { ProfileCtrl } from './ctrl.js';
 import { relationsView } from './relations-view.js';
 
@@ -53,7 +54,10 @@ export function profileView(ctrl: ProfileCtrl): VNode {
   const base = profilePath(user.username);
   return h('section.card.profile', { attrs: { 'data-testid': 'profile', 'aria-labelledby': 'profile-name' } }, [
     h('h1', { attrs: { id: 'profile-name', 'data-testid': 'profile-name' } }, user.username),
-    ctrl.canChallenge() ? challengeView(ctrl.challenge, user.username) : null,
+    user.closed ? h('p.notice', { attrs: { 'data-testid': 'profile-closed' } }, t('profile.closed')) : null,
+    ctrl.ctx.account()?.role ? h('p', [h('a', { attrs: { href: `/mod/user/${encodeURIComponent(user.username)}`, 'data-testid': 'profile-moderate' } }, t('profile.moderate'))]) : null,
+    ctrl.canChallenge() && !user.closed ? challengeView(ctrl.challenge, user.username) : null,
+    ctrl.canChallenge() ? reportView(ctrl.report) : null,
     Number.isNaN(joined.getTime()) ? null : h('p.muted', t('profile.since', { date: new Intl.DateTimeFormat(lang(), { dateStyle: 'long' }).format(joined) })),
     user.ratings
       ? h(

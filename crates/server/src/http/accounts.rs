@@ -178,12 +178,23 @@ async fn reseat(state: &AppState, anon: &PlayerId, account: &Account, ongoing: V
 #[derive(Serialize)]
 struct SessionJson {
     account: Option<AccountJson>,
+    /// The account's staff role (`moderator`, `admin`), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<String>,
 }
 
-async fn session_account(Extension(session): Extension<Option<Session>>) -> Json<SessionJson> {
-    Json(SessionJson {
+async fn session_account(
+    State(store): State<Store>,
+    Extension(session): Extension<Option<Session>>,
+) -> Result<Json<SessionJson>, ApiError> {
+    let role = match &session {
+        Some(s) => store.staff_role(&s.account.player_id).await?,
+        None => None,
+    };
+    Ok(Json(SessionJson {
         account: session.as_ref().map(|s| AccountJson::from(&s.account)),
-    })
+        role,
+    }))
 }
 
 async fn signup(
@@ -252,6 +263,17 @@ async fn login(
         tracing::info!(ip = %ip.0, "failed log-in");
         return Err(bad_credentials());
     };
+    if state
+        .store
+        .has_mark(&row.account.player_id, "close")
+        .await?
+    {
+        tracing::info!(ip = %ip.0, "log-in to a closed account");
+        return Err(
+            ApiError::forbidden("this account is closed by the moderators")
+                .with_reason("account_closed"),
+        );
+    }
     state.limits.login_succeeded(&c.username).await;
     let anonymous = session.is_none().then_some(&player);
     let (id, id_hash) = new_session_id();
@@ -375,12 +397,15 @@ async fn named(store: &Store, name: &str) -> Result<Account, ApiError> {
     found.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no player {}", echo(name))))
 }
 
-/// A public profile: the account and its ratings at every speed.
+/// A public profile: the account and its ratings at every speed, and
+/// whether the moderators closed it.
 #[derive(Serialize)]
 struct ProfileJson {
     #[serde(flatten)]
     account: AccountJson,
     ratings: RatingsJson,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    closed: bool,
 }
 
 async fn user(
@@ -389,9 +414,11 @@ async fn user(
 ) -> Result<Json<ProfileJson>, ApiError> {
     let account = named(&store, &name).await?;
     let ratings = store.ratings(&account.player_id).await?;
+    let closed = store.has_mark(&account.player_id, "close").await?;
     Ok(Json(ProfileJson {
         account: AccountJson::from(&account),
         ratings: RatingsJson::new(&ratings, now_ms()),
+        closed,
     }))
 }
 

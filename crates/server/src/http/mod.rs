@@ -5,7 +5,8 @@
 //! PGN, the game websocket), `tables` (tables and the lobby), `seeks`
 //! (quick pairing), `accounts`
 //! (accounts and profiles), `social` (relations lists, friends online,
-//! the unread count), `positions`, `exercises`, `review`, `learn`
+//! the unread count), `moderation` (reports, the moderators' API and
+//! pages), `positions`, `exercises`, `review`, `learn`
 //! (the Learn pages), and
 //! `assets` (the embedded web app). `socket` bounds every websocket
 //! (request bodies are decoded by [`crate::body`], shared with the Lichess
@@ -17,6 +18,7 @@ mod assets;
 mod exercises;
 mod games;
 mod learn;
+mod moderation;
 mod positions;
 mod review;
 mod seeks;
@@ -121,6 +123,7 @@ pub fn router(state: AppState) -> Router {
         .merge(analysis::routes())
         .merge(accounts::router())
         .merge(social::routes())
+        .merge(moderation::router())
         .layer(axum::middleware::from_fn(refuse_tokens));
     let inbox = Router::new().route("/inbox", get(inbox_home)).route(
         "/inbox/{username}",
@@ -129,6 +132,7 @@ pub fn router(state: AppState) -> Router {
             .layer(DefaultBodyLimit::max(crate::lichess::inbox::MAX_BODY_BYTES)),
     );
     let api = own
+        .merge(moderation::pages())
         .merge(crate::lichess::routes())
         .merge(inbox)
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))

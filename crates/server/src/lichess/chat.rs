@@ -98,7 +98,11 @@ pub(super) async fn list<const BOT: bool>(
     check_player(&games, &caller, &id).await?;
     let lines = social
         .chat
-        .history(game_json::game_id(&id), ChatRoom::Player)
+        .history(
+            game_json::game_id(&id),
+            ChatRoom::Player,
+            Some(&caller.account.player_id),
+        )
         .await
         .map_err(chat_error)?;
     Ok(Json(

@@ -175,6 +175,25 @@ fn player_json(s: &PlayerStanding) -> Value {
     v
 }
 
+/// The first three of a finished Arena's standing who bear no engine mark
+/// (moderation: a marked player leaves the podium, keeping their line in
+/// the standing).
+async fn podium(store: &Store, standings: &[PlayerStanding]) -> LiResult<Vec<Value>> {
+    let mut podium = Vec::with_capacity(3);
+    for s in standings {
+        if podium.len() == 3 {
+            break;
+        }
+        let marked = store
+            .has_mark(&s.player_id, plyyard_moderation::Mark::Engine.as_str())
+            .await?;
+        if !marked {
+            podium.push(player_json(s));
+        }
+    }
+    Ok(podium)
+}
+
 /// An Arena as lichess shows one (`ArenaTournamentFull`), with page `page`
 /// of its standing.
 fn full_json(
@@ -526,6 +545,9 @@ pub(super) async fn show(
     let names = creators(&d.store, std::slice::from_ref(&arena)).await?;
     let by = names.get(&arena.row.created_by).map_or("", String::as_str);
     let mut v = full_json(&arena, by, &standings, page, now());
+    if v.get("podium").is_some() {
+        v["podium"] = Value::Array(podium(&d.store, &standings).await?);
+    }
     if let Some(caller) = caller {
         let me = &caller.account.player_id;
         if let Some(mine) = standings.iter().find(|s| &s.player_id == me) {

@@ -226,6 +226,9 @@ pub struct Quotas {
     /// Follows, unfollows, blocks and unblocks one account (and one
     /// address) may make per hour; also the burst.
     pub relations_per_hour: u32,
+    /// Reports of players one account (and one address) may send per
+    /// hour; also the burst.
+    pub reports_per_hour: u32,
 }
 
 impl Default for Quotas {
@@ -256,6 +259,7 @@ impl Default for Quotas {
             tournament_joins_per_hour: 120,
             msgs_per_day: 200,
             relations_per_hour: 200,
+            reports_per_hour: 10,
         }
     }
 }
@@ -556,6 +560,7 @@ pub struct Limits {
     tournament_joins: Limit,
     msgs: Limit,
     relations: Limit,
+    reports: Limit,
 }
 
 impl std::fmt::Debug for Limits {
@@ -611,6 +616,7 @@ impl Limits {
             ),
             msgs: Limit::new("msgs", q.msgs_per_day, Duration::from_secs(86_400)),
             relations: Limit::new("relations", q.relations_per_hour, Duration::from_secs(3600)),
+            reports: Limit::new("reports", q.reports_per_hour, Duration::from_secs(3600)),
             backoff: LoginBackoff {
                 free: q.login_free_failures,
                 base: q.login_backoff_base,
@@ -896,6 +902,18 @@ impl Limits {
         account: Option<&AccountKey>,
     ) -> Result<(), RetryAfter> {
         self.count(&self.relations, &subjects_of(ip, account)).await
+    }
+
+    /// Counts one report of a player by a client, address and account.
+    ///
+    /// # Errors
+    /// [`RetryAfter`] when either has used up its reports for the hour.
+    pub async fn check_reports(
+        &self,
+        ip: ClientIp,
+        account: Option<&AccountKey>,
+    ) -> Result<(), RetryAfter> {
+        self.count(&self.reports, &subjects_of(ip, account)).await
     }
 
     /// Counts one chat line said by a client, address and account.

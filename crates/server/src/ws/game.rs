@@ -100,7 +100,14 @@ where
         };
         // Listen first: a line said meanwhile may come twice, never not at all.
         let rx = self.shared.social.chat.hub().subscribe(self.game_id);
-        match self.shared.social.chat.history(self.game_id, room).await {
+        let viewer = self.speaker.account.as_ref().map(|a| a.0.clone());
+        match self
+            .shared
+            .social
+            .chat
+            .history(self.game_id, room, viewer.as_deref())
+            .await
+        {
             Ok(lines) => {
                 let mut shown = Vec::with_capacity(lines.len());
                 for line in lines {
@@ -196,7 +203,7 @@ impl Voice {
         game_id: &str,
         room: plyyard_wire::protocol::ChatRoom,
         text: &str,
-    ) -> Result<plyyard_wire::protocol::ChatLine, ApiError> {
+    ) -> Result<plyyard_social::chat::Said, ApiError> {
         let quota = async {
             limits
                 .check_chat(self.ip, self.account.as_ref())
@@ -363,7 +370,12 @@ where
                     Ok(ClientMsg::Ping) => session.send(&ServerMsg::Pong).await?,
                     Ok(ClientMsg::Chat { room, text }) => {
                         match session.speaker.say(&session.shared.social, &session.shared.limits, session.game_id, room, &text).await {
-                            Ok(_) => {
+                            Ok(said) => {
+                                // A muted speaker's line reaches nobody else:
+                                // their own socket shows it as if it had.
+                                if said.shadow {
+                                    session.send(&ServerMsg::Chat { line: said.line }).await?;
+                                }
                                 let v = follow.v();
                                 session.send(&ServerMsg::Ack { id, v }).await?;
                             }

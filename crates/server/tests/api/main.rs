@@ -16,6 +16,7 @@ mod learn;
 mod lichess_challenges;
 mod lichess_play;
 mod lichess_tokens;
+mod moderation;
 mod positions;
 mod ratings;
 mod review;

@@ -39,6 +39,16 @@ pub struct Speaker {
     pub account: Option<String>,
 }
 
+/// A line said: as the room reads it, and whether it is a shadow line
+/// (its author is muted: stored and shown to them, delivered to nobody).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    /// The line.
+    pub line: ChatLine,
+    /// Said while muted: only its author reads it.
+    pub shadow: bool,
+}
+
 /// Game chat: its rules over the store, the live games (who sits where)
 /// and the delivery to open sockets and streams.
 #[derive(Debug, Clone)]
@@ -110,8 +120,9 @@ impl Chat {
 
     /// Says `text` in `room` of game `game_id`: checked, counted against the
     /// speaker's `quota` (awaited only once the line passed every other
-    /// check), stored, then delivered. Nothing is stored when
-    /// anything is refused.
+    /// check), stored, then delivered — unless the speaker is muted: the
+    /// line is then a shadow line, delivered to nobody (the caller shows
+    /// it to its author). Nothing is stored when anything is refused.
     ///
     /// # Errors
     /// `not_logged_in` for an anonymous speaker; `bad_request` for a bad text
@@ -125,7 +136,7 @@ impl Chat {
         room: ChatRoom,
         text: &str,
         quota: impl Future<Output = Result<(), ApiError>>,
-    ) -> Result<ChatLine, ApiError> {
+    ) -> Result<Said, ApiError> {
         let Some(account) = &speaker.account else {
             return Err(ApiError::new(
                 ErrorCode::NotLoggedIn,
@@ -158,24 +169,33 @@ impl Chat {
             text,
             created_at: now_ms(),
         };
-        self.store.add_chat_line(&row).await?;
+        let shadow = self.store.add_chat_line(&row).await?;
         let line = ChatLine {
             room,
             user: row.author_name,
             text: row.text,
         };
-        self.hub.publish(game_id, line.clone());
-        Ok(line)
+        if !shadow {
+            self.hub.publish(game_id, line.clone());
+        }
+        Ok(Said { line, shadow })
     }
 
-    /// The last [`HISTORY`] lines of `room` at game `game_id`, oldest first.
+    /// The last [`HISTORY`] lines of `room` at game `game_id`, oldest
+    /// first, as account `viewer` reads them (their own shadow lines
+    /// included; nobody else's).
     ///
     /// # Errors
     /// A database failure.
-    pub async fn history(&self, game_id: &str, room: ChatRoom) -> Result<Vec<ChatLine>, ApiError> {
+    pub async fn history(
+        &self,
+        game_id: &str,
+        room: ChatRoom,
+        viewer: Option<&str>,
+    ) -> Result<Vec<ChatLine>, ApiError> {
         let rows = self
             .store
-            .chat_lines(game_id, room.as_str(), HISTORY)
+            .chat_lines_for(game_id, room.as_str(), HISTORY, viewer)
             .await?;
         Ok(rows
             .into_iter()
