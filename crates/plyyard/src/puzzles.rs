@@ -119,8 +119,8 @@ fn import(args: &ImportArgs) -> ExitCode {
         }
     };
     let result = rt.block_on(async {
-        let source: Box<dyn std::io::Read> = if args.file.as_os_str() == "-" {
-            Box::new(std::io::stdin().lock())
+        let source: Box<dyn std::io::Read + Send> = if args.file.as_os_str() == "-" {
+            Box::new(std::io::stdin())
         } else {
             let file = std::fs::File::open(&args.file)
                 .map_err(|e| format!("cannot open {}: {e}", args.file.display()))?;

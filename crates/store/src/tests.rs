@@ -1312,3 +1312,52 @@ async fn tables_and_challenges_stored_in_minutes_get_their_base_in_seconds() {
     let c = store.challenge("oldchall").await.unwrap().unwrap();
     assert_eq!((c.base_s, c.increment_s), (300, 3));
 }
+
+#[tokio::test]
+async fn puzzles_import_keeps_the_first_of_an_id_and_never_reindexes_a_stored_puzzle() {
+    for (_dir, store) in stores().await {
+        let mut odd = puzzle("q0002", 1234.0);
+        odd.row.game_url = "https://lichess.org/a\"b\\c#12".into();
+        odd.row.opening_tags = "Caro-Kann_Defense \u{e9}\u{44b}".into();
+        odd.row.initial_ply = 77;
+        odd.row.plays = 4_294_967_295;
+        odd.row.popularity = -100;
+        let mut twin = puzzle("q0001", 2222.0);
+        twin.angles.push("fork".into());
+        let batch = vec![puzzle("q0001", 1111.0), odd.clone(), twin.clone()];
+        assert_eq!(store.insert_puzzles(&batch).await.unwrap(), 2);
+        // Every field as given, whatever its characters.
+        assert_eq!(store.puzzle("q0002").await.unwrap().unwrap(), odd.row);
+        // Of an id given twice, the first row is kept, with its angles.
+        assert_eq!(store.puzzle("q0001").await.unwrap().unwrap().rating, 1111.0);
+        assert!(
+            store
+                .angle_walk("fork", (0, ""), 9999, 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // Stored already: neither the puzzle nor its index changes.
+        assert_eq!(store.insert_puzzles(&[twin]).await.unwrap(), 0);
+        assert_eq!(store.puzzle("q0001").await.unwrap().unwrap().rating, 1111.0);
+        let mix = store.angle_walk("mix", (0, ""), 9999, 10).await.unwrap();
+        assert_eq!(
+            mix,
+            vec![(1111, "q0001".to_owned()), (1234, "q0002".to_owned())]
+        );
+        assert!(
+            store
+                .angle_walk("fork", (0, ""), 9999, 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // A large batch is one statement, whatever its size.
+        let many: Vec<NewPuzzle> = (0..6000)
+            .map(|i| puzzle(&format!("m{i:05}"), 600.0 + f64::from(i % 2000)))
+            .collect();
+        assert_eq!(store.insert_puzzles(&many).await.unwrap(), 6000);
+        assert_eq!(store.puzzle_count().await.unwrap(), 6002);
+        assert_eq!(store.insert_puzzles(&[]).await.unwrap(), 0);
+    }
+}

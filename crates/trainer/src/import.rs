@@ -1,14 +1,21 @@
 //! Importing lichess's puzzle CSV: every row checked by the rules core
 //! (`plyyard_puzzle::Reader`), good rows stored in batches (idempotent:
 //! ids already stored are skipped), bad rows counted and reported.
+//!
+//! Reading and checking run on a thread of their own while the previous
+//! batch is being stored, so that the rules core and the database work at
+//! the same time (two cores); at most [`AHEAD`] checked batches wait.
 
 use std::io::Read;
 
 use plyyard_puzzle::{Puzzle, Reader, RowError};
 use plyyard_store::{NewPuzzle, PuzzleRow, Store, StoreError};
+use tokio::sync::mpsc;
 
 /// Rows stored per transaction.
-pub const BATCH: usize = 2_000;
+pub const BATCH: usize = 4_000;
+/// Checked batches waiting for the store at most.
+const AHEAD: usize = 2;
 /// The deviation and volatility of a puzzle without its own volatility.
 const PUZZLE_VOLATILITY: f64 = 0.09;
 
@@ -56,21 +63,53 @@ pub fn new_puzzle(p: &Puzzle, source: &str) -> NewPuzzle {
     }
 }
 
+/// Rows checked by the reading thread: the good ones as the store's rows,
+/// the bad ones with their reasons.
+#[derive(Debug, Default)]
+struct Checked {
+    rows: u64,
+    good: Vec<NewPuzzle>,
+    bad: Vec<RowError>,
+}
+
 /// Imports the CSV `source` into `store`; `refused` hears of each bad row.
 ///
 /// # Errors
 /// A header without lichess's columns, or a store failure (the batches
 /// stored before it stay: running the import again completes it).
-pub async fn import<R: Read>(
+pub async fn import<R: Read + Send + 'static>(
     store: &Store,
     source: R,
     mut refused: impl FnMut(&RowError),
 ) -> Result<ImportReport, ImportFailure> {
     let reader = Reader::new(source).map_err(|e| ImportFailure::Header(e.to_string()))?;
+    let (tx, mut rx) = mpsc::channel(AHEAD);
+    let checker = tokio::task::spawn_blocking(move || check_all(reader, &tx));
     let mut report = ImportReport::default();
-    let mut batch = Vec::with_capacity(BATCH);
+    while let Some(checked) = rx.recv().await {
+        report.rows += checked.rows;
+        for e in &checked.bad {
+            report.refused += 1;
+            refused(e);
+        }
+        if !checked.good.is_empty() {
+            let added = store.insert_puzzles(&checked.good).await?;
+            report.imported += added;
+            report.already += checked.good.len() as u64 - added;
+        }
+    }
+    checker
+        .await
+        .map_err(|e| ImportFailure::Reader(e.to_string()))?;
+    Ok(report)
+}
+
+/// Reads and checks every row, sending a batch each [`BATCH`] good rows
+/// (and the last one); stops early when the importer has stopped.
+fn check_all<R: Read>(reader: Reader<R>, tx: &mpsc::Sender<Checked>) {
+    let mut checked = Checked::default();
     for row in reader {
-        report.rows += 1;
+        checked.rows += 1;
         match row {
             Ok(p) => {
                 let origin = if plyyard_puzzle::puzzle::is_own_id(&p.id) {
@@ -78,34 +117,17 @@ pub async fn import<R: Read>(
                 } else {
                     "lichess"
                 };
-                batch.push(new_puzzle(&p, origin));
+                checked.good.push(new_puzzle(&p, origin));
             }
-            Err(e) => {
-                report.refused += 1;
-                refused(&e);
-            }
+            Err(e) => checked.bad.push(e),
         }
-        if batch.len() == BATCH {
-            flush(store, &mut batch, &mut report).await?;
+        if (checked.good.len() == BATCH || checked.bad.len() == BATCH)
+            && tx.blocking_send(std::mem::take(&mut checked)).is_err()
+        {
+            return;
         }
     }
-    flush(store, &mut batch, &mut report).await?;
-    Ok(report)
-}
-
-async fn flush(
-    store: &Store,
-    batch: &mut Vec<NewPuzzle>,
-    report: &mut ImportReport,
-) -> Result<(), ImportFailure> {
-    if batch.is_empty() {
-        return Ok(());
-    }
-    let added = store.insert_puzzles(batch).await?;
-    report.imported += added;
-    report.already += batch.len() as u64 - added;
-    batch.clear();
-    Ok(())
+    let _ = tx.blocking_send(checked);
 }
 
 /// Why an import stopped.
@@ -114,6 +136,9 @@ pub enum ImportFailure {
     /// The file is not lichess's puzzle CSV.
     #[error("not a lichess puzzle CSV: {0}")]
     Header(String),
+    /// The reading thread failed.
+    #[error("reading the CSV failed: {0}")]
+    Reader(String),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

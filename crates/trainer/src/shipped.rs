@@ -51,6 +51,6 @@ pub async fn load_file(store: &Store, gz: &[u8]) -> Result<Option<ImportReport>,
     if last == "PuzzleId" || last.is_empty() || store.puzzle(last).await?.is_some() {
         return Ok(None);
     }
-    let report = import::import(store, text.as_bytes(), |_| {}).await?;
+    let report = import::import(store, std::io::Cursor::new(text), |_| {}).await?;
     Ok(Some(report))
 }

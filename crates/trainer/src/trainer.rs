@@ -49,7 +49,7 @@ impl Trainer {
     ///
     /// # Errors
     /// See [`import::import`].
-    pub async fn import<R: Read>(
+    pub async fn import<R: Read + Send + 'static>(
         &self,
         source: R,
         refused: impl FnMut(&RowError),

@@ -33,6 +33,9 @@
 //!   analyses and reviews while another client's Beginner reply latency
 //!   and analysis and review start delays are measured (see [`fairness`]);
 //!   the server's rate limits stay on for this one.
+//! - `puzzles`: many solvers loop next puzzle → solve over lichess's
+//!   puzzle API: the latency of both (see [`puzzles`]); its last line is
+//!   one JSON object.
 //!
 //! Every loop is bounded by the counts given and by `--timeout` (for
 //! `tables`, the timeout bounds the setup and the window is added to it).
@@ -51,6 +54,8 @@ mod flood;
 mod ledger;
 #[path = "loadgen/probes.rs"]
 mod probes;
+#[path = "loadgen/puzzles.rs"]
+mod puzzles;
 #[path = "loadgen/seeks.rs"]
 mod seeks;
 #[path = "loadgen/spread.rs"]
@@ -283,6 +288,26 @@ enum Mode {
         #[arg(long)]
         cold: bool,
     },
+    /// Solvers looping next puzzle → solve over lichess's puzzle API:
+    /// the latency of both.
+    Puzzles {
+        /// Solvers at once (accounts `puz0`…, signed up or logged in to).
+        #[arg(long, default_value_t = 200)]
+        solvers: usize,
+        /// Length of the measured window, seconds.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// Mean think time between puzzles, ms (uniform in [0, 2 × this];
+        /// 0: no pause).
+        #[arg(long, default_value_t = 2000)]
+        think_ms: u64,
+        /// Share of solves sent as wins (0–1).
+        #[arg(long, default_value_t = 0.7)]
+        win_rate: f64,
+        /// Seed of the wins and losses.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Table games over several nodes or balancers, with reconnecting
     /// sockets and an exact account of every move (see `spread`).
     Spread(SpreadArgs),
@@ -390,6 +415,7 @@ fn main() -> std::process::ExitCode {
         Mode::Spread(SpreadArgs { seconds, .. }) => seconds + 60,
         Mode::Tables { seconds, .. }
         | Mode::Bots { seconds, .. }
+        | Mode::Puzzles { seconds, .. }
         | Mode::PasswordFlood { seconds, .. } => *seconds,
         Mode::Arena { minutes, .. } => u64::from(*minutes) * 60,
         Mode::Fairness {
@@ -538,6 +564,22 @@ fn main() -> std::process::ExitCode {
                         seed,
                     };
                     arena::run(cli.addr, o).await
+                }
+                Mode::Puzzles {
+                    solvers,
+                    seconds,
+                    think_ms,
+                    win_rate,
+                    seed,
+                } => {
+                    let o = puzzles::Options {
+                        solvers,
+                        seconds,
+                        think_ms,
+                        win_rate,
+                        seed,
+                    };
+                    puzzles::run(cli.addr, o).await
                 }
                 Mode::Spread(a) => spread_run(cli.addr, a).await,
                 Mode::Tables {
