@@ -50,7 +50,7 @@ export type Route =
   /** One Arena's page. */
   | { page: 'arena'; id: string }
   /** The inbox: the conversations, and the one with `username` when given. */
-  | { page: 'inbox'; username: string | null };
+  | { page: 'inbox'; username: string | null }
   /** The moderators' pages: the reports queue, the log, the roles, one player. */
   | { page: 'modQueue' }
   | { page: 'modLog' }

@@ -21,8 +21,8 @@ pub mod events;
 pub mod inbox;
 pub mod notify;
 pub mod presence;
-pub mod revocation;
 pub mod relations;
+pub mod revocation;
 pub mod text;
 
 use std::sync::Arc;
@@ -32,8 +32,8 @@ pub use events::Events;
 pub use inbox::Inbox;
 pub use notify::{Bell, Notifications};
 pub use presence::{Here, Presence};
-pub use revocation::{Credential, EndReason, Held, Revocation};
 pub use relations::Relations;
+pub use revocation::{Credential, EndReason, Held, Revocation};
 
 use plyyard_live::Games;
 use plyyard_store::Store;

@@ -23,9 +23,9 @@ mod error;
 mod games;
 mod learn;
 mod leases;
+mod moderation;
 mod msgs;
 mod notifications;
-mod moderation;
 mod player;
 mod puzzles;
 mod ratings;
@@ -49,9 +49,9 @@ pub use db::{Store, now_ms, redact_url, resolve_url};
 pub use error::StoreError;
 pub use games::{Fence, insert_game_in};
 pub use leases::Lease;
+pub use moderation::{Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, ReportRow, WarningRow};
 pub use msgs::{MsgRow, ThreadRow, thread_id};
 pub use notifications::NotificationRow;
-pub use moderation::{Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, ReportRow, WarningRow};
 pub use player::PlayerId;
 pub use puzzles::{
     Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
@@ -68,9 +68,9 @@ pub use tournaments::{
     TournamentStatus,
 };
 
+mod moderation_tests;
 #[cfg(test)]
 mod social_tests;
-mod moderation_tests;
 #[cfg(test)]
 mod swiss_tests;
 #[cfg(any(test, feature = "testing"))]

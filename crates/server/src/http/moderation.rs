@@ -629,10 +629,10 @@ async fn lift_action(
 /// the games it sits at learn their seats changed.
 async fn after_close(state: &AppState, target: &Account) {
     // Its open streams and sockets end at once, on every node.
-    state.social.revocation.end_account_streams(
-        &target.player_id,
-        plyyard_social::EndReason::Closed,
-    );
+    state
+        .social
+        .revocation
+        .end_account_streams(&target.player_id, plyyard_social::EndReason::Closed);
     let player = PlayerId(target.player_id.clone());
     let ongoing = match state
         .store
