@@ -68,6 +68,7 @@ pub use tournaments::{
     TournamentStatus,
 };
 
+#[cfg(test)]
 mod moderation_tests;
 #[cfg(test)]
 mod social_tests;
