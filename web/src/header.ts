@@ -60,7 +60,9 @@ function accountNav(s: HeaderState): VNode {
           h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
           bellView(s.bell),
           h('a.nav-inbox', { attrs: { href: '/inbox', 'data-testid': 'nav-inbox', title: s.unread > 0 ? t('nav.inbox.unread', { n: s.unread }) : t('nav.inbox') } }, [
-            t('nav.inbox'),
+            // On a phone the envelope stands for the word (the link keeps its title).
+            h('span.nav-icon', { attrs: { 'aria-hidden': 'true' } }, '✉'),
+            h('span.nav-label', t('nav.inbox')),
             s.unread > 0 ? h('span.nav-count', { attrs: { 'data-testid': 'nav-inbox-unread' } }, String(s.unread)) : null,
           ]),
           a.role ? h('a', { attrs: { href: '/mod', 'data-testid': 'nav-mod' } }, t('mod.nav')) : null,

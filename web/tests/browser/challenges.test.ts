@@ -60,9 +60,9 @@ test('a challenge from a profile: accepted from the banner on another page, decl
   // A clock that tables do not play is refused by the form itself.
   await a.page.goto(`/@/${bName}`);
   await a.page.getByTestId('challenge-open').click();
-  await a.page.getByTestId('challenge-minutes').fill('45');
+  await a.page.getByTestId('challenge-minutes').fill('200');
   await a.page.getByTestId('challenge-submit').click();
-  await a.page.getByTestId('challenge-error').filter({ hasText: '3–30 minutes' }).waitFor();
+  await a.page.getByTestId('challenge-error').filter({ hasText: 'whole minutes up to 180' }).waitFor();
 
   // B is on the Multiplayer page; A challenges B: rated, 10+5, Chess960, A black.
   await b.page.getByTestId('multiplayer-link').click();
