@@ -72,17 +72,17 @@ test('a Swiss page: join, withdraw before the start, join again; the TRF link', 
   await a.page.goto(`/swiss/${id}`);
   await a.page.locator(`[data-testid="swiss-result"][data-username="${player}"]`).waitFor();
   assert.equal(await a.page.getByTestId('swiss-next-round').count(), 0);
-  // Pushed by the socket, well before any poll would read it again.
+  // Pushed by the socket: while it is up the page does not poll at all.
   assert.equal((await post(b.page, `/api/swiss/${id}/withdraw`, {})).status, 200);
-  await a.page.getByTestId('swiss-no-players').waitFor({ timeout: 2500 });
+  await a.page.getByTestId('swiss-no-players').waitFor({ timeout: 10_000 });
   assert.equal((await post(b.page, `/api/swiss/${id}/join`, {})).status, 200);
-  await a.page.locator(`[data-testid="swiss-result"][data-username="${player}"]`).waitFor({ timeout: 2500 });
+  await a.page.locator(`[data-testid="swiss-result"][data-username="${player}"]`).waitFor({ timeout: 10_000 });
 
   // The members' chat: a line said on one page shows on the other.
   await b.page.getByTestId('swiss-chat-input').fill('good luck, all');
   await b.page.getByTestId('swiss-chat-send').click();
   await b.page.getByTestId('swiss-chat-line').filter({ hasText: 'good luck, all' }).waitFor();
-  await a.page.getByTestId('swiss-chat-line').filter({ hasText: 'good luck, all' }).waitFor({ timeout: 2500 });
+  await a.page.getByTestId('swiss-chat-line').filter({ hasText: 'good luck, all' }).waitFor({ timeout: 10_000 });
 
   // The TRF: five rounds announced, the player numbered.
   const trf = await a.page.evaluate(async (p) => (await fetch(p)).text(), `/swiss/${id}.trf`);

@@ -79,7 +79,7 @@ test('an Arena made from the form counts down to its start and is listed, also o
   await shot(page, 'arena-waiting');
 
   // A visitor's open page follows through the Arena's socket: the host's
-  // pause, then their return, show well before any poll would read them.
+  // pause, then their return, show before its slow poll (30 s) would read them.
   const visitor = await newPage();
   await visitor.page.goto(`/tournament/${id}`);
   await visitor.page.locator('tr.arena-standing.paused[data-testid="arena-standing-row"][data-name^="arena_host_"]').waitFor();
@@ -87,7 +87,7 @@ test('an Arena made from the form counts down to its start and is listed, also o
   await new Promise((r) => setTimeout(r, Math.max(0, pausedAt + 10_500 - Date.now())));
   await page.getByTestId('arena-join').click();
   await page.locator('[data-testid="arena-actions"][data-state="in"]').waitFor();
-  await visitor.page.locator('tr.arena-standing:not(.paused)[data-testid="arena-standing-row"][data-name^="arena_host_"]').waitFor({ timeout: 2500 });
+  await visitor.page.locator('tr.arena-standing:not(.paused)[data-testid="arena-standing-row"][data-name^="arena_host_"]').waitFor({ timeout: 10_000 });
   await done(visitor.context, visitor.page);
 
   await page.getByTestId('arena-back').click();
