@@ -80,6 +80,10 @@ class Server:
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--addr", "127.0.0.1:0", "--db", self.db,
              "--challenge-ttl-secs", str(CHALLENGE_TTL_SECS), "--limit-signups-per-hour", "100",
+             # Every class creates its tournaments from 127.0.0.1, more than one
+             # address may in a day by default (12); the limit is the server's
+             # own tests' to check.
+             "--limit-tournaments-per-day", "100",
              "--engine-workers", "1"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             start_new_session=True)

@@ -1023,6 +1023,32 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn tournaments_are_limited_per_address_and_per_account() {
+        let q = Quotas {
+            tournaments_per_day: 2,
+            ..Quotas::default()
+        };
+        let (all, _redis) = both(&q).await;
+        for (kind, limits) in &all {
+            let home = ip_key("192.0.2.1");
+            let ann = AccountKey("ann".into());
+            let bob = AccountKey("bob".into());
+            limits.check_tournaments(home, Some(&ann)).await.unwrap();
+            limits.check_tournaments(home, Some(&bob)).await.unwrap();
+            // The address's two are made, whoever asks next from it.
+            let third = limits.check_tournaments(home, Some(&bob)).await;
+            assert!(third.is_err(), "{kind}: a third from one address");
+            // Ann elsewhere: her own second passes, a third does not.
+            let away = ip_key("192.0.2.9");
+            limits.check_tournaments(away, Some(&ann)).await.unwrap();
+            let more = limits
+                .check_tournaments(ip_key("192.0.2.10"), Some(&ann))
+                .await;
+            assert!(more.is_err(), "{kind}: a third by one account");
+        }
+    }
+
+    #[tokio::test]
     async fn logged_in_clients_are_charged_to_both_address_and_account() {
         let q = Quotas {
             games_per_minute: 3,
