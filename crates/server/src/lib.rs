@@ -9,7 +9,6 @@ pub mod bearer;
 pub mod body;
 pub mod config;
 pub mod conn;
-pub mod feeds;
 pub mod http;
 pub mod i18n;
 pub mod identity;

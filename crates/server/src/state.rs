@@ -64,7 +64,7 @@ pub struct Shared {
     /// The Lichess-API game streams open per account (over the cluster).
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Live snapshots pushed to many watchers (tournament pages).
-    pub feeds: Arc<crate::feeds::Feeds>,
+    pub feeds: Arc<plyyard_tournaments::feed::Feeds>,
     /// Game reviews: their queue and engines.
     pub reviews: Arc<Reviews>,
     /// The analysis board's engine.

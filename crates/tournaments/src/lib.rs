@@ -36,6 +36,7 @@ pub mod berserk;
 pub mod chat;
 pub mod director;
 pub mod error;
+pub mod feed;
 pub mod scoring;
 pub mod service;
 pub mod swiss;

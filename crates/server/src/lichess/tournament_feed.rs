@@ -2,11 +2,11 @@
 //! sockets"): `GET /api/tournament/{id}/socket` and
 //! `GET /api/swiss/{id}/socket` are websockets that get the tournament as
 //! `GET /api/tournament/{id}` (page 1) or `GET /api/swiss/{id}` show it,
-//! at once and again within about [`crate::feeds::FEED_POLL`] of any
+//! at once and again within about [`FEED_POLL`] of any
 //! change: a game paired, ended or berserked, a player joining or pausing,
-//! a round, the status, a chat line. The store's [`FeedMark`] tells a
+//! a round, the status, a chat line. The tournament's feed mark tells a
 //! change cheaply; a change is rendered once per node for all its
-//! watchers (see [`crate::feeds`]).
+//! watchers (see [`plyyard_tournaments::feed`]).
 //!
 //! Each message: `{"t":"arena"|"swiss","data":{…},"finished":N,
 //! "changedAt":ms|null,"chat":N}`: `finished` games scored so far,
@@ -22,11 +22,13 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use plyyard_store::FeedMark;
+#[cfg(doc)]
+use plyyard_tournaments::feed::FEED_POLL;
+use plyyard_tournaments::feed::{Change, Polled, Poller, change};
 use serde_json::{Value, json};
 
 use super::error::{LiError, LiResult};
 use super::tournaments::{ArenaDoors, li_error};
-use crate::feeds::{Polled, Poller};
 use crate::security::same_origin;
 use crate::state::AppState;
 
@@ -64,19 +66,9 @@ impl TournamentPoller {
     }
 }
 
-/// Whether `new` differs from `old` in more than its chat.
-fn beyond_chat(old: Option<&FeedMark>, new: &FeedMark) -> bool {
-    old.is_none_or(|old| {
-        FeedMark {
-            chat: new.chat,
-            ..old.clone()
-        } != *new
-    })
-}
-
 impl Poller for TournamentPoller {
     async fn poll(&mut self) -> Polled {
-        let mark = match self.doors.store.tournament_feed_mark(&self.id).await {
+        let mark = match self.doors.tournaments.feed_mark(&self.id).await {
             Ok(Some(mark)) => mark,
             Ok(None) => return Polled::Gone,
             Err(e) => {
@@ -84,10 +76,10 @@ impl Poller for TournamentPoller {
                 return Polled::Same;
             }
         };
-        if self.mark.as_ref() == Some(&mark) {
+        let Some(what) = change(self.mark.as_ref(), &mark) else {
             return Polled::Same;
-        }
-        if self.data.is_none() || beyond_chat(self.mark.as_ref(), &mark) {
+        };
+        if self.data.is_none() || what == Change::Tournament {
             match self.render().await {
                 Ok(v) => self.data = Some(v),
                 Err(e) => {
@@ -163,34 +155,4 @@ async fn socket(
     Ok(crate::ws::bounded_socket(ws).on_upgrade(move |socket| {
         sockets.track_future(crate::ws::feed::session(socket, first, rx, stopping))
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_chat_line_alone_is_not_a_change_of_standings() {
-        let a = FeedMark {
-            status: "started".into(),
-            finished: 3,
-            chat: 1,
-            ..FeedMark::default()
-        };
-        assert!(beyond_chat(None, &a));
-        assert!(!beyond_chat(
-            Some(&a),
-            &FeedMark {
-                chat: 2,
-                ..a.clone()
-            }
-        ));
-        assert!(beyond_chat(
-            Some(&a),
-            &FeedMark {
-                finished: 4,
-                ..a.clone()
-            }
-        ));
-    }
 }

@@ -655,6 +655,68 @@ async fn spread_run(addr: SocketAddr, a: SpreadArgs) -> Result<()> {
     spread::run(o).await
 }
 
+/// Account `name` signed up (or logged in to when it exists) through
+/// `client`, with a new token of `scopes` described as `description`.
+async fn account_token(
+    client: &Client,
+    name: &str,
+    description: &str,
+    scopes: &[&str],
+) -> Result<String> {
+    let body = json!({"username": name, "password": PASSWORD});
+    let r = client.post_json("/api/account/signup", &body).await?;
+    if r.status == 409 {
+        expect(
+            "log in",
+            client.post_json("/api/account/login", &body).await?,
+            200,
+        )?;
+    } else {
+        expect("sign up", r, 201)?;
+    }
+    let made: Value = expect(
+        "make a token",
+        client
+            .post_json(
+                "/api/account/tokens",
+                &json!({"description": description, "scopes": scopes}),
+            )
+            .await?,
+        201,
+    )?
+    .json()?;
+    made["token"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| ClientError::Unexpected(format!("no token: {made}")))
+}
+
+/// `make(0)` … `make(n - 1)`, at most `at_once` running at a time, in
+/// their order.
+async fn ready_all<T, F, Fut>(n: usize, at_once: usize, make: F) -> Result<Vec<T>>
+where
+    T: Send + 'static,
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Result<T>> + Send + 'static,
+{
+    let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let mut running = tokio::task::JoinSet::new();
+    let mut next = 0;
+    while next < n || !running.is_empty() {
+        while next < n && running.len() < at_once {
+            let made = make(next);
+            let i = next;
+            running.spawn(async move { Ok::<_, ClientError>((i, made.await?)) });
+            next += 1;
+        }
+        if let Some(done) = running.join_next().await {
+            let (i, t) = done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
+            out[i] = Some(t);
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
 /// `r` if its status is `want`, else an error naming `what` (with advice on
 /// a `429`).
 fn expect(what: &str, r: Response, want: u16) -> Result<Response> {

@@ -39,12 +39,11 @@ use plyyard_testkit::{Client, ClientError, recv_json};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
-use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::bots::{Api, Board, Stream};
 use super::tables::raise_open_files;
-use super::{PASSWORD, Result, expect, metric, percentile};
+use super::{Result, account_token, metric, percentile, ready_all};
 
 /// How long one setup step (a request, a stream line) may take.
 const STEP: Duration = Duration::from_secs(60);
@@ -288,53 +287,13 @@ fn now_ms() -> u64 {
 
 /// Players `arena0` … `arena{n-1}`, [`ACCOUNT_CONCURRENCY`] made ready at a time.
 async fn players(addr: SocketAddr, n: usize) -> Result<Vec<Player>> {
-    let mut out: Vec<Option<Player>> = vec![None; n];
-    let mut running = tokio::task::JoinSet::new();
-    let mut next = 0;
-    while next < n || !running.is_empty() {
-        while next < n && running.len() < ACCOUNT_CONCURRENCY {
-            let i = next;
-            running.spawn(async move { Ok::<_, ClientError>((i, player(addr, i).await?)) });
-            next += 1;
-        }
-        if let Some(done) = running.join_next().await {
-            let (i, p) = done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
-            out[i] = Some(p);
-        }
-    }
-    Ok(out.into_iter().flatten().collect())
-}
-
-/// Player `i`: signed up or logged in to, with a new token.
-async fn player(addr: SocketAddr, i: usize) -> Result<Player> {
-    let c = Client::new(addr);
-    let name = format!("arena{i}");
-    let body = json!({"username": name, "password": PASSWORD});
-    let r = c.post_json("/api/account/signup", &body).await?;
-    if r.status == 409 {
-        expect(
-            "log in",
-            c.post_json("/api/account/login", &body).await?,
-            200,
-        )?;
-    } else {
-        expect("sign up", r, 201)?;
-    }
-    let made: Value = expect(
-        "make a token",
-        c.post_json(
-            "/api/account/tokens",
-            &json!({"description": "loadgen arena", "scopes": ["board:play", "tournament:write"]}),
-        )
-        .await?,
-        201,
-    )?
-    .json()?;
-    let token = made["token"]
-        .as_str()
-        .ok_or_else(|| ClientError::Unexpected(format!("no token: {made}")))?
-        .to_owned();
-    Ok(Player { name, token })
+    ready_all(n, ACCOUNT_CONCURRENCY, move |i| async move {
+        let name = format!("arena{i}");
+        let scopes = ["board:play", "tournament:write"];
+        let token = account_token(&Client::new(addr), &name, "loadgen arena", &scopes).await?;
+        Ok(Player { name, token })
+    })
+    .await
 }
 
 /// Creates the Arena; its id.

@@ -29,13 +29,13 @@ use plyyard_testkit::{Client, ClientError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use tokio::time::Instant;
 
 use super::tables::raise_open_files;
-use super::{PASSWORD, Result, expect, metric, percentile};
+use super::{Result, account_token, expect, metric, percentile, ready_all};
 
 /// The clock of every game: the longest tables play, so that no flag falls
 /// during a run.
@@ -222,21 +222,7 @@ fn round(x: f64, digits: i32) -> f64 {
 
 /// Bots `bot0` … `bot{n-1}`, [`ACCOUNT_CONCURRENCY`] made ready at a time.
 async fn bots(addr: SocketAddr, n: usize) -> Result<Vec<Bot>> {
-    let mut out: Vec<Option<Bot>> = vec![None; n];
-    let mut running = tokio::task::JoinSet::new();
-    let mut next = 0;
-    while next < n || !running.is_empty() {
-        while next < n && running.len() < ACCOUNT_CONCURRENCY {
-            let i = next;
-            running.spawn(async move { Ok::<_, ClientError>((i, bot(addr, i).await?)) });
-            next += 1;
-        }
-        if let Some(done) = running.join_next().await {
-            let (i, b) = done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
-            out[i] = Some(b);
-        }
-    }
-    Ok(out.into_iter().flatten().collect())
+    ready_all(n, ACCOUNT_CONCURRENCY, move |i| bot(addr, i)).await
 }
 
 /// Bot `i`: signed up or logged in to, a new `bot:play` token, upgraded
@@ -244,31 +230,7 @@ async fn bots(addr: SocketAddr, n: usize) -> Result<Vec<Bot>> {
 async fn bot(addr: SocketAddr, i: usize) -> Result<Bot> {
     let c = Client::new(addr);
     let name = format!("bot{i}");
-    let body = json!({"username": name, "password": PASSWORD});
-    let r = c.post_json("/api/account/signup", &body).await?;
-    if r.status == 409 {
-        expect(
-            "log in",
-            c.post_json("/api/account/login", &body).await?,
-            200,
-        )?;
-    } else {
-        expect("sign up", r, 201)?;
-    }
-    let made: Value = expect(
-        "make a token",
-        c.post_json(
-            "/api/account/tokens",
-            &json!({"description": "loadgen bots", "scopes": ["bot:play"]}),
-        )
-        .await?,
-        201,
-    )?
-    .json()?;
-    let token = made["token"]
-        .as_str()
-        .ok_or_else(|| ClientError::Unexpected(format!("no token: {made}")))?
-        .to_owned();
+    let token = account_token(&c, &name, "loadgen bots", &["bot:play"]).await?;
     let account: Value = expect(
         "read the account",
         c.with_token(&token, reqwest::Method::GET, "/api/account", None)
@@ -748,6 +710,7 @@ async fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn fen(b: &Board) -> String {
         shakmaty::fen::Fen::from_position(&b.pos, shakmaty::EnPassantMode::Legal).to_string()

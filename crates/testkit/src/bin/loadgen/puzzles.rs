@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::tables::raise_open_files;
-use super::{PASSWORD, Result, expect, percentile};
+use super::{Result, account_token, expect, percentile, ready_all};
 
 /// Accounts made ready at once.
 const ACCOUNT_CONCURRENCY: usize = 8;
@@ -155,55 +155,16 @@ fn round(x: f64, digits: i32) -> f64 {
     (x * f).round() / f
 }
 
-/// Accounts `puz0`… made ready, [`ACCOUNT_CONCURRENCY`] at a time.
+/// Accounts `puz0`… made ready, [`ACCOUNT_CONCURRENCY`] at a time, each
+/// with a new puzzle token.
 async fn solvers(addr: SocketAddr, n: usize) -> Result<Vec<Solver>> {
-    let mut out: Vec<Option<Solver>> = vec![None; n];
-    let mut running = tokio::task::JoinSet::new();
-    let mut next = 0;
-    while next < n || !running.is_empty() {
-        while next < n && running.len() < ACCOUNT_CONCURRENCY {
-            let i = next;
-            running.spawn(async move { Ok::<_, ClientError>((i, solver(addr, i).await?)) });
-            next += 1;
-        }
-        if let Some(done) = running.join_next().await {
-            let (i, s) = done.map_err(|e| ClientError::Unexpected(format!("task: {e}")))??;
-            out[i] = Some(s);
-        }
-    }
-    Ok(out.into_iter().flatten().collect())
-}
-
-/// Solver `i`: signed up or logged in to, with a new puzzle token.
-async fn solver(addr: SocketAddr, i: usize) -> Result<Solver> {
-    let client = Client::new(addr);
-    let body = json!({"username": format!("puz{i}"), "password": PASSWORD});
-    let r = client.post_json("/api/account/signup", &body).await?;
-    if r.status == 409 {
-        expect(
-            "log in",
-            client.post_json("/api/account/login", &body).await?,
-            200,
-        )?;
-    } else {
-        expect("sign up", r, 201)?;
-    }
-    let made: Value = expect(
-        "make a token",
-        client
-            .post_json(
-                "/api/account/tokens",
-                &json!({"description": "loadgen puzzles", "scopes": ["puzzle:read", "puzzle:write"]}),
-            )
-            .await?,
-        201,
-    )?
-    .json()?;
-    let token = made["token"]
-        .as_str()
-        .ok_or_else(|| ClientError::Unexpected(format!("no token: {made}")))?
-        .to_owned();
-    Ok(Solver { client, token })
+    ready_all(n, ACCOUNT_CONCURRENCY, move |i| async move {
+        let client = Client::new(addr);
+        let scopes = ["puzzle:read", "puzzle:write"];
+        let token = account_token(&client, &format!("puz{i}"), "loadgen puzzles", &scopes).await?;
+        Ok(Solver { client, token })
+    })
+    .await
 }
 
 /// One solver's rounds until `end`.

@@ -1,21 +1,63 @@
-//! Owns [`Feeds`]: snapshots pushed to many watchers of one thing (a
-//! tournament's page). One task per thing watched on this node asks its
-//! [`Poller`] every [`FEED_POLL`] whether anything changed; a change is
-//! rendered once and the same text goes to every watcher, however many.
-//! The task ends when the last watcher leaves. Each node polls the shared
-//! store for its own watchers, so feeds need no messages between nodes.
+//! Owns the live feeds of tournament pages: [`Feeds`], snapshots pushed to
+//! many watchers of one tournament, and [`change`], what a move of the
+//! store's [`FeedMark`] means for them. One task per tournament watched on
+//! this node asks its [`Poller`] every [`FEED_POLL`] whether anything
+//! changed; a change is rendered once (by the caller, who knows the wire
+//! format) and the same text goes to every watcher, however many. The task
+//! ends when the last watcher leaves. Each node polls the shared store for
+//! its own watchers, so feeds need no messages between nodes.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use plyyard_store::FeedMark;
 use tokio::sync::broadcast;
+
+use crate::error::TournamentError;
+use crate::service::Tournaments;
 
 /// How often a watched thing is looked at.
 pub const FEED_POLL: Duration = Duration::from_millis(500);
 /// Snapshots a slow watcher may be behind before it skips to the newest.
 const BACKLOG: usize = 4;
+
+/// What a move of a tournament's [`FeedMark`] changed for its watchers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Its standings, games, players or status: render it again.
+    Tournament,
+    /// Only its chat: the last rendering stands.
+    ChatOnly,
+}
+
+/// What changed from `old` (none yet) to `new`, if anything.
+pub fn change(old: Option<&FeedMark>, new: &FeedMark) -> Option<Change> {
+    match old {
+        None => Some(Change::Tournament),
+        Some(old) if old == new => None,
+        Some(old)
+            if FeedMark {
+                chat: new.chat,
+                ..old.clone()
+            } == *new =>
+        {
+            Some(Change::ChatOnly)
+        }
+        Some(_) => Some(Change::Tournament),
+    }
+}
+
+impl Tournaments {
+    /// Tournament `id`'s [`FeedMark`], `None` when there is none.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn feed_mark(&self, id: &str) -> Result<Option<FeedMark>, TournamentError> {
+        Ok(self.deps.store.tournament_feed_mark(id).await?)
+    }
+}
 
 /// What a [`Poller`] found.
 #[derive(Debug)]
@@ -153,6 +195,28 @@ mod tests {
                 Polled::Same
             }
         }
+    }
+
+    #[test]
+    fn a_chat_line_alone_is_not_a_change_of_the_tournament() {
+        let a = FeedMark {
+            status: "started".into(),
+            finished: 3,
+            chat: 1,
+            ..FeedMark::default()
+        };
+        assert_eq!(change(None, &a), Some(Change::Tournament));
+        assert_eq!(change(Some(&a), &a), None);
+        let chat = FeedMark {
+            chat: 2,
+            ..a.clone()
+        };
+        assert_eq!(change(Some(&a), &chat), Some(Change::ChatOnly));
+        let ended = FeedMark {
+            finished: 4,
+            ..a.clone()
+        };
+        assert_eq!(change(Some(&a), &ended), Some(Change::Tournament));
     }
 
     #[tokio::test]
