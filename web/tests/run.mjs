@@ -54,6 +54,10 @@ let tmp = null;
 /** Characters of the server's log kept to show when a test fails. */
 const SERVER_LOG_TAIL = 64 * 1024;
 let serverTail = '';
+/** The server's WARN and ERROR lines (at most SERVER_PROBLEMS_MAX), and the line being received. */
+const SERVER_PROBLEMS_MAX = 200;
+const serverProblems = [];
+let serverLine = '';
 const env = { ...process.env, PLYYARD_WEB: web, PLYYARD_SHOTS: resolve(web, '..', 'artifacts', 'screenshots') };
 if (only !== 'unit' && !process.env.PLYYARD_URL) {
   const bin = resolve(web, process.env.PLYYARD_BIN ?? '../target/debug/plyyard');
@@ -98,6 +102,13 @@ if (only !== 'unit' && !process.env.PLYYARD_URL) {
   server.stderr.on('data', (chunk) => {
     if (process.env.PLYYARD_SERVER_LOG) process.stderr.write(chunk);
     serverTail = (serverTail + chunk).slice(-SERVER_LOG_TAIL);
+    // Warnings and errors from the whole run, not only the tail: a failing
+    // test's cause is often logged long before the suite ends.
+    const lines = (serverLine + chunk).split('\n');
+    serverLine = lines.pop() ?? '';
+    for (const line of lines) {
+      if (/ (WARN|ERROR) /.test(line) && serverProblems.length < SERVER_PROBLEMS_MAX) serverProblems.push(line);
+    }
   });
   const url = await new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`server did not report its address in 30 s:\n${serverTail}`)), 30_000);
@@ -128,6 +139,7 @@ const code = await new Promise((done) => {
 });
 
 if (server && code !== 0 && !process.env.PLYYARD_SERVER_LOG) {
+  console.error(`\n--- the server's warnings and errors (first ${SERVER_PROBLEMS_MAX}) ---\n${serverProblems.join('\n')}`);
   console.error(`\n--- the server's last log lines ---\n${serverTail}\n--- end of the server's log ---`);
 }
 if (server) {

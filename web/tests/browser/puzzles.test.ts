@@ -266,8 +266,10 @@ test('an account trains rated: the rating change is shown, and the dashboard cou
   const p = await shownPuzzle(page);
   await page.getByTestId('puzzle-my-rating').waitFor();
   await solve(page, p);
+  // The rating change, or whatever the page shows instead (an error, unrated), said in the failure.
   const diff = page.getByTestId('puzzle-rating-diff');
-  await diff.waitFor();
+  await page.locator('[data-testid="puzzle-rating-diff"], [data-testid="puzzle-error"], [data-testid="puzzle-unrated"]').first().waitFor();
+  assert.equal(await diff.count(), 1, `no rating change; the page shows: ${await page.locator('main').innerText()}`);
   assert.match((await diff.textContent()) ?? '', /\(\+\d+\)/);
   await shot(page, 'puzzle-rated');
   await page.getByTestId('puzzle-nav-dashboard').click();

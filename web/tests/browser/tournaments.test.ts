@@ -159,7 +159,8 @@ test('two players join, are paired, their games open by themselves, White goes b
   await waitForOurTurn(black);
   await clickMove(black, 'e7', 'e5');
   await waitForPlies(white, 2);
-  // Black has moved: too late for Black to go berserk.
+  // Black has moved (once its own page has the move back): too late for Black to go berserk.
+  await waitForPlies(black, 2);
   assert.equal(await black.getByTestId('game-berserk').count(), 0);
   await white.getByTestId('resign').click();
   await white.getByTestId('resign-confirm').click();
