@@ -21,6 +21,7 @@
 //! anyone still playing a game of the tournament.
 
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use plyyard_arena::{ColourHistory, Timestamp, WaitingPlayer, WaveContext, pair_wave, schedule};
@@ -28,7 +29,7 @@ use plyyard_game::{GameResult, RuleSet};
 use plyyard_live::lifecycle::LifeKind;
 use plyyard_store::{PairingRow, PairingStatus, TableRow, TableStatus, TournamentStatus, now_ms};
 use plyyard_wire::error::ErrorCode;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::arena::Arena;
 use crate::error::TournamentError;
@@ -65,41 +66,61 @@ pub struct TickReport {
 
 impl Tournaments {
     /// Runs the director until the runtime stops: a tick every [`TICK`],
-    /// and a scoring pass whenever a game ends.
+    /// and beside it a scoring pass whenever games end. The two run side by
+    /// side in one task, so a tick that starts a wave of hundreds of games
+    /// never holds back the scoring of the games ending meanwhile (the
+    /// standings' watchers wait for it).
     pub fn spawn_director(&self) -> tokio::task::JoinHandle<()> {
         let me = self.clone();
         tokio::spawn(async move {
-            let mut life = me.deps.live.deps().life.listen();
-            let mut tick = tokio::time::interval(TICK);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-            let mut directing = false;
-            loop {
-                tokio::select! {
-                    _ = tick.tick() => {
-                        let now_directing = me.directing().await;
-                        if now_directing != directing {
-                            tracing::info!(directing = now_directing, "tournament director");
-                            directing = now_directing;
-                        }
-                        if !directing {
-                            continue;
-                        }
-                        if let Err(e) = me.tick(Timestamp::from_millis(now_ms())).await {
-                            tracing::warn!("arena director: {e}");
-                        }
-                    }
-                    heard = life.recv() => match heard {
-                        Ok(ev) if directing && ev.kind == LifeKind::Ended => {
-                            if let Err(e) = me.settle(Timestamp::from_millis(now_ms())).await {
-                                tracing::warn!("arena director: {e}");
-                            }
-                        }
-                        Ok(_) | Err(RecvError::Lagged(_)) => {}
-                        Err(RecvError::Closed) => life = me.deps.live.deps().life.listen(),
-                    }
+            let directing = AtomicBool::new(false);
+            tokio::join!(me.tick_loop(&directing), me.score_loop(&directing));
+        })
+    }
+
+    /// Ticks every [`TICK`] while this node directs (`directing` says so
+    /// to the scoring loop).
+    async fn tick_loop(&self, directing: &AtomicBool) {
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tick.tick().await;
+            let now_directing = self.directing().await;
+            if directing.swap(now_directing, Ordering::Relaxed) != now_directing {
+                tracing::info!(directing = now_directing, "tournament director");
+            }
+            if !now_directing {
+                continue;
+            }
+            if let Err(e) = self.tick(Timestamp::from_millis(now_ms())).await {
+                tracing::warn!("arena director: {e}");
+            }
+        }
+    }
+
+    /// Scores ended games as soon as the live games' life feed says some
+    /// ended: one pass for all the ends heard at once, and one after the
+    /// feed lagged (ends may have been missed; the tick scores them too).
+    async fn score_loop(&self, directing: &AtomicBool) {
+        let mut life = self.deps.live.deps().life.listen();
+        loop {
+            match life.recv().await {
+                Ok(ev) if ev.kind == LifeKind::Ended => {}
+                Err(RecvError::Lagged(_)) => {}
+                Ok(_) => continue,
+                Err(RecvError::Closed) => {
+                    life = self.deps.live.deps().life.listen();
+                    continue;
                 }
             }
-        })
+            while matches!(life.try_recv(), Ok(_) | Err(TryRecvError::Lagged(_))) {}
+            if !directing.load(Ordering::Relaxed) {
+                continue;
+            }
+            if let Err(e) = self.settle(Timestamp::from_millis(now_ms())).await {
+                tracing::warn!("arena director: {e}");
+            }
+        }
     }
 
     /// Whether this node directs now: always when it runs alone; in a

@@ -19,7 +19,7 @@ use crate::error::TournamentError;
 use crate::service::Tournaments;
 
 /// How often a watched thing is looked at.
-pub const FEED_POLL: Duration = Duration::from_millis(500);
+pub const FEED_POLL: Duration = Duration::from_millis(250);
 /// Snapshots a slow watcher may be behind before it skips to the newest.
 const BACKLOG: usize = 4;
 
