@@ -80,6 +80,9 @@ pub struct LogIn<'a> {
     pub replaces: Option<&'a str>,
     /// The anonymous player whose games and Learn progress go to the account.
     pub adopt: Option<&'a str>,
+    /// The address (client key) the account logs in from, noted for the
+    /// moderators ([`Store::shared_address_games`]).
+    pub address: Option<&'a str>,
 }
 
 /// Who sits on a seat, for display.
@@ -260,6 +263,7 @@ impl Store {
             "DELETE FROM sessions WHERE player_id = $1",
             "DELETE FROM api_tokens WHERE player_id = $1",
             "DELETE FROM oauth_codes WHERE player_id = $1",
+            "DELETE FROM account_addresses WHERE player_id = $1",
         ] {
             sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
         }
@@ -477,6 +481,15 @@ async fn start_session(
             .await?;
     }
     insert_session(conn, &login.session).await?;
+    if let Some(address) = login.address {
+        crate::addresses::seen_on_address_in(
+            conn,
+            login.session.player_id,
+            address,
+            login.session.now,
+        )
+        .await?;
+    }
     let Some(from) = login.adopt else {
         return Ok(Vec::new());
     };

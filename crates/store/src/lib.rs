@@ -14,6 +14,7 @@
 //! version or not at all, and two servers can never both write one game.
 
 mod accounts;
+mod addresses;
 mod backend;
 mod challenges;
 mod chat;
@@ -41,6 +42,7 @@ mod tournaments;
 mod writer;
 
 pub use accounts::{Account, AccountRow, LogIn, NewAccount, NewSession, SeatInfo};
+pub use addresses::SharedAddressGame;
 pub use backend::Backend;
 pub use challenges::{ChallengeCap, ChallengeCaps, ChallengeRow, ChallengeStatus};
 pub use chat::ChatLineRow;

@@ -227,7 +227,9 @@ impl Store {
 
     /// Rates a finished game: both players' ratings at `speed` are updated
     /// from `result` (one Glicko-2 rating period, see [`rating::update`]),
-    /// and both changes recorded, in one transaction.
+    /// and both changes recorded, in one transaction; in it too, the game
+    /// is marked for the moderators when the two accounts were ever seen
+    /// on one address ([`Store::shared_address_games`]).
     ///
     /// Returns `None`, writing nothing, when the game is not rateable: a
     /// `*` result (aborted) or one player on both seats. If the game was
@@ -344,6 +346,7 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
+        crate::addresses::mark_if_shared(&mut tx, game_id, white, black, now).await?;
         tx.commit().await?;
         Ok(Some(RatedGame {
             game_id: game_id.to_owned(),

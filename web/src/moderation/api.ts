@@ -27,6 +27,8 @@ export interface Report {
 export interface Evidence {
   chat: { at: string; room: string; text: string; date: string; shadow: boolean }[];
   games: { id: string; status: string; result: string; plies: number; date: string }[];
+  /** Rated games against accounts seen on one of the player's addresses (`opponent` null: deleted). */
+  sharedAddress: { game: string; opponent: string | null; date: string }[];
 }
 
 /** The open reports about one player. */

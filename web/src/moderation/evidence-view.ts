@@ -1,5 +1,6 @@
 //! Reports and evidence as the moderation pages show them: the reports'
-//! texts, the player's recent chat lines (shadowed ones marked) and games.
+//! texts, the player's recent chat lines (shadowed ones marked), games,
+//! and rated games against accounts seen on one of its addresses.
 import { h, type VNode } from 'snabbdom';
 import { lang, t } from '../i18n.js';
 import { type Evidence, REASON_KEYS, type Report, type ReportReason } from './api.js';
@@ -44,5 +45,23 @@ export function evidenceView(e: Evidence): VNode {
           { attrs: { 'data-testid': 'mod-evidence-games' } },
           e.games.map((g) => h('li', [h('a', { attrs: { href: `/game/${encodeURIComponent(g.id)}` } }, g.id), h('span.muted.small', ` · ${g.status} · ${g.result} · ${g.plies} · ${when(g.date, lang())}`)])),
         ),
+    h('h3', t('mod.evidence.shared')),
+    e.sharedAddress.length === 0
+      ? h('p.muted', { attrs: { 'data-testid': 'mod-evidence-shared-none' } }, t('mod.evidence.none'))
+      : h('div', [
+          h('p.muted.small', t('mod.evidence.shared.help')),
+          h(
+            'ul.mod-games',
+            { attrs: { 'data-testid': 'mod-evidence-shared' } },
+            e.sharedAddress.map((g) =>
+              h('li', { attrs: { 'data-testid': 'mod-evidence-shared-game', 'data-game': g.game } }, [
+                h('a', { attrs: { href: `/game/${encodeURIComponent(g.game)}` } }, g.game),
+                ' · ',
+                g.opponent ? h('a', { attrs: { href: `/mod/user/${encodeURIComponent(g.opponent)}` } }, g.opponent) : h('span.muted', t('mod.evidence.deleted')),
+                h('span.muted.small', ` · ${when(g.date, lang())}`),
+              ]),
+            ),
+          ),
+        ]),
   ]);
 }

@@ -100,6 +100,8 @@ test('roles, a report closed with a warning, mute and unmute, the log; 403 for p
   // Mute and unmute from the player's page.
   await modr.page.goto(`/mod/user/${badName}`);
   await modr.page.getByTestId('mod-user-page').waitFor();
+  // No rated game against an account of the same address (the API tests mark some).
+  await modr.page.getByTestId('mod-evidence-shared-none').waitFor();
   await modr.page.getByTestId('mod-user-reason').fill('spam');
   await modr.page.getByTestId('mod-take-mute').click();
   await modr.page.locator('[data-testid="mod-user-mark"][data-mark="mute"]').waitFor();

@@ -123,6 +123,7 @@ fn log_in<'a>(
     account_player: &'a str,
     previous: Option<&'a Session>,
     anonymous: Option<&'a PlayerId>,
+    address: &'a str,
 ) -> LogIn<'a> {
     let now = now_ms();
     LogIn {
@@ -134,6 +135,7 @@ fn log_in<'a>(
         },
         replaces: previous.map(|s| s.id_hash.as_str()),
         adopt: anonymous.map(|p| p.0.as_str()),
+        address: Some(address),
     }
 }
 
@@ -223,7 +225,14 @@ async fn signup(
     };
     let anonymous = session.is_none().then_some(&player);
     let (id, id_hash) = new_session_id();
-    let login = log_in(&id_hash, &account_id.0, session.as_ref(), anonymous);
+    let address = ip.0.to_string();
+    let login = log_in(
+        &id_hash,
+        &account_id.0,
+        session.as_ref(),
+        anonymous,
+        &address,
+    );
     let (account, moved) = match state.store.sign_up(&new, &login).await {
         Ok(done) => done,
         Err(StoreError::Taken(_)) => return Err(taken(&c.username)),
@@ -278,7 +287,14 @@ async fn login(
     let anonymous = session.is_none().then_some(&player);
     let (id, id_hash) = new_session_id();
     let account = &row.account;
-    let login = log_in(&id_hash, &account.player_id, session.as_ref(), anonymous);
+    let address = ip.0.to_string();
+    let login = log_in(
+        &id_hash,
+        &account.player_id,
+        session.as_ref(),
+        anonymous,
+        &address,
+    );
     let moved = (anonymous, state.store.log_in(&login).await?);
     session_started(&state, account, &id, moved, StatusCode::OK).await
 }

@@ -227,10 +227,23 @@ struct GameEvidence {
     date: String,
 }
 
+/// A rated game against an account seen on one of the player's addresses.
 #[derive(Serialize)]
+struct SharedAddressEvidence {
+    game: String,
+    /// The other player (`null`: a deleted account).
+    opponent: Option<String>,
+    date: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Evidence {
     chat: Vec<ChatEvidence>,
     games: Vec<GameEvidence>,
+    /// Rated games against accounts seen on one address (rating farming,
+    /// or a club or a school behind one address: the moderator judges).
+    shared_address: Vec<SharedAddressEvidence>,
 }
 
 async fn evidence(store: &Store, player_id: &str) -> Result<Evidence, ApiError> {
@@ -258,7 +271,21 @@ async fn evidence(store: &Store, player_id: &str) -> Result<Evidence, ApiError> 
             date: rfc3339(g.summary.updated_at),
         })
         .collect();
-    Ok(Evidence { chat, games })
+    let shared_address = store
+        .shared_address_games(player_id, EVIDENCE)
+        .await?
+        .into_iter()
+        .map(|g| SharedAddressEvidence {
+            game: g.game_id,
+            opponent: g.opponent,
+            date: rfc3339(g.at),
+        })
+        .collect();
+    Ok(Evidence {
+        chat,
+        games,
+        shared_address,
+    })
 }
 
 /// The open reports about one player, with the evidence.

@@ -577,6 +577,78 @@ async fn a_closed_account_is_locked_out_and_its_game_resigned(db: TestDb) {
     );
 }
 
+/// Rated games between accounts seen on one address (rating farming, or a
+/// club behind one address) are marked for the moderators when rated:
+/// never refused, never for a game with an account seen elsewhere, never
+/// for an unrated one; a deleted opponent shows without a name.
+async fn rated_games_between_accounts_of_one_address_are_shown_to_moderators(db: TestDb) {
+    use plyyard_game::GameResult;
+    use plyyard_rating::Speed;
+
+    let srv = start(&db).await;
+    let mo = account(&srv, "Mona").await;
+    grant(&db, "Mona", "moderator").await;
+    // Ann and Ben sign up from this test's one address; Cat only ever
+    // logged in from another.
+    account(&srv, "Ann").await;
+    account(&srv, "Ben").await;
+    let store = Store::open(db.url()).await.unwrap();
+    let id = |name: &'static str| {
+        let store = store.clone();
+        async move { store.account_named(name).await.unwrap().unwrap().player_id }
+    };
+    let (ann, ben) = (id("Ann").await, id("Ben").await);
+    let cat = "p-cat".to_owned();
+    store
+        .create_account(&cat, "Cat", "unused-hash", 1)
+        .await
+        .unwrap();
+    store.seen_on_address(&cat, "203.0.113.9", 2).await.unwrap();
+
+    for (game, white, black, result) in [
+        ("sa1", &ann, &ben, GameResult::WhiteWins),
+        ("sa2", &ann, &cat, GameResult::Draw),
+        ("sa3", &ben, &ann, GameResult::Aborted),
+    ] {
+        crate::ratings::game(&store, game, white, black, result).await;
+        store
+            .apply_rated_result(
+                game,
+                white,
+                black,
+                Speed::Blitz,
+                result,
+                plyyard_store::now_ms(),
+            )
+            .await
+            .unwrap();
+    }
+    let shared = |name: &'static str| {
+        let mo = &mo;
+        async move {
+            let (status, v) = call(mo, Method::GET, &format!("/api/mod/user/{name}"), None).await;
+            assert_eq!(status, 200, "{v}");
+            v["evidence"]["sharedAddress"].clone()
+        }
+    };
+    let ann_shared = shared("Ann").await;
+    assert_eq!(ann_shared.as_array().map(Vec::len), Some(1), "{ann_shared}");
+    assert_eq!(ann_shared[0]["game"], "sa1");
+    assert_eq!(ann_shared[0]["opponent"], "Ben");
+    assert_eq!(shared("Ben").await[0]["opponent"], "Ann");
+    assert_eq!(shared("Cat").await, json!([]));
+    // Rated all the same: nothing was refused.
+    assert!(store.rating_changes("sa1").await.unwrap().is_some());
+
+    // Ben deletes his account: the mark stays, without his name.
+    store
+        .delete_account(&ben, plyyard_store::now_ms())
+        .await
+        .unwrap();
+    assert_eq!(shared("Ann").await[0]["opponent"], Value::Null);
+    store.close().await;
+}
+
 plyyard_testkit::both_backends!(
     players_are_refused_everywhere,
     roles_are_given_by_admins_only,
@@ -584,4 +656,5 @@ plyyard_testkit::both_backends!(
     each_action_is_taken_once_and_undone_once,
     a_muted_player_speaks_to_themselves,
     a_closed_account_is_locked_out_and_its_game_resigned,
+    rated_games_between_accounts_of_one_address_are_shown_to_moderators,
 );

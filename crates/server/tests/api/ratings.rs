@@ -35,7 +35,7 @@ async fn player(store: &Store, name: &str) -> String {
 }
 
 /// A finished game between two players.
-async fn game(store: &Store, id: &str, white: &str, black: &str, result: GameResult) {
+pub(crate) async fn game(store: &Store, id: &str, white: &str, black: &str, result: GameResult) {
     store
         .insert_game(&GameRow {
             id: id.into(),
