@@ -762,6 +762,28 @@ class Puzzles(Base):
         self.assertEqual(len(activity), 2)
         dash = solver.puzzles.get_puzzle_dashboard(30)
         self.assertEqual(dash["global"]["nb"], 2)
+        # The failed one is to replay, by lichess's replay path (berserk has
+        # no call for it); under a theme it lacks, nothing.
+        status, replay = raw_json(token, "GET", "/api/puzzle/replay/30/mix")
+        self.assertEqual(status, 200, replay)
+        self.assertEqual(replay["replay"], {"days": 30, "theme": "mix", "nb": 1, "remaining": [ids[1]]})
+        self.assertEqual(replay["angle"]["key"], "mix")
+        failed_themes = batch["puzzles"][1]["puzzle"]["themes"]
+        status, by_theme = raw_json(token, "GET", f"/api/puzzle/replay/30/{failed_themes[0]}")
+        self.assertEqual((status, by_theme["replay"]["remaining"]), (200, [ids[1]]), by_theme)
+        other = next(t for t in ("mateIn1", "fork", "pin", "endgame", "middlegame") if t not in failed_themes)
+        status, none = raw_json(token, "GET", f"/api/puzzle/replay/30/{other}")
+        self.assertEqual((status, none["replay"]["nb"], none["replay"]["remaining"]), (200, 0, []))
+        # Played again: no longer remaining, still counted; never rated.
+        status, replayed = raw_json(token, "POST", "/api/puzzle/batch/mix?nb=1",
+                                    json={"solutions": [{"id": ids[1], "win": True, "rated": True}]})
+        self.assertEqual(status, 200, replayed)
+        self.assertNotIn("ratingDiff", replayed["rounds"][0])
+        status, replay = raw_json(token, "GET", "/api/puzzle/replay/30/mix")
+        self.assertEqual((replay["replay"]["nb"], replay["replay"]["remaining"]), (1, []))
+        for path, code in (("/api/puzzle/replay/0/mix", 400), ("/api/puzzle/replay/91/mix", 400),
+                           ("/api/puzzle/replay/30/noSuchTheme", 404)):
+            self.assertEqual(raw_json(token, "GET", path)[0], code, path)
 
         # Bad input: never served, nb out of range, unknown angle and id,
         # and a token without puzzle:write.
@@ -775,6 +797,45 @@ class Puzzles(Base):
         _, reader = player(self.name("reader"), "puzzle:read")
         status, _ = raw_json(reader, "POST", "/api/puzzle/batch/mix", json={"solutions": []})
         self.assertEqual(status, 403)
+
+
+    def test_storm_runs_and_lichess_storm_dashboard(self):
+        name = self.name("storm")
+        runner, token = player(name, "puzzle:read,puzzle:write")
+        empty = runner.puzzles.get_storm_dashboard(name)
+        self.assertEqual(empty, {"high": {"allTime": 0, "day": 0, "month": 0, "week": 0}, "days": []})
+        runs = [{"score": 12, "moves": 30, "errors": 2, "combo": 7, "time": 180, "highest": 1650},
+                {"score": 17, "moves": 41, "errors": 1, "combo": 11, "time": 186, "highest": 1840},
+                {"score": 9, "moves": 25, "errors": 3, "combo": 5, "time": 171, "highest": 1500}]
+        for run in runs:
+            status, done = raw_json(token, "POST", "/api/storm", json=run)
+            self.assertEqual(status, 200, done)
+            self.assertTrue(done["recorded"])
+            time.sleep(0.01)
+        self.assertEqual(done["high"], {"allTime": 17, "day": 17, "month": 17, "week": 17})
+        dash = runner.puzzles.get_storm_dashboard(name, days=7)
+        self.assertEqual(dash["high"], {"allTime": 17, "day": 17, "month": 17, "week": 17})
+        self.assertEqual(len(dash["days"]), 1)
+        today = dash["days"][0]
+        best = dict(runs[1], runs=3)
+        self.assertEqual({k: today[k] for k in best}, best)
+        y, m, d = today["_id"].split("/")
+        self.assertEqual(datetime.date(int(y), int(m), int(d)), datetime.datetime.now(datetime.timezone.utc).date())
+        # Public, by any name case; bad input refused, nothing stored.
+        self.assertEqual(requests.get(f"{SERVER.base}/api/storm/dashboard/{name.upper()}", timeout=10).json()["high"]["allTime"], 17)
+        for bad in ({**runs[0], "combo": 13}, {**runs[0], "moves": 5}, {**runs[0], "time": 9999},
+                    {**runs[0], "score": -1}, {"score": 3}):
+            status, err = raw_json(token, "POST", "/api/storm", json=bad)
+            self.assertEqual(status, 400, (bad, err))
+            self.assertIn("error", err)
+        # A visitor without an account (same origin, so past the cross-site guard): 401.
+        anon = requests.post(f"{SERVER.base}/api/storm", json=runs[0], headers={"Origin": SERVER.base}, timeout=10)
+        self.assertEqual(anon.status_code, 401, anon.text)
+        _, reader = player(self.name("sread"), "puzzle:read")
+        self.assertEqual(raw_json(reader, "POST", "/api/storm", json=runs[0])[0], 403)
+        self.assertEqual(requests.get(f"{SERVER.base}/api/storm/dashboard/nobody_here_at_all", timeout=10).status_code, 404)
+        self.assertEqual(requests.get(f"{SERVER.base}/api/storm/dashboard/{name}?days=400", timeout=10).status_code, 400)
+        self.assertEqual(runner.puzzles.get_storm_dashboard(name)["days"][0]["runs"], 3)
 
 
 def first_lines(token, path, until_empty, timeout):

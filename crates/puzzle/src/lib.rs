@@ -3,7 +3,8 @@
 //! lines on the board ([`line`]), the theme vocabulary ([`theme`]) and the
 //! training angles ([`angle`]), difficulty settings ([`difficulty`]),
 //! rating a solve ([`rating`]), tagging a line with themes ([`tagger`]),
-//! and the generator's criteria over engine evaluations ([`generator`]).
+//! the generator's criteria over engine evaluations ([`generator`]), and
+//! Puzzle Storm's runs and dashboard ([`storm`]).
 //!
 //! No I/O beyond the reader handed in, no clock, no database: storage and
 //! HTTP are the server's. Chess rules come from `plyyard-game`.
@@ -16,6 +17,7 @@ pub mod line;
 pub mod puzzle;
 pub mod rating;
 pub mod record;
+pub mod storm;
 pub mod tagger;
 pub mod theme;
 

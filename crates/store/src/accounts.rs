@@ -264,6 +264,7 @@ impl Store {
             "DELETE FROM api_tokens WHERE player_id = $1",
             "DELETE FROM oauth_codes WHERE player_id = $1",
             "DELETE FROM account_addresses WHERE player_id = $1",
+            "DELETE FROM storm_runs WHERE player_id = $1",
         ] {
             sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
         }

@@ -34,6 +34,7 @@ mod relations;
 pub mod replay;
 pub mod reviews;
 mod rows;
+mod storm;
 mod swiss;
 mod tables;
 mod tokens;
@@ -61,6 +62,7 @@ pub use puzzles::{
 pub use ratings::{RatedGame, RatingChange};
 pub use relations::RelationKind;
 pub use rows::{GameKind, GameRow, GameStatus, GameSummary, MoveRow, TableGame};
+pub use storm::StormRunRow;
 pub use swiss::SwissRoundRow;
 pub use tables::{TableRow, TableStatus};
 pub use tokens::{BotUpgrade, NewToken, OAuthCode, TokenKind, TokenRow};

@@ -19,6 +19,7 @@ pub mod import;
 pub mod pgn;
 pub mod shipped;
 pub mod solve;
+pub mod storm;
 
 mod trainer;
 

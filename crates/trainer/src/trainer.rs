@@ -36,7 +36,7 @@ pub enum TrainerError {
 /// The puzzle trainer over one store.
 #[derive(Debug, Clone)]
 pub struct Trainer {
-    store: Store,
+    pub(crate) store: Store,
 }
 
 impl Trainer {

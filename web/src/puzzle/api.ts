@@ -108,3 +108,28 @@ export async function dailyPuzzle(): Promise<PuzzleData> {
 export function getDashboard(days: number): Promise<Dashboard> {
   return call('GET', `/api/puzzle/dashboard/${days}`);
 }
+
+/** A Puzzle Storm run as the browser counted it (`POST /api/storm`). */
+export interface StormRun {
+  score: number;
+  moves: number;
+  errors: number;
+  combo: number;
+  /** Seconds played. */
+  time: number;
+  /** The highest rating among the puzzles solved (0: none). */
+  highest: number;
+}
+
+/** The best storm scores: today, the last 7 and 30 days, ever. */
+export interface StormHigh {
+  allTime: number;
+  day: number;
+  month: number;
+  week: number;
+}
+
+/** Records the run an account just ended; answers its best scores. */
+export function sendStorm(run: StormRun): Promise<{ recorded: boolean; high: StormHigh }> {
+  return call('POST', '/api/storm', run);
+}

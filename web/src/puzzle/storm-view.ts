@@ -17,6 +17,8 @@ function results(ctrl: StormCtrl): VNode {
       item('storm-failed', t('puzzle.storm.failed'), ctrl.failed),
       item('storm-accuracy', t('puzzle.storm.accuracy'), total === 0 ? '–' : `${Math.round((100 * ctrl.solved) / total)} %`),
       item('storm-best-combo', t('puzzle.storm.bestCombo'), ctrl.bestCombo),
+      ctrl.high ? item('storm-high-all', t('puzzle.storm.highAllTime'), ctrl.high.allTime) : null,
+      ctrl.high ? item('storm-high-day', t('puzzle.storm.highDay'), ctrl.high.day) : null,
     ]),
   ]);
 }

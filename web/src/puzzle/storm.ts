@@ -3,12 +3,14 @@
 //! on to the next puzzle; every 5 puzzles solved in a row add 3 seconds.
 //! Puzzles come in batches of 10 (`GET /api/puzzle/batch/mix?nb=10`), each
 //! batch one difficulty step harder (easiest, easier, normal, harder, then
-//! hardest). Nothing is sent: storm rounds are not rated. The best score
-//! is kept in the browser.
+//! hardest). Storm rounds are not rated. At the end an account's run is
+//! sent (`POST /api/storm`: its score, moves, mistakes, best combo, time
+//! and hardest puzzle solved) for its storm dashboard, and the page shows
+//! its best of all time; the browser keeps its own best score too.
 import { formatClock } from '../clock.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
-import { DIFFICULTIES, getBatch, type PuzzleData } from './api.js';
+import { DIFFICULTIES, getBatch, type PuzzleData, sendStorm, type StormHigh } from './api.js';
 import { bestScore, noteScore } from './best.js';
 import { puzzleError } from './ctrl.js';
 import { type Outcome, type Pace, PuzzleRound } from './round.js';
@@ -31,6 +33,12 @@ export class StormCtrl implements Controller {
   combo = 0;
   bestCombo = 0;
   best = bestScore(STORM_BEST_KEY);
+  /** Moves played this run, good and bad. */
+  moves = 0;
+  /** The highest rating among the puzzles solved this run. */
+  highest = 0;
+  /** The account's best scores, once this run is recorded. */
+  high: StormHigh | null = null;
   error: string | null = null;
   /** The last change of the clock by a bonus or a penalty, shown a moment. */
   flash: { ms: number; at: number } | null = null;
@@ -38,6 +46,7 @@ export class StormCtrl implements Controller {
   private batches = 0;
   private fetching: Promise<void> | null = null;
   private deadline = 0;
+  private startedAt = 0;
   private shown = formatClock(STORM_MS);
   private ticker: ReturnType<typeof setInterval> | null = null;
   private alive = true;
@@ -61,7 +70,7 @@ export class StormCtrl implements Controller {
   /** Starts a new storm. */
   restart(): void {
     this.stopTicker();
-    Object.assign(this, { state: 'ready', solved: 0, failed: 0, combo: 0, bestCombo: 0, flash: null, error: null });
+    Object.assign(this, { state: 'ready', solved: 0, failed: 0, combo: 0, bestCombo: 0, moves: 0, highest: 0, high: null, flash: null, error: null });
     this.queue = [];
     this.batches = 0;
     void this.nextRound();
@@ -111,9 +120,12 @@ export class StormCtrl implements Controller {
   }
 
   private moved(): void {
+    if (this.state === 'play') this.moves++;
     if (this.state !== 'ready') return;
+    this.moves = 1;
     this.state = 'play';
-    this.deadline = performance.now() + STORM_MS;
+    this.startedAt = performance.now();
+    this.deadline = this.startedAt + STORM_MS;
     this.ticker = setInterval(() => this.tick(), 100);
   }
 
@@ -134,6 +146,7 @@ export class StormCtrl implements Controller {
     const now = performance.now();
     if (outcome === 'win') {
       this.solved++;
+      this.highest = Math.max(this.highest, this.round?.data.puzzle.rating ?? 0);
       this.combo++;
       this.bestCombo = Math.max(this.bestCombo, this.combo);
       if (this.combo % STORM_COMBO === 0) {
@@ -159,7 +172,31 @@ export class StormCtrl implements Controller {
     this.round?.destroy();
     this.round?.board.end(null);
     this.best = noteScore(STORM_BEST_KEY, this.solved);
+    if (this.ctx.account() !== null && this.moves > 0) this.record(performance.now());
     this.ctx.redraw();
+  }
+
+  /** Sends the run that ended at `now` for the account's dashboard. */
+  private record(now: number): void {
+    const run = {
+      score: this.solved,
+      moves: Math.max(this.moves, this.solved + this.failed),
+      errors: this.failed,
+      combo: this.bestCombo,
+      time: Math.round((now - this.startedAt) / 1000),
+      highest: this.highest,
+    };
+    sendStorm(run)
+      .then((r) => {
+        if (!this.alive) return;
+        this.high = r.high;
+        this.ctx.redraw();
+      })
+      .catch((e: unknown) => {
+        if (!this.alive) return;
+        this.error = puzzleError(e);
+        this.ctx.redraw();
+      });
   }
 
   private stopTicker(): void {

@@ -158,6 +158,12 @@ pub fn routes() -> Router<AppState> {
         .route("/api/puzzle/next", get(puzzles::next))
         .route("/api/puzzle/activity", get(puzzles::activity))
         .route("/api/puzzle/dashboard/{days}", get(puzzles::dashboard))
+        .route("/api/puzzle/replay/{days}/{theme}", get(puzzles::replay))
+        .route("/api/storm", post(puzzles::storm_run))
+        .route(
+            "/api/storm/dashboard/{username}",
+            get(puzzles::storm_dashboard),
+        )
         .route(
             "/api/puzzle/batch/{angle}",
             get(puzzles::batch).post(puzzles::solve_batch),

@@ -38,6 +38,7 @@ const DAY_MS: i64 = 86_400_000;
 pub(super) struct PuzzleDoors {
     trainer: Trainer,
     limits: std::sync::Arc<Limits>,
+    store: plyyard_store::Store,
 }
 
 impl FromRef<AppState> for PuzzleDoors {
@@ -45,6 +46,7 @@ impl FromRef<AppState> for PuzzleDoors {
         PuzzleDoors {
             trainer: state.trainer.clone(),
             limits: std::sync::Arc::clone(&state.limits),
+            store: state.store.clone(),
         }
     }
 }
@@ -380,11 +382,7 @@ pub(super) async fn dashboard(
     Path(days): Path<String>,
 ) -> LiResult<Json<Value>> {
     let who = solver(&who, Scope::PuzzleRead)?;
-    let days = days
-        .parse::<u32>()
-        .ok()
-        .filter(|d| (1..=MAX_DAYS).contains(d))
-        .ok_or_else(|| LiError::bad_request(format!("days is a number from 1 to {MAX_DAYS}")))?;
+    let days = days_of(&days)?;
     let since = now_ms() - i64::from(days) * DAY_MS;
     let rounds = d.trainer.history(&who.player, since, 10_000).await?;
     Ok(Json(json!({
@@ -392,6 +390,169 @@ pub(super) async fn dashboard(
         "global": results(rounds.iter()),
         "themes": themes_of(&rounds),
     })))
+}
+
+/// `GET /api/puzzle/replay/{days}/{theme}`: the puzzles the caller failed
+/// at the first attempt in the last `days` days under `theme` (a theme
+/// key or `mix`), as lichess answers it: `{"replay":{"days","theme","nb",
+/// "remaining"},"angle":{"key","name","desc"}}`. `nb` counts them all;
+/// `remaining` lists those not played again since (a replay is sent to
+/// `POST /api/puzzle/batch/{theme}` as any solution; it is never rated).
+pub(super) async fn replay(
+    State(d): State<PuzzleDoors>,
+    who: Who,
+    Path((days, theme)): Path<(String, String)>,
+) -> LiResult<Json<Value>> {
+    let who = solver(&who, Scope::PuzzleRead)?;
+    let days = days_of(&days)?;
+    let angle = angle_of(&theme)?;
+    if matches!(angle, Angle::Opening(_)) {
+        return Err(LiError::not_found(format!(
+            "No such puzzle theme: {} (replays are by theme)",
+            trim(&theme)
+        )));
+    }
+    let since = now_ms() - i64::from(days) * DAY_MS;
+    let rounds = d.trainer.history(&who.player, since, 10_000).await?;
+    let failed: Vec<&plyyard_store::PuzzleRoundRow> = rounds
+        .iter()
+        .filter(|r| !r.win)
+        .filter(|r| match &angle {
+            Angle::Theme(_) => r.themes.split_ascii_whitespace().any(|t| t == angle.key()),
+            _ => true,
+        })
+        .collect();
+    let remaining: Vec<&str> = failed
+        .iter()
+        .filter(|r| r.updated_at == r.created_at)
+        .map(|r| r.puzzle_id.as_str())
+        .collect();
+    let name = plyyard_i18n::text("en", &format!("puzzle.angle.{}", angle.key()))
+        .or_else(|| plyyard_i18n::text("en", &format!("puzzle.theme.{}", angle.key())))
+        .unwrap_or(angle.key());
+    Ok(Json(json!({
+        "replay": {
+            "days": days,
+            "theme": angle.key(),
+            "nb": failed.len(),
+            "remaining": remaining,
+        },
+        "angle": { "key": angle.key(), "name": name, "desc": "" },
+    })))
+}
+
+/// `days` of a dashboard or a replay: 1 to [`MAX_DAYS`].
+fn days_of(days: &str) -> LiResult<u32> {
+    days.parse::<u32>()
+        .ok()
+        .filter(|d| (1..=MAX_DAYS).contains(d))
+        .ok_or_else(|| LiError::bad_request(format!("days is a number from 1 to {MAX_DAYS}")))
+}
+
+/// The body of `POST /api/storm`: a run as the browser counted it.
+#[derive(Debug, Deserialize)]
+pub(super) struct StormRunForm {
+    score: u32,
+    moves: u32,
+    errors: u32,
+    combo: u32,
+    time: u32,
+    highest: u32,
+}
+
+fn high_json(h: &plyyard_puzzle::storm::High) -> Value {
+    json!({ "allTime": h.all_time, "day": h.day, "month": h.month, "week": h.week })
+}
+
+/// `POST /api/storm` (ours; lichess's web app posts a form to `/storm`):
+/// records the run an account just ended (`{"score","moves","errors",
+/// "combo","time","highest"}`, checked for what no run can end with) and
+/// answers `{"recorded", "high"}`. Without an account: 401. Counted
+/// against the puzzle solving limit.
+pub(super) async fn storm_run(
+    State(d): State<PuzzleDoors>,
+    who: Who,
+    Extension(ip): Extension<ClientIp>,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> LiResult<Json<Value>> {
+    let who = solver(&who, Scope::PuzzleWrite)?;
+    if !who.account {
+        return Err(LiError::unauthorized());
+    }
+    let form: StormRunForm = decode(&headers, body, "storm run")?;
+    d.limits
+        .check_puzzle_solves(ip, Some(&AccountKey(who.player.clone())))
+        .await
+        .map_err(|r| LiError::from(crate::error::ApiError::from(r)))?;
+    let run = plyyard_puzzle::storm::Run {
+        score: form.score,
+        moves: form.moves,
+        errors: form.errors,
+        combo: form.combo,
+        time: form.time,
+        highest: form.highest,
+    };
+    let now = now_ms();
+    let recorded = d.trainer.record_storm(&who.player, &run, now).await?;
+    let dash = d.trainer.storm_dashboard(&who.player, 1, now).await?;
+    Ok(Json(
+        json!({ "recorded": recorded, "high": high_json(&dash.high) }),
+    ))
+}
+
+/// The query of `storm_dashboard`.
+#[derive(Debug, Deserialize)]
+pub(super) struct StormDashboardQuery {
+    days: Option<String>,
+}
+
+/// `GET /api/storm/dashboard/{username}`: lichess's storm dashboard,
+/// public: `{"high":{"allTime","day","month","week"},"days":[{"_id",
+/// "combo","errors","highest","moves","runs","score","time"}]}`, the days
+/// of the last `days` (default 30, at most 365) the player ran, the latest
+/// first, each with its best run.
+pub(super) async fn storm_dashboard(
+    State(d): State<PuzzleDoors>,
+    Path(name): Path<String>,
+    Query(q): Query<StormDashboardQuery>,
+) -> LiResult<Json<Value>> {
+    let days = match q.days.as_deref() {
+        None => 30,
+        Some(s) => s.parse::<u32>().map_err(|_| {
+            LiError::bad_request(format!(
+                "days is a number from 1 to {}",
+                plyyard_trainer::storm::MAX_DAYS
+            ))
+        })?,
+    };
+    let account = d
+        .store
+        .account_named(&name)
+        .await
+        .map_err(|e| LiError::from(TrainerError::from(e)))?
+        .ok_or_else(|| LiError::not_found(format!("No such user: {}", trim(&name))))?;
+    let dash = d
+        .trainer
+        .storm_dashboard(&account.player_id, days, now_ms())
+        .await?;
+    let days: Vec<Value> = dash
+        .days
+        .iter()
+        .map(|day| {
+            json!({
+                "_id": day.id,
+                "combo": day.best.combo,
+                "errors": day.best.errors,
+                "highest": day.best.highest,
+                "moves": day.best.moves,
+                "runs": day.runs,
+                "score": day.best.score,
+                "time": day.best.time,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "high": high_json(&dash.high), "days": days })))
 }
 
 fn results<'a>(rounds: impl Iterator<Item = &'a plyyard_store::PuzzleRoundRow>) -> Value {
