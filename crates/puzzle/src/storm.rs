@@ -169,17 +169,10 @@ pub fn dashboard(runs: &[DatedRun], now: i64, days: u32) -> Dashboard {
 
 /// Lichess's key of day `d` (days since the Unix epoch): `YYYY/M/D`.
 pub fn day_key(d: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = d + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year}/{month}/{day}")
+    let date = time::OffsetDateTime::from_unix_timestamp(d.saturating_mul(86_400))
+        .map_or(time::OffsetDateTime::UNIX_EPOCH, |t| t)
+        .date();
+    format!("{}/{}/{}", date.year(), u8::from(date.month()), date.day())
 }
 
 #[cfg(test)]

@@ -497,23 +497,28 @@ impl SwissState {
 
 /// `YYYY/MM/DD` (UTC) of Unix milliseconds.
 pub fn trf_date(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}/{m:02}/{d:02}")
+    let date = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .map_or(time::OffsetDateTime::UNIX_EPOCH, |t| t)
+        .date();
+    format!(
+        "{:04}/{:02}/{:02}",
+        date.year(),
+        u8::from(date.month()),
+        date.day()
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trf_dates_are_utc_days_with_leading_zeros() {
+        assert_eq!(trf_date(0), "1970/01/01");
+        assert_eq!(trf_date(1_621_382_400_000 + 86_399_999), "2021/05/19");
+        assert_eq!(trf_date(951_782_400_000), "2000/02/29");
+        assert_eq!(trf_date(-1), "1969/12/31");
+    }
 
     fn settings(clock_limit: u32, clock_increment: u32) -> SwissSettings {
         SwissSettings {
