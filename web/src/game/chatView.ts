@@ -4,10 +4,11 @@
 import { h, type VNode } from 'snabbdom';
 import { t } from '../i18n.js';
 import { authPath } from '../route.js';
+import type { ChatLine } from '../socket.js';
 import { CHAT_MAX, type ChatCtrl } from './chat.js';
 
-/** The panel; null where there is no chat. `canSpeak`: the viewer has an account. */
-export function chatPanel(chat: ChatCtrl, canSpeak: boolean): VNode | null {
+/** The panel; null where there is no chat. `canSpeak`: the viewer has an account; `reportHref`: where a line's report button leads (null: none for it). */
+export function chatPanel(chat: ChatCtrl, canSpeak: boolean, reportHref: (l: ChatLine) => string | null = () => null): VNode | null {
   const room = chat.room;
   if (!room) return null;
   const toggle = h(
@@ -19,10 +20,16 @@ export function chatPanel(chat: ChatCtrl, canSpeak: boolean): VNode | null {
   if (chat.hidden) {
     return h('section.card.side-card.chat.chat-hidden', { attrs: { 'aria-labelledby': 'chat-title', 'data-testid': 'chat' } }, [title, toggle]);
   }
-  const lines = chat.lines.map((l) =>
+  const lines = chat.lines.map((l) => {
+    const report = reportHref(l);
     // Text children only: snabbdom makes text nodes, so markup in a line is shown, never run.
-    h('li.chat-line', { attrs: { 'data-testid': 'chat-line' } }, [h('strong.chat-user', l.user), ' ', h('span.chat-text', l.text)]),
-  );
+    return h('li.chat-line', { attrs: { 'data-testid': 'chat-line' } }, [
+      h('strong.chat-user', l.user),
+      ' ',
+      h('span.chat-text', l.text),
+      report ? h('a.chat-report.muted.small', { attrs: { href: report, 'data-testid': 'chat-report', title: t('report.chatLine', { name: l.user }) } }, ` ${t('report.short')}`) : null,
+    ]);
+  });
   return h('section.card.side-card.chat', { attrs: { 'aria-labelledby': 'chat-title', 'data-testid': 'chat', 'data-room': room } }, [
     title,
     toggle,

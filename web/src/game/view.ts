@@ -17,6 +17,7 @@ import { isAborted, isReviewable, outcomeText } from '../result.js';
 import { seatName } from '../seat.js';
 import { soundEnabled } from '../sound.js';
 import { ratingLabel, signed } from '../tables.js';
+import { reportHref } from '../moderation/report-link.js';
 import { chatPanel } from './chatView.js';
 import type { GameCtrl } from './ctrl.js';
 import { canAbort, isTableGame, opposite } from './model.js';
@@ -63,7 +64,11 @@ export function gameView(ctrl: GameCtrl): VNode {
       resignDialog(ctrl, g),
       leaveDialog(ctrl, g),
       controls(ctrl, g),
-      chatPanel(ctrl.chat, ctrl.ctx.account() !== null),
+      chatPanel(ctrl.chat, ctrl.ctx.account() !== null, (l) => {
+        const me = ctrl.ctx.account();
+        if (!me || l.user.toLowerCase() === me.username.toLowerCase()) return null;
+        return reportHref(l.user, 'abuse', t('report.chatText', { url: `${location.origin}/game/${ctrl.id}`, text: l.text }));
+      }),
     ]),
     // Not the status line: this live region speaks moves and results once.
     h('div.visually-hidden', { attrs: { 'aria-live': 'polite', 'data-testid': 'announcer' } }, ctrl.announcement),
@@ -105,7 +110,17 @@ function strip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'botto
     // A reminder next to the board on small screens, where the status line is further down.
     yourTurn ? h('span.turn-pill', { attrs: { 'aria-hidden': 'true' } }, t('game.turn.you')) : null,
     ...(isTableGame(g) ? tableStrip(ctrl, g, color, where) : []),
+    reportLink(ctrl, g, color, where),
   ]);
+}
+
+/** "Report" beside an opponent with an account, for a viewer with one. */
+function reportLink(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'bottom'): VNode | null {
+  const seat = g[color];
+  const me = ctrl.ctx.account();
+  if (!me || seat?.kind !== 'user' || !seat.name || seat.name.toLowerCase() === me.username.toLowerCase()) return null;
+  const href = reportHref(seat.name, 'cheat', t('report.gameText', { url: `${location.origin}/game/${ctrl.id}` }));
+  return h('a.report-link.muted.small', { attrs: { href, 'data-testid': `report-${where}`, title: t('report.player', { name: seat.name }) } }, t('report.short'));
 }
 
 /** A table player's "disconnected" mark and clock. */

@@ -1,8 +1,10 @@
 //! Reporting a player from their profile: the form's state (open or not,
-//! the reason and text) and sending it (`POST /api/report`).
+//! the reason and text, opened filled in by `?report=&text=`) and sending
+//! it (`POST /api/report`).
 import type { Ctx } from '../page.js';
 import { report, type ReportReason } from '../moderation/api.js';
 import { actionError } from '../moderation/model.js';
+import { reportWanted } from '../moderation/report-link.js';
 
 /** State of the report form. */
 export class ReportCtrl {
@@ -17,7 +19,11 @@ export class ReportCtrl {
   constructor(
     private readonly ctx: Ctx,
     readonly username: string,
-  ) {}
+  ) {
+    // A report button elsewhere (a game, a chat line) opens the form filled in.
+    const wanted = reportWanted(location.search);
+    if (wanted) Object.assign(this, { open: true, reason: wanted.reason, text: wanted.text });
+  }
 
   toggle(): void {
     this.open = !this.open;

@@ -28,7 +28,7 @@ async function say(page: Page, text: string): Promise<void> {
 
 /** The texts of the chat lines a page shows. */
 async function lines(page: Page): Promise<string[]> {
-  return (await page.getByTestId('chat-line').allTextContents()).map((s) => s.trim());
+  return page.getByTestId('chat-line').evaluateAll((els) => els.map((el) => `${el.querySelector('.chat-user')?.textContent ?? ''} ${el.querySelector('.chat-text')?.textContent ?? ''}`.trim()));
 }
 
 /** Waits until the page shows `n` chat lines, the last one ending with `text`. */
@@ -97,6 +97,19 @@ test('two players chat at a table, a spectator in its own room; markup is text; 
   await heard(a.page, 4, 'still there?');
   assert.equal((await lines(a.page))[1], `${bName} good luck`);
   assert.equal(await b.page.getByTestId('chat-lines').count(), 1, 'hiding is one player’s choice');
+
+  // Report buttons: beside the opponent, and on the other player's lines (not on one's own).
+  const opponentReport = await b.page.getByTestId('report-top').getAttribute('href');
+  assert.ok(opponentReport?.startsWith(`/@/${encodeURIComponent(aName)}?report=cheat&`), opponentReport ?? '');
+  assert.equal(await b.page.getByTestId('report-bottom').count(), 0);
+  assert.equal(await b.page.locator('[data-testid="chat-line"]').filter({ hasText: 'good luck' }).getByTestId('chat-report').count(), 0);
+  await b.page.locator('[data-testid="chat-line"]').filter({ hasText: '<b>hi</b>' }).getByTestId('chat-report').click();
+  await b.page.waitForURL((u) => u.pathname === `/@/${aName}`);
+  await b.page.getByTestId('report-form').waitFor();
+  assert.equal(await b.page.getByTestId('report-reason').inputValue(), 'abuse');
+  assert.match(await b.page.getByTestId('report-text').inputValue(), /^In the chat of http.*\/game\/.*: “<b>hi<\/b> <img src=x onerror=alert\(1\)>”$/);
+  await b.page.getByTestId('report-submit').click();
+  await b.page.getByTestId('report-sent').waitFor();
   await done(c.context, c.page);
   await done(b.context, b.page);
   await done(a.context, a.page);
