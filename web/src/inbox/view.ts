@@ -5,6 +5,7 @@ import { h, type VNode } from 'snabbdom';
 import { profilePath } from '../api.js';
 import { dateTime } from '../home/view.js';
 import { t } from '../i18n.js';
+import { reportHref } from '../moderation/report-link.js';
 import { authPath } from '../route.js';
 import { type Convo, MAX_MSG_CHARS, refusalText, type Thread } from './api.js';
 import type { InboxCtrl } from './ctrl.js';
@@ -32,6 +33,9 @@ function convoView(ctrl: InboxCtrl, c: Convo, me: string): VNode {
             h(`li.inbox-msg${m.user === me ? '.mine' : ''}`, { attrs: { 'data-testid': 'inbox-msg', 'data-mine': String(m.user === me) } }, [
               h('p.inbox-text', m.text),
               h('span.muted.small', dateTime(new Date(m.date).toISOString())),
+              m.user === me
+                ? null
+                : h('a.chat-report.muted.small', { attrs: { href: reportHref(c.user.name, 'abuse', t('report.msgText', { text: m.text })), 'data-testid': 'inbox-report', title: t('report.player', { name: c.user.name }) } }, ` ${t('report.short')}`),
             ]),
           ),
         ),

@@ -168,6 +168,7 @@ test('private messages: written from a profile, read in the inbox, the unread co
   assert.equal(await sent.first().getAttribute('data-mine'), 'true');
   assert.equal(await a.page.locator('.inbox-text').first().textContent(), text);
   assert.equal(await a.page.locator('.inbox-msg b, .inbox-msg img').count(), 0);
+  assert.equal(await a.page.getByTestId('inbox-report').count(), 0, 'no report button on one’s own message');
   assert.equal(await a.page.getByTestId('inbox-text').inputValue(), '');
   await shot(a.page, 'inbox-desktop');
 
@@ -181,6 +182,11 @@ test('private messages: written from a profile, read in the inbox, the unread co
   await contact.locator('a').click();
   await b.page.getByTestId('inbox-msg').filter({ hasText: 'second line' }).waitFor();
   await b.page.getByTestId('nav-inbox-unread').waitFor({ state: 'detached' });
+  // Ann's message can be reported: her profile's report form, the message quoted.
+  const report = new URL((await b.page.getByTestId('inbox-report').getAttribute('href'))!, 'http://x');
+  assert.equal(report.pathname, `/@/${aName}`);
+  assert.equal(report.searchParams.get('report'), 'abuse');
+  assert.equal(report.searchParams.get('text'), `In a private message: “${text}”`);
   await shot(b.page, 'inbox-phone');
 
   // French, Russian, Romanian: Bob answers in each.
