@@ -25,7 +25,7 @@ mod trainer;
 
 pub use import::ImportReport;
 pub use solve::Round;
-pub use trainer::{MAX_BATCH, MAX_SOLUTIONS, Trainer, TrainerError};
+pub use trainer::{MAX_BATCH, MAX_SOLUTIONS, Replay, Trainer, TrainerError};
 
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,17 @@ use crate::solve::{self, Round};
 pub const MAX_BATCH: usize = 50;
 /// Solutions one request may send at most.
 pub const MAX_SOLUTIONS: usize = 100;
+/// Rounds a replay looks through at most.
+const REPLAY_ROUNDS: u32 = 10_000;
+
+/// The puzzles a player may replay ([`Trainer::replay`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// Puzzles failed at the first attempt in the period.
+    pub nb: usize,
+    /// Those not played again since, the latest first.
+    pub remaining: Vec<String>,
+}
 
 /// Why a trainer request is refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -207,6 +218,44 @@ impl Trainer {
                 .ok_or(TrainerError::NotFound)?,
         };
         self.store.puzzle(&id).await?.ok_or(TrainerError::NotFound)
+    }
+
+    /// `player`'s puzzles to replay under `angle` (a theme or the mix):
+    /// those failed at the first attempt since `since`, the latest first,
+    /// and which of them were not played again since (lichess's replay).
+    ///
+    /// # Errors
+    /// [`TrainerError::NotFound`] for an opening (replays are by theme); a
+    /// store failure.
+    pub async fn replay(
+        &self,
+        player: &str,
+        angle: &Angle,
+        since: i64,
+    ) -> Result<Replay, TrainerError> {
+        if matches!(angle, Angle::Opening(_)) {
+            return Err(TrainerError::NotFound);
+        }
+        let rounds = self
+            .store
+            .puzzle_rounds(player, since, REPLAY_ROUNDS)
+            .await?;
+        let failed: Vec<&PuzzleRoundRow> = rounds
+            .iter()
+            .filter(|r| !r.win)
+            .filter(|r| match angle {
+                Angle::Theme(_) => r.themes.split_ascii_whitespace().any(|t| t == angle.key()),
+                _ => true,
+            })
+            .collect();
+        Ok(Replay {
+            nb: failed.len(),
+            remaining: failed
+                .iter()
+                .filter(|r| r.updated_at == r.created_at)
+                .map(|r| r.puzzle_id.clone())
+                .collect(),
+        })
     }
 
     /// `player`'s rounds since `since`, the latest first, at most `limit`.

@@ -406,27 +406,18 @@ pub(super) async fn replay(
     let who = solver(&who, Scope::PuzzleRead)?;
     let days = days_of(&days)?;
     let angle = angle_of(&theme)?;
-    if matches!(angle, Angle::Opening(_)) {
-        return Err(LiError::not_found(format!(
-            "No such puzzle theme: {} (replays are by theme)",
-            trim(&theme)
-        )));
-    }
     let since = now_ms() - i64::from(days) * DAY_MS;
-    let rounds = d.trainer.history(&who.player, since, 10_000).await?;
-    let failed: Vec<&plyyard_store::PuzzleRoundRow> = rounds
-        .iter()
-        .filter(|r| !r.win)
-        .filter(|r| match &angle {
-            Angle::Theme(_) => r.themes.split_ascii_whitespace().any(|t| t == angle.key()),
-            _ => true,
-        })
-        .collect();
-    let remaining: Vec<&str> = failed
-        .iter()
-        .filter(|r| r.updated_at == r.created_at)
-        .map(|r| r.puzzle_id.as_str())
-        .collect();
+    let replay = d
+        .trainer
+        .replay(&who.player, &angle, since)
+        .await
+        .map_err(|e| match e {
+            TrainerError::NotFound => LiError::not_found(format!(
+                "No such puzzle theme: {} (replays are by theme)",
+                trim(&theme)
+            )),
+            e => e.into(),
+        })?;
     let name = plyyard_i18n::text("en", &format!("puzzle.angle.{}", angle.key()))
         .or_else(|| plyyard_i18n::text("en", &format!("puzzle.theme.{}", angle.key())))
         .unwrap_or(angle.key());
@@ -434,8 +425,8 @@ pub(super) async fn replay(
         "replay": {
             "days": days,
             "theme": angle.key(),
-            "nb": failed.len(),
-            "remaining": remaining,
+            "nb": replay.nb,
+            "remaining": replay.remaining,
         },
         "angle": { "key": angle.key(), "name": name, "desc": "" },
     })))
