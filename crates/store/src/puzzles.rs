@@ -478,20 +478,7 @@ impl Store {
             }
             None => None,
         };
-        sqlx::query(
-            "INSERT INTO puzzle_rounds (player_id, puzzle_id, angle, win, rated, rating_before, \
-             rating_after, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
-        )
-        .bind(player)
-        .bind(puzzle)
-        .bind(angle)
-        .bind(win)
-        .bind(change.is_some())
-        .bind(change.map(|c| c.0))
-        .bind(change.map(|c| c.1))
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        insert_round(&mut tx, player, puzzle, angle, win, change, now).await?;
         sqlx::query("UPDATE puzzles SET plays = plays + 1 WHERE id = $1")
             .bind(puzzle)
             .execute(&mut *tx)
@@ -575,6 +562,45 @@ async fn puzzle_glicko_in(conn: &mut AnyConnection, puzzle: &str) -> Result<Glic
         deviation: r.try_get(1)?,
         volatility: r.try_get(2)?,
     })
+}
+
+/// Inserts a first round, with its rating change when it was rated.
+///
+/// A rated and an unrated round are two statements: through sqlx's `Any`
+/// driver a missing `f64` is bound to PostgreSQL as a `real`, and the
+/// statement then prepared and cached on the connection would refuse the
+/// next round's `double precision` ("incorrect binary data format").
+async fn insert_round(
+    conn: &mut AnyConnection,
+    player: &str,
+    puzzle: &str,
+    angle: &str,
+    win: bool,
+    change: Option<(f64, f64)>,
+    now: i64,
+) -> Result<(), StoreError> {
+    let q = match change {
+        Some((before, after)) => sqlx::query(
+            "INSERT INTO puzzle_rounds (player_id, puzzle_id, angle, win, rated, rating_before, \
+             rating_after, created_at, updated_at) VALUES ($1, $2, $3, $4, TRUE, $5, $6, $7, $7)",
+        )
+        .bind(player)
+        .bind(puzzle)
+        .bind(angle)
+        .bind(win)
+        .bind(before)
+        .bind(after),
+        None => sqlx::query(
+            "INSERT INTO puzzle_rounds (player_id, puzzle_id, angle, win, rated, rating_before, \
+             rating_after, created_at, updated_at) VALUES ($1, $2, $3, $4, FALSE, NULL, NULL, $5, $5)",
+        )
+        .bind(player)
+        .bind(puzzle)
+        .bind(angle)
+        .bind(win),
+    };
+    q.bind(now).execute(conn).await?;
+    Ok(())
 }
 
 async fn apply_rating(

@@ -1226,6 +1226,62 @@ async fn puzzles_import_walk_serve_and_rate_once() {
 }
 
 #[tokio::test]
+async fn a_rated_round_follows_unrated_ones_on_every_connection() {
+    // On PostgreSQL an unrated round's missing ratings were once bound as
+    // `real`, and the statement cached with them on a connection refused
+    // that connection's next rated round. Unrated rounds first, enough to
+    // pass through every pooled connection, then rated ones.
+    for (_dir, store) in stores().await {
+        let batch: Vec<NewPuzzle> = (0..20)
+            .map(|i| puzzle(&format!("q{i:02}"), 1500.0))
+            .collect();
+        store.insert_puzzles(&batch).await.unwrap();
+        let ids: Vec<String> = batch.iter().map(|p| p.row.id.clone()).collect();
+        for player in ["casual", "rated"] {
+            store.touch_player(player, 1).await.unwrap();
+            store
+                .serve_puzzles(player, "mix", &ids, (1500, "q19"), 2)
+                .await
+                .unwrap();
+        }
+        for id in &ids {
+            let casual = store
+                .record_puzzle_round("casual", id, "mix", false, 3, |_, _| None)
+                .await
+                .unwrap();
+            assert_eq!(casual, Some(Recorded::First(None)));
+        }
+        for id in &ids {
+            let rated = store
+                .record_puzzle_round("rated", id, "mix", true, 4, |before, p| {
+                    let rating = before.map_or(1500.0, |b| b.glicko.rating);
+                    Some(Rated {
+                        player_before: rating,
+                        player: Glicko {
+                            rating: rating + 10.0,
+                            ..p
+                        },
+                        puzzle: None,
+                    })
+                })
+                .await
+                .unwrap();
+            assert!(matches!(rated, Some(Recorded::First(Some(_)))), "{rated:?}");
+        }
+        let rounds = store.puzzle_rounds("rated", 0, 50).await.unwrap();
+        assert_eq!(rounds.len(), 20);
+        assert!(
+            rounds
+                .iter()
+                .all(|r| r.rated && r.rating_after == r.rating_before.map(|b| b + 10.0))
+        );
+        let casual = store.puzzle_rounds("casual", 0, 50).await.unwrap();
+        assert_eq!(casual.len(), 20);
+        assert!(casual.iter().all(|r| !r.rated && r.rating_before.is_none()));
+    }
+}
+
+#[tokio::test]
 async fn a_half_minute_table_game_and_challenge_keep_their_30_second_base() {
     let half = plyyard_game::TimeControl::from_secs(30, 0).unwrap();
     for (_dir, store) in stores().await {
