@@ -12,8 +12,8 @@ own default features, as `cargo tree -p CRATE -e normal` resolves them:
   wire types know no runtime, framework or database (the wire types reach axum only
   through their `axum` feature, which the server turns on);
 - storage knows no web framework; live games know no web framework;
-- pairing, social, clubs, tournaments and the puzzle trainer (domains
-  beside the server) know no web
+- pairing, social, clubs, tournaments, the puzzle trainer and the
+  fair-play watch (domains beside the server) know no web
   framework and not the server; engine time (the engine pool, reviews,
   analyses) knows neither, nor the live games that ask it; accounts (name
   and password rules, hashing) know no framework and no database;
@@ -77,6 +77,7 @@ RULES: dict[str, set[str]] = {
     "plyyard-clubs": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-trainer": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-tournaments": {"axum", "hyper", "tower-http", "plyyard-server"},
+    "plyyard-fairplay": {"axum", "hyper", "tower-http", "plyyard-server"},
     "plyyard-accounts": {"axum", "hyper", "tower-http", "sqlx", "plyyard-server"},
     # Engine time serves live games, reviews and analyses: below all of them.
     "plyyard-engine-time": {"axum", "hyper", "tower-http", "plyyard-server", "plyyard-live"},

@@ -3,7 +3,7 @@
 //! language switcher.
 import { h, type VNode } from 'snabbdom';
 import { type Account, profilePath } from './api.js';
-import { isLang, type Lang, LANG_NAMES, LANGS, t } from './i18n.js';
+import { isLang, type Key, type Lang, LANG_NAMES, LANGS, t } from './i18n.js';
 import { type BellCtrl, type Note, notePath } from './notify/bell.js';
 
 /** What the header shows and what it can do. */
@@ -20,10 +20,19 @@ export interface HeaderState {
 }
 
 function noteText(n: Note): string {
-  return n.kind === 'msg' ? t('notify.msg', { name: n.from, text: n.text }) : t('notify.challenge', { name: n.from });
+  switch (n.kind) {
+    case 'msg':
+      return t('notify.msg', { name: n.from, text: n.text });
+    case 'challenge':
+      return t('notify.challenge', { name: n.from });
+    case 'refund': {
+      const speed = ['bullet', 'blitz', 'rapid', 'classical'].includes(n.speed) ? t(`speed.${n.speed}` as Key) : n.speed;
+      return t('notify.refund', { points: n.points, speed });
+    }
+  }
 }
 
-function bellView(bell: BellCtrl): VNode {
+function bellView(bell: BellCtrl, me: string): VNode {
   const list = bell.notes;
   return h('div.bell', [
     h(
@@ -41,7 +50,7 @@ function bellView(bell: BellCtrl): VNode {
                   'ul',
                   list.map((n) =>
                     h(`li.bell-item${n.seen ? '' : '.unseen'}`, { attrs: { 'data-testid': 'bell-item', 'data-kind': n.kind } }, [
-                      h('a', { attrs: { href: notePath(n) }, on: { click: () => bell.close() } }, noteText(n)),
+                      h('a', { attrs: { href: notePath(n, me) }, on: { click: () => bell.close() } }, noteText(n)),
                       h('span.muted.small', new Date(n.created_at).toLocaleString()),
                     ]),
                   ),
@@ -58,7 +67,7 @@ function accountNav(s: HeaderState): VNode {
     a
       ? [
           h('a.nav-user', { attrs: { href: profilePath(a.username), 'data-testid': 'nav-user', title: t('nav.profile', { name: a.username }) } }, a.username),
-          bellView(s.bell),
+          bellView(s.bell, a.username),
           h('a.nav-inbox', { attrs: { href: '/inbox', 'data-testid': 'nav-inbox', title: s.unread > 0 ? t('nav.inbox.unread', { n: s.unread }) : t('nav.inbox') } }, [
             // On a phone the envelope stands for the word (the link keeps its title).
             h('span.nav-icon', { attrs: { 'aria-hidden': 'true' } }, '✉'),

@@ -31,7 +31,7 @@ export type ServerMessage =
 
 /** Requests the client makes (ids are added by the socket). */
 export type Request =
-  | { t: 'move'; uci: string; draw_offer?: boolean; lag_ms?: number }
+  | { t: 'move'; uci: string; draw_offer?: boolean; blur?: boolean; lag_ms?: number }
   | { t: 'undo' }
   | { t: 'resign' }
   | { t: 'claim'; reason: ClaimReason; uci?: string }

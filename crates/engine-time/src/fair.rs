@@ -13,7 +13,9 @@
 //! holds them all while others wait) and have at most `per_client_waiting`
 //! requests waiting; beyond that, or beyond `max_waiting` in all, a request
 //! is refused at once with [`Busy`]. Within one client's queue the order is
-//! first come, first served.
+//! first come, first served. A request at low priority
+//! ([`Fair::acquire_low`]) gets a worker only when no other request waits
+//! for one.
 //!
 //! The engine pool of live games and `/api/positions/reply`
 //! ([`crate::pool`]), the game reviews and the analysis board
@@ -38,6 +40,9 @@ pub enum Requester {
     /// An anonymous player id (a cookie: anyone can get a fresh one, so it
     /// is the only key only where addresses are not counted).
     Player(String),
+    /// The site itself: work nobody waits for (the fair-play reviews of
+    /// rated games), asked at low priority ([`Fair::acquire_low`]).
+    Background,
 }
 
 impl Requester {
@@ -115,6 +120,8 @@ type Grant<K> = (oneshot::Sender<Permit<K>>, Permit<K>);
 
 struct Waiter<K: Hash + Eq + Clone> {
     id: u64,
+    /// Served only when no request at normal priority waits.
+    low: bool,
     keys: Arc<[K]>,
     grant: oneshot::Sender<Permit<K>>,
 }
@@ -315,6 +322,22 @@ impl<K: Hash + Eq + Clone> Fair<K> {
     /// # Panics
     /// If `keys` is empty.
     pub async fn acquire(self: &Arc<Self>, keys: &[K]) -> Result<Permit<K>, Busy> {
+        self.acquire_at(keys, false).await
+    }
+
+    /// Waits for a worker like [`Fair::acquire`], at low priority: the
+    /// worker goes to any other waiting request first.
+    ///
+    /// # Errors
+    /// As [`Fair::acquire`].
+    ///
+    /// # Panics
+    /// If `keys` is empty.
+    pub async fn acquire_low(self: &Arc<Self>, keys: &[K]) -> Result<Permit<K>, Busy> {
+        self.acquire_at(keys, true).await
+    }
+
+    async fn acquire_at(self: &Arc<Self>, keys: &[K], low: bool) -> Result<Permit<K>, Busy> {
         assert!(!keys.is_empty(), "a request names its client");
         let keys: Arc<[K]> = keys.into();
         let first = keys[0].clone();
@@ -327,6 +350,7 @@ impl<K: Hash + Eq + Clone> Fair<K> {
             // (unless its own client has others waiting before it).
             if s.running < self.shares.workers
                 && !s.queues.contains_key(&first)
+                && (!low || s.ring.is_empty())
                 && s.may_run(&keys, self.shares.per_client_running)
             {
                 s.running += 1;
@@ -355,6 +379,7 @@ impl<K: Hash + Eq + Clone> Fair<K> {
             let queue = s.queues.entry(first.clone()).or_default();
             queue.push_back(Waiter {
                 id,
+                low,
                 keys: Arc::clone(&keys),
                 grant: tx,
             });
@@ -380,7 +405,7 @@ impl<K: Hash + Eq + Clone> Fair<K> {
     /// Grants free workers to the waiting clients in turn: each worker
     /// goes to the client served longest ago (one never served first, then
     /// in the order they came) among those whose first waiter may run
-    /// (every key under its share).
+    /// (every key under its share), a waiter at low priority last.
     fn dispatch(self: &Arc<Self>, s: &mut State<K>) -> Vec<Grant<K>> {
         let mut grants = Vec::new();
         while s.running < self.shares.workers {
@@ -388,13 +413,12 @@ impl<K: Hash + Eq + Clone> Fair<K> {
                 .ring
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| {
-                    s.queues
-                        .get(*c)
-                        .and_then(VecDeque::front)
-                        .is_some_and(|w| s.may_run(&w.keys, self.shares.per_client_running))
+                .filter_map(|(at, c)| {
+                    let w = s.queues.get(c).and_then(VecDeque::front)?;
+                    s.may_run(&w.keys, self.shares.per_client_running)
+                        .then(|| (at, (w.low, s.served.get(c).copied().unwrap_or(0))))
                 })
-                .min_by_key(|(_, c)| s.served.get(*c).copied().unwrap_or(0))
+                .min_by_key(|(_, rank)| *rank)
                 .map(|(at, _)| at);
             let Some(client) = next.and_then(|at| s.ring.remove(at)) else {
                 break;
@@ -481,6 +505,37 @@ mod tests {
         // client 1 was served last (its search had just run).
         assert_eq!(order, ["b", "c", "a", "a", "a", "a", "a"]);
         assert_eq!((fair.running(), fair.waiting()), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn low_priority_work_waits_for_everyone_else() {
+        let fair = Arc::new(Fair::new(shares(1, 1, 100)));
+        let held = fair.acquire(&[1]).await.unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        // Background work queued first, and never served before.
+        let before = fair.waiting();
+        let (f, low_tx) = (Arc::clone(&fair), tx.clone());
+        tokio::spawn(async move {
+            let p = f.acquire_low(&[9]).await.expect("queued");
+            low_tx.send(("low", p)).expect("the test listens");
+        });
+        while fair.waiting() == before {
+            tokio::task::yield_now().await;
+        }
+        queue(&fair, &[1], "a", &tx).await;
+        queue(&fair, &[2], "b", &tx).await;
+        drop(held);
+        let mut order = Vec::new();
+        while order.len() < 3 {
+            let (label, permit) = rx.recv().await.unwrap();
+            order.push(label);
+            drop(permit);
+        }
+        assert_eq!(order, ["b", "a", "low"]);
+        // A worker free and nobody waiting: low priority runs at once.
+        let low = fair.acquire_low(&[9]).await.unwrap();
+        assert_eq!((fair.running(), fair.waiting()), (1, 0));
+        drop(low);
     }
 
     #[tokio::test]

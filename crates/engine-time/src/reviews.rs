@@ -126,7 +126,21 @@ impl Lane {
         who: &[Requester],
         work: impl FnOnce(&mut plyyard_engine::Engine) -> T + Send + 'static,
     ) -> Result<T, Busy> {
-        let _permit = self.fair.acquire(who).await?;
+        self.run_at(who, false, work).await
+    }
+
+    /// [`Lane::run`], at low priority when `low` ([`Fair::acquire_low`]).
+    async fn run_at<T: Send + 'static>(
+        self: &Arc<Self>,
+        who: &[Requester],
+        low: bool,
+        work: impl FnOnce(&mut plyyard_engine::Engine) -> T + Send + 'static,
+    ) -> Result<T, Busy> {
+        let _permit = if low {
+            self.fair.acquire_low(who).await?
+        } else {
+            self.fair.acquire(who).await?
+        };
         let lane = Arc::clone(self);
         tokio::task::spawn_blocking(move || {
             let mut engine = lane
@@ -181,6 +195,14 @@ impl Progress {
     pub fn is_final(&self) -> bool {
         matches!(self, Progress::Done | Progress::Failed { .. })
     }
+}
+
+/// How a review asks for its searches: how many at once, and at low
+/// priority or not.
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    runners: usize,
+    low: bool,
 }
 
 struct Job {
@@ -296,16 +318,67 @@ impl Reviews {
         );
         drop(jobs);
         let job = (store.clone(), id.to_owned(), game, keys);
-        tokio::spawn(Arc::clone(self).run(job, tx));
+        let pace = Pace {
+            runners: self.workers,
+            low: false,
+        };
+        tokio::spawn(Arc::clone(self).run(job, tx, pace));
         Ok(rx)
+    }
+
+    /// Reviews `game` (stored as `id`) for the site itself, one position
+    /// at a time at low priority (a search runs only when no client's
+    /// search waits), and stores the review; or waits for the review of
+    /// it under way. Returns how it ended.
+    pub async fn review_in_background(
+        self: &Arc<Self>,
+        store: &Store,
+        id: &str,
+        game: Game,
+    ) -> Progress {
+        let mut rx = {
+            let mut jobs = self.lock();
+            match jobs.by_game.get(id) {
+                Some(job) => job.progress.subscribe(),
+                None => {
+                    let (tx, rx) = watch::channel(Progress::Queued);
+                    jobs.by_game.insert(
+                        id.to_owned(),
+                        Job {
+                            progress: tx.clone(),
+                            owners: Vec::new(),
+                        },
+                    );
+                    let job = (
+                        store.clone(),
+                        id.to_owned(),
+                        game,
+                        vec![Requester::Background],
+                    );
+                    let pace = Pace {
+                        runners: 1,
+                        low: true,
+                    };
+                    tokio::spawn(Arc::clone(self).run(job, tx, pace));
+                    rx
+                }
+            }
+        };
+        match rx.wait_for(Progress::is_final).await {
+            Ok(last) => last.clone(),
+            Err(_) => Progress::Failed {
+                message: "the review was dropped".into(),
+            },
+        }
     }
 
     async fn run(
         self: Arc<Self>,
         (store, id, game, keys): (Store, String, Game, Vec<Requester>),
         tx: watch::Sender<Progress>,
+        pace: Pace,
     ) {
-        let outcome = self.analyse(game, &keys, &tx).await;
+        let outcome = self.analyse(game, &keys, &tx, pace).await;
         let last = match outcome {
             Ok(analysis) => {
                 let stored = StoredReview {
@@ -336,7 +409,7 @@ impl Reviews {
     }
 
     /// Searches every position of `game` in the turns of the client of
-    /// `keys`, up to [`Reviews::new`]'s `workers` at once, reporting
+    /// `keys`, up to `pace.runners` at once, reporting
     /// progress on `tx` (`running` with 0 done as soon as the first search
     /// starts), then assembles the analysis.
     async fn analyse(
@@ -344,6 +417,7 @@ impl Reviews {
         game: Game,
         keys: &[Requester],
         tx: &watch::Sender<Progress>,
+        pace: Pace,
     ) -> Result<String, String> {
         let game = Arc::new(game);
         let total = game.ply() + 1;
@@ -367,7 +441,7 @@ impl Reviews {
                 );
                 let found = self
                     .lane
-                    .run(keys, move |engine| {
+                    .run_at(keys, pace.low, move |engine| {
                         sender.send_if_modified(|p| {
                             let first = *p == Progress::Queued;
                             if first {
@@ -393,7 +467,7 @@ impl Reviews {
                 });
             }
         };
-        let runners = (0..self.workers.min(total)).map(|_| runner());
+        let runners = (0..pace.runners.min(total)).map(|_| runner());
         for outcome in futures_util::future::join_all(runners).await {
             outcome?;
         }

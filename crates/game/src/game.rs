@@ -31,6 +31,10 @@ pub struct PlayedMove {
     pub clock_ms: Option<u64>,
     /// Whether the mover offered a draw with this move.
     pub draw_offer: bool,
+    /// Whether the mover's tab had lost the focus since their previous
+    /// move (their browser says so; fair play reads it).
+    #[serde(default)]
+    pub blur: bool,
 }
 
 /// A game: the starting position, the moves played, and how it ended.
@@ -657,11 +661,20 @@ impl Game {
                 san,
                 clock_ms,
                 draw_offer: offer_draw,
+                blur: false,
             },
         );
         self.draw_declined = false;
         self.outcome = self.board_outcome();
         Ok(self.history.last().expect("just pushed"))
+    }
+
+    /// Marks the last move as made after the mover's tab had lost the
+    /// focus (what their browser reported with it); nothing without moves.
+    pub fn mark_blur(&mut self) {
+        if let Some(last) = self.history.last_mut() {
+            last.blur = true;
+        }
     }
 
     /// Takes back the last ply. An outcome decided by the board (mate,

@@ -247,12 +247,13 @@ impl Actor {
                 player,
                 uci,
                 draw_offer,
+                blur,
                 lag_ms,
                 client,
             } => {
                 if self.live.table.is_some() {
                     let lag = Duration::from_millis(lag_ms);
-                    self.table_move(&player, &uci, draw_offer, lag).await
+                    self.table_move(&player, &uci, draw_offer, blur, lag).await
                 } else {
                     if !client.is_empty() && client != self.client {
                         super::computer::keep_client(
@@ -348,9 +349,10 @@ impl Actor {
         player: &PlayerId,
         uci: &str,
         draw_offer: bool,
+        blur: bool,
         lag: Duration,
     ) -> Result<u64, ApiError> {
-        match self.live.table_move(player, uci, draw_offer, lag)? {
+        match self.live.table_move(player, uci, draw_offer, blur, lag)? {
             TableMove::Flagged(color) => {
                 let next = self.live.flag_fall(color)?;
                 self.commit(next, Change::End).await?;

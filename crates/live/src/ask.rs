@@ -52,6 +52,11 @@ pub enum Ask {
         uci: String,
         /// A draw offered with the move (table games).
         draw_offer: bool,
+        /// The mover's tab had lost the focus since their previous move
+        /// (table games; the web app says so). Left out when false, so that
+        /// nodes of either version read each other's asks.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        blur: bool,
         /// The client's measured lag, ms (table games).
         lag_ms: u64,
         /// The keys of the client that sent it (its address and account):
@@ -157,6 +162,8 @@ pub enum Action {
         uci: String,
         /// A draw offered with it.
         draw_offer: bool,
+        /// The mover's tab had lost the focus since their previous move.
+        blur: bool,
         /// The client's measured lag.
         lag: Duration,
         /// The client's keys.
@@ -204,12 +211,14 @@ impl Action {
             Action::Move {
                 uci,
                 draw_offer,
+                blur,
                 lag,
                 client,
             } => Ask::Move {
                 player,
                 uci,
                 draw_offer,
+                blur,
                 lag_ms: u64::try_from(lag.as_millis()).unwrap_or(u64::MAX),
                 client,
             },
@@ -486,6 +495,7 @@ mod tests {
                 Action::Move {
                     uci: "e2e4".into(),
                     draw_offer: true,
+                    blur: false,
                     lag: Duration::from_millis(35),
                     client: vec![],
                 }

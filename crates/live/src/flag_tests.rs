@@ -75,6 +75,7 @@ async fn flagged_on(
             san: game.history()[i].san.clone(),
             clock_ms: Some(left),
             draw_offer: false,
+            blur: false,
         };
         let summary = summary_of(&game, i as u64 + 1, now);
         shared

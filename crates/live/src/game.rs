@@ -287,14 +287,15 @@ impl LiveGame {
         Ok(next)
     }
 
-    /// `player` plays `uci` at a table, with a draw offer or not: the clock
-    /// is pressed (the first two moves run on the first-move deadlines
-    /// instead).
+    /// `player` plays `uci` at a table, with a draw offer or not, after
+    /// their tab lost the focus (`blur`) or not: the clock is pressed (the
+    /// first two moves run on the first-move deadlines instead).
     pub(super) fn table_move(
         &mut self,
         player: &PlayerId,
         uci: &str,
         draw_offer: bool,
+        blur: bool,
         lag: Duration,
     ) -> Result<TableMove, ApiError> {
         self.check_turn(player, false)?;
@@ -313,6 +314,9 @@ impl LiveGame {
         let draw_offer = draw_offer || t.holds_draw(game.turn());
         next.play_with(mv, Some(pressed.left_ms), draw_offer)
             .map_err(move_error)?;
+        if blur {
+            next.mark_blur();
+        }
         Ok(TableMove::Play(Box::new(Played {
             next,
             before: pressed.before,

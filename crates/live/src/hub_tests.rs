@@ -138,6 +138,7 @@ async fn a_reloaded_computer_game_searches_in_its_address_share() {
             let board_move = Action::Move {
                 uci: "e2e4".into(),
                 draw_offer: false,
+                blur: false,
                 lag: Duration::ZERO,
                 client: Vec::new(),
             };

@@ -1,7 +1,8 @@
 //! Moderation as pure rules: the staff roles ([`Role`]), the actions a
 //! moderator takes on a player and their undo ([`Action`], [`Mark`]), who
 //! may take which action on whom ([`may_act`], [`may_grant`]), and what a
-//! player's report holds ([`Reason`], [`check_report_text`]).
+//! player's report holds ([`Reason`], [`check_report_text`]), and the
+//! fair-play signals and verdicts of engine use ([`fairplay`]).
 //!
 //! Nothing here runs or stores anything: the store keeps the roles, marks,
 //! reports and the moderation log, and the server asks these functions
@@ -9,6 +10,7 @@
 
 mod action;
 mod error;
+pub mod fairplay;
 mod report;
 mod role;
 

@@ -23,6 +23,8 @@
 //! periods (`decay_deviation`), so this one formula is written here.
 
 use plyyard_game::GameResult;
+pub mod refund;
+
 /// The speed a rating is for (bullet, blitz, rapid, classical), from `game`'s
 /// clock module: a time control's speed selects the rating it plays for.
 pub use plyyard_game::Speed;

@@ -183,6 +183,8 @@ impl Server {
         // Every node runs the director's task; in a cluster only the
         // holder of its lease directs.
         let arenas = self.state.tournaments.spawn_director();
+        // Likewise the fair-play watch: only the holder of its lease walks.
+        let fair_play = self.state.fair_play.spawn();
         plyyard_live::node::start(self.state.live.deps());
         let state = self.state.clone();
         conn::serve(
@@ -217,6 +219,7 @@ impl Server {
         sweep.abort();
         resync.abort();
         arenas.abort();
+        fair_play.abort();
         self.state.tournaments.stop_directing().await;
         tracing::info!("shutting down");
         self.state.store.close().await;

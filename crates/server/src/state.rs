@@ -61,6 +61,8 @@ pub struct Shared {
     pub trainer: plyyard_trainer::Trainer,
     /// Arena tournaments.
     pub tournaments: plyyard_tournaments::Tournaments,
+    /// The fair-play watch over rated games.
+    pub fair_play: plyyard_fairplay::Watch,
     /// The Lichess-API game streams open per account (over the cluster).
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Live snapshots pushed to many watchers (tournament pages).
@@ -134,8 +136,18 @@ impl Shared {
                 clubs: plyyard_clubs::Clubs::new(store.clone()),
                 presence: Arc::clone(&social.presence),
             });
+        let reviews = Arc::new(Reviews::new(
+            library(tuning.review_nodes),
+            tuning.review_threads,
+        ));
+        let fair_play = plyyard_fairplay::Watch::new(plyyard_fairplay::WatchDeps {
+            store: store.clone(),
+            reviews: Arc::clone(&reviews),
+            cluster: live.deps().cluster.clone(),
+        });
         Shared {
             clubs: plyyard_clubs::Clubs::new(store.clone()),
+            fair_play,
             trainer: plyyard_trainer::Trainer::new(store.clone()),
             tournaments,
             store,
@@ -152,10 +164,7 @@ impl Shared {
                 None => Arc::new(crate::streams::GameStreams::default()),
             },
             feeds: Arc::default(),
-            reviews: Arc::new(Reviews::new(
-                library(tuning.review_nodes),
-                tuning.review_threads,
-            )),
+            reviews,
             analyses: Arc::new(Analyses::new()),
             trust_proxy: false,
             trusted_proxies: Arc::new(crate::security::default_trusted_proxies()),

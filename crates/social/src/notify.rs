@@ -44,14 +44,23 @@ pub enum Notice {
         /// Its first [`QUOTE_CHARS`] characters.
         text: String,
     },
+    /// Rating points given back: an opponent was marked for engine use
+    /// (written by the store with the mark, `plyyard_store::Refund`).
+    Refund {
+        /// The speed of the rating (`blitz` …).
+        speed: String,
+        /// Whole points given back.
+        points: i64,
+    },
 }
 
 impl Notice {
-    /// Its kind as stored (`challenge`, `msg`).
+    /// Its kind as stored (`challenge`, `msg`, `refund`).
     pub fn kind(&self) -> &'static str {
         match self {
             Notice::Challenge { .. } => "challenge",
             Notice::Msg { .. } => "msg",
+            Notice::Refund { .. } => "refund",
         }
     }
 }

@@ -55,7 +55,7 @@ impl Store {
         };
         let game = game_from_row(&row)?;
         let moves = sqlx::query(
-            "SELECT ply, uci, san, clock_ms, CAST(draw_offer AS INTEGER) FROM moves \
+            "SELECT ply, uci, san, clock_ms, CAST(draw_offer AS INTEGER), CAST(blur AS INTEGER) FROM moves \
              WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
@@ -376,6 +376,7 @@ fn move_from_row(r: &AnyRow) -> Result<MoveRow, StoreError> {
         san: r.try_get(2)?,
         clock_ms: r.try_get(3)?,
         draw_offer: get_bool(r, 4)?,
+        blur: get_bool(r, 5)?,
     })
 }
 

@@ -666,6 +666,12 @@ async fn set_mark_in(
             sqlx::query(sql).bind(target).execute(&mut **tx).await?;
         }
     }
+    if mark == "engine" {
+        let refunds = crate::refunds::refund_in(tx, target, now, new_id).await?;
+        if !refunds.is_empty() {
+            tracing::info!(player = %target, refunds = refunds.len(), "engine mark: rating points refunded");
+        }
+    }
     let entry = Entry {
         moderator: by,
         action: mark,

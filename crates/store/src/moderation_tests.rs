@@ -7,6 +7,7 @@
 
 use super::*;
 use crate::testing::stores;
+use plyyard_game::GameResult;
 
 async fn accounts(store: &Store, names: &[&str]) {
     for (i, n) in names.iter().enumerate() {
@@ -378,5 +379,142 @@ async fn a_sqlite_backup_is_a_copy_and_postgresql_is_refused() {
         assert!(copy.account_named("zoe").await.unwrap().is_some());
         // An existing, non-empty file is never overwritten.
         assert!(store.backup_into(out.to_str().unwrap()).await.is_err());
+    }
+}
+
+/// A finished game `id` of `white` against `black`, rated at `at`.
+async fn rated(store: &Store, id: &str, (white, black): (&str, &str), result: GameResult, at: i64) {
+    store
+        .insert_game(&GameRow {
+            id: id.into(),
+            kind: GameKind::Computer,
+            white_player: Some(white.into()),
+            black_player: Some(black.into()),
+            level: None,
+            rules: plyyard_game::RuleSet::PlyYard,
+            variant: plyyard_game::Variant::Standard,
+            position: None,
+            initial_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            summary: GameSummary {
+                status: GameStatus::Ended,
+                result,
+                reason: None,
+                plies: 40,
+                version: 41,
+                updated_at: at,
+            },
+            created_at: at,
+            table: None,
+        })
+        .await
+        .unwrap();
+    store
+        .apply_rated_result(id, white, black, plyyard_rating::Speed::Blitz, result, at)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+async fn blitz(store: &Store, player: &str) -> plyyard_rating::PlayerRating {
+    store
+        .rating(player, plyyard_rating::Speed::Blitz)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_engine_mark_gives_established_victims_their_points_back_once() {
+    const DAY: i64 = 24 * 3600 * 1000;
+    let now = 100 * DAY;
+    for (_dir, store) in stores().await {
+        accounts(&store, &["cheat", "vic", "newbie", "old", "filler", "mia"]).await;
+        // Vic and Old are established: ten games each against Filler.
+        for (i, p) in ["p_vic", "p_old"].into_iter().enumerate() {
+            for g in 0..10 {
+                let result = [GameResult::WhiteWins, GameResult::BlackWins][g % 2];
+                let id = format!("f{i}{g}");
+                rated(&store, &id, (p, "p_filler"), result, now - 20 * DAY).await;
+            }
+        }
+        // Old lost to the cheater a week ago: too long ago.
+        rated(
+            &store,
+            "g_old",
+            ("p_cheat", "p_old"),
+            GameResult::WhiteWins,
+            now - 7 * DAY,
+        )
+        .await;
+        let before = blitz(&store, "p_vic").await;
+        rated(
+            &store,
+            "g1",
+            ("p_cheat", "p_vic"),
+            GameResult::WhiteWins,
+            now - DAY,
+        )
+        .await;
+        rated(
+            &store,
+            "g2",
+            ("p_vic", "p_cheat"),
+            GameResult::BlackWins,
+            now - DAY / 2,
+        )
+        .await;
+        // Newbie's rating is provisional: nothing to refund.
+        rated(
+            &store,
+            "g3",
+            ("p_newbie", "p_cheat"),
+            GameResult::BlackWins,
+            now - DAY,
+        )
+        .await;
+        let after = blitz(&store, "p_vic").await;
+        let lost = before.glicko.rating - after.glicko.rating;
+        assert!(lost > 10.0, "{lost}");
+        let old = blitz(&store, "p_old").await;
+        let newbie = blitz(&store, "p_newbie").await;
+
+        assert_eq!(
+            store
+                .set_mark(Some("p_mia"), "p_cheat", "engine", "", now)
+                .await
+                .unwrap(),
+            MarkChange::Done
+        );
+        let refunds = store.refunds_for("p_cheat").await.unwrap();
+        assert_eq!(refunds.len(), 1, "{refunds:?}");
+        assert_eq!(refunds[0].player_id, "p_vic");
+        // Vic is still below the best rating of those games: all of it, rounded.
+        assert_eq!(refunds[0].points, lost.round());
+        let now_vic = blitz(&store, "p_vic").await;
+        assert!((now_vic.glicko.rating - (after.glicko.rating + lost.round())).abs() < 1e-9);
+        assert_eq!(blitz(&store, "p_old").await, old);
+        assert_eq!(blitz(&store, "p_newbie").await, newbie);
+        let notes = store.notifications("p_vic", 10).await.unwrap();
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].kind, "refund");
+        let content: serde_json::Value = serde_json::from_str(&notes[0].content).unwrap();
+        assert_eq!(content["points"], serde_json::json!(lost.round() as i64));
+
+        // Lifted and marked again: no second refund.
+        store
+            .lift_mark(
+                Some("p_mia"),
+                "p_cheat",
+                ("engine", "unengine"),
+                "",
+                now + 1,
+            )
+            .await
+            .unwrap();
+        store
+            .set_mark(Some("p_mia"), "p_cheat", "engine", "", now + 2)
+            .await
+            .unwrap();
+        assert_eq!(store.refunds_for("p_cheat").await.unwrap(), refunds);
+        assert_eq!(blitz(&store, "p_vic").await, now_vic);
     }
 }

@@ -36,6 +36,9 @@ pub fn rebuild(row: &GameRow, moves: &[MoveRow]) -> Result<Game, String> {
         let clock = m.clock_ms.and_then(|c| u64::try_from(c).ok());
         game.play_with(mv, clock, m.draw_offer)
             .map_err(|e| format!("stored move {}: {e}", m.ply))?;
+        if m.blur {
+            game.mark_blur();
+        }
     }
     if row.summary.status == GameStatus::Ended && game.outcome().is_none() {
         restore_ending(row, &mut game)?;
@@ -132,6 +135,7 @@ pub fn move_row(ply: usize, p: &PlayedMove) -> MoveRow {
         san: p.san.clone(),
         clock_ms: p.clock_ms.and_then(|c| i64::try_from(c).ok()),
         draw_offer: p.draw_offer,
+        blur: p.blur,
     }
 }
 

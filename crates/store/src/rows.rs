@@ -140,6 +140,9 @@ pub struct MoveRow {
     pub clock_ms: Option<i64>,
     /// Whether a draw offer was made with the move.
     pub draw_offer: bool,
+    /// Whether the mover's tab had lost the focus since their previous
+    /// move (as their browser said).
+    pub blur: bool,
 }
 
 /// A version as the database stores it (a signed 64-bit integer).

@@ -38,6 +38,7 @@ fn mv(ply: u32, uci: &str, san: &str) -> MoveRow {
         san: san.into(),
         clock_ms: Some(1000),
         draw_offer: ply == 2,
+        blur: ply == 3,
     }
 }
 
@@ -68,19 +69,23 @@ async fn games_and_moves_round_trip() {
         g.rules = RuleSet::Fide;
         store.insert_game(&g).await.unwrap();
         let mut s = g.summary.clone();
-        s.plies = 2;
+        s.plies = 3;
         s.version = 1;
         s.updated_at = 11;
-        store
-            .append_moves("g1", 0, &[mv(1, "e2e4", "e4"), mv(2, "e7e5", "e5")], &s)
-            .await
-            .unwrap();
+        // The third move comes with a lost focus (`mv`), kept like the rest.
+        let three = [
+            mv(1, "e2e4", "e4"),
+            mv(2, "e7e5", "e5"),
+            mv(3, "g1f3", "Nf3"),
+        ];
+        store.append_moves("g1", 0, &three, &s).await.unwrap();
         let (back, moves) = store.load_game("g1").await.unwrap().unwrap();
         assert_eq!(back.summary, s);
         assert_eq!(back.position, Some(959));
         assert_eq!(back.rules, RuleSet::Fide);
         assert_eq!(back.level, Some(plyyard_engine::Level::Easy));
-        assert_eq!(moves, [mv(1, "e2e4", "e4"), mv(2, "e7e5", "e5")]);
+        assert_eq!(moves, three);
+        assert!(moves[2].blur && !moves[1].blur);
 
         let ended = GameSummary {
             status: GameStatus::Ended,
@@ -143,6 +148,7 @@ async fn a_draw_offer_is_marked_on_the_last_move_and_unmarked_when_declined() {
         s.version = 1;
         let e4 = MoveRow {
             draw_offer: false,
+            blur: false,
             ..mv(1, "e2e4", "e4")
         };
         store
@@ -455,7 +461,8 @@ async fn a_version_1_database_keeps_its_games_through_the_upgrade() {
             uci: "e2e4".into(),
             san: "e4".into(),
             clock_ms: None,
-            draw_offer: true
+            draw_offer: true,
+            blur: false,
         }]
     );
     assert_eq!(store.recent_games("p1", 5).await.unwrap().len(), 1);
@@ -1415,5 +1422,72 @@ async fn puzzles_import_keeps_the_first_of_an_id_and_never_reindexes_a_stored_pu
         assert_eq!(store.insert_puzzles(&many).await.unwrap(), 6000);
         assert_eq!(store.puzzle_count().await.unwrap(), 6002);
         assert_eq!(store.insert_puzzles(&[]).await.unwrap(), 0);
+    }
+}
+
+#[tokio::test]
+async fn fair_play_verdicts_are_stored_once_and_the_walk_passes_them() {
+    for (_dir, store) in stores().await {
+        for p in ["ann", "bob"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        let mut g = sample("fp1", "ann", 10);
+        g.black_player = Some("bob".into());
+        store.insert_game(&g).await.unwrap();
+        store
+            .apply_rated_result(
+                "fp1",
+                "ann",
+                "bob",
+                plyyard_rating::Speed::Blitz,
+                GameResult::WhiteWins,
+                1000,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            store.games_to_assess(0, 10).await.unwrap(),
+            [("fp1".to_owned(), 1000)]
+        );
+        assert_eq!(store.games_to_assess(1001, 10).await.unwrap(), []);
+        assert_eq!(store.fair_play_reached().await.unwrap(), 0);
+        let white = FairPlayRow {
+            game_id: "fp1".into(),
+            color: "white".into(),
+            player_id: "ann".into(),
+            speed: Some(plyyard_game::Speed::Blitz),
+            verdict: Some("cheating".into()),
+            signals: "lowLoss flatTimes".into(),
+            acpl: Some(4),
+            won: true,
+            rated_at: 1000,
+            created_at: 2000,
+        };
+        let black = FairPlayRow {
+            color: "black".into(),
+            player_id: "bob".into(),
+            speed: None,
+            verdict: None,
+            signals: String::new(),
+            acpl: None,
+            won: false,
+            ..white.clone()
+        };
+        store
+            .save_fair_play(&[white.clone(), black.clone()])
+            .await
+            .unwrap();
+        // Judged again (another node, a retry): the first verdicts stay.
+        let again = FairPlayRow {
+            verdict: Some("notCheating".into()),
+            ..white.clone()
+        };
+        store.save_fair_play(&[again]).await.unwrap();
+        assert_eq!(store.games_to_assess(0, 10).await.unwrap(), []);
+        assert_eq!(store.fair_play_reached().await.unwrap(), 1000);
+        assert_eq!(store.fair_play_of("ann", 10).await.unwrap(), [white]);
+        assert_eq!(store.fair_play_of("bob", 10).await.unwrap(), [black]);
+        assert_eq!(store.rated_game_count("ann").await.unwrap(), 1);
+        assert_eq!(store.rated_game_count("nobody").await.unwrap(), 0);
     }
 }

@@ -141,8 +141,9 @@ const UNFENCED: i64 = -1;
 /// Summaries updated by one statement of [`together`] at most: 9 values
 /// each, within the 999 values a statement of older SQLite builds may bind.
 const UPDATES_PER_STATEMENT: usize = 64;
-/// Moves inserted by one statement of [`together`] at most (7 values each).
-const MOVES_PER_STATEMENT: usize = 128;
+/// Moves inserted by one statement of [`together`] at most (8 values each,
+/// within the same 999).
+const MOVES_PER_STATEMENT: usize = 124;
 
 /// Statements of at most this many rows are kept prepared; longer ones
 /// vary with the load and would only churn the statement cache.
@@ -215,6 +216,7 @@ async fn write_all(
                 .bind(m.san.as_str())
                 .bind(m.clock_ms)
                 .bind(m.draw_offer)
+                .bind(m.blur)
                 .bind(w.summary.updated_at);
         }
         q.execute(&mut **tx).await?;
@@ -271,13 +273,14 @@ fn update_sql(n: usize) -> String {
 /// The insert of `n` moves.
 fn insert_sql(n: usize) -> String {
     let mut sql = String::from(
-        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) VALUES ",
+        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, blur, created_at) \
+         VALUES ",
     );
     for i in 0..n {
         if i > 0 {
             sql.push_str(", ");
         }
-        placeholders(&mut sql, 7 * i + 1, 7);
+        placeholders(&mut sql, 8 * i + 1, 8);
     }
     sql
 }
@@ -312,8 +315,8 @@ async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(
         Op::Append(moves) => {
             for m in moves {
                 sqlx::query(
-                    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, draw_offer, blur, \
+                     created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(&w.game_id)
                 .bind(i64::from(m.ply))
@@ -321,6 +324,7 @@ async fn apply(tx: &mut sqlx::Transaction<'_, sqlx::Any>, w: &Write) -> Result<(
                 .bind(&m.san)
                 .bind(m.clock_ms)
                 .bind(m.draw_offer)
+                .bind(m.blur)
                 .bind(w.summary.updated_at)
                 .execute(&mut **tx)
                 .await?;

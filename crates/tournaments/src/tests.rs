@@ -74,6 +74,7 @@ pub(crate) async fn play(games: &Games, id: &str, white: &str, black: &str, move
         let action = Action::Move {
             uci: (*uci).into(),
             draw_offer: false,
+            blur: false,
             lag: Duration::ZERO,
             client: Vec::new(),
         };

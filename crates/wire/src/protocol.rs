@@ -359,6 +359,9 @@ pub enum ClientMsg {
         uci: String,
         /// A draw is offered with the move (table games).
         draw_offer: bool,
+        /// The player's tab had lost the focus since their previous move
+        /// (`"blur": true`; fair play reads it).
+        blur: bool,
         /// The client's own estimate of its network lag, ms (table games).
         lag_ms: Option<u64>,
     },
@@ -457,7 +460,7 @@ const MAX_UCI_LEN: usize = 8;
 /// use plyyard_wire::protocol::{ClientMsg, parse_client};
 /// let (id, msg) = parse_client(r#"{"t":"move","id":5,"uci":"e2e4"}"#);
 /// assert_eq!(id, Some(5));
-/// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into(), draw_offer: false, lag_ms: None }));
+/// assert_eq!(msg, Ok(ClientMsg::Move { uci: "e2e4".into(), draw_offer: false, blur: false, lag_ms: None }));
 /// assert!(parse_client("{oops").1.is_err());
 /// ```
 pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
@@ -486,6 +489,10 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
                 uci: uci.to_owned(),
                 draw_offer: obj
                     .get("draw_offer")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false),
+                blur: obj
+                    .get("blur")
                     .and_then(serde_json::Value::as_bool)
                     .unwrap_or(false),
                 lag_ms: obj.get("lag_ms").and_then(serde_json::Value::as_u64),
@@ -644,9 +651,19 @@ mod tests {
                 Ok(ClientMsg::Move {
                     uci: "e2e4".into(),
                     draw_offer: false,
+                    blur: false,
                     lag_ms: None
                 })
             )
+        );
+        assert_eq!(
+            parse_client(r#"{"t":"move","uci":"e2e4","blur":true}"#).1,
+            Ok(ClientMsg::Move {
+                uci: "e2e4".into(),
+                draw_offer: false,
+                blur: true,
+                lag_ms: None
+            })
         );
         assert_eq!(parse_client(r#"{"t":"undo"}"#), (None, Ok(ClientMsg::Undo)));
         assert_eq!(

@@ -9,6 +9,7 @@ import { lang, t } from '../i18n.js';
 import { authPath, clubPath } from '../route.js';
 import type { ClubMember, JoinRequest } from './api.js';
 import { CLUB_CHAT_MAX, type ClubCtrl, MEMBERS_SHOWN } from './club-ctrl.js';
+import { chatLineReport } from '../moderation/report-link.js';
 import { arenaRow } from '../tournaments/list-view.js';
 import { accessChoice, clubFacts, textArea } from './form-view.js';
 
@@ -119,7 +120,12 @@ function chat(ctrl: ClubCtrl): VNode | null {
   if (!ctrl.club?.joined || ctrl.chat === null) return null;
   const lines = ctrl.chat.map((l) =>
     // Text children only: snabbdom makes text nodes, so markup in a line is shown, never run.
-    h('li.chat-line', { attrs: { 'data-testid': 'club-chat-line' } }, [h('strong.chat-user', l.user), ' ', h('span.chat-text', l.text)]),
+    h('li.chat-line', { attrs: { 'data-testid': 'club-chat-line' } }, [
+      h('strong.chat-user', l.user),
+      ' ',
+      h('span.chat-text', l.text),
+      chatLineReport(l.user, l.text, clubPath(ctrl.id), ctrl.me(), 'club-chat-report'),
+    ]),
   );
   return h('section.card.club-chat.chat', { attrs: { 'aria-labelledby': 'club-chat-title', 'data-testid': 'club-chat' } }, [
     h('h2', { attrs: { id: 'club-chat-title' } }, t('club.chat')),

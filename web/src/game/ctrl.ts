@@ -6,7 +6,8 @@
 //! state, premoves, draw offers sent with a move, abort, resigning (the game
 //! ends, the player stays for a rematch), leaving (resigning, then the lobby),
 //! claims against an away opponent and rematches, and the game chat
-//! (`chat.ts`).
+//! (`chat.ts`). A table move says whether the tab lost the focus since the
+//! player's previous move (`blur`: fair play reads it, as lichess does).
 //! `destroy()` closes the socket and removes every listener and timer.
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
@@ -93,6 +94,8 @@ export class GameCtrl implements Controller {
   private timers = new Set<ReturnType<typeof setTimeout>>();
   private alive = true;
   private readonly cleanups: Array<() => void> = [];
+  /** Did the tab lose the focus since the player's last move? */
+  private blurred = false;
 
   constructor(
     readonly ctx: Ctx,
@@ -100,6 +103,12 @@ export class GameCtrl implements Controller {
     private readonly options: GameOptions = {},
   ) {
     this.listen(document, 'keydown', (e) => this.onKey(e as KeyboardEvent));
+    this.listen(window, 'blur', () => {
+      this.blurred = true;
+    });
+    this.listen(document, 'visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.blurred = true;
+    });
     getGame(id)
       .then((g) => {
         if (!this.alive) return;
@@ -330,11 +339,19 @@ export class GameCtrl implements Controller {
     }
   }
 
-  /** The move message: at tables with the draw offer, if chosen, and the lag the socket measured. */
+  /** The move message: at tables with the draw offer, if chosen, whether the tab lost the focus since the last move, and the lag the socket measured. */
   private moveRequest(sock: GameSocket, uci: string): Parameters<GameSocket['request']>[0] {
     if (!isTableGame(this.game)) return { t: 'move', uci };
     const lag = sock.lagMs;
-    return { t: 'move', uci, ...(this.offerDraw ? { draw_offer: true } : {}), ...(lag !== null ? { lag_ms: lag } : {}) };
+    const blur = this.blurred;
+    this.blurred = false;
+    return {
+      t: 'move',
+      uci,
+      ...(this.offerDraw ? { draw_offer: true } : {}),
+      ...(blur ? { blur: true } : {}),
+      ...(lag !== null ? { lag_ms: lag } : {}),
+    };
   }
 
   choosePromotion(role: PromotionRole | null): void {

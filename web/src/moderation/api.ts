@@ -29,6 +29,23 @@ export interface Evidence {
   games: { id: string; status: string; result: string; plies: number; date: string }[];
   /** Rated games against accounts seen on one of the player's addresses (`opponent` null: deleted). */
   sharedAddress: { game: string; opponent: string | null; date: string }[];
+  /** The fair-play verdicts on the player's rated games. */
+  fairPlay: FairPlay;
+}
+
+/** A fair-play verdict on one side of a game, mildest first. */
+export type Verdict = 'notCheating' | 'unlikelyCheating' | 'unclear' | 'likelyCheating' | 'cheating';
+/** A signal of engine use. */
+export type Signal = 'lowLoss' | 'alwaysAhead' | 'highBlurs' | 'moderateBlurs' | 'flatTimes' | 'steadyTimes' | 'noFastMoves';
+
+/** An account's fair play (`fairPlay`, docs/moderation.md). */
+export interface FairPlay {
+  flagged: boolean;
+  ratedGames: number;
+  assessed: number;
+  cheating: number;
+  likelyCheating: number;
+  games: { id: string; color: string; speed: string | null; verdict: Verdict | null; signals: Signal[]; acpl: number | null; won: boolean; ratedAt: number }[];
 }
 
 /** The open reports about one player. */

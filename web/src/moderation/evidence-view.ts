@@ -1,9 +1,10 @@
 //! Reports and evidence as the moderation pages show them: the reports'
 //! texts, the player's recent chat lines (shadowed ones marked), games,
-//! and rated games against accounts seen on one of its addresses.
+//! rated games against accounts seen on one of its addresses, and the
+//! fair-play verdicts on its rated games.
 import { h, type VNode } from 'snabbdom';
 import { lang, t } from '../i18n.js';
-import { type Evidence, REASON_KEYS, type Report, type ReportReason } from './api.js';
+import { type Evidence, type FairPlay, REASON_KEYS, type Report, type ReportReason } from './api.js';
 import { when } from './model.js';
 
 /** One report. */
@@ -19,9 +20,40 @@ export function reportItem(r: Report): VNode {
   ]);
 }
 
+/** The fair-play summary and the judged games, worst verdicts first. */
+function fairPlayView(f: FairPlay): VNode {
+  const rank = ['cheating', 'likelyCheating', 'unclear', 'unlikelyCheating', 'notCheating'];
+  const order = (v: string | null): number => (v !== null && rank.includes(v) ? rank.indexOf(v) : rank.length);
+  const games = [...f.games].sort((a, b) => order(a.verdict) - order(b.verdict));
+  return h('div', { attrs: { 'data-testid': 'mod-fair', 'data-flagged': String(f.flagged) } }, [
+    h('h3', t('mod.fair.title')),
+    h('p.muted.small', t('mod.fair.help')),
+    h('p', [
+      h(f.flagged ? 'strong.badge' : 'span', { attrs: { 'data-testid': 'mod-fair-flag' } }, f.flagged ? t('mod.fair.flagged') : t('mod.fair.clear')),
+      ' · ',
+      h('span', { attrs: { 'data-testid': 'mod-fair-counts' } }, t('mod.fair.counts', { assessed: f.assessed, rated: f.ratedGames, cheating: f.cheating, likely: f.likelyCheating })),
+    ]),
+    games.length === 0
+      ? null
+      : h(
+          'ul.mod-games',
+          games.map((g) =>
+            h('li', { attrs: { 'data-testid': 'mod-fair-game', 'data-verdict': g.verdict ?? 'none' } }, [
+              h('a', { attrs: { href: `/game/${encodeURIComponent(g.id)}` } }, g.id),
+              ` · ${g.color}${g.speed ? ` · ${g.speed}` : ''} · `,
+              h('strong', t(`mod.fair.verdict.${g.verdict ?? 'none'}`)),
+              g.acpl === null ? null : h('span.muted.small', ` · ${t('mod.fair.acpl', { acpl: g.acpl })}`),
+              g.signals.length === 0 ? null : h('span.muted.small', ` · ${g.signals.map((s) => t(`mod.fair.signal.${s}`)).join(', ')}`),
+            ]),
+          ),
+        ),
+  ]);
+}
+
 /** The player's recent chat lines and games. */
 export function evidenceView(e: Evidence): VNode {
   return h('div.mod-evidence', [
+    fairPlayView(e.fairPlay),
     h('h3', t('mod.evidence.chat')),
     e.chat.length === 0
       ? h('p.muted', t('mod.evidence.none'))

@@ -1,5 +1,5 @@
 //! The header's bell: the account's notifications (a challenge received,
-//! a message received), the count of unseen ones, and the site socket
+//! a message received, rating points given back), the count of unseen ones, and the site socket
 //! (`/api/socket/site`) that pushes each new one at once — reconnected
 //! with backoff while someone is logged in. Opening the list marks
 //! everything seen.
@@ -7,7 +7,11 @@ import { call } from '../api.js';
 import { backoff } from '../socket.js';
 
 /** A notification as the server sends it. */
-export type Note = { id: string; seen: boolean; created_at: number } & ({ kind: 'challenge'; challenge: string; from: string } | { kind: 'msg'; from: string; text: string });
+export type Note = { id: string; seen: boolean; created_at: number } & (
+  | { kind: 'challenge'; challenge: string; from: string }
+  | { kind: 'msg'; from: string; text: string }
+  | { kind: 'refund'; speed: string; points: number }
+);
 
 /** GET /api/notifications and POST /api/notifications/seen. */
 export interface Notes {
@@ -23,9 +27,16 @@ export function siteSocketUrl(loc: Location = location): string {
   return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}/api/socket/site`;
 }
 
-/** Where a notification leads: the sender's conversation, or the challenger's profile. */
-export function notePath(n: Note): string {
-  return n.kind === 'msg' ? `/inbox/${encodeURIComponent(n.from)}` : `/@/${encodeURIComponent(n.from)}`;
+/** Where a notification leads: the sender's conversation, the challenger's profile, or (`me`) one's own profile. */
+export function notePath(n: Note, me: string): string {
+  switch (n.kind) {
+    case 'msg':
+      return `/inbox/${encodeURIComponent(n.from)}`;
+    case 'challenge':
+      return `/@/${encodeURIComponent(n.from)}`;
+    case 'refund':
+      return `/@/${encodeURIComponent(me)}`;
+  }
 }
 
 /** What the bell needs from the app shell. */

@@ -5,6 +5,7 @@
 import { h, type VNode } from 'snabbdom';
 import { profilePath } from '../api.js';
 import { t } from '../i18n.js';
+import { chatLineReport } from '../moderation/report-link.js';
 import { authPath, clubPath, swissPath } from '../route.js';
 import { type SwissInfo, type SwissRound, trfPath } from './api.js';
 import { SWISS_CHAT_MAX, type SwissCtrl } from './swiss-ctrl.js';
@@ -64,7 +65,16 @@ function chat(ctrl: SwissCtrl): VNode | null {
     h(
       'ol.chat-lines',
       { attrs: { 'aria-live': 'polite', 'data-testid': 'swiss-chat-lines' } },
-      ctrl.chat.length ? ctrl.chat.map((l) => h('li.chat-line', { attrs: { 'data-testid': 'swiss-chat-line' } }, [h('strong.chat-user', l.user), ' ', h('span.chat-text', l.text)])) : [h('li.muted.small', t('chat.empty'))],
+      ctrl.chat.length
+        ? ctrl.chat.map((l) =>
+            h('li.chat-line', { attrs: { 'data-testid': 'swiss-chat-line' } }, [
+              h('strong.chat-user', l.user),
+              ' ',
+              h('span.chat-text', l.text),
+              chatLineReport(l.user, l.text, swissPath(ctrl.id), ctrl.me(), 'swiss-chat-report'),
+            ]),
+          )
+        : [h('li.muted.small', t('chat.empty'))],
     ),
     h(
       'form.chat-form',

@@ -5,6 +5,7 @@
 import { h, type VNode } from 'snabbdom';
 import { profilePath } from '../api.js';
 import { lang, t } from '../i18n.js';
+import { chatLineReport } from '../moderation/report-link.js';
 import { authPath, clubPath } from '../route.js';
 import type { ArenaPlayer } from './api.js';
 import { ARENA_CHAT_MAX, type ArenaCtrl } from './ctrl.js';
@@ -127,7 +128,16 @@ function chat(ctrl: ArenaCtrl): VNode | null {
     h(
       'ol.chat-lines',
       { attrs: { 'aria-live': 'polite', 'data-testid': 'arena-chat-lines' } },
-      ctrl.chat.length ? ctrl.chat.map((l) => h('li.chat-line', { attrs: { 'data-testid': 'arena-chat-line' } }, [h('strong.chat-user', l.user), ' ', h('span.chat-text', l.text)])) : [h('li.muted.small', t('chat.empty'))],
+      ctrl.chat.length
+        ? ctrl.chat.map((l) =>
+            h('li.chat-line', { attrs: { 'data-testid': 'arena-chat-line' } }, [
+              h('strong.chat-user', l.user),
+              ' ',
+              h('span.chat-text', l.text),
+              chatLineReport(l.user, l.text, arenaPath(ctrl.id), ctrl.ctx.account()?.username ?? null, 'arena-chat-report'),
+            ]),
+          )
+        : [h('li.muted.small', t('chat.empty'))],
     ),
     h(
       'form.chat-form',

@@ -90,6 +90,13 @@ test('a closed club: a request with a message, accepted; both chat; the member i
   await a.page.getByTestId('club-chat-input').fill('Welcome!');
   await a.page.getByTestId('club-chat-send').click();
   await b.page.getByTestId('club-chat-line').filter({ hasText: `${leader} Welcome!` }).waitFor();
+  // Another member's line has a report button that opens the report form, filled in; one's own has none.
+  assert.equal(await b.page.getByTestId('club-chat-line').filter({ hasText: 'Hello, everyone!' }).getByTestId('club-chat-report').count(), 0);
+  const report = b.page.getByTestId('club-chat-line').filter({ hasText: 'Welcome!' }).getByTestId('club-chat-report');
+  const href = new URL((await report.getAttribute('href')) ?? '', 'http://x');
+  assert.equal(href.pathname, `/@/${leader}`);
+  assert.equal(href.searchParams.get('report'), 'abuse');
+  assert.match(href.searchParams.get('text') ?? '', /\/team\/.*Welcome!/);
   await shot(a.page, 'club-leader-desktop');
 
   // Kicked: the leader's list shrinks, and the former member's page shows the club from outside.

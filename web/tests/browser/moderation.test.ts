@@ -102,6 +102,9 @@ test('roles, a report closed with a warning, mute and unmute, the log; 403 for p
   await modr.page.getByTestId('mod-user-page').waitFor();
   // No rated game against an account of the same address (the API tests mark some).
   await modr.page.getByTestId('mod-evidence-shared-none').waitFor();
+  // No rated game judged: not flagged (the API tests flag an engine user).
+  await modr.page.locator('[data-testid="mod-fair"][data-flagged="false"]').waitFor();
+  assert.match((await modr.page.getByTestId('mod-fair-counts').textContent()) ?? '', /^0 /);
   await modr.page.getByTestId('mod-user-reason').fill('spam');
   await modr.page.getByTestId('mod-take-mute').click();
   await modr.page.locator('[data-testid="mod-user-mark"][data-mark="mute"]').waitFor();

@@ -83,6 +83,9 @@ test('a Swiss page: join, withdraw before the start, join again; the TRF link', 
   await b.page.getByTestId('swiss-chat-send').click();
   await b.page.getByTestId('swiss-chat-line').filter({ hasText: 'good luck, all' }).waitFor();
   await a.page.getByTestId('swiss-chat-line').filter({ hasText: 'good luck, all' }).waitFor({ timeout: 10_000 });
+  // The other player's line can be reported; one's own cannot.
+  await a.page.getByTestId('swiss-chat-line').filter({ hasText: 'good luck, all' }).getByTestId('swiss-chat-report').waitFor();
+  assert.equal(await b.page.getByTestId('swiss-chat-report').count(), 0);
 
   // The TRF: five rounds announced, the player numbered.
   const trf = await a.page.evaluate(async (p) => (await fetch(p)).text(), `/swiss/${id}.trf`);

@@ -181,6 +181,8 @@ test('two players join, are paired, their games open by themselves, White goes b
   await white.getByTestId('arena-chat-input').fill('good game');
   await white.getByTestId('arena-chat-send').click();
   await white.getByTestId('arena-chat-line').filter({ hasText: 'good game' }).waitFor();
+  // One's own line has no report button (another player's has: the same helper as clubs and Swiss).
+  assert.equal(await white.getByTestId('arena-chat-report').count(), 0);
 
   // The loser withdraws (pauses): marked paused, and may come back.
   await white.getByTestId('arena-withdraw').click();

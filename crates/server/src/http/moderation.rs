@@ -244,6 +244,8 @@ struct Evidence {
     /// Rated games against accounts seen on one address (rating farming,
     /// or a club or a school behind one address: the moderator judges).
     shared_address: Vec<SharedAddressEvidence>,
+    /// The fair-play verdicts on the player's rated games.
+    fair_play: plyyard_fairplay::Report,
 }
 
 async fn evidence(store: &Store, player_id: &str) -> Result<Evidence, ApiError> {
@@ -271,6 +273,7 @@ async fn evidence(store: &Store, player_id: &str) -> Result<Evidence, ApiError> 
             date: rfc3339(g.summary.updated_at),
         })
         .collect();
+    let fair_play = plyyard_fairplay::report(store, player_id).await?;
     let shared_address = store
         .shared_address_games(player_id, EVIDENCE)
         .await?
@@ -285,6 +288,7 @@ async fn evidence(store: &Store, player_id: &str) -> Result<Evidence, ApiError> 
         chat,
         games,
         shared_address,
+        fair_play,
     })
 }
 
@@ -702,6 +706,7 @@ struct MarkJson {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct RecordJson {
     username: String,
     roles: Vec<Role>,
@@ -709,6 +714,8 @@ struct RecordJson {
     reports: Vec<ReportJson>,
     /// The moderation log's entries about the player, newest first.
     notes: Vec<LogJson>,
+    /// The fair-play verdicts (also in `evidence`).
+    fair_play: plyyard_fairplay::Report,
     evidence: Evidence,
 }
 
@@ -736,13 +743,15 @@ async fn record(
         .collect();
     let reports = store.reports_about(id, QUEUE_MAX).await?;
     let notes = store.mod_log(Some(id), None, LOG_PAGE).await?;
+    let evidence = evidence(&store, id).await?;
     Ok(Json(RecordJson {
+        fair_play: evidence.fair_play.clone(),
         username: target.username.clone(),
         roles,
         marks,
         reports: reports.into_iter().map(ReportJson::from).collect(),
         notes: notes.into_iter().map(LogJson::from).collect(),
-        evidence: evidence(&store, id).await?,
+        evidence,
     }))
 }
 

@@ -85,6 +85,7 @@ pub(super) async fn make_move<const BOT: bool>(
     let action = Action::Move {
         uci,
         draw_offer,
+        blur: false,
         lag: std::time::Duration::ZERO,
         client: Vec::new(),
     };

@@ -109,6 +109,7 @@ impl From<&Requester> for Subject {
             Requester::Ip(ip) => Subject::Ip(*ip),
             Requester::Account(a) => Subject::Account(a.clone()),
             Requester::Player(p) => Subject::Player(p.clone()),
+            Requester::Background => Subject::Player("(site)".to_owned()),
         }
     }
 }

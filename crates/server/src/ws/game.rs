@@ -150,10 +150,12 @@ fn action_for(client: &[Requester], msg: ClientMsg) -> Option<Action> {
         ClientMsg::Move {
             uci,
             draw_offer,
+            blur,
             lag_ms,
         } => Action::Move {
             uci,
             draw_offer,
+            blur,
             lag: Duration::from_millis(lag_ms.unwrap_or(0)),
             client: client.to_vec(),
         },

@@ -10,6 +10,7 @@ mod cluster_limits;
 mod cluster_live;
 mod cluster_nodes;
 mod exercises;
+mod fair_play;
 mod games;
 mod guards;
 mod learn;

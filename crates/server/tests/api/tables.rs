@@ -261,6 +261,25 @@ async fn draw_offers_go_with_moves(db: TestDb) {
     srv.stop().await;
 }
 
+async fn a_move_made_after_the_tab_lost_focus_is_marked(db: TestDb) {
+    let srv = start(&db).await;
+    let (white, black, id) = seated(&srv, casual()).await;
+    let (mut w, mut b) = (ws(&white, &id).await, ws(&black, &id).await);
+    assert_eq!(mv(&mut w, 1, "e2e4").await["t"], "ack");
+    until(&mut b, ply(1)).await;
+    let blurred = json!({"t": "move", "uci": "e7e5", "blur": true});
+    assert_eq!(ask(&mut b, 1, blurred).await["t"], "ack");
+    until(&mut w, ply(2)).await;
+    let store = plyyard_store::Store::open(db.url()).await.unwrap();
+    let (_, moves) = store.load_game(&id).await.unwrap().unwrap();
+    assert_eq!(
+        moves.iter().map(|m| m.blur).collect::<Vec<_>>(),
+        [false, true]
+    );
+    store.close().await;
+    srv.stop().await;
+}
+
 async fn a_draw_offer_declined_in_words_is_gone_for_good(db: TestDb) {
     let srv = start(&db).await;
     let (white, black, id) = seated(&srv, casual()).await;
@@ -763,6 +782,7 @@ plyyard_testkit::both_backends!(
     the_lobby_socket_follows_tables_opening_and_filling,
     tables_open_join_and_checkmate,
     draw_offers_go_with_moves,
+    a_move_made_after_the_tab_lost_focus_is_marked,
     a_draw_offer_declined_in_words_is_gone_for_good,
     threefold_ends_by_itself_or_is_claimed,
     abort_leave_and_the_first_move_deadline,
