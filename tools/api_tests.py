@@ -588,6 +588,26 @@ class Clocks(Base):
             self.assertEqual(perfs["bullet"]["games"], 1, perfs)
             self.assertEqual(perfs["blitz"]["games"], 0, perfs)
             self.assertEqual(perfs["bullet"]["rating"] > 1500, won, perfs)
+            # The rating history: today's bullet rating, nothing at the other speeds
+            # (lichess's months count from 0).
+            history = {h["name"]: h["points"] for h in a.users.get_rating_history(name)}
+            self.assertEqual(set(history), {"Bullet", "Blitz", "Rapid", "Classical"}, history)
+            self.assertEqual((history["Blitz"], history["Rapid"], history["Classical"]), ([], [], []))
+            [point] = history["Bullet"]
+            today = datetime.datetime.now(datetime.timezone.utc).date()
+            self.assertIn(
+                datetime.date(point.year, point.month + 1, point.day),
+                (today, today - datetime.timedelta(days=1)),
+            )
+            self.assertEqual(point.rating, perfs["bullet"]["rating"])
+        # Players found by the beginning of their name, in any case, 3 letters at least.
+        self.assertIn(an, a.users.get_by_autocomplete(an[:5].upper()))
+        self.assertEqual(a.users.get_by_autocomplete(an[:2]), [])
+        found = a.users.get_by_autocomplete(bn[:6], as_object=True)
+        self.assertEqual([u["name"] for u in found], [bn])
+        self.assertEqual(found[0]["id"], bn.lower())
+        with self.assertRaises(berserk.exceptions.ResponseError):
+            a.users.get_rating_history("nobody" + secrets.token_hex(4))
 
     def test_custom_challenge_clocks_from_half_a_minute_to_three_hours(self):
         an, bn = self.name("cus"), self.name("tom")

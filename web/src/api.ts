@@ -344,9 +344,24 @@ export async function currentAccount(): Promise<Account | null> {
   return account && role ? { ...account, role } : account;
 }
 
-/** Creates an account and logs in. */
-export function signup(username: string, password: string): Promise<{ username: string }> {
-  return call('POST', '/api/account/signup', { username, password });
+/** Creates an account and logs in (with an invitation code while sign-ups are by invitation). */
+export function signup(username: string, password: string, invite = ''): Promise<{ username: string }> {
+  return call('POST', '/api/account/signup', { username, password, ...(invite.trim() ? { invite: invite.trim() } : {}) });
+}
+
+/** Who may sign up. */
+export type Signups = 'open' | 'invite' | 'closed';
+
+/** The site's settings (`GET /api/site`). */
+export interface SiteInfo {
+  name: string;
+  contact: string;
+  signups: Signups;
+}
+
+/** The site's settings. */
+export function siteInfo(): Promise<SiteInfo> {
+  return call('GET', '/api/site');
 }
 
 /** Logs in. */

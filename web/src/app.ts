@@ -11,7 +11,7 @@ import { accountView } from './account/view.js';
 import { AnalysisCtrl } from './analysis/ctrl.js';
 import { sourceOf } from './analysis/source.js';
 import { analysisView } from './analysis/view.js';
-import { type Account, logout } from './api.js';
+import { type Account, logout, siteInfo } from './api.js';
 import { AuthCtrl } from './auth/ctrl.js';
 import { IncomingCtrl } from './challenge-banner.js';
 import { ClubCtrl } from './clubs/club-ctrl.js';
@@ -31,7 +31,7 @@ import { HomeCtrl } from './home/ctrl.js';
 import { homeView } from './home/view.js';
 import { ImportCtrl } from './import/ctrl.js';
 import { importView } from './import/view.js';
-import { type Lang, lang, setLang } from './i18n.js';
+import { type Lang, lang, setLang, setSiteName } from './i18n.js';
 import { LearnCtrl } from './learn/ctrl.js';
 import { learnView } from './learn/view.js';
 import { OAuthCtrl } from './oauth/ctrl.js';
@@ -151,6 +151,13 @@ export class App {
     });
     window.addEventListener('popstate', () => this.show());
     this.redraw();
+    // The name the site's admins gave it, in the header and the titles.
+    siteInfo()
+      .then((s) => {
+        setSiteName(s.name);
+        this.redraw();
+      })
+      .catch(() => {});
     this.incoming.follow(account !== null);
     this.unread.follow(account !== null);
     this.bell.follow(account !== null);

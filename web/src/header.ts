@@ -25,6 +25,8 @@ function noteText(n: Note): string {
       return t('notify.msg', { name: n.from, text: n.text });
     case 'challenge':
       return t('notify.challenge', { name: n.from });
+    case 'report':
+      return t('notify.report', { name: n.about ?? '—' });
     case 'refund': {
       const speed = ['bullet', 'blitz', 'rapid', 'classical'].includes(n.speed) ? t(`speed.${n.speed}` as Key) : n.speed;
       return t('notify.refund', { points: n.points, speed });

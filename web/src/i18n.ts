@@ -97,9 +97,18 @@ export function lang(): Lang {
   return current;
 }
 
+/** The name the site's admins gave it, in place of `site.name` in every language (null: the default). */
+let siteName: string | null = null;
+
+/** Names the site (what `GET /api/site` says). */
+export function setSiteName(name: string | null): void {
+  siteName = name;
+}
+
 /** Translates `key` in the current language. */
 export function t(key: Key, params?: Record<string, string | number>): string {
   // Keys built at run time (e.g. from a server reason code) may be unknown: show the key.
+  if (key === 'site.name' && siteName) return siteName;
   return format(table[key] ?? key, params);
 }
 

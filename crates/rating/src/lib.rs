@@ -23,6 +23,7 @@
 //! periods (`decay_deviation`), so this one formula is written here.
 
 use plyyard_game::GameResult;
+pub mod history;
 pub mod refund;
 
 /// The speed a rating is for (bullet, blitz, rapid, classical), from `game`'s

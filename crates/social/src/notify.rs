@@ -44,6 +44,12 @@ pub enum Notice {
         /// Its first [`QUOTE_CHARS`] characters.
         text: String,
     },
+    /// A report the account made was handled by the moderators (written
+    /// by the store as the reports are closed).
+    Report {
+        /// The reported player's name (`None`: the account is gone).
+        about: Option<String>,
+    },
     /// Rating points given back: an opponent was marked for engine use
     /// (written by the store with the mark, `plyyard_store::Refund`).
     Refund {
@@ -55,12 +61,13 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Its kind as stored (`challenge`, `msg`, `refund`).
+    /// Its kind as stored (`challenge`, `msg`, `refund`, `report`).
     pub fn kind(&self) -> &'static str {
         match self {
             Notice::Challenge { .. } => "challenge",
             Notice::Msg { .. } => "msg",
             Notice::Refund { .. } => "refund",
+            Notice::Report { .. } => "report",
         }
     }
 }
@@ -298,6 +305,15 @@ mod tests {
             json,
             serde_json::json!({"id": "n1", "kind": "msg", "from": "Ann", "text": "hi", "seen": false, "created_at": 1})
         );
+        // What the store writes for a refund and a handled report reads back.
+        for (content, kind) in [
+            (r#"{"kind":"refund","speed":"blitz","points":20}"#, "refund"),
+            (r#"{"kind":"report","about":"Rob"}"#, "report"),
+            (r#"{"kind":"report","about":null}"#, "report"),
+        ] {
+            let notice: Notice = serde_json::from_str(content).unwrap();
+            assert_eq!(notice.kind(), kind);
+        }
         assert_eq!(quote(&"é".repeat(101)).chars().count(), 101);
         assert_eq!(quote("short"), "short");
     }

@@ -129,19 +129,28 @@ impl Store {
         Ok(account.account())
     }
 
-    /// Signs up: creates the account and starts its session as
-    /// [`Store::log_in`] does, all in one transaction, so that a failure
-    /// leaves neither the name taken nor anything else changed.
+    /// Signs up: creates the account, uses its `invite` code if it has
+    /// one, and starts its session as [`Store::log_in`] does, all in one
+    /// transaction, so that a failure leaves neither the name taken nor
+    /// the invitation used nor anything else changed.
     ///
     /// # Errors
-    /// [`StoreError::Taken`] when the name is taken in any case; a database failure.
+    /// [`StoreError::Taken`] when the name is taken in any case;
+    /// [`StoreError::Uninvited`] when no unused invitation has the code; a
+    /// database failure.
     pub async fn sign_up(
         &self,
         account: &NewAccount<'_>,
         login: &LogIn<'_>,
+        invite: Option<&str>,
     ) -> Result<(Account, Vec<String>), StoreError> {
         let mut tx = self.begin_write().await?;
         insert_account(&mut tx, account).await?;
+        if let Some(code) = invite
+            && !crate::site::use_invite_in(&mut tx, code, account.player_id, account.now).await?
+        {
+            return Err(StoreError::Uninvited);
+        }
         let ongoing = start_session(&mut tx, login).await?;
         tx.commit().await?;
         Ok((account.account(), ongoing))
@@ -427,6 +436,46 @@ impl Store {
     /// A database failure.
     pub async fn account_named(&self, username: &str) -> Result<Option<Account>, StoreError> {
         Ok(self.account_by_name(username).await?.map(|a| a.account))
+    }
+
+    /// At most `limit` live accounts, neither deleted nor closed, whose
+    /// name begins with `prefix` (any case), in name order: `(player id,
+    /// name)`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn names_beginning(
+        &self,
+        prefix: &str,
+        limit: u32,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        // `_` and `%` match anything in LIKE: escaped, they match themselves.
+        let pattern: String = prefix
+            .to_lowercase()
+            .chars()
+            .flat_map(|c| match c {
+                '\\' | '_' | '%' => vec!['\\', c],
+                c => vec![c],
+            })
+            .chain(std::iter::once('%'))
+            .collect();
+        let rows = sqlx::query(
+            "SELECT a.player_id, a.username FROM accounts a WHERE a.username_key LIKE $1 ESCAPE '\\' \
+             AND a.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM mod_marks m \
+             WHERE m.player_id = a.player_id AND m.mark = 'close') \
+             ORDER BY a.username_key LIMIT $2",
+        )
+        .bind(pattern)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut found: Vec<(String, String)> = rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_, StoreError>>()?;
+        // In byte order on both databases (PostgreSQL's collation may differ).
+        found.sort_by_key(|(_, name)| name.to_lowercase());
+        Ok(found)
     }
 }
 

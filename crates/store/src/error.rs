@@ -45,6 +45,9 @@ pub enum StoreError {
     /// The operation does not apply to this database.
     #[error("{0}")]
     Unsupported(&'static str),
+    /// A sign-up's invitation code is unknown or used. Nothing was written.
+    #[error("the invitation code is unknown or was used")]
+    Uninvited,
 }
 
 impl From<StoreError> for plyyard_wire::ApiError {

@@ -560,6 +560,16 @@ impl Store {
         now: i64,
     ) -> Result<u64, StoreError> {
         let mut tx = self.begin_write().await?;
+        let reporters: Vec<String> = sqlx::query(
+            "SELECT DISTINCT reporter FROM reports WHERE reported = $1 AND closed_at IS NULL \
+             ORDER BY reporter",
+        )
+        .bind(reported)
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?;
         let closed = sqlx::query(
             "UPDATE reports SET closed_at = $1, closed_by = $2, outcome = $3 \
              WHERE reported = $4 AND closed_at IS NULL",
@@ -579,6 +589,7 @@ impl Store {
             Some(mark) => drop(set_mark_in(&mut tx, Some(by), reported, mark, now).await?),
             None => {}
         }
+        tell_reporters(&mut tx, &reporters, reported, now).await?;
         let entry = Entry {
             moderator: Some(by),
             action: "report",
@@ -631,6 +642,37 @@ impl Store {
 /// Sets `mark` (with its reason) on `target` inside `tx`, with its log
 /// entry; a close also ends the account's sessions, API tokens and OAuth
 /// codes. Writes nothing when the mark is there already.
+/// Tells each of `reporters` that their report about `reported` was
+/// handled (not how: as on lichess), inside the closing's `tx`.
+async fn tell_reporters(
+    tx: &mut Transaction<'static, Any>,
+    reporters: &[String],
+    reported: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    let name: Option<String> = sqlx::query("SELECT username FROM accounts WHERE player_id = $1")
+        .bind(reported)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|r| r.try_get(0))
+        .transpose()?;
+    // As `plyyard_social::notify::Notice::Report` reads it.
+    let content = serde_json::json!({"kind": "report", "about": name}).to_string();
+    for reporter in reporters {
+        sqlx::query(
+            "INSERT INTO notifications (id, player_id, kind, content, seen, created_at) \
+             VALUES ($1, $2, 'report', $3, FALSE, $4)",
+        )
+        .bind(new_id())
+        .bind(reporter)
+        .bind(&content)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
 async fn set_mark_in(
     tx: &mut Transaction<'static, Any>,
     by: Actor<'_>,

@@ -333,6 +333,19 @@ async fn reports_are_closed_with_their_action_in_one_change() {
             .await
             .unwrap();
         assert_eq!(again, 0);
+        // Sue and Tom are told, once each, and Rob is not.
+        for (who, n) in [("p_sue", 1), ("p_tom", 1), ("p_rob", 0)] {
+            let notes = store.notifications(who, 10).await.unwrap();
+            assert_eq!(notes.len(), n, "{who}");
+            if let Some(note) = notes.first() {
+                assert_eq!(note.kind, "report");
+                let content: serde_json::Value = serde_json::from_str(&note.content).unwrap();
+                assert_eq!(
+                    content,
+                    serde_json::json!({"kind": "report", "about": "rob"})
+                );
+            }
+        }
         let about = store.reports_about("p_rob", 10).await.unwrap();
         assert!(about.iter().all(|r| r.closed_by.as_deref() == Some("mod")
             && r.outcome.as_deref() == Some("mute: insults")));
@@ -516,5 +529,35 @@ async fn an_engine_mark_gives_established_victims_their_points_back_once() {
             .unwrap();
         assert_eq!(store.refunds_for("p_cheat").await.unwrap(), refunds);
         assert_eq!(blitz(&store, "p_vic").await, now_vic);
+    }
+}
+
+#[tokio::test]
+async fn names_are_found_by_their_beginning_but_not_closed_ones() {
+    for (_dir, store) in stores().await {
+        accounts(&store, &["Anna", "annie_b", "annxb", "ann_c", "Bob"]).await;
+        let names = |p: &'static str| {
+            let store = store.clone();
+            async move {
+                store
+                    .names_beginning(p, 10)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|(_, n)| n)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(names("ANN").await, ["ann_c", "Anna", "annie_b", "annxb"]);
+        // `_` is a letter of a name here, not LIKE's wildcard.
+        assert_eq!(names("ann_").await, ["ann_c"]);
+        assert_eq!(names("annie_").await, ["annie_b"]);
+        assert!(names("zed").await.is_empty());
+        store
+            .set_mark(None, "p_ann_c", "close", "", 5)
+            .await
+            .unwrap();
+        assert_eq!(names("ann_").await, Vec::<String>::new());
+        assert_eq!(store.names_beginning("ann", 2).await.unwrap().len(), 2);
     }
 }

@@ -189,6 +189,27 @@ impl Store {
         Ok(all)
     }
 
+    /// `player`'s rating after each of their rated games, the earliest
+    /// first: `(speed, Unix milliseconds, rating)`.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn rating_points(&self, player: &str) -> Result<Vec<(Speed, i64, f64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT speed, created_at, rating_after FROM rating_changes WHERE player_id = $1 \
+             ORDER BY created_at, game_id",
+        )
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let speed: Speed = parsed("rating_changes", "speed", &r.try_get::<String, _>(0)?)?;
+                Ok((speed, r.try_get(1)?, r.try_get(2)?))
+            })
+            .collect()
+    }
+
     /// The stored ratings of several players at every speed they have
     /// played, in one query (see [`Store::rating`] for one).
     ///

@@ -1,5 +1,5 @@
 //! The sign-up and log-in pages' controller (one form, two modes).
-import { login, signup } from '../api.js';
+import { login, type SiteInfo, signup, siteInfo } from '../api.js';
 import { accountErrorText } from '../account/errors.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
@@ -12,6 +12,10 @@ export type AuthMode = 'signup' | 'login';
 export class AuthCtrl implements Controller {
   username = '';
   password = '';
+  /** The invitation code (`?invite=`), while sign-ups are by invitation. */
+  invite = new URLSearchParams(location.search).get('invite') ?? '';
+  /** Who may sign up, and whom to contact (null until known). */
+  site: SiteInfo | null = null;
   error: string | null = null;
   busy = false;
   /** Where to go after logging in (`?next=`, else the home page). */
@@ -21,7 +25,14 @@ export class AuthCtrl implements Controller {
   constructor(
     readonly ctx: Ctx,
     readonly mode: AuthMode,
-  ) {}
+  ) {
+    siteInfo()
+      .then((s) => {
+        this.site = s;
+        if (this.alive) this.ctx.redraw();
+      })
+      .catch(() => {});
+  }
 
   title(): string {
     return `${t(this.mode === 'signup' ? 'auth.signup.title' : 'auth.login.title')} · ${t('site.name')}`;
@@ -37,7 +48,7 @@ export class AuthCtrl implements Controller {
     this.busy = true;
     this.error = null;
     this.ctx.redraw();
-    (this.mode === 'signup' ? signup : login)(this.username.trim(), this.password)
+    (this.mode === 'signup' ? signup(this.username.trim(), this.password, this.invite) : login(this.username.trim(), this.password))
       .then((a) => {
         if (!this.alive) return;
         this.ctx.setAccount({ username: a.username, created_at: '' });

@@ -26,6 +26,7 @@ import { play, setSoundEnabled, soundEnabled } from '../sound.js';
 import { arenaOfGame, goBerserk } from '../tournaments/api.js';
 import { arenaErrorText } from '../tournaments/model.js';
 import { ChatCtrl } from './chat.js';
+import { FocusWatch } from './focus.js';
 import { isTableGame, opposite } from './model.js';
 
 const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
@@ -95,7 +96,7 @@ export class GameCtrl implements Controller {
   private alive = true;
   private readonly cleanups: Array<() => void> = [];
   /** Did the tab lose the focus since the player's last move? */
-  private blurred = false;
+  private readonly focus = new FocusWatch({ window, document });
 
   constructor(
     readonly ctx: Ctx,
@@ -103,12 +104,7 @@ export class GameCtrl implements Controller {
     private readonly options: GameOptions = {},
   ) {
     this.listen(document, 'keydown', (e) => this.onKey(e as KeyboardEvent));
-    this.listen(window, 'blur', () => {
-      this.blurred = true;
-    });
-    this.listen(document, 'visibilitychange', () => {
-      if (document.visibilityState === 'hidden') this.blurred = true;
-    });
+    this.cleanups.push(() => this.focus.destroy());
     getGame(id)
       .then((g) => {
         if (!this.alive) return;
@@ -343,8 +339,7 @@ export class GameCtrl implements Controller {
   private moveRequest(sock: GameSocket, uci: string): Parameters<GameSocket['request']>[0] {
     if (!isTableGame(this.game)) return { t: 'move', uci };
     const lag = sock.lagMs;
-    const blur = this.blurred;
-    this.blurred = false;
+    const blur = this.focus.take();
     return {
       t: 'move',
       uci,

@@ -1,7 +1,7 @@
 //! The moderation API's calls and wire types (docs/api.md, "Moderation"):
 //! reports, the queue, the log, a player's record, the actions and their
 //! undo, roles, and the player's own warning.
-import { call } from '../api.js';
+import { call, type SiteInfo } from '../api.js';
 
 export type ReportReason = 'cheat' | 'boost' | 'abuse' | 'other';
 export const REPORT_REASONS: readonly ReportReason[] = ['cheat', 'boost', 'abuse', 'other'];
@@ -123,4 +123,33 @@ export async function myWarning(): Promise<Warning | null> {
 
 export function readWarning(id: string): Promise<void> {
   return call('POST', `/api/account/warning/${encodeURIComponent(id)}/read`);
+}
+
+/** An invitation, as admins see it. */
+export interface Invite {
+  code: string;
+  by: string | null;
+  at: string;
+  used_by: string | null;
+}
+
+/** The site's settings and the latest invitations (admins). */
+export interface SiteAdmin {
+  settings: SiteInfo;
+  invites: Invite[];
+}
+
+/** GET /api/mod/site. */
+export function siteAdmin(): Promise<SiteAdmin> {
+  return call('GET', '/api/mod/site');
+}
+
+/** POST /api/mod/site. */
+export function saveSite(s: SiteInfo): Promise<SiteAdmin> {
+  return call('POST', '/api/mod/site', s);
+}
+
+/** POST /api/mod/invites: a new invitation. */
+export function newInvite(): Promise<{ code: string; path: string }> {
+  return call('POST', '/api/mod/invites');
 }

@@ -1,4 +1,5 @@
-//! The roles page: the staff list, and the admins' form.
+//! The roles page: the staff list, and the admins' forms (roles, the
+//! site's settings, invitations).
 import { h, type VNode } from 'snabbdom';
 import { profilePath } from '../api.js';
 import { field, formError } from '../forms.js';
@@ -40,6 +41,62 @@ function grantForm(ctrl: ModRolesCtrl): VNode {
   );
 }
 
+const SIGNUPS = ['open', 'invite', 'closed'] as const;
+
+/** The site's settings and its invitations (admins). */
+function siteForm(ctrl: ModRolesCtrl): VNode {
+  const s = ctrl.site;
+  return h('section.mod-site', { attrs: { 'aria-labelledby': 'mod-site-title', 'data-testid': 'mod-site' } }, [
+    h('h2', { attrs: { id: 'mod-site-title' } }, t('mod.site.title')),
+    s === null
+      ? ctrl.siteError
+        ? formError(ctrl.siteError, 'mod-site-error')
+        : modLoading()
+      : h(
+          'form.auth-form',
+          {
+            attrs: { novalidate: true, 'data-testid': 'mod-site-form' },
+            on: {
+              submit: (e: Event) => {
+                e.preventDefault();
+                ctrl.saveSite();
+              },
+            },
+          },
+          [
+            field({ id: 'mod-site-name', label: t('mod.site.name'), type: 'text', value: s.name, set: (v) => (s.name = v), autocomplete: 'off', testid: 'mod-site-name' }),
+            field({ id: 'mod-site-contact', label: t('mod.site.contact'), type: 'text', value: s.contact, set: (v) => (s.contact = v), autocomplete: 'off', testid: 'mod-site-contact' }),
+            h('div.field.wide', [
+              h('label', { attrs: { for: 'mod-site-signups' } }, t('mod.site.signups')),
+              h(
+                'select',
+                {
+                  attrs: { id: 'mod-site-signups', 'data-testid': 'mod-site-signups' },
+                  on: { change: (e: Event) => (s.signups = (e.target as HTMLSelectElement).value as typeof s.signups) },
+                },
+                SIGNUPS.map((m) => h('option', { attrs: { value: m }, props: { selected: m === s.signups } }, t(`mod.site.signups.${m}`))),
+              ),
+            ]),
+            formError(ctrl.siteError, 'mod-site-error'),
+            ctrl.siteSaved ? h('p.notice', { attrs: { role: 'status', 'data-testid': 'mod-site-saved' } }, t('mod.site.saved')) : null,
+            h('button.primary', { attrs: { type: 'submit', 'data-testid': 'mod-site-save' }, props: { disabled: ctrl.busy } }, t('mod.site.save')),
+          ],
+        ),
+    h('h3', t('mod.site.invites')),
+    h('button', { attrs: { type: 'button', 'data-testid': 'mod-invite-new' }, props: { disabled: ctrl.busy }, on: { click: () => ctrl.invite() } }, t('mod.site.invite.new')),
+    ctrl.inviteLink ? h('p', h('code', { attrs: { 'data-testid': 'mod-invite-link' } }, ctrl.inviteLink)) : null,
+    h(
+      'ul.mod-invites',
+      ctrl.invites.map((i) =>
+        h('li', { attrs: { 'data-testid': 'mod-invite-row', 'data-used': String(i.used_by !== null) } }, [
+          h('code', i.code),
+          h('span.muted.small', ` · ${i.used_by ? t('mod.site.invite.used', { name: i.used_by }) : t('mod.site.invite.unused')}`),
+        ]),
+      ),
+    ),
+  ]);
+}
+
 /** The page. */
 export function modRolesView(ctrl: ModRolesCtrl): VNode {
   if (ctrl.error) return modFailure(ctrl.error);
@@ -54,5 +111,6 @@ export function modRolesView(ctrl: ModRolesCtrl): VNode {
       ),
     ),
     ctrl.you === 'admin' ? grantForm(ctrl) : h('p.muted', { attrs: { 'data-testid': 'mod-roles-admins-only' } }, t('mod.roles.adminsOnly')),
+    ctrl.you === 'admin' ? siteForm(ctrl) : null,
   ]);
 }

@@ -1,5 +1,5 @@
 //! The header's bell: the account's notifications (a challenge received,
-//! a message received, rating points given back), the count of unseen ones, and the site socket
+//! a message received, rating points given back, a report handled), the count of unseen ones, and the site socket
 //! (`/api/socket/site`) that pushes each new one at once — reconnected
 //! with backoff while someone is logged in. Opening the list marks
 //! everything seen.
@@ -11,6 +11,7 @@ export type Note = { id: string; seen: boolean; created_at: number } & (
   | { kind: 'challenge'; challenge: string; from: string }
   | { kind: 'msg'; from: string; text: string }
   | { kind: 'refund'; speed: string; points: number }
+  | { kind: 'report'; about: string | null }
 );
 
 /** GET /api/notifications and POST /api/notifications/seen. */
@@ -36,6 +37,8 @@ export function notePath(n: Note, me: string): string {
       return `/@/${encodeURIComponent(n.from)}`;
     case 'refund':
       return `/@/${encodeURIComponent(me)}`;
+    case 'report':
+      return n.about ? `/@/${encodeURIComponent(n.about)}` : '/';
   }
 }
 

@@ -5,7 +5,9 @@
 //! with a warning, which the reported player reads on their next page;
 //! the moderator mutes and unmutes from the player's page; the log holds
 //! every step; a player without a role is refused the pages (403). The
-//! pages are also shown in French, Russian and Romanian.
+//! pages are also shown in French, Russian and Romanian. An admin names the
+//! site, opens sign-ups by invitation (an invited visitor signs up with
+//! the link) and closes them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -87,6 +89,12 @@ test('roles, a report closed with a warning, mute and unmute, the log; 403 for p
   await group.getByTestId('mod-close-submit').click();
   await group.waitFor({ state: 'detached' });
 
+  // The reporter is told, in the bell, that the report was handled.
+  await reporter.page.goto('/');
+  await reporter.page.getByTestId('nav-bell-count').waitFor();
+  await reporter.page.getByTestId('nav-bell').click();
+  await reporter.page.locator('[data-testid="bell-item"][data-kind="report"]').filter({ hasText: badName }).waitFor();
+
   // The reported player reads the warning on their next page.
   await bad.page.goto('/');
   await bad.page.getByTestId('mod-warning-text').filter({ hasText: 'Keep the chat friendly, please.' }).waitFor();
@@ -139,4 +147,68 @@ test('roles, a report closed with a warning, mute and unmute, the log; 403 for p
   await done(modr.context, modr.page);
   await done(reporter.context, reporter.page);
   await done(bad.context, bad.page);
+});
+
+test('an admin names the site and opens sign-ups by invitation, then closes them; an invited visitor signs up', { skip }, async () => {
+  const admin = await newPage();
+  const visitor = await newPage();
+  const late = await newPage();
+  const adminName = await signUp(admin.page, 'adm');
+  grant(adminName, 'admin');
+  const save = async (signups: string) => {
+    await admin.page.getByTestId('mod-site-signups').selectOption(signups);
+    await admin.page.getByTestId('mod-site-save').click();
+    await admin.page.getByTestId('mod-site-saved').waitFor();
+  };
+  try {
+    await admin.page.goto('/mod/roles');
+    await admin.page.getByTestId('mod-site-form').waitFor();
+    await admin.page.getByTestId('mod-site-name').fill('Rook Club');
+    await admin.page.getByTestId('mod-site-contact').fill('board@example.org');
+    await save('invite');
+    // The header takes the new name at once.
+    await admin.page.getByTestId('home-link').filter({ hasText: 'Rook Club' }).waitFor();
+    await admin.page.getByTestId('mod-invite-new').click();
+    const link = new URL((await admin.page.getByTestId('mod-invite-link').textContent()) ?? '');
+    const code = link.searchParams.get('invite') ?? '';
+    assert.equal(code.length, 16);
+    await shot(admin.page, 'mod-site');
+
+    // Without the code, or with a wrong one, no account.
+    const name = `inv_${randomBytes(4).toString('hex')}`;
+    await visitor.page.goto('/signup');
+    await visitor.page.getByTestId('site-contact').filter({ hasText: 'board@example.org' }).waitFor();
+    await visitor.page.getByTestId('username').fill(name);
+    await visitor.page.getByTestId('password').fill(`amber-lantern-${randomBytes(6).toString('hex')}-orbit`);
+    await visitor.page.getByTestId('invite').fill('WRONGCODE');
+    await visitor.page.getByTestId('submit').click();
+    await visitor.page.getByTestId('form-error').filter({ hasText: 'unknown or was already used' }).waitFor();
+    // With the admin's link, the code is filled in.
+    await visitor.page.goto(`${link.pathname}${link.search}`);
+    assert.equal(await visitor.page.getByTestId('invite').inputValue(), code);
+    await visitor.page.getByTestId('username').fill(name);
+    await visitor.page.getByTestId('password').fill(`amber-lantern-${randomBytes(6).toString('hex')}-orbit`);
+    await visitor.page.getByTestId('submit').click();
+    await visitor.page.waitForURL((u) => u.pathname === '/');
+    await visitor.page.getByTestId('nav-user').filter({ hasText: name }).waitFor();
+    await admin.page.reload();
+    await admin.page.locator('[data-testid="mod-invite-row"][data-used="true"]').filter({ hasText: name }).waitFor();
+
+    // Closed: the sign-up page says so and has no form.
+    await save('closed');
+    await late.page.goto('/signup');
+    await late.page.getByTestId('signups-closed').waitFor();
+    assert.equal(await late.page.getByTestId('signup-form').count(), 0);
+    await shot(late.page, 'signups-closed');
+  } finally {
+    // The other tests sign up on this server: open again, under the usual name.
+    const r = await admin.page.evaluate(async () => {
+      const res = await fetch('/api/mod/site', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ply Yard', contact: '', signups: 'open' }) });
+      return res.status;
+    });
+    assert.equal(r, 200);
+  }
+  await done(admin.context, admin.page);
+  await done(visitor.context, visitor.page);
+  await done(late.context, late.page);
 });

@@ -58,6 +58,9 @@ pub fn router() -> Router<AppState> {
 struct Credentials {
     username: String,
     password: String,
+    /// An invitation code (sign-up while sign-ups are by invitation).
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -209,6 +212,7 @@ async fn signup(
     let c: Credentials = json_body(body, "sign-up")?;
     check_username(&c.username)?;
     check_password_form(&c.password, &c.username)?;
+    let invite = super::site::invite_needed(&state.store, c.invite.as_deref()).await?;
     state.limits.check_signup(ip).await?;
     if RESERVED_NAMES.contains(&c.username.to_lowercase().as_str())
         || state.store.account_by_name(&c.username).await?.is_some()
@@ -233,9 +237,10 @@ async fn signup(
         anonymous,
         &address,
     );
-    let (account, moved) = match state.store.sign_up(&new, &login).await {
+    let (account, moved) = match state.store.sign_up(&new, &login, invite).await {
         Ok(done) => done,
         Err(StoreError::Taken(_)) => return Err(taken(&c.username)),
+        Err(StoreError::Uninvited) => return Err(super::site::uninvited()),
         Err(e) => return Err(e.into()),
     };
     tracing::info!(username = %account.username, "account created");

@@ -22,6 +22,7 @@ mod moderation;
 mod positions;
 mod review;
 mod seeks;
+mod site;
 mod social;
 mod tables;
 
@@ -124,6 +125,7 @@ pub fn router(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(social::routes())
         .merge(moderation::router())
+        .merge(site::router())
         .layer(axum::middleware::from_fn(refuse_tokens));
     let inbox = Router::new().route("/inbox", get(inbox_home)).route(
         "/inbox/{username}",

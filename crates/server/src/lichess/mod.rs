@@ -65,6 +65,11 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/account", get(users::account))
         .route("/api/user/{username}", get(users::user))
+        .route(
+            "/api/user/{username}/rating-history",
+            get(users::rating_history),
+        )
+        .route("/api/player/autocomplete", get(users::autocomplete))
         .route("/api/users/status", get(users::status))
         .route("/api/bot/online", get(users::online_bots))
         .route("/api/bot/account/upgrade", post(users::upgrade))

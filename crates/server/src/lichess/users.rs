@@ -1,7 +1,7 @@
 //! Accounts and users as lichess shows them: `GET /api/account` (also
-//! our own `username` and `created_at`), `GET /api/user/{username}`,
-//! `GET /api/users/status`, `GET /api/bot/online`, and the irreversible
-//! `POST /api/bot/account/upgrade`.
+//! our own `username` and `created_at`), `GET /api/user/{username}`, its
+//! `rating-history`, `GET /api/users/status`, `GET /api/player/autocomplete`,
+//! `GET /api/bot/online`, and the irreversible `POST /api/bot/account/upgrade`.
 
 use std::collections::HashMap;
 
@@ -146,6 +146,85 @@ pub(super) async fn user(
 ) -> LiResult<Json<UserJson>> {
     let account = named(&store, &name).await?;
     Ok(Json(user_json(&store, &social, &account).await?))
+}
+
+/// `GET /api/user/{username}/rating-history`: for each speed, the rating
+/// at the end of each day with a rated game, as lichess's
+/// `[{"name": "Blitz", "points": [[year, month from 0, day, rating]]}]`.
+pub(super) async fn rating_history(
+    State(store): State<Store>,
+    State(limits): State<std::sync::Arc<crate::security::Limits>>,
+    reader: super::caller::Reader,
+    Path(name): Path<String>,
+) -> LiResult<Json<serde_json::Value>> {
+    reader.count(&limits, 1).await?;
+    let account = named(&store, &name).await?;
+    let points = store.rating_points(&account.player_id).await?;
+    let history: Vec<serde_json::Value> = plyyard_rating::history::daily(&points)
+        .into_iter()
+        .map(|(speed, days)| {
+            let points: Vec<[i64; 4]> = days
+                .into_iter()
+                .filter_map(|(day, rating)| {
+                    let date = time::OffsetDateTime::from_unix_timestamp(day * 86_400).ok()?;
+                    let month = i64::from(u8::from(date.month())) - 1;
+                    Some([i64::from(date.year()), month, i64::from(date.day()), rating])
+                })
+                .collect();
+            serde_json::json!({
+                "name": super::game_json::perf_name(speed.as_str()),
+                "points": points,
+            })
+        })
+        .collect();
+    Ok(Json(serde_json::Value::Array(history)))
+}
+
+/// Names `GET /api/player/autocomplete` answers at most.
+pub const AUTOCOMPLETE_MAX: u32 = 12;
+
+#[derive(Deserialize)]
+pub(super) struct AutocompleteQuery {
+    term: Option<String>,
+    object: Option<String>,
+}
+
+/// `GET /api/player/autocomplete?term=`: the names of live accounts
+/// beginning with `term` (3 characters at least, as lichess; fewer, or a
+/// term that no name can begin with, find nobody), as an array of names,
+/// or with `object=true` as `{"result": [{"id", "name", "online"}]}`.
+pub(super) async fn autocomplete(
+    State(store): State<Store>,
+    State(social): State<Social>,
+    State(limits): State<std::sync::Arc<crate::security::Limits>>,
+    reader: super::caller::Reader,
+    Query(q): Query<AutocompleteQuery>,
+) -> LiResult<Response> {
+    reader.count(&limits, 1).await?;
+    let term = q.term.unwrap_or_default();
+    let term = term.trim();
+    let names = if term.chars().count() >= 3
+        && term.len() <= plyyard_accounts::rules::USERNAME_MAX
+        && term
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        store.names_beginning(term, AUTOCOMPLETE_MAX).await?
+    } else {
+        Vec::new()
+    };
+    let object = q.object.is_some_and(|o| o.eq_ignore_ascii_case("true"));
+    if !object {
+        let names: Vec<&str> = names.iter().map(|(_, n)| n.as_str()).collect();
+        return Ok(Json(names).into_response());
+    }
+    let mut result = Vec::with_capacity(names.len());
+    for (_, name) in &names {
+        let id = name.to_lowercase();
+        let online = social.presence.is_online(&id).await;
+        result.push(serde_json::json!({"id": id, "name": name, "online": online}));
+    }
+    Ok(Json(serde_json::json!({ "result": result })).into_response())
 }
 
 #[derive(Deserialize)]

@@ -7,10 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{Stream, account, token};
+use crate::support::{Stream, account, grant, token};
 use plyyard_game::shakmaty::uci::UciMove;
 use plyyard_game::shakmaty::{Chess, Move, Position};
-use plyyard_store::Store;
 use plyyard_testkit::{Client, Method, TestDb, TestServer};
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
@@ -186,18 +185,7 @@ async fn fair_play(mo: &Client, name: &str) -> Value {
 async fn an_engine_at_a_steady_pace_is_flagged_and_a_weak_human_is_not(db: TestDb) {
     let srv = start(&db).await;
     let mo = account(&srv, "Mona").await;
-    let store = Store::open(db.url()).await.unwrap();
-    let a = store.account_named("Mona").await.unwrap().unwrap();
-    store
-        .set_staff_role(
-            None,
-            &a.player_id,
-            Some("moderator"),
-            plyyard_store::now_ms(),
-        )
-        .await
-        .unwrap();
-    store.close().await;
+    grant(&db, "Mona", "moderator").await;
     let deep = token(
         &account(&srv, "Deep").await,
         &["board:play", "challenge:write"],

@@ -23,6 +23,7 @@ mod ratings;
 mod review;
 mod security;
 mod seeks;
+mod site;
 mod support;
 mod tables;
 mod two_servers;

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::support::{PASSWORD, account, join_table, open_table, token};
+use crate::support::{PASSWORD, account, call, grant, join_table, open_table, token};
 use plyyard_store::Store;
 use plyyard_testkit::{Client, Method, TestDb, TestServer, recv_until, send_json};
 use serde_json::{Value, json};
@@ -20,23 +20,6 @@ async fn start(db: &TestDb) -> TestServer {
     let mut tuning = plyyard_testkit::tuning(0.05);
     tuning.quotas.reports_per_hour = 3;
     TestServer::start_with(db.url(), tuning).await
-}
-
-/// `plyyard admin role`'s work: `name` gets `role` straight in the store.
-async fn grant(db: &TestDb, name: &str, role: &str) {
-    let store = Store::open(db.url()).await.unwrap();
-    let a = store.account_named(name).await.unwrap().unwrap();
-    store
-        .set_staff_role(None, &a.player_id, Some(role), plyyard_store::now_ms())
-        .await
-        .unwrap();
-    store.close().await;
-}
-
-async fn call(c: &Client, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
-    let body = body.map(|b| b.to_string());
-    let r = c.request(method, path, body.as_deref()).await.unwrap();
-    (r.status, r.json::<Value>().unwrap_or(Value::Null))
 }
 
 async fn players_are_refused_everywhere(db: TestDb) {

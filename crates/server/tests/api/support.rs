@@ -1,8 +1,28 @@
 //! What many modules of this binary need: accounts and tokens made
-//! through the API, as a visitor would.
+//! through the API, as a visitor would, staff roles given as the
+//! operator's command line does, and JSON calls.
 
-use plyyard_testkit::{Client, TestServer};
+use plyyard_store::Store;
+use plyyard_testkit::{Client, Method, TestDb, TestServer};
 use serde_json::{Value, json};
+
+/// `plyyard admin role`'s work: `name` gets `role` straight in the store.
+pub async fn grant(db: &TestDb, name: &str, role: &str) {
+    let store = Store::open(db.url()).await.unwrap();
+    let a = store.account_named(name).await.unwrap().unwrap();
+    store
+        .set_staff_role(None, &a.player_id, Some(role), plyyard_store::now_ms())
+        .await
+        .unwrap();
+    store.close().await;
+}
+
+/// `method path` with a JSON `body`: (status, JSON body or null).
+pub async fn call(c: &Client, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+    let body = body.map(|b| b.to_string());
+    let r = c.request(method, path, body.as_deref()).await.unwrap();
+    (r.status, r.json::<Value>().unwrap_or(Value::Null))
+}
 
 /// The password of the accounts the tests sign up.
 pub const PASSWORD: &str = "Knight-f3 takes e5!";
