@@ -196,6 +196,8 @@ export interface Account {
   role?: 'moderator' | 'admin';
   /** A profile closed by the moderators (GET /api/users/{name}). */
   closed?: boolean;
+  /** A profile's rated games won, drawn and lost per speed played (GET /api/users/{name}). */
+  results?: Partial<Record<Speed, { win: number; draw: number; loss: number }>>;
 }
 
 /** One row of GET /api/my-games. */
@@ -387,6 +389,14 @@ export function deleteAccount(password: string): Promise<void> {
 /** A player's public profile. */
 export function getUser(username: string): Promise<Account> {
   return call('GET', `/api/users/${encodeURIComponent(username)}`);
+}
+
+/** A player's rating history, as lichess's `GET /api/user/{name}/rating-history`: per speed, `[year, month from 0, day, rating]`. */
+export type RatingHistory = { name: string; points: [number, number, number, number][] }[];
+
+/** A player's rating history. */
+export function ratingHistory(username: string): Promise<RatingHistory> {
+  return call('GET', `/api/user/${encodeURIComponent(username)}/rating-history`);
 }
 
 /** Page `page` (from 1) of a player's games, newest first. */

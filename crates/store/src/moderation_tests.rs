@@ -486,6 +486,11 @@ async fn an_engine_mark_gives_established_victims_their_points_back_once() {
         .await;
         let after = blitz(&store, "p_vic").await;
         let lost = before.glicko.rating - after.glicko.rating;
+        // Vic won half of the ten games against Filler, and lost both to the cheater.
+        assert_eq!(
+            store.results_by_speed("p_vic").await.unwrap(),
+            [(plyyard_rating::Speed::Blitz, 5, 0, 7)]
+        );
         assert!(lost > 10.0, "{lost}");
         let old = blitz(&store, "p_old").await;
         let newbie = blitz(&store, "p_newbie").await;

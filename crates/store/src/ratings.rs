@@ -189,6 +189,40 @@ impl Store {
         Ok(all)
     }
 
+    /// `player`'s rated games per speed they played: `(speed, wins,
+    /// draws, losses)`, in [`Speed::ALL`] order.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn results_by_speed(
+        &self,
+        player: &str,
+    ) -> Result<Vec<(Speed, u32, u32, u32)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT speed, \
+             SUM(CASE WHEN (color = 'white' AND result = '1-0') \
+                 OR (color = 'black' AND result = '0-1') THEN 1 ELSE 0 END), \
+             SUM(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END), COUNT(*) \
+             FROM rating_changes WHERE player_id = $1 GROUP BY speed",
+        )
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        let count = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let speed: Speed = parsed("rating_changes", "speed", &r.try_get::<String, _>(0)?)?;
+            let (wins, draws, all) = (
+                count(r.try_get(1)?),
+                count(r.try_get(2)?),
+                count(r.try_get(3)?),
+            );
+            out.push((speed, wins, draws, all.saturating_sub(wins + draws)));
+        }
+        out.sort_by_key(|(s, ..)| Speed::ALL.iter().position(|x| x == s));
+        Ok(out)
+    }
+
     /// `player`'s rating after each of their rated games, the earliest
     /// first: `(speed, Unix milliseconds, rating)`.
     ///

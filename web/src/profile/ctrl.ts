@@ -2,7 +2,7 @@
 //! one page of their games, newest first, challenging them
 //! (`challenge.ts`), and their follows, followers and the viewer's follow
 //! and block buttons (`relations-ctrl.ts`).
-import { type Account, ApiError, type GamePage, getUser, userGames } from '../api.js';
+import { type Account, ApiError, type GamePage, getUser, type RatingHistory, ratingHistory, userGames } from '../api.js';
 import { t } from '../i18n.js';
 import type { Controller, Ctx } from '../page.js';
 import { sameName } from '../tables.js';
@@ -14,6 +14,8 @@ import { ReportCtrl } from './report.js';
 export class ProfileCtrl implements Controller {
   user: Account | null = null;
   games: GamePage | null = null;
+  /** The rating history (null until loaded, or if it could not be). */
+  history: RatingHistory | null = null;
   /** Loading failed: 'missing' (no such player) or 'network'. */
   error: 'missing' | 'network' | null = null;
   /** Challenging this player. */
@@ -43,6 +45,12 @@ export class ProfileCtrl implements Controller {
       .finally(() => {
         if (this.alive) ctx.redraw();
       });
+    ratingHistory(username)
+      .then((h) => {
+        this.history = h;
+        if (this.alive) ctx.redraw();
+      })
+      .catch(() => {});
   }
 
   /** May the viewer challenge this player (logged in, someone else)? */

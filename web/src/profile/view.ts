@@ -1,5 +1,5 @@
 //! The profile page: the player's name, when they joined, their rating per
-//! speed, the challenge section, follows and followers, and their games
+//! speed with the rated games won, drawn and lost there, its graph over time, the challenge section, follows and followers, and their games
 //! (players, result, moves, date, a link to the game and to its PGN), paged.
 import { h, type VNode } from 'snabbdom';
 import { type GameListItem, pgnUrl, profilePath, type Seat } from '../api.js';
@@ -11,6 +11,7 @@ import { ratingLabel } from '../tables.js';
 import { challengeView } from './challenge-view.js';
 import { reportView } from './report-view.js';
 import type { ProfileCtrl } from './ctrl.js';
+import { ratingGraph } from './graph.js';
 import { relationsView } from './relations-view.js';
 
 function seatView(seat: Seat): VNode {
@@ -65,10 +66,21 @@ export function profileView(ctrl: ProfileCtrl): VNode {
           { attrs: { 'data-testid': 'profile-ratings', 'aria-label': t('profile.ratings') } },
           (['bullet', 'blitz', 'rapid', 'classical'] as const).flatMap((speed) => {
             const r = user.ratings?.[speed];
-            return r ? [h('li', { attrs: { 'data-testid': `profile-rating-${speed}` } }, [h('span.muted', t(`speed.${speed}` as Key)), ' ', h('strong', ratingLabel(r))])] : [];
+            const won = user.results?.[speed];
+            return r
+              ? [
+                  h('li', { attrs: { 'data-testid': `profile-rating-${speed}` } }, [
+                    h('span.muted', t(`speed.${speed}` as Key)),
+                    ' ',
+                    h('strong', ratingLabel(r)),
+                    won ? h('span.muted.small', { attrs: { 'data-testid': `profile-results-${speed}` } }, ` · ${t('profile.results', { win: won.win, draw: won.draw, loss: won.loss })}`) : null,
+                  ]),
+                ]
+              : [];
           }),
         )
       : null,
+    ratingGraph(ctrl.history),
     relationsView(ctrl.relations),
     h('h2', [t('profile.games'), page.page > 1 ? h('span.muted.small', ` · ${t('profile.page', { n: page.page })}`) : null]),
     page.games.length === 0

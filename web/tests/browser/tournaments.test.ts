@@ -201,6 +201,11 @@ test('two players join, are paired, their games open by themselves, White goes b
   assert.equal(await a.page.getByTestId('arena-join').count(), 0);
   await b.page.goto('/tournament');
   await b.page.locator(`[data-testid="arena-list-finished"] [data-testid="arena-row"][data-id="${id}"]`).waitFor();
+  // The rated 3+0 game is the winner's first point on their Blitz rating graph.
+  await b.page.goto(`/@/${winner}`);
+  await b.page.locator('[data-testid="profile-rating-graph"] [data-speed="blitz"][data-points="1"]').waitFor();
+  assert.equal(await b.page.getByTestId('profile-results-blitz').textContent(), ' · 1 won, 0 drawn, 0 lost');
+  await shot(b.page, 'profile-rating-graph');
   await done(a.context, a.page);
   await done(b.context, b.page);
 });

@@ -418,15 +418,25 @@ async fn named(store: &Store, name: &str) -> Result<Account, ApiError> {
     found.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no player {}", echo(name))))
 }
 
-/// A public profile: the account and its ratings at every speed, and
-/// whether the moderators closed it.
+/// A public profile: the account and its ratings at every speed, its
+/// rated games won, drawn and lost per speed played, and whether the
+/// moderators closed it.
 #[derive(Serialize)]
 struct ProfileJson {
     #[serde(flatten)]
     account: AccountJson,
     ratings: RatingsJson,
+    results: std::collections::BTreeMap<&'static str, ResultsJson>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     closed: bool,
+}
+
+/// Rated games won, drawn and lost at one speed.
+#[derive(Serialize)]
+struct ResultsJson {
+    win: u32,
+    draw: u32,
+    loss: u32,
 }
 
 async fn user(
@@ -435,10 +445,17 @@ async fn user(
 ) -> Result<Json<ProfileJson>, ApiError> {
     let account = named(&store, &name).await?;
     let ratings = store.ratings(&account.player_id).await?;
+    let results = store
+        .results_by_speed(&account.player_id)
+        .await?
+        .into_iter()
+        .map(|(speed, win, draw, loss)| (speed.as_str(), ResultsJson { win, draw, loss }))
+        .collect();
     let closed = store.has_mark(&account.player_id, "close").await?;
     Ok(Json(ProfileJson {
         account: AccountJson::from(&account),
         ratings: RatingsJson::new(&ratings, now_ms()),
+        results,
         closed,
     }))
 }

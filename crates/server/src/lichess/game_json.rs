@@ -16,6 +16,8 @@ use sha2::{Digest, Sha256};
 
 use plyyard_store::Store;
 
+pub use super::users::perf_name;
+
 /// `wtime`/`btime` of a game without a clock, as lichess sends them.
 pub const NO_CLOCK_MS: u64 = 2_147_483_647;
 
@@ -103,19 +105,6 @@ pub fn perf_of(g: &GameState) -> &'static str {
         "chess960"
     } else {
         speed_of(g)
-    }
-}
-
-/// The display name of a lichess perf key (`blitz` → `Blitz`).
-pub fn perf_name(key: &str) -> &'static str {
-    match key {
-        "ultraBullet" => "UltraBullet",
-        "bullet" => "Bullet",
-        "blitz" => "Blitz",
-        "rapid" => "Rapid",
-        "classical" => "Classical",
-        "chess960" => "Chess960",
-        _ => "Correspondence",
     }
 }
 

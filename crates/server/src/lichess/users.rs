@@ -21,6 +21,19 @@ use plyyard_rating::RatingJson;
 use plyyard_social::Social;
 use plyyard_store::{Account, BotUpgrade, Store, now_ms};
 
+/// The display name of a lichess perf key (`blitz` → `Blitz`).
+pub fn perf_name(key: &str) -> &'static str {
+    match key {
+        "ultraBullet" => "UltraBullet",
+        "bullet" => "Bullet",
+        "blitz" => "Blitz",
+        "rapid" => "Rapid",
+        "classical" => "Classical",
+        "chess960" => "Chess960",
+        _ => "Correspondence",
+    }
+}
+
 /// Users one `GET /api/users/status` may ask about (as lichess).
 pub const MAX_STATUS_IDS: usize = 100;
 /// Bots one `GET /api/bot/online` lists at most.
@@ -172,7 +185,7 @@ pub(super) async fn rating_history(
                 })
                 .collect();
             serde_json::json!({
-                "name": super::game_json::perf_name(speed.as_str()),
+                "name": perf_name(speed.as_str()),
                 "points": points,
             })
         })
