@@ -43,7 +43,7 @@ pub struct Report {
 
 fn signals_of(keys: &str) -> Vec<Signal> {
     keys.split_ascii_whitespace()
-        .filter_map(|k| serde_json::from_value(serde_json::Value::String(k.to_owned())).ok())
+        .filter_map(Signal::from_key)
         .collect()
 }
 

@@ -11,7 +11,7 @@ use plyyard_engine_time::Reviews;
 use plyyard_engine_time::reviews::Progress;
 use plyyard_game::shakmaty::Color;
 use plyyard_live::cluster::Cluster;
-use plyyard_moderation::fairplay::{Side, Signals, verdict};
+use plyyard_moderation::fairplay::{Side, Signal, Signals, verdict};
 use plyyard_review::Review;
 use plyyard_store::reviews::{self as review_store, replay};
 use plyyard_store::{FairPlayRow, GameRow, MoveRow, Store, StoreError, now_ms};
@@ -248,11 +248,8 @@ fn rows_of(
 /// The keys of the signals raised, separated by spaces.
 fn keys(s: &Signals) -> String {
     s.raised()
-        .iter()
-        .filter_map(|sig| match serde_json::to_value(sig) {
-            Ok(serde_json::Value::String(k)) => Some(k),
-            _ => None,
-        })
+        .into_iter()
+        .map(Signal::key)
         .collect::<Vec<_>>()
         .join(" ")
 }

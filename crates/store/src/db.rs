@@ -12,6 +12,20 @@ use crate::backend::{Backend, begin_write};
 use crate::error::StoreError;
 use crate::writer;
 
+/// Length of the random ids of reports, warnings, log entries and
+/// notifications the store writes itself.
+const ID_LEN: usize = 12;
+
+/// A new random id (base62, [`ID_LEN`] characters).
+pub(crate) fn new_id() -> String {
+    use rand::Rng;
+    rand::rng()
+        .sample_iter(&rand::distr::Alphanumeric)
+        .take(ID_LEN)
+        .map(char::from)
+        .collect()
+}
+
 /// The storage handle; cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Store {

@@ -4,23 +4,12 @@
 //! either applied and logged or neither. Names of roles, marks, reasons
 //! and actions are `plyyard-moderation`'s, passed here as text.
 
-use rand::Rng;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use crate::db::Store;
+use crate::db::new_id;
 use crate::error::StoreError;
-
-/// Length of the random ids of reports, warnings and log entries.
-const ID_LEN: usize = 12;
-
-fn new_id() -> String {
-    rand::rng()
-        .sample_iter(&rand::distr::Alphanumeric)
-        .take(ID_LEN)
-        .map(char::from)
-        .collect()
-}
 
 /// Who acts: a moderator's account id, or `None` for the operator's
 /// command line.
@@ -709,7 +698,7 @@ async fn set_mark_in(
         }
     }
     if mark == "engine" {
-        let refunds = crate::refunds::refund_in(tx, target, now, new_id).await?;
+        let refunds = crate::refunds::refund_in(tx, target, now).await?;
         if !refunds.is_empty() {
             tracing::info!(player = %target, refunds = refunds.len(), "engine mark: rating points refunded");
         }

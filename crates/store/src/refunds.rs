@@ -42,7 +42,6 @@ pub(crate) async fn refund_in(
     tx: &mut Transaction<'static, Any>,
     cheater: &str,
     now: i64,
-    new_id: impl Fn() -> String,
 ) -> Result<Vec<Refund>, StoreError> {
     let rows = sqlx::query(
         "SELECT op.player_id, op.speed, op.rating_before, op.rating_after, op.games_before \
@@ -80,7 +79,7 @@ pub(crate) async fn refund_in(
                 "INSERT INTO notifications (id, player_id, kind, content, seen, created_at) \
                  VALUES ($1, $2, 'refund', $3, FALSE, $4)",
             )
-            .bind(new_id())
+            .bind(crate::db::new_id())
             .bind(&victim)
             .bind(content)
             .bind(now)

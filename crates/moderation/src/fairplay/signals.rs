@@ -85,6 +85,37 @@ pub enum Signal {
     NoFastMoves,
 }
 
+impl Signal {
+    /// Every signal, in the order [`Signals::raised`] lists them.
+    pub const ALL: [Signal; 7] = [
+        Signal::LowLoss,
+        Signal::AlwaysAhead,
+        Signal::HighBlurs,
+        Signal::ModerateBlurs,
+        Signal::FlatTimes,
+        Signal::SteadyTimes,
+        Signal::NoFastMoves,
+    ];
+
+    /// Its name in the API and the store.
+    pub fn key(self) -> &'static str {
+        match self {
+            Signal::LowLoss => "lowLoss",
+            Signal::AlwaysAhead => "alwaysAhead",
+            Signal::HighBlurs => "highBlurs",
+            Signal::ModerateBlurs => "moderateBlurs",
+            Signal::FlatTimes => "flatTimes",
+            Signal::SteadyTimes => "steadyTimes",
+            Signal::NoFastMoves => "noFastMoves",
+        }
+    }
+
+    /// The signal named `key`.
+    pub fn from_key(key: &str) -> Option<Signal> {
+        Signal::ALL.into_iter().find(|s| s.key() == key)
+    }
+}
+
 /// The signals raised by one side of one game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -132,20 +163,22 @@ impl Signals {
         })
     }
 
-    /// The signals raised, in a fixed order.
+    /// The signals raised, in [`Signal::ALL`] order.
     pub fn raised(&self) -> Vec<Signal> {
-        [
-            (self.low_loss, Signal::LowLoss),
-            (self.always_ahead, Signal::AlwaysAhead),
-            (self.high_blurs, Signal::HighBlurs),
-            (self.moderate_blurs, Signal::ModerateBlurs),
-            (self.flat_times, Signal::FlatTimes),
-            (self.steady_times, Signal::SteadyTimes),
-            (self.no_fast_moves, Signal::NoFastMoves),
-        ]
-        .into_iter()
-        .filter_map(|(on, s)| on.then_some(s))
-        .collect()
+        let on = [
+            self.low_loss,
+            self.always_ahead,
+            self.high_blurs,
+            self.moderate_blurs,
+            self.flat_times,
+            self.steady_times,
+            self.no_fast_moves,
+        ];
+        Signal::ALL
+            .into_iter()
+            .zip(on)
+            .filter_map(|(s, on)| on.then_some(s))
+            .collect()
     }
 }
 
@@ -353,6 +386,15 @@ mod tests {
         s.estimated_secs = 0;
         let r = Signals::of(&s).unwrap();
         assert!(!r.high_blurs && !r.moderate_blurs, "only with a clock");
+    }
+
+    #[test]
+    fn signal_keys_are_their_json_names() {
+        for s in Signal::ALL {
+            assert_eq!(Signal::from_key(s.key()), Some(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.key());
+        }
+        assert_eq!(Signal::from_key("fastHands"), None);
     }
 
     #[test]
