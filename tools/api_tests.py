@@ -661,6 +661,47 @@ def raw_json(token, method, path, **kw):
     return r.status_code, r.json()
 
 
+class GameSearch(Base):
+    def test_games_of_a_player_by_opponent_colour_and_perf(self):
+        an, bn, cn = self.name("find"), self.name("foe"), self.name("other")
+        (a, at), (b, _), (c, _) = player(an), player(bn), player(cn)
+        a_events = Feed(a.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        c_events = Feed(c.board.stream_incoming_events())
+        # A plays White against B and Black against C (5+3 casual games, blitz).
+        vs_b = self.challenge_game(a, b, bn, a_events, b_events, color="white")
+        vs_c = self.challenge_game(a, c, cn, a_events, c_events, color="black")
+        for gid in (vs_b, vs_c):
+            a.board.resign_game(gid)
+        time.sleep(0.3)
+
+        def ids(**kw):
+            return [g["id"] for g in a.games.export_by_player(an, as_pgn=False, **kw)]
+
+        self.assertEqual(ids(), [vs_c, vs_b])
+        self.assertEqual(ids(vs=bn), [vs_b])
+        self.assertEqual(ids(vs=cn.upper()), [vs_c])
+        self.assertEqual(ids(color="white"), [vs_b])
+        self.assertEqual(ids(color="black"), [vs_c])
+        self.assertEqual(ids(vs=bn, color="black"), [])
+        self.assertEqual(ids(perf_type="blitz"), [vs_c, vs_b])
+        self.assertEqual(ids(perf_type="bullet,rapid"), [])
+        self.assertEqual(ids(rated=True), [])
+        self.assertEqual(ids(rated=False, max=1), [vs_c])
+        self.assertEqual(ids(analysed=True), [])
+        self.assertEqual(ids(vs="nobody" + secrets.token_hex(3)), [])
+        # The exported games are the right ones, seen from their players.
+        [g] = list(a.games.export_by_player(an, as_pgn=False, vs=bn))
+        self.assertEqual(g["players"]["white"]["user"]["name"], an)
+        self.assertEqual(g["players"]["black"]["user"]["name"], bn)
+        # Bad filters are refused with a clear error.
+        for query, word in (("color=purple", "color"), ("perfType=speedy", "perfType"),
+                            ("rated=maybe", "rated"), ("analysed=2", "analysed")):
+            status, body = raw_json(at, "GET", f"/api/games/user/{an}?{query}")
+            self.assertEqual(status, 400, query)
+            self.assertIn(word, body["error"], query)
+
+
 class Teams(Base):
     def test_open_and_closed_clubs_through_berserk(self):
         lead_name, a_name, b_name = self.name("lead"), self.name("ann"), self.name("ben")

@@ -177,6 +177,14 @@ export interface GameListItem {
   updated_at: string;
   white: Seat;
   black: Seat;
+  /** Whether the game counted for ratings. */
+  rated: boolean;
+  /** Lichess's perf key (`bullet`, `blitz`, …, `correspondence`, `chess960`). */
+  perf: string;
+  /** The clock as written (`"3+2"`), null without one. */
+  clock: string | null;
+  /** What the game did to the listed player's rating (rated games). */
+  rating_diff: number | null;
 }
 
 /** One page of GET /api/users/{username}/games. */
@@ -400,8 +408,8 @@ export function ratingHistory(username: string): Promise<RatingHistory> {
 }
 
 /** Page `page` (from 1) of a player's games, newest first. */
-export function userGames(username: string, page: number): Promise<GamePage> {
-  return call('GET', `/api/users/${encodeURIComponent(username)}/games?page=${page}`);
+export function userGames(username: string, query: string): Promise<GamePage> {
+  return call('GET', `/api/users/${encodeURIComponent(username)}/games?${query}`);
 }
 
 /** Opens a table. */

@@ -184,7 +184,7 @@ export class App {
       case 'table':
         return compose(new TableCtrl(this.ctx, r.code), tableView);
       case 'profile':
-        return compose(new ProfileCtrl(this.ctx, r.username, r.n), profileView);
+        return compose(new ProfileCtrl(this.ctx, r.username, r.n, r.search), profileView);
       case 'review':
         return compose(new ReviewCtrl(this.ctx, r.id), reviewView);
       case 'analysis':

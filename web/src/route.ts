@@ -1,4 +1,5 @@
 //! Which page a URL shows (pure: no DOM, no page modules).
+import { type GameSearch, searchOf } from './game-search.js';
 
 /** The page number in a `?page=N` query (1 when absent or not a positive whole number). */
 export function pageParam(search: string): number {
@@ -13,7 +14,7 @@ export type Route =
   | { page: 'signup' }
   | { page: 'login' }
   | { page: 'account' }
-  | { page: 'profile'; username: string; n: number }
+  | { page: 'profile'; username: string; n: number; search: GameSearch }
   | { page: 'multiplayer' }
   | { page: 'table'; code: string }
   /** The review of a finished game. */
@@ -72,7 +73,7 @@ export function route(pathname: string, search = ''): Route {
   if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
   if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);
-  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search) };
+  if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search), search: searchOf(search) };
   m = /^\/t\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'table', code: decodeURIComponent(m[1]!) };
   m = /^\/learn(?:\/([^/]+))?\/?$/.exec(pathname);

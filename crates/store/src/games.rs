@@ -214,31 +214,6 @@ impl Store {
         .collect()
     }
 
-    /// A page of a player's games, newest first: `limit` games after
-    /// skipping `offset`.
-    ///
-    /// # Errors
-    /// A database failure or a corrupt row.
-    pub async fn games_page(
-        &self,
-        player: &str,
-        offset: u64,
-        limit: u32,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE white_player = $1 OR black_player = $1 \
-             ORDER BY created_at DESC, id LIMIT $2 OFFSET $3"
-        ))
-        .bind(player)
-        .bind(i64::from(limit))
-        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(game_from_row)
-        .collect()
-    }
-
     /// A player's ongoing games, most recently changed first, at most
     /// `limit`.
     ///
@@ -263,40 +238,6 @@ impl Store {
         .collect()
     }
 
-    /// A page of the games `player` played (white or black) created in
-    /// `since..=until`, newest first (by id among equals), after the game
-    /// `after` (its creation time and id) when given: paging by this key
-    /// never skips nor repeats a game, however many share a time.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn games_created_page(
-        &self,
-        player: &str,
-        (since, until): (i64, i64),
-        after: Option<(i64, &str)>,
-        limit: u32,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        let (at, id) = after.unwrap_or((until.saturating_add(1), ""));
-        sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games \
-             WHERE (white_player = $1 OR black_player = $1) \
-             AND created_at >= $2 AND created_at <= $3 \
-             AND (created_at < $4 OR (created_at = $4 AND id > $5)) \
-             ORDER BY created_at DESC, id LIMIT $6"
-        ))
-        .bind(player)
-        .bind(since)
-        .bind(until)
-        .bind(at)
-        .bind(id)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(game_from_row)
-        .collect()
-    }
 }
 
 /// Inserts a new game with no moves, through `e` (the pool or a
@@ -337,7 +278,7 @@ where
     Ok(())
 }
 
-const GAME_COLUMNS: &str = "id, kind, white_player, black_player, level, rules, variant, position, \
+pub(crate) const GAME_COLUMNS: &str = "id, kind, white_player, black_player, level, rules, variant, position, \
      initial_fen, status, result, reason, plies, version, created_at, updated_at, table_code, \
      CAST(rated AS INTEGER), initial_ms, increment_ms";
 
@@ -380,7 +321,7 @@ fn move_from_row(r: &AnyRow) -> Result<MoveRow, StoreError> {
     })
 }
 
-fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
+pub(crate) fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
     let corrupt = |detail: &str| StoreError::Corrupt {
         table: "games",
         detail: detail.to_owned(),

@@ -263,6 +263,41 @@ impl Store {
         Ok(out)
     }
 
+    /// What each of `games` did to `player`'s rating, rounded as shown
+    /// (rating after minus rating before); games that were not rated for
+    /// them are left out.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn rating_diffs(
+        &self,
+        player: &str,
+        games: &[&str],
+    ) -> Result<std::collections::HashMap<String, i64>, StoreError> {
+        if games.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        let list: Vec<String> = (0..games.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT game_id, rating_before, rating_after FROM rating_changes \
+             WHERE player_id = $1 AND game_id IN ({})",
+            list.join(", ")
+        );
+        let mut q = sqlx::query(&sql).bind(player);
+        for g in games {
+            q = q.bind(*g);
+        }
+        let rows = q.fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                let (before, after): (f64, f64) = (r.try_get(1)?, r.try_get(2)?);
+                #[allow(clippy::cast_possible_truncation)]
+                let diff = (after.round() - before.round()) as i64;
+                Ok((r.try_get(0)?, diff))
+            })
+            .collect()
+    }
+
     /// What rating `game_id` did, if it was rated.
     ///
     /// # Errors

@@ -331,17 +331,23 @@ async fn recent_games_are_newest_first_and_settings_stick() {
         store.insert_game(&sample("c", "p2", 20)).await.unwrap();
         let ids = |rows: Vec<GameRow>| rows.into_iter().map(|g| g.id).collect::<Vec<_>>();
         assert_eq!(ids(store.recent_games("p1", 50).await.unwrap()), ["b", "a"]);
-        assert_eq!(ids(store.games_page("p1", 1, 5).await.unwrap()), ["a"]);
+        let all = GameFilter::default();
+        assert_eq!(ids(store.search_games("p1", &all, 1, 5).await.unwrap()), ["a"]);
+        let between = |since, until| GameFilter {
+            since: Some(since),
+            until: Some(until),
+            ..GameFilter::default()
+        };
         assert_eq!(
             ids(store
-                .games_created_page("p1", (10, 29), None, 5)
+                .search_games_after("p1", &between(10, 29), None, 5)
                 .await
                 .unwrap()),
             ["a"]
         );
         assert_eq!(
             ids(store
-                .games_created_page("p1", (0, 100), None, 1)
+                .search_games_after("p1", &between(0, 100), None, 1)
                 .await
                 .unwrap()),
             ["b"]
@@ -349,11 +355,11 @@ async fn recent_games_are_newest_first_and_settings_stick() {
         // The next page starts after the last game seen, even at one time.
         store.insert_game(&sample("b2", "p1", 30)).await.unwrap();
         let first = store
-            .games_created_page("p1", (0, 100), None, 1)
+            .search_games_after("p1", &between(0, 100), None, 1)
             .await
             .unwrap();
         let rest = store
-            .games_created_page("p1", (0, 100), Some((30, &first[0].id)), 5)
+            .search_games_after("p1", &between(0, 100), Some((30, &first[0].id)), 5)
             .await
             .unwrap();
         assert_eq!(
@@ -1489,5 +1495,91 @@ async fn fair_play_verdicts_are_stored_once_and_the_walk_passes_them() {
         assert_eq!(store.fair_play_of("bob", 10).await.unwrap(), [black]);
         assert_eq!(store.rated_game_count("ann").await.unwrap(), 1);
         assert_eq!(store.rated_game_count("nobody").await.unwrap(), 0);
+    }
+}
+
+#[tokio::test]
+async fn game_searches_keep_what_each_filter_names() {
+    use plyyard_game::TimeControl;
+    for (_dir, store) in stores().await {
+        for p in ["me", "ann", "bob"] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        // (id, white, black, clock, rated, result, chess960)
+        let games = [
+            ("g1", "me", "ann", Some(TimeControl::PRESET_1_0), true, GameResult::WhiteWins, false),
+            ("g2", "bob", "me", Some(TimeControl::PRESET_3_2), false, GameResult::WhiteWins, false),
+            ("g3", "ann", "me", Some(TimeControl::PRESET_10_5), true, GameResult::Draw, false),
+            ("g4", "me", "bob", Some(TimeControl::PRESET_30_20), false, GameResult::BlackWins, true),
+            ("g5", "me", "ann", None, false, GameResult::Aborted, false),
+        ];
+        for (i, (id, w, b, clock, rated, result, c960)) in games.into_iter().enumerate() {
+            let at = 10 * (i as i64 + 1);
+            let mut g = sample(id, w, at);
+            g.black_player = Some(b.into());
+            g.level = None;
+            g.kind = if clock.is_some() { GameKind::Table } else { GameKind::Computer };
+            g.table = clock.map(|control| TableGame {
+                code: format!("T{id}"),
+                rated,
+                control,
+            });
+            if c960 {
+                g.variant = Variant::Chess960;
+                g.position = Some(518);
+            }
+            store.insert_game(&g).await.unwrap();
+            if result != GameResult::Aborted {
+                let mut s = g.summary.clone();
+                s.status = GameStatus::Ended;
+                s.result = result;
+                s.reason = Some(Reason::Resignation);
+                s.version = 1;
+                store.update_game(id, 0, &s).await.unwrap();
+            }
+        }
+        let review = reviews::StoredReview {
+            format: 1,
+            analysis: "{}".into(),
+            created_at: 1,
+        };
+        reviews::save_review(&store, "g3", &review).await.unwrap();
+        let found = |f: GameFilter| {
+            let store = store.clone();
+            async move {
+                let rows = store.search_games("me", &f, 0, 50).await.unwrap();
+                rows.into_iter().map(|g| g.id).collect::<Vec<_>>()
+            }
+        };
+        let all = GameFilter::default();
+        assert_eq!(found(all.clone()).await, ["g5", "g4", "g3", "g2", "g1"]);
+        let vs_ann = GameFilter { vs: Some("ann".into()), ..all.clone() };
+        assert_eq!(found(vs_ann.clone()).await, ["g5", "g3", "g1"]);
+        let white = GameFilter { white: Some(true), ..vs_ann.clone() };
+        assert_eq!(found(white).await, ["g5", "g1"]);
+        let black = GameFilter { white: Some(false), ..all.clone() };
+        assert_eq!(found(black).await, ["g3", "g2"]);
+        let won = GameFilter { outcome: Some(Outcome::Win), ..all.clone() };
+        assert_eq!(found(won).await, ["g1"]);
+        let lost = GameFilter { outcome: Some(Outcome::Loss), ..all.clone() };
+        assert_eq!(found(lost).await, ["g4", "g2"]);
+        let drawn = GameFilter { outcome: Some(Outcome::Draw), ..all.clone() };
+        assert_eq!(found(drawn).await, ["g3"]);
+        let fast = GameFilter { perfs: vec!["bullet", "blitz"], ..all.clone() };
+        assert_eq!(found(fast).await, ["g2", "g1"]);
+        let slow = GameFilter { perfs: vec!["rapid", "classical", "correspondence"], ..all.clone() };
+        assert_eq!(found(slow).await, ["g5", "g3"]);
+        let c960 = GameFilter { perfs: vec!["chess960"], ..all.clone() };
+        assert_eq!(found(c960).await, ["g4"]);
+        let rated = GameFilter { rated: Some(true), ..all.clone() };
+        assert_eq!(found(rated).await, ["g3", "g1"]);
+        let casual = GameFilter { rated: Some(false), ended_only: true, ..all.clone() };
+        assert_eq!(found(casual).await, ["g4", "g2"]);
+        let analysed = GameFilter { analysed: Some(true), ..all.clone() };
+        assert_eq!(found(analysed).await, ["g3"]);
+        let dated = GameFilter { since: Some(20), until: Some(40), ..all.clone() };
+        assert_eq!(found(dated).await, ["g4", "g3", "g2"]);
+        let none = GameFilter { vs: Some("bob".into()), rated: Some(true), ..all };
+        assert!(found(none).await.is_empty());
     }
 }

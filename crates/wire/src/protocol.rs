@@ -263,6 +263,15 @@ pub struct GameListItem {
     pub white: SeatJson,
     /// Who played Black.
     pub black: SeatJson,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+    /// Lichess's perf key of the game (`bullet`, `blitz`, …, `chess960`;
+    /// `correspondence` without a clock).
+    pub perf: &'static str,
+    /// The clock as written, base minutes `+` increment seconds (`"3+2"`).
+    pub clock: Option<String>,
+    /// What the game did to the listed player's rating (rated games).
+    pub rating_diff: Option<i64>,
 }
 
 /// A line of `/api/my-games`.

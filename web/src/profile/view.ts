@@ -12,7 +12,9 @@ import { challengeView } from './challenge-view.js';
 import { reportView } from './report-view.js';
 import type { ProfileCtrl } from './ctrl.js';
 import { ratingGraph } from './graph.js';
+import { isFiltered } from '../game-search.js';
 import { relationsView } from './relations-view.js';
+import { searchView } from './search-view.js';
 
 function seatView(seat: Seat): VNode {
   if (seat.kind === 'user' && seat.name) return h('a.seat', { attrs: { href: profilePath(seat.name) } }, seat.name);
@@ -32,8 +34,11 @@ function gameItem(g: GameListItem): VNode {
   const href = `/game/${encodeURIComponent(g.id)}`;
   return h('li.profile-game', { attrs: { 'data-testid': 'profile-game', 'data-id': g.id } }, [
     h('span.profile-players', parts.filter((p) => p !== '')),
-    h('span.profile-meta.muted', [t(`variant.${g.variant}` as Key), tp('home.recent.moves', Math.ceil(g.plies / 2)), dateTime(g.updated_at || g.created_at)].filter(Boolean).join(' · ')),
-    h('span.profile-result', { attrs: { 'data-testid': 'profile-result' } }, [outcome.headline, outcome.reason].filter(Boolean).join(', ')),
+    h('span.profile-meta.muted', [t(`variant.${g.variant}` as Key), g.clock, g.kind === 'table' ? t(g.rated ? 'multiplayer.rated' : 'multiplayer.casual') : null, tp('home.recent.moves', Math.ceil(g.plies / 2)), dateTime(g.updated_at || g.created_at)].filter(Boolean).join(' · ')),
+    h('span.profile-result', [
+      h('span', { attrs: { 'data-testid': 'profile-result' } }, [outcome.headline, outcome.reason].filter(Boolean).join(', ')),
+      g.rating_diff === null ? null : h(`span.rating-change.${g.rating_diff >= 0 ? 'up' : 'down'}`, { attrs: { 'data-testid': 'profile-rating-diff' } }, ` ${g.rating_diff >= 0 ? '+' : '−'}${Math.abs(g.rating_diff)}`),
+    ]),
     h('span.profile-links', [
       h('a.button', { attrs: { href, 'data-testid': 'profile-game-link' } }, t('profile.open')),
       h('a.button', { attrs: { href: pgnUrl(g.id), download: `plyyard-${g.id}.pgn`, 'data-testid': 'profile-game-pgn' } }, t('profile.pgn')),
@@ -52,7 +57,6 @@ export function profileView(ctrl: ProfileCtrl): VNode {
   const page = ctrl.games;
   if (!user || !page) return h('p.muted.loading', { attrs: { 'aria-busy': 'true' } }, '…');
   const joined = new Date(user.created_at);
-  const base = profilePath(user.username);
   return h('section.card.profile', { attrs: { 'data-testid': 'profile', 'aria-labelledby': 'profile-name' } }, [
     h('h1', { attrs: { id: 'profile-name', 'data-testid': 'profile-name' } }, user.username),
     user.closed ? h('p.notice', { attrs: { 'data-testid': 'profile-closed' } }, t('profile.closed')) : null,
@@ -83,12 +87,13 @@ export function profileView(ctrl: ProfileCtrl): VNode {
     ratingGraph(ctrl.history),
     relationsView(ctrl.relations),
     h('h2', [t('profile.games'), page.page > 1 ? h('span.muted.small', ` · ${t('profile.page', { n: page.page })}`) : null]),
+    searchView(ctrl),
     page.games.length === 0
-      ? h('p.muted', { attrs: { 'data-testid': 'profile-empty' } }, t('profile.empty'))
+      ? h('p.muted', { attrs: { 'data-testid': 'profile-empty' } }, t(isFiltered(ctrl.search) ? 'search.none' : 'profile.empty'))
       : h('ul.profile-games', { attrs: { 'data-testid': 'profile-games' } }, page.games.map(gameItem)),
     h('nav.pager', [
-      page.page > 1 ? h('a.button', { attrs: { href: page.page === 2 ? base : `${base}?page=${page.page - 1}`, 'data-testid': 'profile-prev' } }, t('profile.prev')) : null,
-      page.more ? h('a.button', { attrs: { href: `${base}?page=${page.page + 1}`, 'data-testid': 'profile-more' } }, t('profile.more')) : null,
+      page.page > 1 ? h('a.button', { attrs: { href: ctrl.pageHref(page.page - 1), 'data-testid': 'profile-prev' } }, t('profile.prev')) : null,
+      page.more ? h('a.button', { attrs: { href: ctrl.pageHref(page.page + 1), 'data-testid': 'profile-more' } }, t('profile.more')) : null,
     ]),
   ]);
 }

@@ -206,6 +206,29 @@ test('two players join, are paired, their games open by themselves, White goes b
   await b.page.locator('[data-testid="profile-rating-graph"] [data-speed="blitz"][data-points="1"]').waitFor();
   assert.equal(await b.page.getByTestId('profile-results-blitz').textContent(), ' · 1 won, 0 drawn, 0 lost');
   await shot(b.page, 'profile-rating-graph');
+  // The game in the list: its clock, rated, and what it did to the winner's rating.
+  const listed = b.page.locator(`[data-testid="profile-game"][data-id="${gameId}"]`);
+  assert.match((await listed.locator('.profile-meta').textContent()) ?? '', /3\+2 · Rated/);
+  assert.match((await listed.getByTestId('profile-rating-diff').textContent()) ?? '', /^ \+\d+$/);
+  // The game search: the loser's won blitz games against the winner are none, the lost ones this game.
+  await b.page.goto(`/@/${loser}`);
+  await b.page.getByTestId('games-search').locator('summary').click();
+  await b.page.getByTestId('search-vs').fill(winner);
+  await b.page.getByTestId('search-perfType').selectOption('blitz');
+  await b.page.getByTestId('search-result').selectOption('win');
+  await b.page.getByTestId('search-submit').click();
+  await b.page.waitForURL((u) => u.pathname === `/@/${loser}` && u.searchParams.get('result') === 'win');
+  await b.page.getByTestId('profile-empty').filter({ hasText: 'No game matches this search.' }).waitFor();
+  await b.page.getByTestId('search-result').selectOption('loss');
+  await b.page.getByTestId('search-submit').click();
+  await b.page.locator(`[data-testid="profile-game"][data-id="${gameId}"]`).waitFor();
+  assert.equal(await b.page.getByTestId('profile-game').count(), 1);
+  assert.match((await b.page.getByTestId('profile-rating-diff').textContent()) ?? '', /^ −\d+$/);
+  // Cleared, every game of the loser is listed again.
+  await b.page.getByTestId('search-clear').click();
+  await b.page.waitForURL((u) => u.pathname === `/@/${loser}` && u.search === '');
+  await b.page.locator(`[data-testid="profile-game"][data-id="${gameId}"]`).waitFor();
+  assert.equal(await b.page.getByTestId('games-search').getAttribute('open'), null);
   await done(a.context, a.page);
   await done(b.context, b.page);
 });

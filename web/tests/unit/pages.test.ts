@@ -6,6 +6,7 @@ import { ApiError } from '../../src/api.js';
 import { accountErrorText } from '../../src/account/errors.js';
 import { useLang } from '../../src/i18n.js';
 import { isAborted, isReviewable, outcomeText, resultText } from '../../src/result.js';
+import { apiQuery, dayMillis, isFiltered, searchOf, searchQuery } from '../../src/game-search.js';
 import { pageParam, route } from '../../src/route.js';
 import { seatName } from '../../src/seat.js';
 
@@ -16,8 +17,8 @@ test('paths route to their pages', () => {
   assert.deepEqual(route('/signup'), { page: 'signup' });
   assert.deepEqual(route('/login'), { page: 'login' });
   assert.deepEqual(route('/account'), { page: 'account' });
-  assert.deepEqual(route('/@/Alice_1'), { page: 'profile', username: 'Alice_1', n: 1 });
-  assert.deepEqual(route('/@/Alice_1', '?page=3'), { page: 'profile', username: 'Alice_1', n: 3 });
+  assert.deepEqual(route('/@/Alice_1'), { page: 'profile', username: 'Alice_1', n: 1, search: {} });
+  assert.deepEqual(route('/@/Alice_1', '?page=3&vs=bob&color=white&x=1'), { page: 'profile', username: 'Alice_1', n: 3, search: { vs: 'bob', color: 'white' } });
   assert.deepEqual(route('/nowhere/at/all'), { page: 'home' });
 });
 
@@ -25,6 +26,21 @@ test('the profile page number is a whole number from 1', () => {
   assert.equal(pageParam(''), 1);
   assert.equal(pageParam('?page=2'), 2);
   for (const bad of ['?page=0', '?page=-1', '?page=1.5', '?page=x']) assert.equal(pageParam(bad), 1, bad);
+});
+
+test('a game search keeps its filters in the URL and asks the API in milliseconds', () => {
+  assert.deepEqual(searchOf('?vs=%20bob%20&result=&since=2026-12-01&until=soon&perfType=blitz'), { vs: 'bob', since: '2026-12-01', perfType: 'blitz' });
+  assert.equal(searchQuery({ vs: 'bob', rated: 'true' }, 2), 'vs=bob&rated=true&page=2');
+  assert.equal(searchQuery({}), '');
+  assert.equal(isFiltered({}), false);
+  assert.equal(isFiltered({ analysed: 'false' }), true);
+  const since = dayMillis('2026-12-01')!;
+  const until = dayMillis('2026-12-01', true)!;
+  assert.equal(until - since, 24 * 3600 * 1000 - 1);
+  assert.equal(new Date(since).getDate(), 1);
+  assert.equal(new Date(until).getDate(), 1);
+  assert.equal(dayMillis('2026-13-45x'), null);
+  assert.equal(apiQuery({ color: 'black', since: '2026-12-01' }, 3), `page=3&color=black&since=${since}`);
 });
 
 test('seats are named: user, computer level, anonymous, deleted', async () => {

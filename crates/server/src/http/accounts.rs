@@ -23,6 +23,7 @@ use crate::identity::{
     IdentityChanged, PlayerId, SESSION_TTL_MS, Session, Sessions, clear_player_cookie,
     new_session_id, session_cookie,
 };
+use crate::lichess::game_search::SearchQuery;
 use crate::protocol::{GameListItem, SeatJson};
 use crate::security::ClientIp;
 use crate::{AppState, Shared};
@@ -463,6 +464,10 @@ async fn user(
 #[derive(Deserialize)]
 struct PageQuery {
     page: Option<u64>,
+    /// Games created at or after this Unix millisecond.
+    since: Option<i64>,
+    /// Games created at or before this Unix millisecond.
+    until: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -476,8 +481,12 @@ async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
     q: Result<Query<PageQuery>, axum::extract::rejection::QueryRejection>,
+    search: Result<Query<SearchQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<GamesPage>, ApiError> {
-    let Query(q) = q.map_err(|_| ApiError::bad_request("`page` must be a positive integer"))?;
+    let Query(q) = q.map_err(|_| {
+        ApiError::bad_request("`page` must be a positive integer, `since` and `until` Unix ms")
+    })?;
+    let Query(search) = search.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let page = q.page.unwrap_or(1);
     if !(1..=MAX_PAGE).contains(&page) {
         return Err(ApiError::bad_request(format!(
@@ -485,19 +494,38 @@ async fn user_games(
         )));
     }
     let account = named(&state.store, &name).await?;
+    let Some(filter) = search.filter(&state.store).await? else {
+        return Ok(Json(GamesPage {
+            games: Vec::new(),
+            page,
+            more: false,
+        }));
+    };
+    let filter = plyyard_store::GameFilter {
+        since: q.since,
+        until: q.until,
+        ..filter
+    };
     let offset = (page - 1) * u64::from(PAGE_SIZE);
     let mut rows = state
         .store
-        .games_page(&account.player_id, offset, PAGE_SIZE + 1)
+        .search_games(&account.player_id, &filter, offset, PAGE_SIZE + 1)
         .await?;
     let more = rows.len() > PAGE_SIZE as usize;
     rows.truncate(PAGE_SIZE as usize);
+    let rated: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.table.as_ref().is_some_and(|t| t.rated))
+        .map(|r| r.id.as_str())
+        .collect();
+    let diffs = state.store.rating_diffs(&account.player_id, &rated).await?;
     let mut names: HashMap<Option<String>, SeatJson> = HashMap::new();
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
         let white = seat(&state, &mut names, &row, row.white_player.clone()).await?;
         let black = seat(&state, &mut names, &row, row.black_player.clone()).await?;
-        games.push(list_item(row, white, black));
+        let diff = diffs.get(&row.id).copied();
+        games.push(list_item(row, white, black, diff));
     }
     Ok(Json(GamesPage { games, page, more }))
 }
@@ -524,8 +552,23 @@ async fn seat(
     Ok(s)
 }
 
-fn list_item(g: GameRow, white: SeatJson, black: SeatJson) -> GameListItem {
+fn list_item(g: GameRow, white: SeatJson, black: SeatJson, diff: Option<i64>) -> GameListItem {
+    let control = g.table.as_ref().map(|t| t.control);
+    let perf = if g.variant == plyyard_game::Variant::Chess960 {
+        "chess960"
+    } else {
+        control.map_or("correspondence", |c| {
+            crate::lichess::game_json::speed(
+                u64::from(c.base_secs()) * 1000,
+                u64::from(c.increment_secs()) * 1000,
+            )
+        })
+    };
     GameListItem {
+        rated: g.table.as_ref().is_some_and(|t| t.rated),
+        perf,
+        clock: control.map(|c| format!("{}+{}", c.minutes_text(), c.increment_secs())),
+        rating_diff: diff,
         id: g.id,
         kind: g.kind.as_str(),
         level: g.level.map(plyyard_engine::Level::as_str),

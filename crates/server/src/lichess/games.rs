@@ -17,10 +17,11 @@ use tokio::sync::mpsc;
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
 use super::game_json::{self, Player, PlayerGameJson};
+use super::game_search::SearchQuery;
 use super::game_stream::{NDJSON, game_error, line, ndjson_response};
 use crate::identity::PlayerId;
 use crate::state::{AppState, Shared};
-use plyyard_store::{GameKind, GameRow, now_ms};
+use plyyard_store::{GameFilter, GameKind, GameRow, now_ms};
 use plyyard_wire::protocol::{GameState, Sides};
 
 /// Ongoing games `/api/account/playing` lists by default (as lichess).
@@ -315,15 +316,18 @@ pub(super) struct UserGamesQuery {
 /// `GET /api/games/user/{username}`: the user's games, newest first,
 /// streamed as PGN or as NDJSON (`Accept: application/x-ndjson`);
 /// `max` (at most [`EXPORT_MAX`]), `since` and `until` in Unix ms, finished
-/// games only unless `ongoing=true`.
+/// games only unless `ongoing=true`, and lichess's filters (`vs`, `color`,
+/// `rated`, `perfType`, `analysed`; [`SearchQuery`]).
 pub(super) async fn user_games(
     State(state): State<AppState>,
     reader: super::caller::Reader,
     Path(name): Path<String>,
     headers: HeaderMap,
     q: Result<Query<UserGamesQuery>, axum::extract::rejection::QueryRejection>,
+    search: Result<Query<SearchQuery>, axum::extract::rejection::QueryRejection>,
 ) -> LiResult<Response> {
     let Query(q) = q.map_err(|e| LiError::bad_request(e.body_text()))?;
+    let Query(search) = search.map_err(|e| LiError::bad_request(e.body_text()))?;
     // An export of many games counts as several reads.
     reader
         .count(
@@ -350,16 +354,26 @@ pub(super) async fn user_games(
     if since > until {
         return Err(LiError::bad_request("since is after until"));
     }
+    let filter = search.filter(&state.store).await?.map(|f| GameFilter {
+        since: Some(since),
+        until: Some(until),
+        ended_only: !ongoing,
+        played_here: true,
+        ..f
+    });
     let (tx, rx) = mpsc::channel::<Bytes>(4);
     let shared = std::sync::Arc::clone(&state.0);
     tokio::spawn(async move {
+        let Some(filter) = filter else {
+            return;
+        };
         let mut sent = 0;
         let mut after: Option<(i64, String)> = None;
         while sent < max {
             let key = after.as_ref().map(|(t, id)| (*t, id.as_str()));
             let page = match shared
                 .store
-                .games_created_page(&account.player_id, (since, until), key, EXPORT_PAGE)
+                .search_games_after(&account.player_id, &filter, key, EXPORT_PAGE)
                 .await
             {
                 Ok(p) => p,
@@ -375,11 +389,6 @@ pub(super) async fn user_games(
             for row in &page {
                 if sent >= max {
                     break;
-                }
-                let shown = row.kind != GameKind::Imported
-                    && (ongoing || row.summary.status.as_str() != "ongoing");
-                if !shown {
-                    continue;
                 }
                 match export_one(&shared, row, wants).await {
                     Ok(bytes) => {

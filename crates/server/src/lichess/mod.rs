@@ -37,6 +37,7 @@ mod chat;
 pub mod error;
 mod game_event;
 pub mod game_json;
+pub mod game_search;
 pub mod game_stream;
 mod games;
 pub mod inbox;
