@@ -600,6 +600,27 @@ class Clocks(Base):
                 (today, today - datetime.timedelta(days=1)),
             )
             self.assertEqual(point.rating, perfs["bullet"]["rating"])
+        # The perf pages: the winner's best win and the loser's worst loss are this game.
+        for name, won, other in ((bn, True, an), (an, False, bn)):
+            perf = a.users.get_user_performance(name, "bullet")
+            self.assertEqual(perf["user"]["name"], name)
+            self.assertEqual(perf["perf"]["nb"], 1)
+            stat = perf["stat"]
+            self.assertEqual(stat["perfType"], {"key": "bullet", "name": "Bullet"})
+            count = stat["count"]
+            self.assertEqual((count["all"], count["rated"], count["win"], count["loss"], count["draw"]),
+                             (1, 1, int(won), int(not won), 0))
+            self.assertEqual(stat["highest"]["gameId"], cid)
+            self.assertEqual(stat["highest"]["int"], a.users.get_public_data(name)["perfs"]["bullet"]["rating"])
+            notable = stat["bestWins" if won else "worstLosses"]["results"]
+            self.assertEqual([(r["gameId"], r["opId"]["name"], r["opRating"]) for r in notable], [(cid, other, 1500)])
+            self.assertEqual(stat["worstLosses" if won else "bestWins"]["results"], [])
+            run = stat["resultStreak"]["win" if won else "loss"]
+            self.assertEqual((run["cur"]["v"], run["max"]["v"], run["max"]["from"]["gameId"]), (1, 1, cid))
+            self.assertEqual(stat["playStreak"]["nb"]["cur"]["v"], 1)
+        status, body = raw_json(SERVER.token(an, "board:play"), "GET", f"/api/user/{an}/perf/atomic")
+        self.assertEqual(status, 404)
+        self.assertIn("No such perf", body["error"])
         # Players found by the beginning of their name, in any case, 3 letters at least.
         self.assertIn(an, a.users.get_by_autocomplete(an[:5].upper()))
         self.assertEqual(a.users.get_by_autocomplete(an[:2]), [])

@@ -407,6 +407,42 @@ export function ratingHistory(username: string): Promise<RatingHistory> {
   return call('GET', `/api/user/${encodeURIComponent(username)}/rating-history`);
 }
 
+/** A run of games in lichess's perf statistics (`v` games or seconds). */
+export interface PerfRun {
+  v: number;
+  from?: { at: string; gameId: string };
+  to?: { at: string; gameId: string };
+}
+
+/** A notable win or loss in lichess's perf statistics. */
+export interface PerfResult {
+  opRating: number;
+  opId: { id: string; name: string };
+  at: string;
+  gameId: string;
+}
+
+/** GET /api/user/{username}/perf/{perf}: lichess's `PerfStat`. */
+export interface PerfStat {
+  user: { name: string };
+  perf: { glicko: { rating: number; deviation: number; provisional: boolean }; nb: number; progress: number };
+  percentile: number;
+  stat: {
+    highest?: { int: number; at: string; gameId: string };
+    lowest?: { int: number; at: string; gameId: string };
+    bestWins: { results: PerfResult[] };
+    worstLosses: { results: PerfResult[] };
+    count: { all: number; rated: number; win: number; loss: number; draw: number; tour: number; berserk: number; opAvg: number; seconds: number };
+    resultStreak: { win: { cur: PerfRun; max: PerfRun }; loss: { cur: PerfRun; max: PerfRun } };
+    playStreak: { nb: { cur: PerfRun; max: PerfRun }; time: { cur: PerfRun; max: PerfRun } };
+  };
+}
+
+/** A player's statistics at one speed. */
+export function perfStat(username: string, speed: string): Promise<PerfStat> {
+  return call('GET', `/api/user/${encodeURIComponent(username)}/perf/${encodeURIComponent(speed)}`);
+}
+
 /** Page `page` (from 1) of a player's games, newest first. */
 export function userGames(username: string, query: string): Promise<GamePage> {
   return call('GET', `/api/users/${encodeURIComponent(username)}/games?${query}`);

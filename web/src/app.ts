@@ -47,6 +47,8 @@ import { modUserView } from './moderation/user-view.js';
 import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { multiplayerView } from './multiplayer/view.js';
 import { compose, type Ctx, type Page } from './page.js';
+import { PerfCtrl } from './perf/ctrl.js';
+import { perfView } from './perf/view.js';
 import { ProfileCtrl } from './profile/ctrl.js';
 import { profileView } from './profile/view.js';
 import { ReviewCtrl } from './review/ctrl.js';
@@ -183,6 +185,8 @@ export class App {
         return compose(new MultiplayerCtrl(this.ctx), multiplayerView);
       case 'table':
         return compose(new TableCtrl(this.ctx, r.code), tableView);
+      case 'perf':
+        return compose(new PerfCtrl(this.ctx, r.username, r.speed), perfView);
       case 'profile':
         return compose(new ProfileCtrl(this.ctx, r.username, r.n, r.search), profileView);
       case 'review':

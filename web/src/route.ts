@@ -15,6 +15,7 @@ export type Route =
   | { page: 'login' }
   | { page: 'account' }
   | { page: 'profile'; username: string; n: number; search: GameSearch }
+  | { page: 'perf'; username: string; speed: string }
   | { page: 'multiplayer' }
   | { page: 'table'; code: string }
   /** The review of a finished game. */
@@ -72,6 +73,8 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'training', angle: m[1] === undefined ? 'mix' : decodeURIComponent(m[1]) };
   if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
   if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
+  m = /^\/@\/([^/]+)\/perf\/(bullet|blitz|rapid|classical)\/?$/.exec(pathname);
+  if (m) return { page: 'perf', username: decodeURIComponent(m[1]!), speed: m[2]! };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);
   if (m) return { page: 'profile', username: decodeURIComponent(m[1]!), n: pageParam(search), search: searchOf(search) };
   m = /^\/t\/([^/]+)\/?$/.exec(pathname);

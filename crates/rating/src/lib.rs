@@ -24,6 +24,7 @@
 
 use plyyard_game::GameResult;
 pub mod history;
+pub mod perf_stat;
 pub mod refund;
 
 /// The speed a rating is for (bullet, blitz, rapid, classical), from `game`'s

@@ -3,6 +3,7 @@
 //! `/api/games/user/{username}` and the profile's game search), newest
 //! first, paged by keyset or by offset.
 
+use sqlx::Row;
 use sqlx::any::AnyArguments;
 use sqlx::query::Query;
 
@@ -133,7 +134,10 @@ impl GameFilter {
             w.and("CAST(rated AS INTEGER) = ?", Some(Arg::Int(i64::from(r))));
         }
         match self.analysed {
-            Some(true) => w.and("EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = games.id)", None),
+            Some(true) => w.and(
+                "EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = games.id)",
+                None,
+            ),
             Some(false) => w.and(
                 "NOT EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = games.id)",
                 None,
@@ -195,7 +199,10 @@ impl Store {
         offset: u64,
         limit: u32,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let Where { sql: clause, mut args } = filter.clause(player);
+        let Where {
+            sql: clause,
+            mut args,
+        } = filter.clause(player);
         let n = args.len();
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE {clause} \
@@ -213,6 +220,20 @@ impl Store {
             .collect()
     }
 
+    /// How many of `player`'s games `filter` keeps.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn count_games(&self, player: &str, filter: &GameFilter) -> Result<u64, StoreError> {
+        let Where { sql: clause, args } = filter.clause(player);
+        let sql = format!("SELECT COUNT(*) FROM games WHERE {clause}");
+        let n: i64 = bind_all(sqlx::query(&sql), &args)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     /// `player`'s games that `filter` keeps, newest first, `limit` of them
     /// after the game `after` (its creation time and id; `None`: from the
     /// newest), for exports that stream page after page.
@@ -226,7 +247,10 @@ impl Store {
         after: Option<(i64, &str)>,
         limit: u32,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let Where { sql: clause, mut args } = filter.clause(player);
+        let Where {
+            sql: clause,
+            mut args,
+        } = filter.clause(player);
         let (at, id) = after.unwrap_or((i64::MAX, ""));
         let n = args.len();
         let sql = format!(

@@ -237,7 +237,6 @@ impl Store {
         .map(game_from_row)
         .collect()
     }
-
 }
 
 /// Inserts a new game with no moves, through `e` (the pool or a

@@ -291,11 +291,94 @@ impl Store {
         rows.iter()
             .map(|r| {
                 let (before, after): (f64, f64) = (r.try_get(1)?, r.try_get(2)?);
-                #[allow(clippy::cast_possible_truncation)]
-                let diff = (after.round() - before.round()) as i64;
-                Ok((r.try_get(0)?, diff))
+                Ok((r.try_get(0)?, rating::display_change(before, after)))
             })
             .collect()
+    }
+
+    /// `player`'s rated games at `speed`, the earliest first, as the perf
+    /// statistics read them: when each started and ended, how it ended
+    /// for them, their rating after it, the opponent (and their name
+    /// unless the account was deleted) with their rating before it, and
+    /// whether it was a tournament game and they went berserk.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn perf_games(
+        &self,
+        player: &str,
+        speed: Speed,
+    ) -> Result<Vec<rating::perf_stat::PlayedGame>, StoreError> {
+        use rating::perf_stat::{PlayedGame, Score};
+        let rows = sqlx::query(
+            "SELECT c.game_id, g.created_at, g.updated_at, c.color, c.result, c.rating_after, \
+             o.player_id, CASE WHEN a.deleted_at IS NULL THEN a.username END, o.rating_before, \
+             CASE WHEN tp.game_id IS NULL THEN 0 ELSE 1 END, \
+             CASE WHEN (c.color = 'white' AND tp.white_berserk) \
+               OR (c.color = 'black' AND tp.black_berserk) THEN 1 ELSE 0 END \
+             FROM rating_changes c \
+             JOIN games g ON g.id = c.game_id \
+             JOIN rating_changes o ON o.game_id = c.game_id AND o.player_id <> c.player_id \
+             LEFT JOIN accounts a ON a.player_id = o.player_id \
+             LEFT JOIN tournament_pairings tp ON tp.game_id = c.game_id \
+             WHERE c.player_id = $1 AND c.speed = $2 \
+             ORDER BY c.created_at, c.game_id",
+        )
+        .bind(player)
+        .bind(speed.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let (color, result): (String, String) = (r.try_get(3)?, r.try_get(4)?);
+                let score = match (result.as_str(), color.as_str()) {
+                    ("1/2-1/2", _) => Score::Draw,
+                    ("1-0", "white") | ("0-1", "black") => Score::Win,
+                    ("1-0" | "0-1", _) => Score::Loss,
+                    _ => {
+                        return Err(StoreError::Corrupt {
+                            table: "rating_changes",
+                            detail: format!("bad result {result:?}"),
+                        });
+                    }
+                };
+                Ok(PlayedGame {
+                    id: r.try_get(0)?,
+                    started: r.try_get(1)?,
+                    ended: r.try_get(2)?,
+                    score,
+                    rating_after: r.try_get(5)?,
+                    opponent: (r.try_get(6)?, r.try_get(7)?),
+                    opponent_rating: r.try_get(8)?,
+                    tournament: r.try_get::<i64, _>(9)? == 1,
+                    berserk: r.try_get::<i64, _>(10)? == 1,
+                })
+            })
+            .collect()
+    }
+
+    /// The share of players rated at `speed` whose rating is below
+    /// `rating`, in percent (0 when nobody is rated there).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn percentile(&self, speed: Speed, rating: f64) -> Result<f64, StoreError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*), SUM(CASE WHEN rating < $2 THEN 1 ELSE 0 END) \
+             FROM ratings WHERE speed = $1 AND games > 0",
+        )
+        .bind(speed.as_str())
+        .bind(rating)
+        .fetch_one(&self.pool)
+        .await?;
+        let all: i64 = r.try_get(0)?;
+        let below: Option<i64> = r.try_get(1)?;
+        #[allow(clippy::cast_precision_loss)]
+        Ok(if all == 0 {
+            0.0
+        } else {
+            (below.unwrap_or(0) as f64 * 1000.0 / all as f64).round() / 10.0
+        })
     }
 
     /// What rating `game_id` did, if it was rated.

@@ -332,7 +332,10 @@ async fn recent_games_are_newest_first_and_settings_stick() {
         let ids = |rows: Vec<GameRow>| rows.into_iter().map(|g| g.id).collect::<Vec<_>>();
         assert_eq!(ids(store.recent_games("p1", 50).await.unwrap()), ["b", "a"]);
         let all = GameFilter::default();
-        assert_eq!(ids(store.search_games("p1", &all, 1, 5).await.unwrap()), ["a"]);
+        assert_eq!(
+            ids(store.search_games("p1", &all, 1, 5).await.unwrap()),
+            ["a"]
+        );
         let between = |since, until| GameFilter {
             since: Some(since),
             until: Some(until),
@@ -1507,10 +1510,42 @@ async fn game_searches_keep_what_each_filter_names() {
         }
         // (id, white, black, clock, rated, result, chess960)
         let games = [
-            ("g1", "me", "ann", Some(TimeControl::PRESET_1_0), true, GameResult::WhiteWins, false),
-            ("g2", "bob", "me", Some(TimeControl::PRESET_3_2), false, GameResult::WhiteWins, false),
-            ("g3", "ann", "me", Some(TimeControl::PRESET_10_5), true, GameResult::Draw, false),
-            ("g4", "me", "bob", Some(TimeControl::PRESET_30_20), false, GameResult::BlackWins, true),
+            (
+                "g1",
+                "me",
+                "ann",
+                Some(TimeControl::PRESET_1_0),
+                true,
+                GameResult::WhiteWins,
+                false,
+            ),
+            (
+                "g2",
+                "bob",
+                "me",
+                Some(TimeControl::PRESET_3_2),
+                false,
+                GameResult::WhiteWins,
+                false,
+            ),
+            (
+                "g3",
+                "ann",
+                "me",
+                Some(TimeControl::PRESET_10_5),
+                true,
+                GameResult::Draw,
+                false,
+            ),
+            (
+                "g4",
+                "me",
+                "bob",
+                Some(TimeControl::PRESET_30_20),
+                false,
+                GameResult::BlackWins,
+                true,
+            ),
             ("g5", "me", "ann", None, false, GameResult::Aborted, false),
         ];
         for (i, (id, w, b, clock, rated, result, c960)) in games.into_iter().enumerate() {
@@ -1518,7 +1553,11 @@ async fn game_searches_keep_what_each_filter_names() {
             let mut g = sample(id, w, at);
             g.black_player = Some(b.into());
             g.level = None;
-            g.kind = if clock.is_some() { GameKind::Table } else { GameKind::Computer };
+            g.kind = if clock.is_some() {
+                GameKind::Table
+            } else {
+                GameKind::Computer
+            };
             g.table = clock.map(|control| TableGame {
                 code: format!("T{id}"),
                 rated,
@@ -1553,33 +1592,78 @@ async fn game_searches_keep_what_each_filter_names() {
         };
         let all = GameFilter::default();
         assert_eq!(found(all.clone()).await, ["g5", "g4", "g3", "g2", "g1"]);
-        let vs_ann = GameFilter { vs: Some("ann".into()), ..all.clone() };
+        let vs_ann = GameFilter {
+            vs: Some("ann".into()),
+            ..all.clone()
+        };
         assert_eq!(found(vs_ann.clone()).await, ["g5", "g3", "g1"]);
-        let white = GameFilter { white: Some(true), ..vs_ann.clone() };
+        let white = GameFilter {
+            white: Some(true),
+            ..vs_ann.clone()
+        };
         assert_eq!(found(white).await, ["g5", "g1"]);
-        let black = GameFilter { white: Some(false), ..all.clone() };
+        let black = GameFilter {
+            white: Some(false),
+            ..all.clone()
+        };
         assert_eq!(found(black).await, ["g3", "g2"]);
-        let won = GameFilter { outcome: Some(Outcome::Win), ..all.clone() };
+        let won = GameFilter {
+            outcome: Some(Outcome::Win),
+            ..all.clone()
+        };
         assert_eq!(found(won).await, ["g1"]);
-        let lost = GameFilter { outcome: Some(Outcome::Loss), ..all.clone() };
+        let lost = GameFilter {
+            outcome: Some(Outcome::Loss),
+            ..all.clone()
+        };
         assert_eq!(found(lost).await, ["g4", "g2"]);
-        let drawn = GameFilter { outcome: Some(Outcome::Draw), ..all.clone() };
+        let drawn = GameFilter {
+            outcome: Some(Outcome::Draw),
+            ..all.clone()
+        };
         assert_eq!(found(drawn).await, ["g3"]);
-        let fast = GameFilter { perfs: vec!["bullet", "blitz"], ..all.clone() };
+        let fast = GameFilter {
+            perfs: vec!["bullet", "blitz"],
+            ..all.clone()
+        };
         assert_eq!(found(fast).await, ["g2", "g1"]);
-        let slow = GameFilter { perfs: vec!["rapid", "classical", "correspondence"], ..all.clone() };
+        let slow = GameFilter {
+            perfs: vec!["rapid", "classical", "correspondence"],
+            ..all.clone()
+        };
         assert_eq!(found(slow).await, ["g5", "g3"]);
-        let c960 = GameFilter { perfs: vec!["chess960"], ..all.clone() };
+        let c960 = GameFilter {
+            perfs: vec!["chess960"],
+            ..all.clone()
+        };
         assert_eq!(found(c960).await, ["g4"]);
-        let rated = GameFilter { rated: Some(true), ..all.clone() };
+        let rated = GameFilter {
+            rated: Some(true),
+            ..all.clone()
+        };
         assert_eq!(found(rated).await, ["g3", "g1"]);
-        let casual = GameFilter { rated: Some(false), ended_only: true, ..all.clone() };
+        let casual = GameFilter {
+            rated: Some(false),
+            ended_only: true,
+            ..all.clone()
+        };
         assert_eq!(found(casual).await, ["g4", "g2"]);
-        let analysed = GameFilter { analysed: Some(true), ..all.clone() };
+        let analysed = GameFilter {
+            analysed: Some(true),
+            ..all.clone()
+        };
         assert_eq!(found(analysed).await, ["g3"]);
-        let dated = GameFilter { since: Some(20), until: Some(40), ..all.clone() };
+        let dated = GameFilter {
+            since: Some(20),
+            until: Some(40),
+            ..all.clone()
+        };
         assert_eq!(found(dated).await, ["g4", "g3", "g2"]);
-        let none = GameFilter { vs: Some("bob".into()), rated: Some(true), ..all };
+        let none = GameFilter {
+            vs: Some("bob".into()),
+            rated: Some(true),
+            ..all
+        };
         assert!(found(none).await.is_empty());
     }
 }

@@ -74,7 +74,7 @@ export function profileView(ctrl: ProfileCtrl): VNode {
             return r
               ? [
                   h('li', { attrs: { 'data-testid': `profile-rating-${speed}` } }, [
-                    h('span.muted', t(`speed.${speed}` as Key)),
+                    h('a.muted', { attrs: { href: `${profilePath(user.username)}/perf/${speed}`, title: t('profile.perfLink'), 'data-testid': `profile-perf-${speed}` } }, t(`speed.${speed}` as Key)),
                     ' ',
                     h('strong', ratingLabel(r)),
                     won ? h('span.muted.small', { attrs: { 'data-testid': `profile-results-${speed}` } }, ` · ${t('profile.results', { win: won.win, draw: won.draw, loss: won.loss })}`) : null,

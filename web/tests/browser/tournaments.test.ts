@@ -206,8 +206,19 @@ test('two players join, are paired, their games open by themselves, White goes b
   await b.page.locator('[data-testid="profile-rating-graph"] [data-speed="blitz"][data-points="1"]').waitFor();
   assert.equal(await b.page.getByTestId('profile-results-blitz').textContent(), ' · 1 won, 0 drawn, 0 lost');
   await shot(b.page, 'profile-rating-graph');
+  // The winner's Blitz page: this game is their highest rating and their best win.
+  await b.page.getByTestId('profile-perf-blitz').click();
+  await b.page.waitForURL((u) => u.pathname === `/@/${winner}/perf/blitz`);
+  await b.page.getByTestId('perf-rating').waitFor();
+  assert.equal((await b.page.getByTestId('perf-count').locator('td').textContent())?.trim(), '1 finished, 1 rated');
+  assert.equal(await b.page.locator(`[data-testid="perf-best-wins-row"][data-game="${gameId}"]`).count(), 1);
+  assert.match((await b.page.getByTestId('perf-win-streak').locator('td').textContent()) ?? '', /now 1 · longest 1/);
+  assert.match((await b.page.getByTestId('perf-best-wins-row').textContent()) ?? '', new RegExp(`^1500 ${loser}`));
+  await b.page.getByTestId('perf-back').click();
+  await b.page.waitForURL((u) => u.pathname === `/@/${winner}`);
   // The game in the list: its clock, rated, and what it did to the winner's rating.
   const listed = b.page.locator(`[data-testid="profile-game"][data-id="${gameId}"]`);
+  await listed.waitFor();
   assert.match((await listed.locator('.profile-meta').textContent()) ?? '', /3\+2 · Rated/);
   assert.match((await listed.getByTestId('profile-rating-diff').textContent()) ?? '', /^ \+\d+$/);
   // The game search: the loser's won blitz games against the winner are none, the lost ones this game.

@@ -60,7 +60,11 @@ impl SearchQuery {
     /// [`SearchError::Bad`] for a value a filter does not take.
     pub async fn filter(&self, store: &Store) -> Result<Option<GameFilter>, SearchError> {
         let mut f = GameFilter {
-            white: choice(self.color.as_deref(), "color", &[("white", true), ("black", false)])?,
+            white: choice(
+                self.color.as_deref(),
+                "color",
+                &[("white", true), ("black", false)],
+            )?,
             rated: yes_no(self.rated.as_deref(), "rated")?,
             analysed: yes_no(self.analysed.as_deref(), "analysed")?,
             outcome: choice(
@@ -96,7 +100,12 @@ fn yes_no(v: Option<&str>, name: &str) -> Result<Option<bool>, SearchError> {
     choice(
         v,
         name,
-        &[("true", true), ("True", true), ("false", false), ("False", false)],
+        &[
+            ("true", true),
+            ("True", true),
+            ("false", false),
+            ("False", false),
+        ],
     )
 }
 
@@ -145,9 +154,15 @@ mod tests {
 
     #[test]
     fn perfs_are_known_keys_once_each() {
-        assert_eq!(perfs(Some("blitz,bullet,blitz")).unwrap(), ["blitz", "bullet"]);
+        assert_eq!(
+            perfs(Some("blitz,bullet,blitz")).unwrap(),
+            ["blitz", "bullet"]
+        );
         assert!(perfs(None).unwrap().is_empty());
-        assert!(matches!(perfs(Some("blitz,speedy")), Err(SearchError::Bad(_))));
+        assert!(matches!(
+            perfs(Some("blitz,speedy")),
+            Err(SearchError::Bad(_))
+        ));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! - [`game_json`]: a game as lichess writes it (statuses, speeds,
 //!   players, `gameFull`/`gameState`, a game as one player sees it);
 //! - [`game_stream`]: the Board/Bot game streams;
+//! - [`perf`]: a player's statistics at one speed;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
 //! - [`games`]: the games being played, and exports (PGN and JSON);
@@ -42,6 +43,7 @@ pub mod game_stream;
 mod games;
 pub mod inbox;
 mod oauth;
+mod perf;
 mod play;
 mod puzzles;
 mod relations;
@@ -70,6 +72,7 @@ pub fn routes() -> Router<AppState> {
             "/api/user/{username}/rating-history",
             get(users::rating_history),
         )
+        .route("/api/user/{username}/perf/{perf}", get(perf::perf))
         .route("/api/player/autocomplete", get(users::autocomplete))
         .route("/api/users/status", get(users::status))
         .route("/api/bot/online", get(users::online_bots))
