@@ -435,6 +435,79 @@ class BoardGame(Base):
             self.assertEqual(s.end(), [])
         self.assertEqual(w.games.export(gid)["status"], "draw")
 
+    def test_takeback_asked_accepted_declined_and_refused_when_rated(self):
+        wn, bn = self.name("tbw"), self.name("tbb")
+        (w, wt), (b, _) = player(wn), player(bn)
+        w_events = Feed(w.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        gid = self.challenge_game(w, b, bn, w_events, b_events)
+        streams = [Feed(c.board.stream_game_state(gid)) for c in (w, b)]
+        for s in streams:
+            self.assertEqual(s.next()["type"], "gameFull")
+        played = []
+        for i, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]):
+            (w if i % 2 == 0 else b).board.make_move(gid, uci)
+            played.append(uci)
+            for s in streams:
+                self.assertEqual(s.state()["moves"], " ".join(played))
+        # White asks to take back Bc4: both streams show it at once.
+        w.board.offer_takeback(gid)
+        for s in streams:
+            st = s.state()
+            self.assertTrue(st.get("wtakeback"), st)
+            self.assertFalse(st.get("btakeback"), st)
+        # Asking twice is refused; Black accepts: Bc4 is gone, White is to move.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            w.board.offer_takeback(gid)
+        self.assertEqual(e.exception.status_code, 400)
+        b.board.accept_takeback(gid)
+        for s in streams:
+            st = s.state()
+            self.assertEqual(st["moves"], "e2e4 e7e5 g1f3 b8c6")
+            self.assertFalse(st.get("wtakeback"), st)
+        w.board.make_move(gid, "f1b5")
+        for s in streams:
+            self.assertEqual(s.state()["moves"], "e2e4 e7e5 g1f3 b8c6 f1b5")
+        # Black, on its turn, asks: its Nc6 and White's Bb5 would go. White declines.
+        b.board.offer_takeback(gid)
+        for s in streams:
+            self.assertTrue(s.state().get("btakeback"))
+        w.board.decline_takeback(gid)
+        for s in streams:
+            st = s.state()
+            self.assertFalse(st.get("btakeback"), st)
+            self.assertEqual(st["moves"], "e2e4 e7e5 g1f3 b8c6 f1b5")
+        # Declining with nothing pending changes nothing; a bad answer is a 400.
+        w.board.decline_takeback(gid)
+        status, body = raw_json(wt, "POST", f"/api/board/game/{gid}/takeback/maybe")
+        self.assertEqual(status, 400)
+        # Asked again, and accepted: two plies back, Black to move.
+        b.board.offer_takeback(gid)
+        self.assertTrue(streams[0].state().get("btakeback"))
+        streams[1].state()
+        w.board.accept_takeback(gid)
+        for s in streams:
+            self.assertEqual(s.state()["moves"], "e2e4 e7e5 g1f3")
+        w.board.resign_game(gid)
+        for s in streams:
+            self.assertEqual(s.state()["status"], "resign")
+        # After the game: refused.
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            b.board.offer_takeback(gid)
+        self.assertIn(e.exception.status_code, (400, 409))
+        # Never in a rated game.
+        c = w.challenges.create(bn, rated=True, clock_limit=300, clock_increment=3, color="white")
+        b_events.until(is_type("challenge", "challenge", c["id"]), what="the rated challenge")
+        b.challenges.accept(c["id"])
+        w_events.until(is_type("gameStart", "game", c["id"]), what="gameStart")
+        rated = c["id"]
+        for i, uci in enumerate(["e2e4", "e7e5", "g1f3"]):
+            (w if i % 2 == 0 else b).board.make_move(rated, uci)
+        status, body = raw_json(wt, "POST", f"/api/board/game/{rated}/takeback/yes")
+        self.assertEqual(status, 400, body)
+        self.assertIn("casual", body["error"])
+
+
 class Bots(Base):
     def test_bots_upgrade_and_play_to_mate(self):
         an, bn = self.name("botw"), self.name("botb")

@@ -53,6 +53,8 @@ export interface GameState {
   clock?: ClockState | null;
   /** A draw offer made with the last move, pending until the opponent accepts or plays. */
   draw_offer?: Color | null;
+  /** The side asking to take back its last move (casual games). */
+  takeback_offer?: Color | null;
   /** Which players' connections are gone. */
   away?: { white: boolean; black: boolean } | null;
   /** May the viewer claim the game, the opponent being away long enough? */

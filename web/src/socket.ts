@@ -37,6 +37,7 @@ export type Request =
   | { t: 'claim'; reason: ClaimReason; uci?: string }
   | { t: 'accept_draw' }
   | { t: 'decline_draw' }
+  | { t: 'takeback'; yes: boolean }
   | { t: 'abort' }
   | { t: 'claim_away'; outcome: 'win' | 'draw' }
   | { t: 'rematch' }

@@ -866,6 +866,46 @@ impl Clock {
         })
     }
 
+    /// Moves were taken back and `color` is to move at `now`: the running
+    /// side is charged up to `now` (no increment, no lag credit) and
+    /// `color`'s clock starts. Nothing changes when `color`'s clock runs
+    /// already.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::NotStarted`] before [`Clock::start`] and
+    /// [`ClockError::Stopped`] after [`Clock::stop`]; the clock is
+    /// unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use plyyard_game::shakmaty::Color;
+    /// use plyyard_game::{Clock, Moment, TimeControl};
+    ///
+    /// let mut clock = Clock::new(TimeControl::PRESET_3_2);
+    /// clock.start(Color::White, Moment::ORIGIN).unwrap();
+    /// clock.press(Color::White, Moment::from_millis(10_000), Duration::ZERO).unwrap();
+    /// // Black thinks 5 s, then White's move is taken back: White's clock runs again.
+    /// clock.take_back_to(Color::White, Moment::from_millis(15_000)).unwrap();
+    /// assert_eq!(clock.running(), Some(Color::White));
+    /// assert_eq!(clock.remaining(Color::Black, Moment::from_millis(20_000)), Duration::from_secs(175));
+    /// assert_eq!(clock.remaining(Color::White, Moment::from_millis(20_000)), Duration::from_secs(167));
+    /// ```
+    pub fn take_back_to(&mut self, color: Color, now: Moment) -> Result<(), ClockError> {
+        match self.state {
+            State::NotStarted => Err(ClockError::NotStarted),
+            State::Stopped => Err(ClockError::Stopped),
+            State::Running { color: running, .. } if running == color => Ok(()),
+            State::Running { color: running, .. } => {
+                self.remaining[running] = self.remaining(running, now);
+                self.state = State::Running { color, since: now };
+                Ok(())
+            }
+        }
+    }
+
     /// Stops the clocks at `now` for good (the game is over): the running
     /// side is charged up to `now`, without increment or lag credit. A
     /// second call changes nothing.

@@ -27,6 +27,7 @@ use super::game::{Change, DrawStep, LiveGame, TableMove};
 use super::seat::{Seat, seat_name};
 use super::start::start_rematch;
 use super::table::{RETRY_AFTER, Rematch};
+use super::takeback::TakebackStep;
 use crate::hub::LiveDeps;
 use crate::lifecycle::{LifeEvent, LifeKind};
 use plyyard_engine_time::fair::{Busy, Requester};
@@ -300,6 +301,7 @@ impl Actor {
                 let next = self.live.undo(&player);
                 self.apply(next, Change::TakeBack).await
             }
+            Ask::Takeback { player, yes } => self.takeback(&player, yes).await,
             Ask::Resign { player } => {
                 let next = self.live.resign(&player);
                 self.apply(next, Change::End).await
@@ -365,6 +367,48 @@ impl Actor {
                     self.live.moved(mover);
                 } else if let Some(t) = self.live.table.as_mut() {
                     t.unpress(played.before);
+                }
+                done
+            }
+        }
+    }
+
+    /// A takeback asked for, accepted, declined or withdrawn (casual
+    /// table games): an accepted one takes the moves back and turns the
+    /// clock to the asker (put back if the commit fails); the others
+    /// publish the asking as it now stands.
+    async fn takeback(&mut self, player: &PlayerId, yes: bool) -> Result<u64, ApiError> {
+        let casual_table = self.live.table.as_ref().is_some_and(|t| !t.is_rated());
+        let in_tournament = casual_table
+            && self
+                .shared
+                .store
+                .tournament_pairing(&self.live.row.id)
+                .await
+                .map_err(|e| self.store_failed(e))?
+                .is_some();
+        match self.live.takeback(player, yes, in_tournament)? {
+            TakebackStep::Asking(by) => {
+                let table = self.live.table_mut()?;
+                let before = table.takeback();
+                table.set_takeback(by);
+                let done = self
+                    .commit(self.live.game.clone(), Change::Notice(EventKind::Takeback))
+                    .await;
+                if done.is_err() {
+                    self.live.table_mut()?.set_takeback(before);
+                }
+                done
+            }
+            TakebackStep::Accepted(next, asker) => {
+                let table = self.live.table_mut()?;
+                let before = table.take_back_to(asker)?;
+                table.set_takeback(None);
+                let done = self.commit(*next, Change::TakeBack).await;
+                if done.is_err() {
+                    let table = self.live.table_mut()?;
+                    table.unpress(before);
+                    table.set_takeback(Some(asker));
                 }
                 done
             }

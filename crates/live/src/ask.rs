@@ -102,6 +102,14 @@ pub enum Ask {
         /// Who asks.
         player: PlayerId,
     },
+    /// `player` asks for or accepts a takeback (`yes`), or declines or
+    /// withdraws one (casual table games).
+    Takeback {
+        /// Who asks.
+        player: PlayerId,
+        /// Ask or accept, or decline.
+        yes: bool,
+    },
     /// `player` resigns.
     Resign {
         /// Who asks.
@@ -187,6 +195,12 @@ pub enum Action {
     Rematch,
     /// Takes back the last move and the computer's reply.
     Undo,
+    /// Asks for or accepts a takeback (`yes`), or declines or withdraws
+    /// one.
+    Takeback {
+        /// Ask or accept, or decline.
+        yes: bool,
+    },
     /// Resigns.
     Resign,
     /// Goes berserk before one's first move (Arena games): one's time
@@ -229,6 +243,7 @@ impl Action {
             Action::ClaimAway { win } => Ask::ClaimAway { player, win },
             Action::Rematch => Ask::Rematch { player },
             Action::Undo => Ask::Undo { player },
+            Action::Takeback { yes } => Ask::Takeback { player, yes },
             Action::Resign => Ask::Resign { player },
             Action::Berserk { time } => Ask::Berserk {
                 player,

@@ -150,7 +150,7 @@ impl LiveGame {
     }
 
     /// The table part of the game, or `bad_request` for a computer game.
-    fn table_mut(&mut self) -> Result<&mut TableLive, ApiError> {
+    pub(super) fn table_mut(&mut self) -> Result<&mut TableLive, ApiError> {
         self.table
             .as_mut()
             .ok_or_else(|| ApiError::bad_request("only table games have this"))
@@ -478,6 +478,7 @@ impl LiveGame {
     pub(super) fn moved(&mut self, color: Color) {
         if let Some(t) = self.table.as_mut() {
             t.drop_held_draw(color);
+            t.set_takeback(None);
         }
     }
 

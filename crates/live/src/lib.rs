@@ -77,6 +77,7 @@ mod relay;
 mod seat;
 mod start;
 mod table;
+mod takeback;
 mod tuning;
 mod view;
 

@@ -53,6 +53,9 @@ pub(super) struct TableLive {
     /// A side that offered a draw on its own turn: the offer goes with its
     /// next move (kept in memory like a rematch offer).
     held_draw: Option<Color>,
+    /// A side asking to take back its last move (casual games; kept in
+    /// memory like a rematch offer, dropped by any move).
+    takeback: Option<Color>,
     next_game: Option<String>,
     ratings: Option<ByColor<RatingJson>>,
     rating_changes: Option<ByColor<i64>>,
@@ -161,6 +164,7 @@ impl TableLive {
             hold_until: now,
             rematch_offer: None,
             held_draw: None,
+            takeback: None,
             next_game: None,
             ratings: None,
             rating_changes: None,
@@ -422,6 +426,31 @@ impl TableLive {
         held
     }
 
+    /// Whether the game counts for ratings.
+    pub(super) fn is_rated(&self) -> bool {
+        self.rated
+    }
+
+    /// The side asking for a takeback, if any.
+    pub(super) fn takeback(&self) -> Option<Color> {
+        self.takeback
+    }
+
+    /// Sets or clears the takeback asked for.
+    pub(super) fn set_takeback(&mut self, by: Option<Color>) {
+        self.takeback = by;
+    }
+
+    /// Moves were taken back and `color` is to move now: its clock runs
+    /// (the other side is charged up to now). The clock as it was is
+    /// returned (for [`TableLive::unpress`]).
+    pub(super) fn take_back_to(&mut self, color: Color) -> Result<Clock, ApiError> {
+        let before = self.clock.clone();
+        let now = self.now();
+        self.clock.take_back_to(color, now).map_err(clock_error)?;
+        Ok(before)
+    }
+
     /// Whether `color` holds a draw offer for its next move.
     pub(super) fn holds_draw(&self, color: Color) -> bool {
         self.held_draw == Some(color)
@@ -451,6 +480,7 @@ impl TableLive {
                 black_berserk: self.clock.is_berserk(Color::Black),
             },
             draw_offer: game.draw_offer().map(|c| color_name(c).to_owned()),
+            takeback_offer: self.takeback.map(|c| color_name(c).to_owned()),
             away: AwayJson {
                 white: self.sockets.white == 0,
                 black: self.sockets.black == 0,

@@ -98,6 +98,8 @@ pub struct TableState {
     pub clock: ClockJson,
     /// The side whose draw offer (made with its last move) is pending.
     pub draw_offer: Option<String>,
+    /// The side asking to take back its last move (casual games).
+    pub takeback_offer: Option<String>,
     /// Which players have no connection to the game.
     pub away: AwayJson,
     /// Whether the viewer may claim the game, the opponent being away long
@@ -357,6 +359,8 @@ pub enum EventKind {
     Berserk,
     /// A draw was offered after a move, or declined (table games).
     Draw,
+    /// A takeback was asked for or declined (casual table games).
+    Takeback,
 }
 
 /// A message from the client.
@@ -389,6 +393,13 @@ pub enum ClientMsg {
     Rematch,
     /// Take back the player's last move and the computer's reply.
     Undo,
+    /// Ask to take back one's last move, or accept the opponent's asking
+    /// (`yes`); decline it, or withdraw one's own (`no`): casual table
+    /// games.
+    Takeback {
+        /// Ask or accept (`true`), or decline (`false`).
+        yes: bool,
+    },
     /// Resign.
     Resign,
     /// Claim a draw (FIDE rules), optionally by announcing a move.
@@ -510,6 +521,10 @@ pub fn parse_client(text: &str) -> (Option<u64>, Result<ClientMsg, ApiError>) {
             None => Err(ApiError::bad_request("move needs a string \"uci\"")),
         },
         "undo" => Ok(ClientMsg::Undo),
+        "takeback" => match obj.get("yes").and_then(serde_json::Value::as_bool) {
+            Some(yes) => Ok(ClientMsg::Takeback { yes }),
+            None => Err(ApiError::bad_request("takeback needs a boolean \"yes\"")),
+        },
         "accept_draw" => Ok(ClientMsg::AcceptDraw),
         "decline_draw" => Ok(ClientMsg::DeclineDraw),
         "abort" => Ok(ClientMsg::Abort),

@@ -448,6 +448,11 @@ export class GameCtrl implements Controller {
     void this.ask({ t: 'decline_draw' });
   }
 
+  /** Asks to take back one's last move, or accepts the opponent's asking (`yes`); declines or withdraws it. */
+  takeback(yes: boolean): void {
+    void this.ask({ t: 'takeback', yes });
+  }
+
   abort(): void {
     void this.ask({ t: 'abort' });
   }

@@ -48,6 +48,7 @@ export function gameView(ctrl: GameCtrl): VNode {
       ratingChange(ctrl, g),
       awayNotice(ctrl, g),
       drawOffer(ctrl, g),
+      takebackOffer(ctrl, g),
       h('section.card.side-card', [
         status(ctrl, g),
         firstMove(ctrl),
@@ -244,6 +245,33 @@ function drawOffer(ctrl: GameCtrl, g: GameState): VNode | null {
           h('button', { attrs: { type: 'button', 'data-testid': 'decline-draw' }, on: { click: () => ctrl.declineDraw() } }, t('table.drawOffer.decline')),
         ])
       : null,
+  ]);
+}
+
+/** May the viewer ask to take back their last move: a casual game outside tournaments, past the first moves, nothing asked yet? */
+function canAskTakeback(ctrl: GameCtrl, g: GameState): boolean {
+  if (!isTableGame(g) || g.status !== 'ongoing' || !g.you || g.rated || ctrl.arena || g.takeback_offer) return false;
+  // The first two plies stay: one's last move must come after them.
+  return g.moves.length >= (g.turn === g.you ? 4 : 3);
+}
+
+/** A pending takeback: the opponent's (accept or decline), or your own (withdraw). */
+function takebackOffer(ctrl: GameCtrl, g: GameState): VNode | null {
+  const by = g.takeback_offer;
+  if (!isTableGame(g) || g.status !== 'ongoing' || !by) return null;
+  if (g.you === null) return h('p.notice', { attrs: { 'data-testid': 'takeback-offer' } }, t('table.takeback.spectator', { color: t(`color.${by}` as Key) }));
+  if (by === g.you) {
+    return h('div.notice.muted', { attrs: { 'data-testid': 'takeback-offer' } }, [
+      h('p', t('table.takeback.yours')),
+      h('div.notice-actions', [h('button', { attrs: { type: 'button', 'data-testid': 'takeback-cancel' }, on: { click: () => ctrl.takeback(false) } }, t('table.takeback.cancel'))]),
+    ]);
+  }
+  return h('div.notice.draw-notice', { attrs: { 'data-testid': 'takeback-offer', role: 'status' } }, [
+    h('p', t('table.takeback.theirs')),
+    h('div.notice-actions', [
+      h('button.primary', { attrs: { type: 'button', 'data-testid': 'takeback-accept' }, on: { click: () => ctrl.takeback(true) } }, t('table.takeback.accept')),
+      h('button', { attrs: { type: 'button', 'data-testid': 'takeback-decline' }, on: { click: () => ctrl.takeback(false) } }, t('table.takeback.decline')),
+    ]),
   ]);
 }
 
@@ -457,6 +485,7 @@ function tableControls(ctrl: GameCtrl, g: GameState): VNode {
   return h('div.controls', [
     control('flip-board', 'flip', t('game.flip'), () => ctrl.flip()),
     control('offer-draw', 'half', t('table.offerDraw'), () => ctrl.toggleOfferDraw(), { hidden: !seated || !ongoing, pressed: ctrl.offerDraw }),
+    control('takeback', 'undo', t('table.takeback'), () => ctrl.takeback(true), { hidden: !canAskTakeback(ctrl, g) }),
     control('abort', 'cross', t('table.abort'), () => ctrl.abort(), { hidden: !canAbort(g) }),
     control('resign', 'flag', t('game.resign'), () => ctrl.askResign(), { hidden: !seated || !ongoing || canAbort(g) }),
     // During the game leaving resigns (after a confirmation); afterwards it only goes back to the lobby.

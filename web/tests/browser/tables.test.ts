@@ -158,6 +158,8 @@ test('two players meet by code, play by clicking, agree a draw offered with a mo
   await clickMove(white, 'g1', 'f3');
   for (const p of [white, black, c.page]) await waitForPlies(p, 3);
   await white.getByTestId('draw-offer').filter({ hasText: 'You offered a draw' }).waitFor();
+  // A rated game: no takeback is offered.
+  assert.equal(await white.getByTestId('takeback').isVisible(), false, 'no takeback in a rated game');
   await black.locator('[data-testid="clock-bottom"].running').waitFor();
   assert.equal(await box(white), whiteOnTurn, "White's own clock did not move when its turn ended");
   assert.equal(await box(black), blackOffTurn, "Black's own clock did not move when its turn came");
@@ -415,6 +417,62 @@ test('a 1+0 bullet table: the preset opens it, its page and the lobby say Bullet
     await p.locator('.cg-wrap').waitFor();
     for (const clock of ['clock-top', 'clock-bottom'] as const) assert.equal(await clockMs(p, clock), 60_000);
   }
+  await done(host.context, host.page);
+  await done(guest.context, guest.page);
+});
+
+test('a takeback at a casual table: asked, declined, asked again and accepted; in French too; never offered in a rated game', { skip }, async () => {
+  const host = await newPage();
+  const guest = await newPage();
+  await signUp(host.page, 'Taker');
+  await signUp(guest.page, 'Giver');
+  await host.page.goto('/multiplayer');
+  await host.page.getByTestId('open-table-form').waitFor();
+  await host.page.getByTestId('tc-5+3').click();
+  await host.page.getByTestId('table-rated').uncheck();
+  await host.page.getByTestId('open-table-submit').click();
+  await host.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await host.page.getByTestId('table-code').textContent()) ?? '').trim();
+  await guest.page.goto('/multiplayer');
+  await guest.page.getByTestId('join-code').fill(code);
+  await guest.page.getByTestId('join-submit').click();
+  await host.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  await guest.page.getByTestId('board').waitFor();
+  const [white, black] = (await colorOf(host.page)) === 'white' ? [host.page, guest.page] : [guest.page, host.page];
+  const moves: Array<[Page, string, string]> = [
+    [white, 'e2', 'e4'],
+    [black, 'e7', 'e5'],
+    [white, 'g1', 'f3'],
+  ];
+  for (const [i, [p, from, to]] of moves.entries()) {
+    await waitForOurTurn(p);
+    // The first two moves are never taken back: no button yet.
+    assert.equal(await p.getByTestId('takeback').isVisible(), false);
+    await clickMove(p, from, to);
+    for (const q of [white, black]) await waitForPlies(q, i + 1);
+  }
+  // White asks to take back Nf3; Black declines: the asking is gone for both.
+  await white.getByTestId('takeback').click();
+  await white.getByTestId('takeback-offer').filter({ hasText: 'You asked to take back your last move.' }).waitFor();
+  await black.getByTestId('takeback-offer').filter({ hasText: 'Your opponent asks to take back their last move.' }).waitFor();
+  await black.getByTestId('takeback-decline').click();
+  for (const p of [white, black]) await p.getByTestId('takeback-offer').waitFor({ state: 'detached' });
+  // Asked again, in French: « Accepter » takes Nf3 back, and White has the move with the knight home.
+  await selectLang(black, 'fr');
+  await white.getByTestId('takeback').click();
+  await black.getByTestId('takeback-offer').filter({ hasText: 'Votre adversaire demande à reprendre son dernier coup.' }).waitFor();
+  await black.getByTestId('takeback-accept').filter({ hasText: 'Accepter' }).click();
+  for (const p of [white, black]) {
+    await p.getByTestId('takeback-offer').waitFor({ state: 'detached' });
+    await p.locator('[data-testid="move"]').nth(2).waitFor({ state: 'detached' });
+    assert.equal(await p.getByTestId('move').count(), 2);
+  }
+  await waitForOurTurn(white);
+  await white.locator('[data-testid="clock-bottom"].running').waitFor();
+  await clickMove(white, 'f1', 'c4');
+  for (const p of [white, black]) await waitForPlies(p, 3);
+  assert.equal(await black.locator('[data-testid="move"][data-uci="f1c4"]').count(), 1);
+  await selectLang(black, 'en');
   await done(host.context, host.page);
   await done(guest.context, guest.page);
 });

@@ -350,6 +350,12 @@ pub struct GameStateJson {
     /// Black offers a draw.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bdraw: bool,
+    /// White asks for a takeback (casual games; lichess's, only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wtakeback: bool,
+    /// Black asks for a takeback.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub btakeback: bool,
     /// White went berserk (Arena games; lichess's, only when true).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wberserk: bool,
@@ -381,6 +387,7 @@ pub fn game_state(g: &GameState, moves: String) -> GameStateJson {
     let berserk = |side: fn(&plyyard_wire::protocol::ClockJson) -> bool| {
         g.table.as_ref().is_some_and(|t| side(&t.clock))
     };
+    let takeback = g.table.as_ref().and_then(|t| t.takeback_offer.as_deref());
     let status = status_of(g);
     GameStateJson {
         kind: "gameState",
@@ -393,6 +400,8 @@ pub fn game_state(g: &GameState, moves: String) -> GameStateJson {
         winner: winner(&g.result).map(plyyard_wire::protocol::color_name),
         wdraw: offer == Some("white"),
         bdraw: offer == Some("black"),
+        wtakeback: takeback == Some("white"),
+        btakeback: takeback == Some("black"),
         wberserk: berserk(|c| c.white_berserk),
         bberserk: berserk(|c| c.black_berserk),
     }

@@ -316,7 +316,9 @@ impl Relay {
                 self.moves.truncate(msg.game.ply as usize);
                 self.state(&msg.game).await?;
             }
-            EventKind::End | EventKind::Berserk | EventKind::Draw => self.state(&msg.game).await?,
+            EventKind::End | EventKind::Berserk | EventKind::Draw | EventKind::Takeback => {
+                self.state(&msg.game).await?;
+            }
             EventKind::Away => self.opponent(&msg.game).await?,
             EventKind::Rematch => {}
         }

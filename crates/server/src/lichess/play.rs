@@ -1,6 +1,6 @@
 //! Playing through the Board and Bot APIs: a move (with a draw offer),
-//! abort, resign, draw offers answered, takebacks refused (tables have
-//! none) and the win claimed against an opponent who left. Each is a
+//! abort, resign, draw offers answered, takebacks asked and answered (casual
+//! games) and the win claimed against an opponent who left. Each is a
 //! command to the game's actor, so a move is committed once or refused:
 //! a duplicated or late move gets a 400, never a second application.
 //!
@@ -139,21 +139,28 @@ pub(super) async fn draw<const BOT: bool>(
     }
 }
 
-/// `POST /api/board/game/{id}/takeback/{yes|no}`: tables have no
-/// takebacks, so `yes` is refused and `no` changes nothing.
+/// `POST /api/board/game/{id}/takeback/{yes|no}` (casual games):
+/// `yes` asks to take back one's last move, or accepts the opponent's
+/// asking; `no` declines it or withdraws one's own (with none pending, it
+/// changes nothing, as lichess).
 pub(super) async fn takeback(
     State(games): State<Games>,
     caller: Caller,
     Path((id, answer)): Path<(String, String)>,
 ) -> LiResult<Json<OkJson>> {
+    let yes = match answer.as_str() {
+        "yes" => true,
+        "no" => false,
+        _ => return Err(LiError::bad_request("Answer yes or no")),
+    };
     caller.require_api(Api::Board)?;
     check_player(&games, &caller, &id).await?;
-    match answer.as_str() {
-        "yes" => Err(LiError::bad_request(
-            "Takebacks are not available: Ply Yard tables play by touch-move rules",
-        )),
-        "no" => Ok(Json(OK)),
-        _ => Err(LiError::bad_request("Answer yes or no")),
+    let id = game_json::game_id(&id);
+    let player = PlayerId(caller.account.player_id.clone());
+    match games.act(id, player, Action::Takeback { yes }).await {
+        Ok(_) => Ok(Json(OK)),
+        Err(e) if !yes && e.code == ErrorCode::NothingToUndo => Ok(Json(OK)),
+        Err(e) => Err(game_error(e)),
     }
 }
 

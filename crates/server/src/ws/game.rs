@@ -166,6 +166,7 @@ fn action_for(client: &[Requester], msg: ClientMsg) -> Option<Action> {
         ClientMsg::Abort => Action::Abort,
         ClientMsg::Rematch => Action::Rematch,
         ClientMsg::Undo => Action::Undo,
+        ClientMsg::Takeback { yes } => Action::Takeback { yes },
         ClientMsg::Resign => Action::Resign,
         ClientMsg::Sync { .. } | ClientMsg::Ping | ClientMsg::Chat { .. } => return None,
     })
