@@ -755,6 +755,54 @@ def raw_json(token, method, path, **kw):
     return r.status_code, r.json()
 
 
+class Tv(Base):
+    def test_tv_channel_features_a_chess960_game_and_its_feed_follows_the_moves(self):
+        wn, bn = self.name("tvw"), self.name("tvb")
+        (w, _), (b, _) = player(wn), player(bn)
+        w_events = Feed(w.board.stream_incoming_events())
+        b_events = Feed(b.board.stream_incoming_events())
+        c = w.challenges.create(bn, rated=False, clock_limit=1200, clock_increment=0, color="white",
+                                variant="chess960")
+        gid = c["id"]
+        b_events.until(is_type("challenge", "challenge", gid), what="the challenge")
+        b.challenges.accept(gid)
+        w_events.until(is_type("gameStart", "game", gid), what="gameStart")
+        # The channels list it on the Chess960 channel within a few seconds.
+        deadline = time.monotonic() + 10
+        while True:
+            channels = w.tv.get_current_games()
+            if channels.get("chess960", {}).get("gameId") == gid:
+                break
+            self.assertLess(time.monotonic(), deadline, channels)
+            time.sleep(0.3)
+        entry = channels["chess960"]
+        self.assertEqual((entry["color"], entry["rating"], entry["user"]["name"]), ("white", 1500, wn))
+        # The feed: the game featured, then each move as a fen line.
+        feed = Feed(berserk.Client(base_url=SERVER.base).tv.stream_current_game_of_channel("chess960"))
+        first = feed.next()
+        self.assertEqual((first["t"], first["d"]["id"], first["d"]["orientation"]), ("featured", gid, "white"))
+        names = [p["user"]["name"] for p in first["d"]["players"]]
+        self.assertEqual(names, [wn, bn])
+        self.assertEqual([p["seconds"] for p in first["d"]["players"]], [1200, 1200])
+        start_fen = first["d"]["fen"]
+        state = Feed(w.board.stream_game_state(gid))
+        full = state.next()
+        self.assertEqual(full["initialFen"], start_fen)
+        for i, uci in enumerate(["e2e4", "e7e5", "d2d3"]):
+            (w if i % 2 == 0 else b).board.make_move(gid, uci)
+            line, _ = feed.until(lambda l: l.get("t") == "fen", what="a fen line")
+            self.assertEqual(line["d"]["lm"], uci)
+            self.assertNotEqual(line["d"]["fen"], start_fen)
+            self.assertTrue(all(isinstance(line["d"][k], int) for k in ("wc", "bc")), line)
+            if i == 0:
+                # The clocks start with Black's first move.
+                self.assertEqual((line["d"]["wc"], line["d"]["bc"]), (1200, 1200))
+        r = requests.get(SERVER.base + "/api/tv/atomic/feed", timeout=30)
+        self.assertEqual(r.status_code, 404)
+        self.assertIn("No such channel", r.json()["error"])
+        w.board.resign_game(gid)
+
+
 class GameSearch(Base):
     def test_games_of_a_player_by_opponent_colour_and_perf(self):
         an, bn, cn = self.name("find"), self.name("foe"), self.name("other")

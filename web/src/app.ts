@@ -48,6 +48,8 @@ import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { multiplayerView } from './multiplayer/view.js';
 import { compose, type Ctx, type Page } from './page.js';
 import { PerfCtrl } from './perf/ctrl.js';
+import { TvCtrl } from './tv/ctrl.js';
+import { tvView } from './tv/view.js';
 import { perfView } from './perf/view.js';
 import { ProfileCtrl } from './profile/ctrl.js';
 import { profileView } from './profile/view.js';
@@ -185,6 +187,8 @@ export class App {
         return compose(new MultiplayerCtrl(this.ctx), multiplayerView);
       case 'table':
         return compose(new TableCtrl(this.ctx, r.code), tableView);
+      case 'tv':
+        return compose(new TvCtrl(this.ctx, r.channel), tvView);
       case 'perf':
         return compose(new PerfCtrl(this.ctx, r.username, r.speed), perfView);
       case 'profile':

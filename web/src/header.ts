@@ -103,6 +103,7 @@ export function headerView(s: HeaderState): VNode {
         h('a.nav-multiplayer', { attrs: { href: '/multiplayer', 'data-testid': 'multiplayer-link' } }, t('nav.multiplayer')),
         h('a.nav-clubs', { attrs: { href: '/team', 'data-testid': 'clubs-link' } }, t('clubs.nav')),
         h('a.nav-tournaments', { attrs: { href: '/tournament', 'data-testid': 'tournaments-link' } }, t('arena.nav')),
+        h('a.nav-tv', { attrs: { href: '/tv', 'data-testid': 'tv-link' } }, t('tv.title')),
       ]),
       accountNav(s),
       h('div.lang', [

@@ -1,6 +1,9 @@
 //! Which page a URL shows (pure: no DOM, no page modules).
 import { type GameSearch, searchOf } from './game-search.js';
 
+/** A TV channel's key. */
+export type TvChannel = 'best' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'chess960' | 'bot' | 'computer';
+
 /** The page number in a `?page=N` query (1 when absent or not a positive whole number). */
 export function pageParam(search: string): number {
   const n = Number(new URLSearchParams(search).get('page') ?? '1');
@@ -16,6 +19,7 @@ export type Route =
   | { page: 'account' }
   | { page: 'profile'; username: string; n: number; search: GameSearch }
   | { page: 'perf'; username: string; speed: string }
+  | { page: 'tv'; channel: TvChannel }
   | { page: 'multiplayer' }
   | { page: 'table'; code: string }
   /** The review of a finished game. */
@@ -73,6 +77,8 @@ export function route(pathname: string, search = ''): Route {
   if (m) return { page: 'training', angle: m[1] === undefined ? 'mix' : decodeURIComponent(m[1]) };
   if (/^\/streak\/?$/.test(pathname)) return { page: 'streak' };
   if (/^\/storm\/?$/.test(pathname)) return { page: 'storm' };
+  m = /^\/tv(?:\/(best|bullet|blitz|rapid|classical|chess960|bot|computer))?\/?$/.exec(pathname);
+  if (m) return { page: 'tv', channel: (m[1] ?? 'best') as TvChannel };
   m = /^\/@\/([^/]+)\/perf\/(bullet|blitz|rapid|classical)\/?$/.exec(pathname);
   if (m) return { page: 'perf', username: decodeURIComponent(m[1]!), speed: m[2]! };
   m = /^\/@\/([^/]+)\/?$/.exec(pathname);

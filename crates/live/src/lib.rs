@@ -79,6 +79,8 @@ mod start;
 mod table;
 mod takeback;
 mod tuning;
+pub mod tv;
+pub mod tv_board;
 mod view;
 
 #[cfg(test)]

@@ -63,6 +63,10 @@ pub struct Shared {
     pub tournaments: plyyard_tournaments::Tournaments,
     /// The fair-play watch over rated games.
     pub fair_play: plyyard_fairplay::Watch,
+    /// TV: the games in progress and each channel's featured game.
+    pub tv: Arc<plyyard_live::tv_board::TvBoard>,
+    /// The TV feeds this node may serve at once.
+    pub tv_viewers: Arc<tokio::sync::Semaphore>,
     /// The Lichess-API game streams open per account (over the cluster).
     pub game_streams: Arc<crate::streams::GameStreams>,
     /// Live snapshots pushed to many watchers (tournament pages).
@@ -83,6 +87,9 @@ pub struct Shared {
     /// alone.
     pub bus: Option<Arc<plyyard_cluster::Bus>>,
 }
+
+/// TV feeds one node serves at once.
+pub const TV_VIEWERS: usize = 10_000;
 
 impl Shared {
     /// The shared state of a node running alone over an open store,
@@ -146,6 +153,8 @@ impl Shared {
             cluster: live.deps().cluster.clone(),
         });
         Shared {
+            tv: Arc::new(plyyard_live::tv_board::TvBoard::new(store.clone())),
+            tv_viewers: Arc::new(tokio::sync::Semaphore::new(TV_VIEWERS)),
             clubs: plyyard_clubs::Clubs::new(store.clone()),
             fair_play,
             trainer: plyyard_trainer::Trainer::new(store.clone()),

@@ -430,6 +430,29 @@ impl Store {
         Ok(out)
     }
 
+    /// Which of `players` are bot accounts.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn bots_among(
+        &self,
+        players: &[&str],
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let rows = self
+            .rows_of_players(
+                "SELECT player_id, CAST(bot AS INTEGER) FROM accounts",
+                players,
+            )
+            .await?;
+        let mut out = std::collections::HashSet::new();
+        for r in rows {
+            if crate::db::get_bool(&r, 1)? {
+                out.insert(r.try_get(0)?);
+            }
+        }
+        Ok(out)
+    }
+
     /// The live account named `username` (any case), without its password.
     ///
     /// # Errors

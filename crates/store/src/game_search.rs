@@ -36,7 +36,7 @@ pub const PERF_KEYS: [&str; 7] = [
 ];
 
 /// A game's lichess perf, in SQL: the speed of `limit + 40 × increment`
-/// seconds (lichess's boundaries, as `game_json::speed`), `chess960` for
+/// seconds (lichess's boundaries, as `plyyard_wire::lichess::speed`), `chess960` for
 /// Chess960, `correspondence` without a clock.
 const PERF_SQL: &str = "(CASE WHEN variant = 'chess960' THEN 'chess960' \
      WHEN initial_ms IS NULL THEN 'correspondence' \

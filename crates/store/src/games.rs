@@ -214,6 +214,31 @@ impl Store {
         .collect()
     }
 
+    /// Games in progress on the whole site (played here, not imported)
+    /// that changed at or after `active_since` (Unix ms), most recently
+    /// changed first, at most `limit`: what TV chooses from.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn games_in_progress(
+        &self,
+        active_since: i64,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE status = 'ongoing' AND kind <> 'imported' AND updated_at >= $1 \
+             ORDER BY updated_at DESC, id LIMIT $2"
+        ))
+        .bind(active_since)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_from_row)
+        .collect()
+    }
+
     /// A player's ongoing games, most recently changed first, at most
     /// `limit`.
     ///

@@ -1,6 +1,7 @@
 //! The home page's controller: the New game form, this player's recent
 //! games, and the followed players online (for an account).
 import { type GameSummary, myGames } from '../api.js';
+import { type LiveGame, tvGames } from '../tv/api.js';
 import { t } from '../i18n.js';
 import { NewGameCtrl } from '../newgame/ctrl.js';
 import type { Controller, Ctx } from '../page.js';
@@ -14,6 +15,8 @@ export class HomeCtrl implements Controller {
   failed = false;
   /** The followed players online; null while loading, or without an account. */
   friends: RelatedUser[] | null = null;
+  /** The games in progress on the site; null while loading or if they could not be read. */
+  live: LiveGame[] | null = null;
   private alive = true;
 
   constructor(readonly ctx: Ctx) {
@@ -28,6 +31,12 @@ export class HomeCtrl implements Controller {
       .finally(() => {
         if (this.alive) ctx.redraw();
       });
+    tvGames()
+      .then((g) => {
+        this.live = g;
+        if (this.alive) ctx.redraw();
+      })
+      .catch(() => undefined);
     if (ctx.account()) {
       onlineFriends()
         .then((f) => {

@@ -1,6 +1,7 @@
 //! The home page: the "Play the computer" panel, the followed players
 //! online (for an account), and My recent games.
 import { h, type VNode } from 'snabbdom';
+import type { LiveGame } from '../tv/api.js';
 import { type GameSummary, profilePath } from '../api.js';
 import { type Key, lang, t, tp } from '../i18n.js';
 import { newGameView } from '../newgame/view.js';
@@ -47,6 +48,32 @@ function recent(ctrl: HomeCtrl): VNode {
   return h('div.recent', { attrs: { 'data-testid': 'recent-games' } }, [body]);
 }
 
+/** The games in progress on the site, each linked to its page. */
+function liveCard(ctrl: HomeCtrl): VNode | null {
+  const games = ctrl.live;
+  if (games === null) return null;
+  const side = (g: LiveGame, c: 'white' | 'black') => {
+    const p = g.players.find((x) => x.color === c);
+    return `${p?.user?.name ?? '?'}${p?.rating ? ` (${p.rating})` : ''}`;
+  };
+  return h('section.card.live-card', { attrs: { 'aria-labelledby': 'live-title', 'data-testid': 'home-live' } }, [
+    h('h2', { attrs: { id: 'live-title' } }, t('home.live.title')),
+    games.length === 0
+      ? h('p.muted', { attrs: { 'data-testid': 'home-live-none' } }, t('home.live.none'))
+      : h(
+          'ul.recent-list',
+          games.map((g) =>
+            h('li', [
+              h('a.recent-item', { attrs: { href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'home-live-game', 'data-id': g.id } }, [
+                h('span.recent-main', [h('strong', `${side(g, 'white')} – ${side(g, 'black')}`), h('span.muted', t(g.perf === 'chess960' ? 'variant.chess960' : (`speed.${g.perf === 'ultraBullet' ? 'bullet' : g.perf}` as Key)))]),
+              ]),
+            ]),
+          ),
+        ),
+    h('p', [h('a', { attrs: { href: '/tv', 'data-testid': 'home-tv-link' } }, t('home.live.tv'))]),
+  ]);
+}
+
 /** The whole home page. */
 /** The followed players online, for an account (nothing while loading). */
 function friendsCard(ctrl: HomeCtrl): VNode | null {
@@ -77,6 +104,7 @@ export function homeView(ctrl: HomeCtrl): VNode {
         h('h2', { attrs: { id: 'arenas-title' } }, t('arena.list.title')),
         h('p', [h('a', { attrs: { href: '/tournament', 'data-testid': 'home-tournaments-link' } }, t('arena.home.link'))]),
       ]),
+      liveCard(ctrl),
       h('section.card.recent-card', { attrs: { 'aria-labelledby': 'recent-title' } }, [h('h2', { attrs: { id: 'recent-title' } }, t('home.recent.title')), recent(ctrl)]),
       h('section.card.tips-card', { attrs: { 'aria-labelledby': 'tips-title', 'data-testid': 'tips' } }, [
         h('h2', { attrs: { id: 'tips-title' } }, t('home.tips.title')),

@@ -476,3 +476,55 @@ test('a takeback at a casual table: asked, declined, asked again and accepted; i
   await done(host.context, host.page);
   await done(guest.context, guest.page);
 });
+
+test('TV: a classical game between two players is featured on its channel and followed move by move; the home page lists it in progress', { skip }, async () => {
+  const host = await newPage();
+  const guest = await newPage();
+  const viewer = await newPage();
+  const hostName = await signUp(host.page, 'Tvhost');
+  const guestName = await signUp(guest.page, 'Tvguest');
+  await host.page.goto('/multiplayer');
+  await host.page.getByTestId('open-table-form').waitFor();
+  await host.page.getByTestId('tc-30+20').click();
+  await host.page.getByTestId('table-rated').uncheck();
+  await host.page.getByTestId('open-table-submit').click();
+  await host.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await host.page.getByTestId('table-code').textContent()) ?? '').trim();
+  await guest.page.goto('/multiplayer');
+  await guest.page.getByTestId('join-code').fill(code);
+  await guest.page.getByTestId('join-submit').click();
+  await host.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  const id = (await host.page.evaluate(async (c) => (await (await fetch(`/api/tables/${c}`)).json()) as { game_id?: string }, code)).game_id!;
+  const [white, whiteName] = (await colorOf(host.page)) === 'white' ? [host.page, hostName] : [guest.page, guestName];
+
+  // An anonymous visitor opens TV from the header and picks the Classical channel.
+  await viewer.page.goto('/');
+  await viewer.page.getByTestId('tv-link').click();
+  await viewer.page.waitForURL((u) => u.pathname === '/tv');
+  await viewer.page.getByTestId('tv-channel-classical').click();
+  await viewer.page.waitForURL((u) => u.pathname === '/tv/classical');
+  const game = viewer.page.locator(`[data-testid="tv-game"][data-id="${id}"]`);
+  await game.waitFor({ timeout: 15_000 });
+  const names = `${await viewer.page.getByTestId('tv-player-top').textContent()} ${await viewer.page.getByTestId('tv-player-bottom').textContent()}`;
+  assert.ok(names.includes(hostName) && names.includes(guestName), names);
+  assert.match((await viewer.page.getByTestId('tv-clock-bottom').textContent()) ?? '', /^30:00$/);
+  // The channel list names the player TV looks from (White, at equal ratings) and their rating.
+  await viewer.page.getByTestId('tv-channel-classical').filter({ hasText: `${whiteName} 1500` }).waitFor();
+  // White plays e4: the TV board has it at once.
+  await waitForOurTurn(white);
+  await clickMove(white, 'e2', 'e4');
+  await viewer.page.locator(`[data-testid="tv-game"][data-id="${id}"][data-fen^="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"]`).waitFor({ timeout: 10_000 });
+  await viewer.page.locator('.tv-board .last-move').first().waitFor();
+  // In French.
+  await selectLang(viewer.page, 'fr');
+  await viewer.page.getByTestId('tv-channel-classical').filter({ hasText: 'Classique' }).waitFor();
+  await selectLang(viewer.page, 'en');
+  // The home page lists the game in progress.
+  await viewer.page.goto('/');
+  await viewer.page.locator(`[data-testid="home-live-game"][data-id="${id}"]`).waitFor();
+  await viewer.page.locator(`[data-testid="home-live-game"][data-id="${id}"]`).click();
+  await viewer.page.waitForURL((u) => u.pathname === `/game/${id}`);
+  await done(viewer.context, viewer.page);
+  await done(host.context, host.page);
+  await done(guest.context, guest.page);
+});

@@ -554,16 +554,15 @@ async fn seat(
 
 fn list_item(g: GameRow, white: SeatJson, black: SeatJson, diff: Option<i64>) -> GameListItem {
     let control = g.table.as_ref().map(|t| t.control);
-    let perf = if g.variant == plyyard_game::Variant::Chess960 {
-        "chess960"
-    } else {
-        control.map_or("correspondence", |c| {
-            crate::lichess::game_json::speed(
+    let perf = plyyard_wire::lichess::perf(
+        g.variant.as_str(),
+        control.map(|c| {
+            (
                 u64::from(c.base_secs()) * 1000,
                 u64::from(c.increment_secs()) * 1000,
             )
-        })
-    };
+        }),
+    );
     GameListItem {
         rated: g.table.as_ref().is_some_and(|t| t.rated),
         perf,

@@ -78,19 +78,7 @@ pub fn status_of(g: &GameState) -> Status {
     }
 }
 
-/// Lichess's speed of a clock of `initial_ms` plus `increment_ms` a move:
-/// by the estimate `limit + 40 × increment` in seconds.
-pub fn speed(initial_ms: u64, increment_ms: u64) -> &'static str {
-    let estimate = initial_ms / 1000 + 40 * (increment_ms / 1000);
-    match estimate {
-        0..30 => "ultraBullet",
-        30..180 => "bullet",
-        180..480 => "blitz",
-        480..1500 => "rapid",
-        1500..21_600 => "classical",
-        _ => "correspondence",
-    }
-}
+pub use plyyard_wire::lichess::speed;
 
 /// The lichess speed of a game: by its clock, `correspondence` without one.
 pub fn speed_of(g: &GameState) -> &'static str {

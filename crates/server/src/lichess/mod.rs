@@ -18,6 +18,7 @@
 //!   players, `gameFull`/`gameState`, a game as one player sees it);
 //! - [`game_stream`]: the Board/Bot game streams;
 //! - [`perf`]: a player's statistics at one speed;
+//! - [`tv`]: TV's channels and feeds;
 //! - [`play`]: moves, abort, resign, draws, takebacks, claims;
 //! - `chat`: game chat, posted and listed;
 //! - [`games`]: the games being played, and exports (PGN and JSON);
@@ -54,6 +55,7 @@ mod teams;
 mod tokens;
 mod tournament_feed;
 mod tournaments;
+mod tv;
 mod users;
 
 use axum::Router;
@@ -74,6 +76,10 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/user/{username}/perf/{perf}", get(perf::perf))
         .route("/api/player/autocomplete", get(users::autocomplete))
+        .route("/api/tv/channels", get(tv::channels))
+        .route("/api/tv/games", get(tv::games))
+        .route("/api/tv/feed", get(tv::feed_best))
+        .route("/api/tv/{channel}/feed", get(tv::feed_of))
         .route("/api/users/status", get(users::status))
         .route("/api/bot/online", get(users::online_bots))
         .route("/api/bot/account/upgrade", post(users::upgrade))

@@ -1,12 +1,14 @@
 //! The Lichess-compatible API's wire forms (see `docs/api.md`): scopes as
-//! lichess names them, and the error body lichess clients read
+//! lichess names them, its speeds and perfs, and the error body lichess clients read
 //! (`{"error":"…"}`, unlike the `{"error":{"code","message"}}` of our own
 //! API).
 
+mod perf;
 mod scope;
 
 use serde::Serialize;
 
+pub use perf::{perf, speed};
 pub use scope::{Scope, Scopes, UnknownScope};
 
 /// The body of every failed Lichess-API request.
