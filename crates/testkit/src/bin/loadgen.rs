@@ -33,6 +33,13 @@
 //!   analyses and reviews while another client's Beginner reply latency
 //!   and analysis and review start delays are measured (see [`fairness`]);
 //!   the server's rate limits stay on for this one.
+//! - `notify`: many logged-in pages hold the site socket while challenges
+//!   and messages go between their accounts: the time from a send to its
+//!   notification on the recipient's page (see [`notify`]); its last line
+//!   is one JSON object.
+//! - `tv`: one game over the Board API while many viewers hold TV's
+//!   Classical feed: the time from a move's POST to its `fen` line (see
+//!   [`tv`]); its last line is one JSON object.
 //! - `puzzles`: many solvers loop next puzzle → solve over lichess's
 //!   puzzle API: the latency of both (see [`puzzles`]); its last line is
 //!   one JSON object.
@@ -52,6 +59,8 @@ mod fairness;
 mod flood;
 #[path = "loadgen/ledger.rs"]
 mod ledger;
+#[path = "loadgen/notify.rs"]
+mod notify;
 #[path = "loadgen/probes.rs"]
 mod probes;
 #[path = "loadgen/puzzles.rs"]
@@ -62,6 +71,8 @@ mod seeks;
 mod spread;
 #[path = "loadgen/tables.rs"]
 mod tables;
+#[path = "loadgen/tv.rs"]
+mod tv;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -287,6 +298,39 @@ enum Mode {
         /// released (2,000 connections at once).
         #[arg(long)]
         cold: bool,
+    },
+    /// Logged-in pages holding the site socket while challenges and
+    /// messages go between their accounts: send → notification latency.
+    Notify {
+        /// Accounts, each with an open page (`notify0`…, signed up or
+        /// logged in to).
+        #[arg(long, default_value_t = 1000)]
+        users: usize,
+        /// Challenges and messages sent, alternately.
+        #[arg(long, default_value_t = 2000)]
+        sends: usize,
+        /// Sends a second.
+        #[arg(long, default_value_t = 20.0)]
+        rate: f64,
+        /// Seed of the challenge pairs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// One game played over the Board API while many viewers hold TV's
+    /// Classical feed: move → feed line latency.
+    Tv {
+        /// Feeds held.
+        #[arg(long, default_value_t = 200)]
+        viewers: usize,
+        /// Moves played.
+        #[arg(long, default_value_t = 100)]
+        moves: usize,
+        /// Pause between moves, ms.
+        #[arg(long, default_value_t = 200)]
+        gap_ms: u64,
+        /// Seed of the move choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Solvers looping next puzzle → solve over lichess's puzzle API:
     /// the latency of both.
@@ -564,6 +608,34 @@ fn main() -> std::process::ExitCode {
                         seed,
                     };
                     arena::run(cli.addr, o).await
+                }
+                Mode::Notify {
+                    users,
+                    sends,
+                    rate,
+                    seed,
+                } => {
+                    let o = notify::Options {
+                        users,
+                        sends,
+                        rate,
+                        seed,
+                    };
+                    notify::run(cli.addr, o).await
+                }
+                Mode::Tv {
+                    viewers,
+                    moves,
+                    gap_ms,
+                    seed,
+                } => {
+                    let o = tv::Options {
+                        viewers,
+                        moves,
+                        gap_ms,
+                        seed,
+                    };
+                    tv::run(cli.addr, o).await
                 }
                 Mode::Puzzles {
                     solvers,
