@@ -9,7 +9,7 @@ import type { Controller, Ctx } from '../page.js';
 import { lobbyReduce, normalizeCode, sameName, type TableSettings, tableRequest, type TimeControl } from '../tables.js';
 
 export type { TableSettings };
-import { type Cell, cellId, seekRequest, seeksReduce } from './quick.js';
+import { CELLS, type Cell, cellId, seekRequest, seeksReduce } from './quick.js';
 import { LobbySocket } from './socket.js';
 
 const STORAGE_KEY = 'plyyard.table';
@@ -167,6 +167,14 @@ export class MultiplayerCtrl implements Controller {
       // Not remembered when storage is unavailable.
     }
     this.redraw();
+  }
+
+  /** Takes up a waiting seek: seeks the same game (its cell, rated or not), which pairs at once. */
+  playSeek(seek: Seek): void {
+    const cell = CELLS.find((c) => c.variant === seek.variant && c.minutes === seek.minutes && c.increment === seek.increment);
+    if (!cell) return;
+    if (this.quickRated !== seek.rated) this.setQuickRated(seek.rated);
+    if (this.seeking !== cellId(cell)) this.quick(cell);
   }
 
   /** Is the logged-in account the host of `table`? */

@@ -1,11 +1,11 @@
 //! The Multiplayer page as a function of its controller: the quick-pairing
 //! grid, open a table (or log in first), the live lobby, and joining by code.
 import { h, type VNode } from 'snabbdom';
-import type { Table } from '../api.js';
+import type { Seek, Table } from '../api.js';
 import { choiceGroup } from '../choices.js';
 import { type Key, t, tp } from '../i18n.js';
 import { authPath } from '../route.js';
-import { INCREMENT, MINUTES, PRESETS, parseTimeControl, ratingLabel, tcLabel } from '../tables.js';
+import { INCREMENT, MINUTES, PRESETS, parseTimeControl, ratingLabel, sameName, tcLabel } from '../tables.js';
 import type { MultiplayerCtrl, TableSettings } from './ctrl.js';
 import { CELLS, type Cell, cellId, waitingFor } from './quick.js';
 
@@ -192,6 +192,35 @@ function lobbyItem(ctrl: MultiplayerCtrl, table: Table): VNode {
   ]);
 }
 
+/** A player waiting in quick pairing: their name, rating and game; one's own is marked, another's is taken up with a click. */
+function seekItem(ctrl: MultiplayerCtrl, seek: Seek): VNode {
+  const mine = sameName(seek.name, ctrl.ctx.account()?.username);
+  const parts = tableParts({ ...seek, rules: 'fide' }).filter((_, i) => i !== 3);
+  return h('li', { key: `seek-${seek.id}` }, [
+    h(
+      'button.lobby-item.lobby-seek',
+      {
+        class: { mine },
+        attrs: { type: 'button', 'data-testid': 'lobby-seek', 'data-name': seek.name, title: mine ? t('multiplayer.seek.yours') : t('multiplayer.seek.play', { name: seek.name }) },
+        props: { disabled: mine || !ctrl.ctx.account() },
+        on: { click: () => ctrl.playSeek(seek) },
+      },
+      [
+        h('span.lobby-host', [h('strong', seek.name), h('span.rating', ratingLabel(seek))]),
+        h('span.lobby-tc', parts[0] ?? ''),
+        h('span.lobby-details.muted', parts.slice(1).join(' · ')),
+        h('span.lobby-action', mine ? t('multiplayer.seek.yoursShort') : t('multiplayer.seek.playShort')),
+      ],
+    ),
+  ]);
+}
+
+/** The players waiting in quick pairing (none: nothing shown). */
+function seeksList(ctrl: MultiplayerCtrl): VNode | null {
+  if (ctrl.seeks.length === 0) return null;
+  return h('div.lobby-seeks', { attrs: { 'data-testid': 'lobby-seeks' } }, [h('h3', t('multiplayer.seek.title')), h('ul.lobby-list', ctrl.seeks.map((s) => seekItem(ctrl, s)))]);
+}
+
 function lobby(ctrl: MultiplayerCtrl): VNode {
   let body: VNode;
   if (ctrl.lobbyFailed) body = h('p.muted', t('error.network'));
@@ -200,6 +229,7 @@ function lobby(ctrl: MultiplayerCtrl): VNode {
   else body = h('ul.lobby-list', ctrl.lobby.map((table) => lobbyItem(ctrl, table)));
   return h('div.lobby', { attrs: { 'data-testid': 'lobby', 'aria-live': 'polite' } }, [
     body,
+    seeksList(ctrl),
     h('p.connection', { attrs: { role: 'status' }, props: { hidden: ctrl.lobbyConnected } }, t('conn.reconnecting')),
     h('p.form-error', { attrs: { role: 'alert', 'data-testid': 'lobby-error' } }, ctrl.lobbyError ?? ''),
   ]);

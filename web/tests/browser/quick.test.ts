@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { BASE, closeBrowser, done, newPage, PHONE, shot } from './helpers.js';
+import { BASE, closeBrowser, done, newPage, PHONE, selectLang, shot } from './helpers.js';
 
 after(closeBrowser);
 
@@ -107,5 +107,36 @@ test('a seek is cancelled by its button or by closing the page, and leaves nothi
   await until('seeks while waiting', () => seeksOf(b.page), (s) => s.some((x) => x.name === aName && x.minutes === 3));
   await done(a.context, a.page);
   await until('seeks after closing', () => seeksOf(b.page), (s) => !s.some((x) => x.name === aName));
+  await done(b.context, b.page);
+});
+
+test('the lobby lists the players waiting in quick pairing; a click on another player’s seek plays them, rated as they asked', { skip }, async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const aName = await signUp(a.page, 'Listed');
+  await signUp(b.page, 'Taker');
+  await openGrid(a.page);
+  await a.page.getByTestId('quick-rated').check();
+  await a.page.getByTestId('quick-standard-2+1').click();
+  await a.page.getByTestId('quick-waiting').waitFor();
+  // Its own seek is listed as its own, and cannot be taken up.
+  const own = a.page.locator(`[data-testid="lobby-seek"][data-name="${aName}"]`);
+  await own.filter({ hasText: 'Yours' }).waitFor();
+  assert.equal(await own.isDisabled(), true);
+  // The other player (casual quick pairing chosen) sees it: 2+1, bullet, rated; in Romanian too.
+  await openGrid(b.page);
+  const seek = b.page.locator(`[data-testid="lobby-seek"][data-name="${aName}"]`);
+  await seek.waitFor();
+  assert.match((await seek.textContent()) ?? '', /2\+1.*Bullet.*Rated/);
+  await selectLang(b.page, 'ro');
+  await b.page.getByTestId('lobby-seeks').filter({ hasText: 'În așteptare la împerecherea rapidă' }).waitFor();
+  await selectLang(b.page, 'en');
+  await seek.click();
+  await a.page.waitForURL(/\/t\/[A-Z0-9]{6}$/, { timeout: 15_000 });
+  await b.page.waitForURL(/\/t\/[A-Z0-9]{6}$/, { timeout: 15_000 });
+  assert.equal(new URL(a.page.url()).pathname, new URL(b.page.url()).pathname, 'the same table');
+  await b.page.getByTestId('board').waitFor({ timeout: 15_000 });
+  assert.match((await b.page.getByTestId('game-info').textContent()) ?? '', /2\+1.*Rated/);
+  await done(a.context, a.page);
   await done(b.context, b.page);
 });
