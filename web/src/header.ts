@@ -3,7 +3,7 @@
 //! language switcher.
 import { h, type VNode } from 'snabbdom';
 import { type Account, profilePath } from './api.js';
-import { isLang, type Key, type Lang, LANG_NAMES, LANGS, t } from './i18n.js';
+import { isLang, type Key, type Lang, LANG_NAMES, LANGS, lang, t } from './i18n.js';
 import { type BellCtrl, type Note, notePath } from './notify/bell.js';
 
 /** What the header shows and what it can do. */
@@ -27,6 +27,12 @@ function noteText(n: Note): string {
       return t('notify.challenge', { name: n.from });
     case 'report':
       return t('notify.report', { name: n.about ?? '—' });
+    case 'tournament_soon':
+      return t('notify.tournamentSoon', { name: n.name, time: new Intl.DateTimeFormat(lang(), { timeStyle: 'short' }).format(new Date(n.starts_at)) });
+    case 'swiss_round':
+      return n.opponent ? t('notify.swissRound', { name: n.name, round: n.round, opponent: n.opponent }) : t('notify.swissBye', { name: n.name, round: n.round });
+    case 'tournament_win':
+      return t('notify.tournamentWin', { winner: n.winner, name: n.name });
     case 'refund': {
       const speed = ['bullet', 'blitz', 'rapid', 'classical'].includes(n.speed) ? t(`speed.${n.speed}` as Key) : n.speed;
       return t('notify.refund', { points: n.points, speed });

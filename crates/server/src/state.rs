@@ -142,6 +142,7 @@ impl Shared {
                 live: live.clone(),
                 clubs: plyyard_clubs::Clubs::new(store.clone()),
                 presence: Arc::clone(&social.presence),
+                notifications: social.notifications.clone(),
             });
         let reviews = Arc::new(Reviews::new(
             library(tuning.review_nodes),

@@ -50,6 +50,39 @@ pub enum Notice {
         /// The reported player's name (`None`: the account is gone).
         about: Option<String>,
     },
+    /// A tournament the account joined starts soon.
+    TournamentSoon {
+        /// The tournament's id.
+        tournament: String,
+        /// Its full name.
+        name: String,
+        /// A Swiss (else an Arena).
+        swiss: bool,
+        /// When it starts, Unix ms.
+        starts_at: i64,
+    },
+    /// A round of a Swiss the account plays was paired.
+    SwissRound {
+        /// The Swiss's id.
+        tournament: String,
+        /// Its name.
+        name: String,
+        /// The round, from 1.
+        round: u32,
+        /// The opponent's name (`None`: a bye).
+        opponent: Option<String>,
+    },
+    /// A player the account follows won a tournament.
+    TournamentWin {
+        /// The tournament's id.
+        tournament: String,
+        /// Its full name.
+        name: String,
+        /// A Swiss (else an Arena).
+        swiss: bool,
+        /// The winner's name.
+        winner: String,
+    },
     /// Rating points given back: an opponent was marked for engine use
     /// (written by the store with the mark, `plyyard_store::Refund`).
     Refund {
@@ -61,11 +94,15 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Its kind as stored (`challenge`, `msg`, `refund`, `report`).
+    /// Its kind as stored (`challenge`, `msg`, `tournament_soon`,
+    /// `swiss_round`, `tournament_win`, `refund`, `report`).
     pub fn kind(&self) -> &'static str {
         match self {
             Notice::Challenge { .. } => "challenge",
             Notice::Msg { .. } => "msg",
+            Notice::TournamentSoon { .. } => "tournament_soon",
+            Notice::SwissRound { .. } => "swiss_round",
+            Notice::TournamentWin { .. } => "tournament_win",
             Notice::Refund { .. } => "refund",
             Notice::Report { .. } => "report",
         }
@@ -310,6 +347,18 @@ mod tests {
             (r#"{"kind":"refund","speed":"blitz","points":20}"#, "refund"),
             (r#"{"kind":"report","about":"Rob"}"#, "report"),
             (r#"{"kind":"report","about":null}"#, "report"),
+            (
+                r#"{"kind":"tournament_soon","tournament":"t1","name":"Duel Arena","swiss":false,"starts_at":5}"#,
+                "tournament_soon",
+            ),
+            (
+                r#"{"kind":"swiss_round","tournament":"s1","name":"Club Swiss","round":2,"opponent":null}"#,
+                "swiss_round",
+            ),
+            (
+                r#"{"kind":"tournament_win","tournament":"t1","name":"Duel Arena","swiss":false,"winner":"Ann"}"#,
+                "tournament_win",
+            ),
         ] {
             let notice: Notice = serde_json::from_str(content).unwrap();
             assert_eq!(notice.kind(), kind);

@@ -355,6 +355,45 @@ impl Store {
         rows.iter().map(tournament_from_row).collect()
     }
 
+    /// Tournaments not started yet (any kind) that start at or before
+    /// `until` and whose players were not told they start soon, the
+    /// earliest first, at most `limit`.
+    ///
+    /// # Errors
+    /// A database failure or a corrupt row.
+    pub async fn tournaments_starting_soon(
+        &self,
+        until: i64,
+        limit: u32,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = 'created' \
+             AND starts_at <= $1 AND soon_notified_at IS NULL \
+             ORDER BY starts_at, id LIMIT $2"
+        ))
+        .bind(until)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(tournament_from_row).collect()
+    }
+
+    /// Marks tournament `id`'s players as told it starts soon: `true` for
+    /// the one caller that marks it (the others, on any node, get `false`).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn claim_soon_notice(&self, id: &str, now: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tournaments SET soon_notified_at = $2 WHERE id = $1 AND soon_notified_at IS NULL",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Club `club`'s tournaments of `kind`, the latest start first, at
     /// most `limit`.
     ///

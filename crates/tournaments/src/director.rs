@@ -172,6 +172,9 @@ impl Tournaments {
             scored: self.settle(now).await?,
             ..TickReport::default()
         };
+        if let Err(e) = self.notify_soon(now.millis()).await {
+            tracing::warn!("tournaments starting soon: {e}");
+        }
         let store = &self.deps.store;
         for row in store
             .tournaments_with_status("arena", TournamentStatus::Created, false, ARENAS_PER_TICK)
@@ -216,6 +219,11 @@ impl Tournaments {
                 {
                     tracing::info!(tournament = %arena.id(), "arena finished");
                     report.finished += 1;
+                    let standings = self.standings(&arena).await?;
+                    if let Some(first) = standings.first().filter(|s| s.score > 0) {
+                        self.notify_win(&arena.row, (&first.player_id, &first.username))
+                            .await;
+                    }
                 }
                 continue;
             }

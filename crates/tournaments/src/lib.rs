@@ -37,6 +37,7 @@ pub mod chat;
 pub mod director;
 pub mod error;
 pub mod feed;
+pub mod notices;
 pub mod scoring;
 pub mod service;
 pub mod swiss;

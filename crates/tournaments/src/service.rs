@@ -39,6 +39,8 @@ pub struct TournamentsDeps {
     pub clubs: Clubs,
     /// Who is online: only they are paired.
     pub presence: Arc<Presence>,
+    /// The bell: tournaments starting soon, Swiss rounds paired, wins.
+    pub notifications: plyyard_social::notify::Notifications,
 }
 
 /// The Arenas of one site; cheap to clone.

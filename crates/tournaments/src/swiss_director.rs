@@ -125,6 +125,11 @@ impl Tournaments {
         {
             tracing::info!(swiss = %swiss.id(), "swiss finished");
             report.finished += 1;
+            let state = self.swiss_state(swiss).await?;
+            if let Some(first) = state.standings().first().filter(|s| s.half_points > 0) {
+                self.notify_win(&swiss.row, (&first.player_id, &first.username))
+                    .await;
+            }
         }
         Ok(())
     }
@@ -159,6 +164,8 @@ impl Tournaments {
             return Ok(());
         }
         report.rounds += 1;
+        self.tell_round(swiss, state, round, &pairing.boards, bye.as_deref())
+            .await;
         let rating = |id: &str| {
             state
                 .players
@@ -199,5 +206,35 @@ impl Tournaments {
             }
         }
         Ok(())
+    }
+
+    /// Tells each player of round `round` their opponent, or their bye.
+    async fn tell_round(
+        &self,
+        swiss: &Swiss,
+        state: &SwissState,
+        round: i64,
+        boards: &[(u32, u32)],
+        bye: Option<&str>,
+    ) {
+        let round = u32::try_from(round).unwrap_or(u32::MAX);
+        let id_of = |start: u32| state.ids[start as usize - 1].as_str();
+        let name_of = |id: &str| {
+            state
+                .players
+                .iter()
+                .find(|p| p.player_id == id)
+                .map(|p| p.username.clone())
+        };
+        for &(w, b) in boards {
+            let (white, black) = (id_of(w), id_of(b));
+            for (me, them) in [(white, black), (black, white)] {
+                self.notify_round(&swiss.row, round, me, name_of(them).as_deref())
+                    .await;
+            }
+        }
+        if let Some(b) = bye {
+            self.notify_round(&swiss.row, round, b, None).await;
+        }
     }
 }

@@ -13,7 +13,7 @@ use plyyard_clubs::Clubs;
 use plyyard_live::{Action, Games};
 use plyyard_social::Presence;
 use plyyard_store::testing::stores;
-use plyyard_store::{PlayerId, TournamentStatus, now_ms};
+use plyyard_store::{PlayerId, Store, TournamentStatus, now_ms};
 use plyyard_swiss::model::RoundEntry;
 use plyyard_swiss::{pair_round, trf};
 
@@ -111,6 +111,15 @@ fn repair_every_round(text: &str) {
     }
 }
 
+/// `player`'s notifications, oldest first: kind and content.
+async fn notes_of(store: &Store, player: &str) -> Vec<(String, serde_json::Value)> {
+    let mut rows = store.notifications(player, 50).await.unwrap();
+    rows.reverse();
+    rows.into_iter()
+        .map(|r| (r.kind, serde_json::from_str(&r.content).unwrap()))
+        .collect()
+}
+
 #[tokio::test]
 async fn a_swiss_runs_three_rounds_and_its_trf_repairs_the_same() {
     for (_dir, store) in stores().await {
@@ -201,6 +210,27 @@ async fn a_swiss_runs_three_rounds_and_its_trf_repairs_the_same() {
         );
         let state = t.swiss_state(&t.swiss(&id).await.unwrap()).await.unwrap();
         assert!(state.byes[0].is_some());
+        // The bell: each player was told the Swiss starts soon, then their
+        // round-1 opponent (the bye player, their bye).
+        for p in ["pa", "pb", "pc", "pd", "pe", "pg", "ph"] {
+            let kinds = notes_of(&store, p).await;
+            assert_eq!(kinds.len(), 2, "{p}: {kinds:?}");
+            assert!(
+                kinds.iter().any(|(k, _)| k == "tournament_soon"),
+                "{p}: {kinds:?}"
+            );
+            let round = &kinds.iter().find(|(k, _)| k == "swiss_round").unwrap().1;
+            assert_eq!(round["round"], 1);
+            let bye = state.byes[0].as_deref() == Some(p);
+            assert_eq!(round["opponent"].is_null(), bye, "{p}: {round}");
+        }
+        // Fay, no member, follows everyone: she hears of the winner only.
+        for p in ["pa", "pb", "pc", "pd", "pe", "pg", "ph"] {
+            store
+                .set_relation("pf", p, plyyard_store::RelationKind::Follow, now)
+                .await
+                .unwrap();
+        }
         for b in &state.boards[0] {
             let pair = [b.white.as_str(), b.black.as_str()];
             assert!(
@@ -301,6 +331,11 @@ async fn a_swiss_runs_three_rounds_and_its_trf_repairs_the_same() {
                 .all(|w| w[0].half_points >= w[1].half_points)
         );
         let total: u32 = standings.iter().map(|s| s.half_points).sum();
+        let told = notes_of(&store, "pf").await;
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(told[0].0, "tournament_win");
+        assert_eq!(told[0].1["winner"], standings[0].username.as_str());
+        assert_eq!(told[0].1["tournament"], id.as_str());
         // Round 1: 3 games + a bye; round 2: 2 games, 1 forfeit, a bye;
         // round 3: 6 present players, 3 games.
         assert_eq!(total, 2 * (3 + 1) + 2 * (3 + 1) + 2 * 3);

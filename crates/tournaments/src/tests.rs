@@ -37,6 +37,7 @@ pub(crate) fn tournaments(store: &Store, presence: &Arc<Presence>) -> (Tournamen
         live: games.clone(),
         clubs: Clubs::new(store.clone()),
         presence: Arc::clone(presence),
+        notifications: plyyard_social::notify::Notifications::new(store.clone(), Arc::default()),
     });
     (t, games)
 }

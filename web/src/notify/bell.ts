@@ -1,5 +1,7 @@
 //! The header's bell: the account's notifications (a challenge received,
-//! a message received, rating points given back, a report handled), the count of unseen ones, and the site socket
+//! a message received, a tournament starting soon, a Swiss round paired, a
+//! followed player's tournament win, rating points given back, a report
+//! handled), the count of unseen ones, and the site socket
 //! (`/api/socket/site`) that pushes each new one at once — reconnected
 //! with backoff while someone is logged in. Opening the list marks
 //! everything seen.
@@ -12,6 +14,9 @@ export type Note = { id: string; seen: boolean; created_at: number } & (
   | { kind: 'msg'; from: string; text: string }
   | { kind: 'refund'; speed: string; points: number }
   | { kind: 'report'; about: string | null }
+  | { kind: 'tournament_soon'; tournament: string; name: string; swiss: boolean; starts_at: number }
+  | { kind: 'swiss_round'; tournament: string; name: string; round: number; opponent: string | null }
+  | { kind: 'tournament_win'; tournament: string; name: string; swiss: boolean; winner: string }
 );
 
 /** GET /api/notifications and POST /api/notifications/seen. */
@@ -39,6 +44,11 @@ export function notePath(n: Note, me: string): string {
       return `/@/${encodeURIComponent(me)}`;
     case 'report':
       return n.about ? `/@/${encodeURIComponent(n.about)}` : '/';
+    case 'tournament_soon':
+    case 'tournament_win':
+      return `/${n.swiss ? 'swiss' : 'tournament'}/${encodeURIComponent(n.tournament)}`;
+    case 'swiss_round':
+      return `/swiss/${encodeURIComponent(n.tournament)}`;
   }
 }
 

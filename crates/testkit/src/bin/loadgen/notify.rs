@@ -124,7 +124,10 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
             let me = &users[i];
             let before = &users[(i + n - 1) % n];
             let path = format!("/api/rel/follow/{}", before.name);
-            let r = me.client.with_token(&me.token, Method::POST, &path, None).await?;
+            let r = me
+                .client
+                .with_token(&me.token, Method::POST, &path, None)
+                .await?;
             expect("follow", r, 200).map(|_| ())
         }
     })
@@ -137,7 +140,9 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
             let mut ws = users[i].client.socket("/api/socket/site").await?;
             let hello = recv_json(&mut ws, STEP).await?;
             if hello.as_ref().and_then(|h| h["t"].as_str()) != Some("hello") {
-                return Err(ClientError::Unexpected(format!("site socket said {hello:?}")));
+                return Err(ClientError::Unexpected(format!(
+                    "site socket said {hello:?}"
+                )));
             }
             Ok(ws)
         }
@@ -157,7 +162,12 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         drop(c);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let report = report(&clock, n, errors, metric(addr, "process_resident_memory_bytes").await);
+    let report = report(
+        &clock,
+        n,
+        errors,
+        metric(addr, "process_resident_memory_bytes").await,
+    );
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
     Ok(())
 }
@@ -203,7 +213,9 @@ async fn send_all(users: &Arc<Vec<User>>, o: &Options, clock: &Arc<Mutex<Clock>>
             tasks.spawn(async move { challenge(&users[from], &users[to], &clock).await });
         } else {
             let from = (k / 2) % n;
-            tasks.spawn(async move { message(&users[from], &users[(from + 1) % n], k, &clock).await });
+            tasks.spawn(
+                async move { message(&users[from], &users[(from + 1) % n], k, &clock).await },
+            );
         }
     }
     let mut errors = 0;
@@ -218,15 +230,27 @@ async fn send_all(users: &Arc<Vec<User>>, o: &Options, clock: &Arc<Mutex<Clock>>
 async fn challenge(from: &User, to: &User, clock: &Mutex<Clock>) -> Result<()> {
     let t0 = Instant::now();
     let path = format!("/api/challenge/{}", to.name);
-    let body = ("application/x-www-form-urlencoded", "rated=false&clock.limit=300&clock.increment=3");
-    let r = from.client.with_token(&from.token, Method::POST, &path, Some(body)).await?;
+    let body = (
+        "application/x-www-form-urlencoded",
+        "rated=false&clock.limit=300&clock.increment=3",
+    );
+    let r = from
+        .client
+        .with_token(&from.token, Method::POST, &path, Some(body))
+        .await?;
     let made: serde_json::Value = expect("challenge", r, 200)?.json()?;
     let id = made["id"]
         .as_str()
         .ok_or_else(|| ClientError::Unexpected(format!("no challenge id: {made}")))?;
-    clock.lock().expect("clock").sent.insert(format!("c:{id}"), (true, t0));
+    clock
+        .lock()
+        .expect("clock")
+        .sent
+        .insert(format!("c:{id}"), (true, t0));
     let cancel = format!("/api/challenge/{id}/cancel");
-    from.client.with_token(&from.token, Method::POST, &cancel, None).await?;
+    from.client
+        .with_token(&from.token, Method::POST, &cancel, None)
+        .await?;
     Ok(())
 }
 
@@ -240,7 +264,10 @@ async fn message(from: &User, to: &User, k: usize, clock: &Mutex<Clock>) -> Resu
     let path = format!("/inbox/{}", to.name);
     let body = format!("text={text}");
     let form = ("application/x-www-form-urlencoded", body.as_str());
-    let r = from.client.with_token(&from.token, Method::POST, &path, Some(form)).await?;
+    let r = from
+        .client
+        .with_token(&from.token, Method::POST, &path, Some(form))
+        .await?;
     expect("message", r, 200).map(|_| ())
 }
 

@@ -80,13 +80,17 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         http: reqwest::Client::new(),
     };
     let form = "rated=false&clock.limit=1800&clock.increment=0&color=white";
-    let (status, made) = api.post(&white, "/api/challenge/tvload1", Some(form)).await?;
+    let (status, made) = api
+        .post(&white, "/api/challenge/tvload1", Some(form))
+        .await?;
     let id = made["id"]
         .as_str()
         .filter(|_| status == 200)
         .ok_or_else(|| ClientError::Unexpected(format!("challenge: {status} {made}")))?
         .to_owned();
-    let (status, _) = api.post(&black, &format!("/api/challenge/{id}/accept"), None).await?;
+    let (status, _) = api
+        .post(&black, &format!("/api/challenge/{id}/accept"), None)
+        .await?;
     if status != 200 {
         return Err(ClientError::Unexpected(format!("accept: {status}")));
     }
@@ -159,7 +163,9 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
         missing: played * o.viewers - all.len(),
     };
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
-    let _ = api.post(&white, &format!("/api/board/game/{id}/resign"), None).await;
+    let _ = api
+        .post(&white, &format!("/api/board/game/{id}/resign"), None)
+        .await;
     Ok(())
 }
 
@@ -187,7 +193,9 @@ async fn play(
         let path = format!("/api/board/game/{id}/move/{uci}");
         let (status, body) = api.post(tokens[k % 2], &path, None).await?;
         if status != 200 {
-            return Err(ClientError::Unexpected(format!("move {uci}: {status} {body}")));
+            return Err(ClientError::Unexpected(format!(
+                "move {uci}: {status} {body}"
+            )));
         }
         pos.play_unchecked(mv);
         if pos.is_game_over() {
