@@ -803,6 +803,39 @@ class Tv(Base):
         w.board.resign_game(gid)
 
 
+class Preferences(Base):
+    def test_preferences_set_on_the_site_read_through_berserk(self):
+        name = self.name("prefs")
+        session = web(name)
+        token = SERVER.token(name, "preference:read")
+        c = client(token)
+        prefs = c.account.get_preferences()["prefs"]
+        self.assertEqual((prefs["theme"], prefs["pieceSet"], prefs["autoQueen"], prefs["premove"],
+                          prefs["confirmResign"], prefs["zen"], prefs["coords"]),
+                         ("brown", "cburnett", 2, True, 1, 0, 1))
+        r = session.post(SERVER.base + "/api/prefs", json={"theme": "blue", "pieceSet": "noto",
+                                                          "autoQueen": "always", "zen": True,
+                                                          "confirmResign": False}, timeout=30)
+        self.assertEqual(r.status_code, 200, r.text)
+        self.assertEqual(r.json()["theme"], "blue")
+        prefs = c.account.get_preferences()["prefs"]
+        self.assertEqual((prefs["theme"], prefs["pieceSet"], prefs["autoQueen"], prefs["zen"],
+                          prefs["confirmResign"]), ("blue", "noto", 3, 1, 0))
+        # Unknown values and keys are refused, and nothing of the change is kept.
+        for bad, word in (({"theme": "purple", "zen": False}, "theme"), ({"colour": "red"}, "colour"),
+                          ({"premove": "yes"}, "premove")):
+            r = session.post(SERVER.base + "/api/prefs", json=bad, timeout=30)
+            self.assertEqual(r.status_code, 400, bad)
+            self.assertIn(word, r.json()["error"]["message"])
+        self.assertEqual(c.account.get_preferences()["prefs"]["zen"], 1)
+        # Another scope does not read them; a page without an account has none here.
+        other = client(SERVER.token(name, "board:play"))
+        with self.assertRaises(berserk.exceptions.ResponseError) as e:
+            other.account.get_preferences()
+        self.assertEqual(e.exception.status_code, 403)
+        self.assertEqual(requests.get(SERVER.base + "/api/prefs", timeout=30).status_code, 401)
+
+
 class GameSearch(Base):
     def test_games_of_a_player_by_opponent_colour_and_perf(self):
         an, bn, cn = self.name("find"), self.name("foe"), self.name("other")

@@ -48,6 +48,9 @@ import { MultiplayerCtrl } from './multiplayer/ctrl.js';
 import { multiplayerView } from './multiplayer/view.js';
 import { compose, type Ctx, type Page } from './page.js';
 import { PerfCtrl } from './perf/ctrl.js';
+import { applyPrefs, loadAccountPrefs } from './prefs.js';
+import { PrefsCtrl } from './prefs/ctrl.js';
+import { prefsView } from './prefs/view.js';
 import { TvCtrl } from './tv/ctrl.js';
 import { tvView } from './tv/view.js';
 import { perfView } from './perf/view.js';
@@ -125,6 +128,7 @@ export class App {
       account: () => this.account,
       setAccount: (a) => {
         this.account = a;
+        if (a) void loadAccountPrefs().then(() => this.redraw(), () => undefined);
         this.incoming.follow(a !== null);
         this.unread.follow(a !== null);
         this.bell.follow(a !== null);
@@ -165,6 +169,8 @@ export class App {
     this.incoming.follow(account !== null);
     this.unread.follow(account !== null);
     this.bell.follow(account !== null);
+    applyPrefs();
+    if (account) void loadAccountPrefs().then(() => this.redraw(), () => undefined);
   }
 
   private open(): Page {
@@ -187,6 +193,8 @@ export class App {
         return compose(new MultiplayerCtrl(this.ctx), multiplayerView);
       case 'table':
         return compose(new TableCtrl(this.ctx, r.code), tableView);
+      case 'prefs':
+        return compose(new PrefsCtrl(this.ctx), prefsView);
       case 'tv':
         return compose(new TvCtrl(this.ctx, r.channel), tvView);
       case 'perf':

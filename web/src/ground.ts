@@ -17,6 +17,8 @@ export interface ViewOptions {
   ply?: number | null;
   /** Moves may be chosen ahead, during the opponent's turn (table games). */
   premoves?: boolean;
+  /** Coordinates beside the board (default on). */
+  coords?: boolean;
 }
 
 /** Is `view` showing an earlier position of `game`? */
@@ -51,7 +53,7 @@ export function boardConfig(game: GameState, view: ViewOptions): Config {
     check: game.check ? game.turn : false,
     lastMove: game.last_move ? (game.last_move.map((k) => k as Key)) : undefined,
     viewOnly: game.you === null,
-    coordinates: true,
+    coordinates: view.coords ?? true,
     autoCastle: true,
     highlight: { lastMove: true, check: true },
     animation: { enabled: !view.reducedMotion, duration: 180 },

@@ -68,6 +68,14 @@ function bellView(bell: BellCtrl, me: string): VNode {
   ]);
 }
 
+/** The preferences link: a gear, with its word where there is room. */
+function prefsLink(): VNode {
+  return h('a.nav-prefs', { attrs: { href: '/account/preferences', 'data-testid': 'nav-prefs', title: t('prefs.nav') } }, [
+    h('span.nav-icon', { attrs: { 'aria-hidden': 'true' } }, '⚙'),
+    h('span.nav-label.visually-hidden', t('prefs.nav')),
+  ]);
+}
+
 function accountNav(s: HeaderState): VNode {
   const a = s.account;
   return h(
@@ -84,9 +92,11 @@ function accountNav(s: HeaderState): VNode {
           ]),
           a.role ? h('a', { attrs: { href: '/mod', 'data-testid': 'nav-mod' } }, t('mod.nav')) : null,
           h('a', { attrs: { href: '/account', 'data-testid': 'nav-account' } }, t('nav.account')),
+          prefsLink(),
           h('button.link-button', { attrs: { type: 'button', 'data-testid': 'nav-logout' }, on: { click: () => s.logout() } }, t('nav.logout')),
         ]
       : [
+          prefsLink(),
           h('a', { attrs: { href: '/login', 'data-testid': 'nav-login' } }, t('nav.login')),
           h('a.button.primary.small', { attrs: { href: '/signup', 'data-testid': 'nav-signup' } }, t('nav.signup')),
         ],

@@ -17,6 +17,7 @@ export type Route =
   | { page: 'signup' }
   | { page: 'login' }
   | { page: 'account' }
+  | { page: 'prefs' }
   | { page: 'profile'; username: string; n: number; search: GameSearch }
   | { page: 'perf'; username: string; speed: string }
   | { page: 'tv'; channel: TvChannel }
@@ -108,6 +109,7 @@ export function route(pathname: string, search = ''): Route {
   if (/^\/signup\/?$/.test(pathname)) return { page: 'signup' };
   if (/^\/login\/?$/.test(pathname)) return { page: 'login' };
   if (/^\/account\/?$/.test(pathname)) return { page: 'account' };
+  if (/^\/account\/preferences\/?$/.test(pathname)) return { page: 'prefs' };
   if (/^\/account\/oauth\/token(?:\/create)?\/?$/.test(pathname)) return { page: 'tokens' };
   if (/^\/oauth\/?$/.test(pathname)) return { page: 'oauth' };
   return { page: 'home' };

@@ -8,6 +8,7 @@
 //! SQL.
 
 pub mod hasher;
+pub mod prefs;
 pub mod rules;
 
 pub use hasher::Hasher;

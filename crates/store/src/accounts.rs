@@ -274,6 +274,7 @@ impl Store {
             "DELETE FROM oauth_codes WHERE player_id = $1",
             "DELETE FROM account_addresses WHERE player_id = $1",
             "DELETE FROM storm_runs WHERE player_id = $1",
+            "DELETE FROM account_prefs WHERE player_id = $1",
         ] {
             sqlx::query(sql).bind(player_id).execute(&mut *tx).await?;
         }
@@ -428,6 +429,35 @@ impl Store {
             out.insert(r.try_get(0)?, info);
         }
         Ok(out)
+    }
+
+    /// `player`'s stored preferences (JSON), if any.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn prefs(&self, player: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT prefs FROM account_prefs WHERE player_id = $1")
+            .bind(player)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    /// Stores `player`'s preferences (JSON), replacing any.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_prefs(&self, player: &str, prefs: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO account_prefs (player_id, prefs, updated_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (player_id) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at",
+        )
+        .bind(player)
+        .bind(prefs)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Which of `players` are bot accounts.

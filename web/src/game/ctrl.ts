@@ -22,7 +22,8 @@ import { legalMoves, localiseSan, type PromotionRole, resolveInput, sanOf } from
 import type { Controller, Ctx } from '../page.js';
 import { outcomeText } from '../result.js';
 import { type GameEvent, GameSocket, RequestError } from '../socket.js';
-import { play, setSoundEnabled, soundEnabled } from '../sound.js';
+import { changePrefs, prefs } from '../prefs.js';
+import { play, soundEnabled } from '../sound.js';
 import { arenaOfGame, goBerserk } from '../tournaments/api.js';
 import { arenaErrorText } from '../tournaments/model.js';
 import { ChatCtrl } from './chat.js';
@@ -55,6 +56,8 @@ export class GameCtrl implements Controller {
   viewPly: number | null = null;
   promotion: { from: string; to: string } | null = null;
   confirmingResign = false;
+  /** A move chosen on the board that waits for its confirmation (UCI). */
+  unconfirmed: string | null = null;
   connected = true;
   gone = false;
   feedback = '';
@@ -216,7 +219,7 @@ export class GameCtrl implements Controller {
     const config = this.boardConfig();
     this.ground = Chessground(el, {
       ...config,
-      movable: { ...config.movable, events: { after: (orig, dest) => this.onBoardMove(orig, dest) } },
+      movable: { ...config.movable, events: { after: (orig, dest, meta) => this.onBoardMove(orig, dest, meta.premove) } },
     });
   }
 
@@ -227,7 +230,8 @@ export class GameCtrl implements Controller {
 
   private boardConfig() {
     const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion, premoves: isTableGame(this.game) });
+    const p = prefs();
+    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion, premoves: isTableGame(this.game) && p.premove, coords: p.coords });
   }
 
   /** Sends the board the configuration for the current state (only when it may have changed: it clears drawn arrows). */
@@ -252,11 +256,14 @@ export class GameCtrl implements Controller {
   }
 
   toggleSound(): void {
-    setSoundEnabled(!soundEnabled());
-    this.redraw();
+    void changePrefs({ sound: !soundEnabled() }, this.ctx.account() !== null).finally(() => this.redraw());
   }
 
   askResign(): void {
+    if (!prefs().confirmResign) {
+      this.resign();
+      return;
+    }
     this.confirmingResign = true;
     this.redraw();
     focus('[data-testid="resign-confirm"]');
@@ -282,14 +289,53 @@ export class GameCtrl implements Controller {
     this.redraw();
   }
 
-  private onBoardMove(from: SquareKey, to: SquareKey): void {
+  private onBoardMove(from: SquareKey, to: SquareKey, premove = false): void {
     if (!this.game) return;
     this.feedback = '';
+    let uci: string = from + to;
     if (isPromotion(this.game, from, to)) {
-      this.askPromotion(from, to);
+      const auto = prefs().autoQueen;
+      if (!(auto === 'always' || (auto === 'premove' && premove))) {
+        this.askPromotion(from, to);
+        return;
+      }
+      uci += 'q';
+    }
+    if (this.needsConfirmation()) {
+      this.unconfirmed = uci;
+      this.redraw();
+      focus('[data-testid="confirm-move-yes"]');
       return;
     }
-    void this.sendMove(from + to);
+    void this.sendMove(uci);
+  }
+
+  /** Does a move wait for a confirmation here (the preference; `correspondence`: games without a clock)? */
+  private needsConfirmation(): boolean {
+    const c = prefs().confirmMove;
+    return c === 'always' || (c === 'correspondence' && !this.game?.clock);
+  }
+
+  /** Plays the move waiting for its confirmation, or puts it back. */
+  confirmMove(yes: boolean): void {
+    const uci = this.unconfirmed;
+    this.unconfirmed = null;
+    if (uci && yes) {
+      void this.sendMove(uci);
+      return;
+    }
+    this.syncBoard();
+    this.redraw();
+  }
+
+  /** Zen mode: the preference, while the viewer plays this game. */
+  zen(): boolean {
+    return prefs().zen && this.game?.status === 'ongoing' && this.game.you !== null;
+  }
+
+  /** Leaves zen mode (the preference is switched off). */
+  exitZen(): void {
+    void changePrefs({ zen: false }, this.ctx.account() !== null).finally(() => this.redraw());
   }
 
   private askPromotion(from: string, to: string): void {
@@ -358,7 +404,13 @@ export class GameCtrl implements Controller {
       if (this.game && this.game.you !== null && this.game.status === 'ongoing') focus('#move-input');
       return;
     }
-    void this.sendMove(p.from + p.to + PROMO_CHAR[role]);
+    const uci = p.from + p.to + PROMO_CHAR[role];
+    if (this.needsConfirmation()) {
+      this.unconfirmed = uci;
+      this.redraw();
+      return;
+    }
+    void this.sendMove(uci);
   }
 
   setInput(text: string): void {

@@ -34,11 +34,14 @@ export function gameView(ctrl: GameCtrl): VNode {
   if (!g) return h('p.muted.loading', { attrs: { 'aria-busy': 'true' } }, '…');
   const bottom = ctrl.orientation;
   const top: Color = bottom === 'white' ? 'black' : 'white';
-  return h('div.game-page', [
+  const zen = ctrl.zen();
+  return h('div.game-page', { class: { zen } }, [
     h('div.board-column', [
       strip(ctrl, g, top, 'top', 'opponent'),
       h('div.board-frame', [board(ctrl), promotion(ctrl, g)]),
       strip(ctrl, g, bottom, 'bottom', 'you'),
+      confirmMove(ctrl),
+      zen ? h('button.link-button.zen-exit', { attrs: { type: 'button', 'data-testid': 'zen-exit' }, on: { click: () => ctrl.exitZen() } }, t('game.zen.exit')) : null,
     ]),
     h('div.side-column', [
       ctrl.arena ? h('p.game-arena', [h('a', { attrs: { href: `/tournament/${encodeURIComponent(ctrl.arena.id)}`, 'data-testid': 'game-arena-link' } }, t('arena.backTo', { name: ctrl.arena.fullName }))]) : null,
@@ -272,6 +275,17 @@ function takebackOffer(ctrl: GameCtrl, g: GameState): VNode | null {
       h('button.primary', { attrs: { type: 'button', 'data-testid': 'takeback-accept' }, on: { click: () => ctrl.takeback(true) } }, t('table.takeback.accept')),
       h('button', { attrs: { type: 'button', 'data-testid': 'takeback-decline' }, on: { click: () => ctrl.takeback(false) } }, t('table.takeback.decline')),
     ]),
+  ]);
+}
+
+/** A move waiting for its confirmation (the move-confirmation preference). */
+function confirmMove(ctrl: GameCtrl): VNode | null {
+  const uci = ctrl.unconfirmed;
+  if (!uci) return null;
+  return h('div.confirm-move', { attrs: { 'data-testid': 'confirm-move', role: 'group', 'aria-label': t('game.confirmMove', { move: uci }) } }, [
+    h('span', t('game.confirmMove', { move: uci })),
+    h('button.primary', { attrs: { type: 'button', 'data-testid': 'confirm-move-yes' }, on: { click: () => ctrl.confirmMove(true) } }, t('game.confirmMove.yes')),
+    h('button', { attrs: { type: 'button', 'data-testid': 'confirm-move-no' }, on: { click: () => ctrl.confirmMove(false) } }, t('game.confirmMove.no')),
   ]);
 }
 

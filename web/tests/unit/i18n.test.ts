@@ -148,7 +148,7 @@ test('every key is used by the app (directly, or under a prefix filled in at run
     .map((f) => readFileSync(join(srcDir, f), 'utf8'))
     .join('\n');
   // Keys built from server codes or choices, e.g. `reason.${code}`.
-  const dynamic = ['level.', 'color.', 'search.', 'tv.channel.',  'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.', 'account.error.', 'speed.', 'tokens.scope.', 'mod.nav.', 'mod.role.', 'mod.action.', 'mod.mark.', 'mod.take.', 'mod.lift.', 'mod.fair.verdict.', 'mod.fair.signal.', 'mod.site.signups.'];
+  const dynamic = ['level.', 'color.', 'search.', 'tv.channel.', 'prefs.',  'reason.', 'error.', 'piece.', 'rules.', 'variant.', 'game.claim.', 'notation.', 'account.error.', 'speed.', 'tokens.scope.', 'mod.nav.', 'mod.role.', 'mod.action.', 'mod.mark.', 'mod.take.', 'mod.lift.', 'mod.fair.verdict.', 'mod.fair.signal.', 'mod.site.signups.'];
   // Read by the server (docs/protocol.md: index.html's <noscript>; the Learn pages it renders).
   const server = [
     'app.noscript',

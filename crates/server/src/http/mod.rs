@@ -20,6 +20,7 @@ mod games;
 mod learn;
 mod moderation;
 mod positions;
+mod prefs;
 mod review;
 mod seeks;
 mod site;
@@ -126,6 +127,7 @@ pub fn router(state: AppState) -> Router {
         .merge(social::routes())
         .merge(moderation::router())
         .merge(site::router())
+        .merge(prefs::router())
         .layer(axum::middleware::from_fn(refuse_tokens));
     let inbox = Router::new().route("/inbox", get(inbox_home)).route(
         "/inbox/{username}",

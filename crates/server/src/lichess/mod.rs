@@ -69,6 +69,7 @@ pub use tokens::{Created, MAX_DESCRIPTION, MAX_TOKENS, check_description, issue_
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/account", get(users::account))
+        .route("/api/account/preferences", get(users::preferences))
         .route("/api/user/{username}", get(users::user))
         .route(
             "/api/user/{username}/rating-history",

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
 use super::error::{LiError, LiResult};
+use plyyard_accounts::prefs::Prefs;
 use plyyard_accounts::rules::check_username;
 use plyyard_game::Speed;
 use plyyard_live::rfc3339;
@@ -159,6 +160,22 @@ pub(super) async fn user(
 ) -> LiResult<Json<UserJson>> {
     let account = named(&store, &name).await?;
     Ok(Json(user_json(&store, &social, &account).await?))
+}
+
+/// `GET /api/account/preferences` (scope `preference:read`): lichess's
+/// `{"prefs":{…},"language"}` ([`Prefs::lichess`]).
+pub(super) async fn preferences(
+    State(store): State<Store>,
+    caller: Caller,
+) -> LiResult<Json<serde_json::Value>> {
+    caller.require(&[Scope::PreferenceRead])?;
+    let prefs = store
+        .prefs(&caller.account.player_id)
+        .await?
+        .map_or_else(Prefs::default, |t| Prefs::from_stored(&t));
+    Ok(Json(
+        serde_json::json!({ "prefs": prefs.lichess(), "language": "en-GB" }),
+    ))
 }
 
 /// `GET /api/user/{username}/rating-history`: for each speed, the rating
