@@ -98,3 +98,34 @@ test('a Swiss page: join, withdraw before the start, join again; the TRF link', 
   await done(a.context, a.page);
   await done(b.context, b.page);
 });
+
+test('the bell tells a Swiss’s players that it starts soon, then their round’s opponent; in French too', async () => {
+  const a = await newPage();
+  const b = await newPage();
+  const leader = await signUp(a.page, 'swbl');
+  await signUp(b.page, 'swbp');
+  const club = await post(a.page, '/api/team', { name: `Bell Club ${randomBytes(3).toString('hex')}`, open: true });
+  const clubId = club.json.id as string;
+  assert.equal((await post(b.page, `/team/${clubId}/join`, {})).status, 200);
+  const settings = (startsAt: number) => ({ name: 'Bell Swiss', 'clock.limit': 300, 'clock.increment': 3, nbRounds: 3, startsAt, roundInterval: 99_999_999 });
+  // Five minutes and a little from now: the players join before they are told.
+  const made = await post(a.page, `/api/swiss/new/${clubId}`, settings(Date.now() + 5 * 60_000 + 8_000));
+  assert.equal(made.status, 200, JSON.stringify(made.json));
+  const id = made.json.id as string;
+  for (const p of [a.page, b.page]) assert.equal((await post(p, `/api/swiss/${id}/join`, {})).status, 200);
+  await selectLang(b.page, 'fr');
+  // Within five minutes of its start: told once.
+  await b.page.locator('[data-testid="nav-bell-count"]').filter({ hasText: '1' }).waitFor({ timeout: 30_000 });
+  // Its leader brings the start forward; paired, the players are told whom they play.
+  assert.equal((await post(a.page, `/api/swiss/${id}/edit`, settings(Date.now() + 2_000))).status, 200);
+  await b.page.locator('[data-testid="nav-bell-count"]').filter({ hasText: '2' }).waitFor({ timeout: 30_000 });
+  await b.page.getByTestId('nav-bell').click();
+  await b.page.locator('[data-testid="bell-item"][data-kind="tournament_soon"]').filter({ hasText: 'Bell Swiss commence bientôt' }).waitFor();
+  const round = b.page.locator('[data-testid="bell-item"][data-kind="swiss_round"]');
+  await round.filter({ hasText: `Bell Swiss, ronde 1 : vous jouez contre ${leader}` }).waitFor();
+  await round.locator('a').click();
+  await b.page.waitForURL((u) => u.pathname === `/swiss/${id}`);
+  await selectLang(b.page, 'en');
+  await done(a.context, a.page);
+  await done(b.context, b.page);
+});
