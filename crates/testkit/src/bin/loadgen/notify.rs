@@ -155,11 +155,13 @@ pub async fn run(addr: SocketAddr, o: Options) -> Result<()> {
     let errors = send_all(&users, &o, &clock).await;
     let deadline = Instant::now() + LATE;
     while Instant::now() < deadline {
-        let c = clock.lock().expect("clock");
-        if c.sent.keys().all(|k| c.heard.contains_key(k)) {
+        let all_heard = {
+            let c = clock.lock().expect("clock");
+            c.sent.keys().all(|k| c.heard.contains_key(k))
+        };
+        if all_heard {
             break;
         }
-        drop(c);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let report = report(
