@@ -40,6 +40,25 @@ async function signUp(page: Page, prefix: string): Promise<string> {
 }
 
 /** The colour the page's board shows at the bottom. */
+/** `host` opens a casual table at preset `tc` and `guest` sits down by its code: the table's code and its game's id, once both see the board. */
+async function casualTable(host: Page, guest: Page, tc: string): Promise<{ code: string; id: string }> {
+  await host.goto('/multiplayer');
+  await host.getByTestId('open-table-form').waitFor();
+  await host.getByTestId(`tc-${tc}`).click();
+  await host.getByTestId('table-rated').uncheck();
+  await host.getByTestId('open-table-submit').click();
+  await host.waitForURL(/\/t\/[A-Z0-9]{6}$/);
+  const code = ((await host.getByTestId('table-code').textContent()) ?? '').trim();
+  await guest.goto('/multiplayer');
+  await guest.getByTestId('join-code').fill(code);
+  await guest.getByTestId('join-submit').click();
+  await host.getByTestId('board').waitFor({ timeout: 15_000 });
+  await guest.getByTestId('board').waitFor();
+  const id = (await host.evaluate(async (c) => (await (await fetch(`/api/tables/${c}`)).json()) as { game_id?: string }, code)).game_id;
+  assert.ok(id, 'the table names its game');
+  return { code, id };
+}
+
 async function colorOf(page: Page): Promise<'white' | 'black'> {
   await page.locator('.cg-wrap').waitFor();
   return (await page.locator('.cg-wrap.orientation-white').count()) ? 'white' : 'black';
@@ -426,18 +445,7 @@ test('a takeback at a casual table: asked, declined, asked again and accepted; i
   const guest = await newPage();
   await signUp(host.page, 'Taker');
   await signUp(guest.page, 'Giver');
-  await host.page.goto('/multiplayer');
-  await host.page.getByTestId('open-table-form').waitFor();
-  await host.page.getByTestId('tc-5+3').click();
-  await host.page.getByTestId('table-rated').uncheck();
-  await host.page.getByTestId('open-table-submit').click();
-  await host.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
-  const code = ((await host.page.getByTestId('table-code').textContent()) ?? '').trim();
-  await guest.page.goto('/multiplayer');
-  await guest.page.getByTestId('join-code').fill(code);
-  await guest.page.getByTestId('join-submit').click();
-  await host.page.getByTestId('board').waitFor({ timeout: 15_000 });
-  await guest.page.getByTestId('board').waitFor();
+  await casualTable(host.page, guest.page, '5+3');
   const [white, black] = (await colorOf(host.page)) === 'white' ? [host.page, guest.page] : [guest.page, host.page];
   const moves: Array<[Page, string, string]> = [
     [white, 'e2', 'e4'],
@@ -483,18 +491,7 @@ test('TV: a classical game between two players is featured on its channel and fo
   const viewer = await newPage();
   const hostName = await signUp(host.page, 'Tvhost');
   const guestName = await signUp(guest.page, 'Tvguest');
-  await host.page.goto('/multiplayer');
-  await host.page.getByTestId('open-table-form').waitFor();
-  await host.page.getByTestId('tc-30+20').click();
-  await host.page.getByTestId('table-rated').uncheck();
-  await host.page.getByTestId('open-table-submit').click();
-  await host.page.waitForURL(/\/t\/[A-Z0-9]{6}$/);
-  const code = ((await host.page.getByTestId('table-code').textContent()) ?? '').trim();
-  await guest.page.goto('/multiplayer');
-  await guest.page.getByTestId('join-code').fill(code);
-  await guest.page.getByTestId('join-submit').click();
-  await host.page.getByTestId('board').waitFor({ timeout: 15_000 });
-  const id = (await host.page.evaluate(async (c) => (await (await fetch(`/api/tables/${c}`)).json()) as { game_id?: string }, code)).game_id!;
+  const { id } = await casualTable(host.page, guest.page, '30+20');
   const [white, whiteName] = (await colorOf(host.page)) === 'white' ? [host.page, hostName] : [guest.page, guestName];
 
   // An anonymous visitor opens TV from the header and picks the Classical channel.
