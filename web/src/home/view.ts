@@ -109,6 +109,7 @@ export function homeView(ctrl: HomeCtrl): VNode {
       h('section.card.tips-card', { attrs: { 'aria-labelledby': 'tips-title', 'data-testid': 'tips' } }, [
         h('h2', { attrs: { id: 'tips-title' } }, t('home.tips.title')),
         h('ul.tips', [h('li', t('home.tips.move')), h('li', t('home.tips.keyboard')), h('li', t('home.tips.undo'))]),
+        h('p', [h('a', { attrs: { href: '/account/preferences', 'data-testid': 'home-prefs-link' } }, t('home.prefs'))]),
       ]),
     ]),
   ]);
