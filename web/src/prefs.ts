@@ -100,9 +100,17 @@ export async function loadAccountPrefs(): Promise<Prefs> {
   return current;
 }
 
+/** Changes waiting to be sent: one at a time, so that answers are kept in order. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** Changes some preferences: on the server for an account (which may refuse a value), else here. */
-export async function changePrefs(change: Partial<Prefs>, account: boolean): Promise<Prefs> {
-  if (account) keep(prefsOf(await call<unknown>('POST', '/api/prefs', change)));
-  else keep({ ...current, ...change });
-  return current;
+export function changePrefs(change: Partial<Prefs>, account: boolean): Promise<Prefs> {
+  const run = async (): Promise<Prefs> => {
+    if (account) keep(prefsOf(await call<unknown>('POST', '/api/prefs', change)));
+    else keep({ ...current, ...change });
+    return current;
+  };
+  const next = queue.then(run, run);
+  queue = next.catch(() => undefined);
+  return next;
 }

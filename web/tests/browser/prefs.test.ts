@@ -74,8 +74,8 @@ test('an account’s move confirmation, resign without asking and zen mode, kept
   });
   // Another browser of the same account: the server's preferences.
   await page.goto('/account/preferences');
-  assert.equal(await page.getByTestId('pref-confirmMove').inputValue(), 'always');
-  assert.equal(await page.getByTestId('pref-zen').isChecked(), true);
+  await page.waitForFunction(() => (document.querySelector('[data-testid="pref-confirmMove"]') as HTMLSelectElement | null)?.value === 'always');
+  await page.locator('[data-testid="pref-zen"]:checked').waitFor();
 
   // A game against the computer (zen hides the move list: the form is filled here).
   await page.goto('/');
