@@ -7,11 +7,14 @@
 //!
 //! Nothing here knows HTTP or SQL: stored reviews go through
 //! `plyyard_store`, the analysis itself is `plyyard_review`'s and the
-//! search `plyyard_engine`'s.
+//! search `plyyard_engine`'s. Background work (the fair-play watch's
+//! reviews) runs on threads the operating system schedules only when
+//! nothing else wants the CPU ([`background`]).
 //!
 //! Modules, lowest first (a module uses only modules above it in this
-//! list): `fair`, `render_cache`; `pool`, `reviews`.
+//! list): `background`, `fair`, `render_cache`; `pool`, `reviews`.
 
+pub mod background;
 pub mod fair;
 pub mod render_cache;
 

@@ -25,6 +25,7 @@ use plyyard_review::PositionEval;
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
+use crate::background;
 pub use crate::fair::{Busy, Requester};
 use crate::fair::{Fair, Shares};
 use plyyard_store::reviews::{self as review_store, StoredReview};
@@ -142,7 +143,7 @@ impl Lane {
             self.fair.acquire(who).await?
         };
         let lane = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
+        let job = move || {
             let mut engine = lane
                 .lock_idle()
                 .pop()
@@ -150,9 +151,14 @@ impl Lane {
             let out = work(&mut engine);
             lane.lock_idle().push(engine);
             out
-        })
-        .await
-        .map_err(|e| {
+        };
+        if low {
+            return background::run(job).await.ok_or_else(|| {
+                tracing::error!("background engine work failed");
+                Busy
+            });
+        }
+        tokio::task::spawn_blocking(job).await.map_err(|e| {
             tracing::error!("engine work failed: {e}");
             Busy
         })
