@@ -235,6 +235,8 @@ export interface NewGameRequest {
   rules: Rules;
   /** Start from this position (standard chess only); omitted for the usual start. */
   fen?: string;
+  /** Play with this clock; omitted for none. */
+  clock?: { minutes: number; increment: number };
 }
 
 /** An error answered by the server (or a network failure, code `network`). */

@@ -13,6 +13,8 @@ export interface Choices<T extends string> {
   current: T;
   /** An option's label. */
   label: (o: T) => Key;
+  /** An option's text as shown, when not a translation (`5+3`). */
+  text?: (o: T) => string | null;
   /** An option's `data-testid`. */
   testid: (o: T) => string;
   choose: (o: T) => void;
@@ -31,7 +33,7 @@ export function choiceGroup<T extends string>(c: Choices<T>): VNode {
             props: { checked: o === c.current },
             on: { change: () => c.choose(o) },
           }),
-          h('span', t(c.label(o))),
+          h('span', c.text?.(o) ?? t(c.label(o))),
         ]),
       ),
     ),

@@ -115,13 +115,19 @@ const BOARD_ENDINGS = new Set([
   'seventyfive_moves',
 ]);
 
+/** Plies never taken back in a game with a clock (as the server keeps them). */
+const CLOCKED_KEPT_PLIES = 2;
+
 /**
  * May the viewer take back a move now? They need a move of theirs on the
- * board, and the game must be going on or have ended on the board (not by
- * resignation or time), as docs/protocol.md allows.
+ * board (with a clock, after the first two plies), and the game must be
+ * going on or have ended on the board (not by resignation or time; with a
+ * clock, not at all), as docs/protocol.md allows.
  */
 export function canUndo(game: GameState): boolean {
   if (game.you === null) return false;
-  if (game.status !== 'ongoing' && !BOARD_ENDINGS.has(game.reason ?? '')) return false;
-  return game.moves.some((_, i) => colorOfPly(game.initial_fen, i) === game.you);
+  if (game.status !== 'ongoing' && (game.clock || !BOARD_ENDINGS.has(game.reason ?? ''))) return false;
+  // With a clock the first two moves stay: the clocks start with them.
+  const kept = game.clock ? CLOCKED_KEPT_PLIES : 0;
+  return game.moves.some((_, i) => i >= kept && colorOfPly(game.initial_fen, i) === game.you);
 }

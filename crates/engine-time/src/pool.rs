@@ -42,7 +42,14 @@ pub struct ThinkRequest {
     pub level: plyyard_engine::Level,
     /// Seed of the level's deliberate imprecision.
     pub seed: u64,
+    /// The computer's clock, in a game played with one: the search keeps
+    /// within it as well as within the level's time.
+    pub clock: Option<plyyard_engine::Clock>,
 }
+
+/// Below this much time on its clock, the computer answers as soon as it
+/// has searched, without the [`MIN_REPLY`] pause.
+pub const NO_PAUSE_BELOW: Duration = Duration::from_secs(20);
 
 /// How busy a pool is, for the metrics (`plyyard_engine_queue`,
 /// `plyyard_engine_running`).
@@ -111,7 +118,8 @@ impl EnginePool {
         stop: Arc<AtomicBool>,
     ) -> Result<Option<Move>, Busy> {
         let started = Instant::now();
-        let paced = req.level != plyyard_engine::Level::Expert;
+        let paced = req.level != plyyard_engine::Level::Expert
+            && req.clock.is_none_or(|c| c.time >= NO_PAUSE_BELOW);
         let Some(best) = self.search(client, req, Arc::clone(&stop)).await? else {
             return Ok(None);
         };
@@ -208,6 +216,7 @@ impl EnginePool {
         let mut engine = self.take_engine();
         let limits = plyyard_engine::Limits {
             movetime: Some(req.level.think_time().mul_f64(self.think_factor)),
+            clock: req.clock,
             ..plyyard_engine::Limits::default()
         };
         let found = engine.search(&req.start, &req.moves, &limits, req.level, req.seed, stop);

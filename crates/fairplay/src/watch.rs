@@ -2,6 +2,12 @@
 //! rated, has each one reviewed (at low priority, unless a review is
 //! stored already), judges both sides and stores the verdicts. In a
 //! cluster only the holder of [`FAIR_PLAY_LEASE`] walks.
+//!
+//! The walk waits while this node is busy with live games (more than
+//! [`WatchDeps::pause_above`] moves a second over the last minute): even
+//! at the lowest CPU priority a review's search takes memory bandwidth,
+//! caches and database writes from the games. It walks on from where it
+//! stopped once the site is quiet again; no game is skipped.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -45,6 +51,10 @@ pub struct WatchDeps {
     pub reviews: Arc<Reviews>,
     /// The cluster this node belongs to, if any.
     pub cluster: Option<Arc<Cluster>>,
+    /// This node's live games' counters (their moves a second).
+    pub metrics: Arc<plyyard_live::metrics::Metrics>,
+    /// Above this many moves a second on this node, no review starts.
+    pub pause_above: f64,
 }
 
 /// The fair-play watch.
@@ -111,14 +121,33 @@ impl Watch {
     /// A store failure.
     pub async fn pass(&self) -> Result<usize, StoreError> {
         let store = &self.deps.store;
+        if self.busy() {
+            return Ok(0);
+        }
         let since = (store.fair_play_reached().await? - MARGIN_MS).max(0);
         let mut stored = 0;
         for (id, rated_at) in store.games_to_assess(since, BATCH).await? {
+            if self.busy() {
+                break;
+            }
             if self.judge(&id, rated_at).await? {
                 stored += 1;
             }
         }
         Ok(stored)
+    }
+
+    /// Whether the live games keep this node too busy for a review now.
+    fn busy(&self) -> bool {
+        let rate = self.deps.metrics.moves_per_second();
+        let busy = rate > self.deps.pause_above;
+        if busy {
+            tracing::debug!(
+                moves_per_second = rate,
+                "fair play waits: live games are busy"
+            );
+        }
+        busy
     }
 
     /// Judges game `id`, rated at `rated_at`; `false` when its review
@@ -252,4 +281,75 @@ fn keys(s: &Signals) -> String {
         .map(Signal::key)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plyyard_engine_time::reviews::library;
+    use plyyard_game::{Game, GameResult, RuleSet, Speed, TimeControl, Variant};
+    use plyyard_live::metrics::Metrics;
+    use plyyard_store::replay::summary_of;
+    use plyyard_store::{GameKind, TableGame};
+
+    const WHITE: &str = "wwwwwwwwwwwwwwwwwwwwww";
+    const BLACK: &str = "bbbbbbbbbbbbbbbbbbbbbb";
+
+    /// A rated game with no move (too short to review: judged at once).
+    async fn rated_game(store: &Store, id: &str) {
+        for p in [WHITE, BLACK] {
+            store.touch_player(p, 1).await.unwrap();
+        }
+        let game = Game::new(RuleSet::Fide);
+        let now = now_ms();
+        let row = GameRow {
+            id: id.into(),
+            kind: GameKind::Table,
+            white_player: Some(WHITE.into()),
+            black_player: Some(BLACK.into()),
+            level: None,
+            rules: RuleSet::Fide,
+            variant: Variant::Standard,
+            position: None,
+            initial_fen: game.fen(),
+            summary: summary_of(&game, 0, now),
+            created_at: now,
+            table: Some(TableGame {
+                code: "ABCDEF".into(),
+                rated: true,
+                control: TimeControl::table(3, 2).unwrap(),
+            }),
+            clock: None,
+        };
+        store.insert_game(&row).await.unwrap();
+        store
+            .apply_rated_result(id, WHITE, BLACK, Speed::Blitz, GameResult::Draw, now)
+            .await
+            .unwrap();
+    }
+
+    /// No review starts while the live games commit more moves a second
+    /// than the watch allows; the game is judged once they calm down.
+    #[tokio::test]
+    async fn the_walk_waits_while_live_games_are_busy() {
+        for (_dir, store) in plyyard_store::testing::stores().await {
+            rated_game(&store, "fairbusy").await;
+            let metrics = Arc::new(Metrics::default());
+            for _ in 0..10 {
+                metrics.record_move();
+            }
+            let watch = |pause_above| {
+                Watch::new(WatchDeps {
+                    store: store.clone(),
+                    reviews: Arc::new(Reviews::new(library(1_000), 1)),
+                    cluster: None,
+                    metrics: Arc::clone(&metrics),
+                    pause_above,
+                })
+            };
+            assert_eq!(watch(1.0).pass().await.unwrap(), 0, "busy: nothing judged");
+            assert_eq!(watch(1_000.0).pass().await.unwrap(), 1, "quiet: judged");
+            assert_eq!(watch(1_000.0).pass().await.unwrap(), 0, "judged once");
+        }
+    }
 }

@@ -32,8 +32,8 @@ use crate::hub::LiveDeps;
 use crate::lifecycle::{LifeEvent, LifeKind};
 use plyyard_engine_time::fair::{Busy, Requester};
 use plyyard_rating::Speed;
-use plyyard_store::PlayerId;
 use plyyard_store::replay::{move_row, summary_of};
+use plyyard_store::{GameKind, PlayerId};
 use plyyard_store::{GameSummary, MoveRow, StoreError, now_ms};
 use plyyard_wire::error::{ApiError, ErrorCode};
 use plyyard_wire::protocol::{EventKind, GameState, MoveJson, RatingJson};
@@ -252,19 +252,18 @@ impl Actor {
                 lag_ms,
                 client,
             } => {
+                if self.live.row.kind == GameKind::Computer
+                    && !client.is_empty()
+                    && client != self.client
+                {
+                    super::computer::keep_client(&self.shared.store, &self.live.row.id, &client)
+                        .await;
+                    self.client = client;
+                }
                 if self.live.table.is_some() {
                     let lag = Duration::from_millis(lag_ms);
                     self.table_move(&player, &uci, draw_offer, blur, lag).await
                 } else {
-                    if !client.is_empty() && client != self.client {
-                        super::computer::keep_client(
-                            &self.shared.store,
-                            &self.live.row.id,
-                            &client,
-                        )
-                        .await;
-                        self.client = client;
-                    }
                     let next = self.live.play(&player, &uci, thinking);
                     self.apply(next, Change::Move).await
                 }
@@ -297,10 +296,7 @@ impl Actor {
                 let next = self.live.claim_away(&player, win);
                 self.apply(next, Change::End).await
             }
-            Ask::Undo { player } => {
-                let next = self.live.undo(&player);
-                self.apply(next, Change::TakeBack).await
-            }
+            Ask::Undo { player } => self.undo(&player).await,
             Ask::Takeback { player, yes } => self.takeback(&player, yes).await,
             Ask::Resign { player } => {
                 let next = self.live.resign(&player);
@@ -365,12 +361,29 @@ impl Actor {
                 let done = self.commit(played.next, Change::Move).await;
                 if done.is_ok() {
                     self.live.moved(mover);
-                } else if let Some(t) = self.live.table.as_mut() {
-                    t.unpress(played.before);
+                } else if let (Some(t), Some(before)) = (self.live.table.as_mut(), played.before) {
+                    t.unpress(before);
                 }
                 done
             }
         }
+    }
+
+    /// Moves taken back against the computer until it is `player`'s turn
+    /// again; with a clock, theirs runs (put back if the commit fails).
+    async fn undo(&mut self, player: &PlayerId) -> Result<u64, ApiError> {
+        let next = self.live.undo(player)?;
+        let before = match self.live.table.as_mut() {
+            Some(t) => Some(t.take_back_to(next.turn())?),
+            None => None,
+        };
+        let done = self.commit(next, Change::TakeBack).await;
+        if done.is_err()
+            && let (Some(t), Some(before)) = (self.live.table.as_mut(), before)
+        {
+            t.unpress(before);
+        }
+        done
     }
 
     /// A takeback asked for, accepted, declined or withdrawn (casual
@@ -724,13 +737,24 @@ impl Actor {
         let Some(mv) = computer_move(&self.live, best) else {
             return;
         };
-        let mut next = self.live.game.clone();
-        if let Err(e) = next.play(mv) {
-            tracing::error!(game = %self.live.row.id, "computer move refused: {e}");
-            return;
-        }
-        if let Err(e) = self.commit(next, Change::Move).await {
-            tracing::error!(game = %self.live.row.id, "cannot store the computer's move: {e}");
+        let result = match self.live.computer_play(mv) {
+            Ok(TableMove::Flagged(color)) => match self.live.flag_fall(color) {
+                Ok(next) => self.commit(next, Change::End).await,
+                Err(e) => Err(e),
+            },
+            Ok(TableMove::Play(played)) => {
+                let done = self.commit(played.next, Change::Move).await;
+                if done.is_err()
+                    && let (Some(t), Some(before)) = (self.live.table.as_mut(), played.before)
+                {
+                    t.unpress(before);
+                }
+                done
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            tracing::error!(game = %self.live.row.id, "cannot store the computer's move: {}", e.message);
             self.retry_after(RETRY_DELAY);
         }
     }

@@ -75,6 +75,11 @@ impl Thinker {
             moves: game.moves(),
             level,
             seed: hasher.finish(),
+            clock: live
+                .table
+                .as_ref()
+                .filter(|_| game.ply() >= 2)
+                .map(|t| t.engine_clock(computer)),
         };
         self.thinking = Some(Thinking {
             token,

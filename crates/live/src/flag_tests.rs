@@ -11,19 +11,38 @@ use crate::hub::LiveDeps;
 use plyyard_store::replay::summary_of;
 use plyyard_store::{GameKind, GameRow, GameStatus, MoveRow, Store, TableGame, now_ms};
 
+/// Who plays Black in a flag test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opponent {
+    /// A person, at a table.
+    Person,
+    /// The computer, with a clock.
+    Computer,
+}
+
 /// On each backend, stores a table game from `fen` with two moves
 /// played, the mover of the first one (White) having `white_ms` left,
 /// waits for its end and returns its result and reason.
 async fn flagged(fen: &str, moves: [&str; 2], white_ms: i64) -> Vec<(String, Option<String>)> {
+    flagged_against(Opponent::Person, fen, moves, white_ms).await
+}
+
+async fn flagged_against(
+    opponent: Opponent,
+    fen: &str,
+    moves: [&str; 2],
+    white_ms: i64,
+) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     for (_dir, store) in plyyard_store::testing::stores().await {
-        out.push(flagged_on(store, fen, moves, white_ms).await);
+        out.push(flagged_on(store, opponent, fen, moves, white_ms).await);
     }
     out
 }
 
 async fn flagged_on(
     store: Store,
+    opponent: Opponent,
     fen: &str,
     moves: [&str; 2],
     white_ms: i64,
@@ -47,7 +66,8 @@ async fn flagged_on(
     }
     let mut game = Game::from_fen(fen, RuleSet::Fide).unwrap();
     let now = now_ms();
-    let row = GameRow {
+    let control = TimeControl::table(3, 2).unwrap();
+    let mut row = GameRow {
         id: "flagtest".into(),
         kind: GameKind::Table,
         white_player: Some("wwwwwwwwwwwwwwwwwwwwww".into()),
@@ -62,9 +82,17 @@ async fn flagged_on(
         table: Some(TableGame {
             code: "ABCDEF".into(),
             rated: false,
-            control: TimeControl::table(3, 2).unwrap(),
+            control,
         }),
+        clock: None,
     };
+    if opponent == Opponent::Computer {
+        row.kind = GameKind::Computer;
+        row.black_player = None;
+        row.level = Some(plyyard_engine::Level::Beginner);
+        row.table = None;
+        row.clock = Some(control);
+    }
     shared.store.insert_game(&row).await.unwrap();
     for (i, (uci, left)) in moves.into_iter().zip([white_ms, 180_000]).enumerate() {
         let mv = game.parse_uci(uci).unwrap();
@@ -131,6 +159,37 @@ async fn queen_flags_against_knight_and_draws() {
 #[tokio::test]
 async fn a_lone_king_never_wins_on_time() {
     for (result, reason) in flagged("k7/8/8/8/8/8/1Q6/7K w - - 0 1", ["h1g1", "a8a7"], 40).await {
+        assert_eq!(result, GameResult::Draw.as_str());
+        assert_eq!(
+            reason.as_deref(),
+            Some(Reason::TimeoutVsInsufficientMaterial.as_str())
+        );
+    }
+}
+
+/// Against the computer with a clock, the player's flag falls on the
+/// server's clock too, and FIDE 6.9 decides the same way.
+#[tokio::test]
+async fn a_player_flags_against_the_computer() {
+    let won = flagged_against(
+        Opponent::Computer,
+        "k6n/8/8/8/8/8/1R6/7K w - - 0 1",
+        ["h1g1", "a8a7"],
+        40,
+    )
+    .await;
+    for (result, reason) in won {
+        assert_eq!(result, GameResult::BlackWins.as_str());
+        assert_eq!(reason.as_deref(), Some(Reason::Timeout.as_str()));
+    }
+    let drawn = flagged_against(
+        Opponent::Computer,
+        "k7/8/8/8/8/8/1Q6/7K w - - 0 1",
+        ["h1g1", "a8a7"],
+        40,
+    )
+    .await;
+    for (result, reason) in drawn {
         assert_eq!(result, GameResult::Draw.as_str());
         assert_eq!(
             reason.as_deref(),

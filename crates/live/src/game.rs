@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use plyyard_game::shakmaty::{ByColor, Color};
+use plyyard_game::shakmaty::{ByColor, Color, Move};
 use plyyard_game::{Clock, Game, MoveError, Reason};
 
 use super::seat::Seats;
@@ -39,6 +39,10 @@ pub(super) struct LiveGame {
     /// write names (`None`: a node running alone takes no leases).
     pub(super) epoch: Option<i64>,
 }
+
+/// Plies never taken back in a game with a clock: the clocks start with
+/// the first two moves.
+const CLOCKED_KEPT_PLIES: usize = 2;
 
 /// What a commit writes, and the event it publishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,8 +92,9 @@ pub(super) enum DrawStep {
 pub(super) struct Played {
     /// The game after the move.
     pub(super) next: Game,
-    /// The clock before the press, put back if the commit fails.
-    pub(super) before: Clock,
+    /// The clock before the press, put back if the commit fails (`None`
+    /// in a game without a clock).
+    pub(super) before: Option<Clock>,
 }
 
 impl LiveGame {
@@ -101,10 +106,13 @@ impl LiveGame {
         imported_tags: Option<plyyard_game::PgnTags>,
         tuning: &crate::tuning::LiveTuning,
     ) -> LiveGame {
-        let table = row
-            .table
-            .as_ref()
-            .map(|t| TableLive::load(t, &game, tuning));
+        let table = match (&row.table, row.clock) {
+            (Some(t), _) => Some(TableLive::load(t, &game, tuning)),
+            (None, Some(control)) => Seats::of(&row)
+                .computer()
+                .map(|(c, _)| TableLive::against_computer(control, c, &game, tuning)),
+            (None, None) => None,
+        };
         LiveGame {
             version: row.summary.version,
             row,
@@ -149,11 +157,13 @@ impl LiveGame {
         Ok(())
     }
 
-    /// The table part of the game, or `bad_request` for a computer game.
+    /// The table part of a game between two people, or `bad_request`
+    /// against the computer (with a clock or not).
     pub(super) fn table_mut(&mut self) -> Result<&mut TableLive, ApiError> {
-        self.table
-            .as_mut()
-            .ok_or_else(|| ApiError::bad_request("only table games have this"))
+        match self.table.as_mut() {
+            Some(t) if t.computer().is_none() => Ok(t),
+            _ => Err(ApiError::bad_request("only table games have this")),
+        }
     }
 
     /// The state as `viewer` sees it (`you` is their colour, if they play);
@@ -251,7 +261,7 @@ impl LiveGame {
             round: "-".into(),
             white: pgn_name(&self.names.white),
             black: pgn_name(&self.names.black),
-            time_control: table.map(|t| t.control.pgn_tag()),
+            time_control: self.row.control().map(|c| c.pgn_tag()),
             extra: self.rating_tags(),
         };
         plyyard_game::to_pgn(&self.game, &tags)
@@ -300,9 +310,40 @@ impl LiveGame {
     ) -> Result<TableMove, ApiError> {
         self.check_turn(player, false)?;
         let mv = self.game.parse_uci(uci).map_err(move_error)?;
+        if self.table.is_none() {
+            return Err(ApiError::bad_request("only table games have this"));
+        }
+        // The computer answers no draw offer: none is made to it.
+        let draw_offer = draw_offer && self.table.as_ref().is_some_and(|t| t.computer().is_none());
+        let mut step = self.press_and_play(mv, draw_offer, lag)?;
+        if blur && let TableMove::Play(played) = &mut step {
+            played.next.mark_blur();
+        }
+        Ok(step)
+    }
+
+    /// The computer plays `mv`: its clock pressed first, in a game with
+    /// one.
+    pub(super) fn computer_play(&mut self, mv: Move) -> Result<TableMove, ApiError> {
+        if self.table.is_none() {
+            let mut next = self.game.clone();
+            next.play(mv).map_err(move_error)?;
+            return Ok(TableMove::Play(Box::new(Played { next, before: None })));
+        }
+        self.press_and_play(mv, false, Duration::ZERO)
+    }
+
+    /// Presses the clock of the side to move (with the client's `lag`),
+    /// then plays `mv` with the time left, and the draw offer if any.
+    fn press_and_play(
+        &mut self,
+        mv: Move,
+        draw_offer: bool,
+        lag: Duration,
+    ) -> Result<TableMove, ApiError> {
         let game = &self.game;
         let Some(t) = self.table.as_mut() else {
-            return Err(ApiError::bad_request("only table games have this"));
+            return Err(ApiError::bad_request("only games with a clock have this"));
         };
         let now = t.now();
         let pressed = match t.press(game, now, lag) {
@@ -312,14 +353,13 @@ impl LiveGame {
         };
         let mut next = self.game.clone();
         let draw_offer = draw_offer || t.holds_draw(game.turn());
-        next.play_with(mv, Some(pressed.left_ms), draw_offer)
-            .map_err(move_error)?;
-        if blur {
-            next.mark_blur();
+        if let Err(e) = next.play_with(mv, Some(pressed.left_ms), draw_offer) {
+            t.unpress(pressed.before);
+            return Err(move_error(e));
         }
         Ok(TableMove::Play(Box::new(Played {
             next,
-            before: pressed.before,
+            before: Some(pressed.before),
         })))
     }
 
@@ -351,14 +391,27 @@ impl LiveGame {
     /// Takes back moves until it is `player`'s turn again.
     pub(super) fn undo(&self, player: &PlayerId) -> Result<Game, ApiError> {
         let color = self.player_color(player)?;
-        if self.table.is_some() {
-            return Err(ApiError::new(
-                ErrorCode::NothingToUndo,
-                "moves are not taken back at a table",
-            ));
+        let clocked = match &self.table {
+            Some(t) if t.computer().is_none() => {
+                return Err(ApiError::new(
+                    ErrorCode::NothingToUndo,
+                    "moves are not taken back at a table",
+                ));
+            }
+            t => t.is_some(),
+        };
+        if clocked && self.game.is_over() {
+            // The clocks have stopped for good.
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         let mut next = self.game.clone();
         loop {
+            if clocked && next.ply() <= CLOCKED_KEPT_PLIES {
+                return Err(ApiError::new(
+                    ErrorCode::NothingToUndo,
+                    "with a clock, the first two moves stay (the clocks start with them)",
+                ));
+            }
             if next.take_back().is_none() {
                 return Err(
                     if next.outcome().is_some_and(|o| !o.reason.is_from_board()) {

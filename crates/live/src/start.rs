@@ -50,6 +50,7 @@ pub(super) fn new_row(
         summary: summary_of(game, 0, now),
         created_at: now,
         table,
+        clock: None,
     }
 }
 
@@ -66,6 +67,7 @@ pub async fn create_computer_game(
     req: NewComputerGame,
 ) -> Result<GameState, ApiError> {
     let game = starting_game(&req)?;
+    let clock = req.clock.map(|c| c.time_control()).transpose()?;
     let human = match req.color {
         ColorChoice::White => Color::White,
         ColorChoice::Black => Color::Black,
@@ -76,7 +78,7 @@ pub async fn create_computer_game(
         Color::White => (seat, None),
         Color::Black => (None, seat),
     };
-    let row = new_row(
+    let mut row = new_row(
         GameKind::Computer,
         &game,
         white,
@@ -84,6 +86,7 @@ pub async fn create_computer_game(
         Some(req.level),
         None,
     );
+    row.clock = clock;
     shared.store.touch_player(&player.0, row.created_at).await?;
     // The computer's client goes with the row: a reloaded game keeps it.
     let keys = super::computer::client_keys(&client);
@@ -101,6 +104,7 @@ pub async fn create_computer_game(
         game = %row.id,
         level = row.level.map_or("-", plyyard_engine::Level::as_str),
         variant = %row.variant,
+        clock = ?row.clock.map(|c| c.pgn_tag()),
         human = color_name(human),
         "game created"
     );

@@ -4,6 +4,11 @@
 //! connected, claims against an away opponent, rematch offers, and the
 //! ratings shown.
 //!
+//! A game against the computer played with a clock has a table part too,
+//! at no table ([`TableLive::against_computer`]): the clocks and the
+//! first-move deadlines only. The computer is never away, so nobody
+//! claims; its games are never rated, and nobody offers it a rematch.
+//!
 //! The rules here are pure steps on the table's state: each takes the game
 //! and a [`Moment`], changes the table, and returns what it decided
 //! ([`Pressed`], [`Due`], [`Rematch`], a presence change …) for the actor
@@ -17,7 +22,7 @@
 use std::time::Duration;
 
 use plyyard_game::shakmaty::{ByColor, Color};
-use plyyard_game::{Clock, ClockError, ClockSnapshot, Game, Moment, Speed};
+use plyyard_game::{Clock, ClockError, ClockSnapshot, Game, Moment, Speed, TimeControl};
 use tokio::time::Instant;
 
 use super::view::color_name;
@@ -31,7 +36,10 @@ pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
 /// The live part of a table game.
 #[derive(Debug)]
 pub(super) struct TableLive {
-    code: String,
+    /// The table's code (`None` against the computer).
+    code: Option<String>,
+    /// The computer's colour, in a game against it.
+    computer: Option<Color>,
     rated: bool,
     clock: Clock,
     origin: Instant,
@@ -126,8 +134,30 @@ impl TableLive {
         game: &Game,
         tuning: &crate::tuning::LiveTuning,
     ) -> TableLive {
+        let mut live = TableLive::restore(t.control, game, tuning);
+        live.code = Some(t.code.clone());
+        live.rated = t.rated;
+        live
+    }
+
+    /// The clocks of a game against the computer, which plays `computer`,
+    /// restored like a table's ([`TableLive::load`]).
+    pub(super) fn against_computer(
+        control: TimeControl,
+        computer: Color,
+        game: &Game,
+        tuning: &crate::tuning::LiveTuning,
+    ) -> TableLive {
+        let mut live = TableLive::restore(control, game, tuning);
+        live.computer = Some(computer);
+        live
+    }
+
+    /// Clocks restored from the time stored with each side's last move,
+    /// at no table yet.
+    fn restore(control: TimeControl, game: &Game, tuning: &crate::tuning::LiveTuning) -> TableLive {
         let now = Moment::ORIGIN;
-        let initial = ms(t.control.initial());
+        let initial = ms(control.initial());
         let mut left = ByColor::new_with(|_| initial);
         for (i, m) in game.history().iter().enumerate() {
             if let Some(c) = m.clock_ms {
@@ -142,7 +172,7 @@ impl TableLive {
             white_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
             black_lag_quota_ms: ms(Clock::LAG_QUOTA_START),
         };
-        let mut clock = Clock::restore(t.control, &snapshot, now);
+        let mut clock = Clock::restore(control, &snapshot, now);
         // A side's first move records its time before the clock started:
         // less than the initial time only when it went berserk.
         for (i, m) in game.history().iter().take(2).enumerate() {
@@ -151,8 +181,9 @@ impl TableLive {
             }
         }
         TableLive {
-            code: t.code.clone(),
-            rated: t.rated,
+            code: None,
+            computer: None,
+            rated: false,
             clock,
             origin: Instant::now(),
             first_move_from: now,
@@ -168,6 +199,20 @@ impl TableLive {
             next_game: None,
             ratings: None,
             rating_changes: None,
+        }
+    }
+
+    /// The computer's colour, in a game against it.
+    pub(super) fn computer(&self) -> Option<Color> {
+        self.computer
+    }
+
+    /// The clock of `color` now, as the engine budgets from it.
+    pub(super) fn engine_clock(&self, color: Color) -> plyyard_engine::Clock {
+        plyyard_engine::Clock {
+            time: self.clock.remaining(color, self.now()),
+            inc: self.clock.control().increment(),
+            movestogo: None,
         }
     }
 
@@ -451,6 +496,12 @@ impl TableLive {
         Ok(before)
     }
 
+    /// Whether `color` has no connection to the game (the computer is
+    /// always there).
+    fn is_away(&self, color: Color) -> bool {
+        self.sockets[color] == 0 && self.computer != Some(color)
+    }
+
     /// Whether `color` holds a draw offer for its next move.
     pub(super) fn holds_draw(&self, color: Color) -> bool {
         self.held_draw == Some(color)
@@ -482,8 +533,8 @@ impl TableLive {
             draw_offer: game.draw_offer().map(|c| color_name(c).to_owned()),
             takeback_offer: self.takeback.map(|c| color_name(c).to_owned()),
             away: AwayJson {
-                white: self.sockets.white == 0,
-                black: self.sockets.black == 0,
+                white: self.is_away(Color::White),
+                black: self.is_away(Color::Black),
             },
             can_claim_away: false,
             away_claimable_by: self

@@ -136,7 +136,7 @@ impl TvBoard {
         Ok(rows
             .iter()
             .map(|r| {
-                let control = r.table.as_ref().map(|t| t.control);
+                let control = r.control();
                 let speed = control.map_or(Speed::Classical, plyyard_game::TimeControl::speed);
                 let perf = plyyard_wire::lichess::perf(
                     r.variant.as_str(),

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use plyyard_store::{TableRow, TableStatus};
 use plyyard_wire::error::ApiError;
+use plyyard_wire::protocol::ClockRequest;
 
 /// Characters of a table code: no 0/O, no 1/I/L, so a code read aloud or
 /// copied by hand comes out right.
@@ -84,17 +85,11 @@ impl NewTable {
     /// `bad_request` for a base that is not 0.5, 0.75, 1, 1.5 or whole
     /// minutes up to 180, or an increment over 180 s.
     pub fn time_control(&self) -> Result<TimeControl, ApiError> {
-        let secs = self.minutes * 60.0;
-        if !(secs.is_finite() && secs.fract() == 0.0 && (0.0..=1e6).contains(&secs)) {
-            return Err(ApiError::bad_request(format!(
-                "minutes {}: the base time is 0.5, 0.75, 1 or 1.5 minutes, or whole minutes \
-                 up to 180",
-                self.minutes
-            )));
+        ClockRequest {
+            minutes: self.minutes,
+            increment: self.increment,
         }
-        // Exact: a whole number from 0 to 10^6.
-        TimeControl::from_secs(secs as u32, self.increment)
-            .map_err(|e| ApiError::bad_request(e.to_string()))
+        .time_control()
     }
 }
 

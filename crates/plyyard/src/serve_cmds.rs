@@ -217,6 +217,25 @@ pub struct ServeArgs {
         default_value_t = Switch::On
     )]
     pub rate_limits: Switch,
+    /// `off` stops the fair-play watch (rated games reviewed and judged in
+    /// the background at the lowest priority): for a machine too small to
+    /// spare it, or to measure the site without it.
+    #[arg(
+        long,
+        env = "PLYYARD_FAIR_PLAY",
+        value_enum,
+        default_value_t = Switch::On
+    )]
+    pub fair_play: Switch,
+    /// The fair-play watch starts no review while this node's live games
+    /// commit more moves a second than this, over the last minute (it
+    /// catches up once the site is quieter; no game is skipped).
+    #[arg(
+        long,
+        env = "PLYYARD_FAIR_PLAY_PAUSE_ABOVE",
+        default_value_t = plyyard_server::config::FAIR_PLAY_PAUSE_ABOVE
+    )]
+    pub fair_play_pause_above: f64,
     /// Load Ply Yard's own puzzles (shipped in the binary,
     /// `data/puzzles.csv.gz`) into the database at start-up, once.
     #[arg(
@@ -302,6 +321,8 @@ fn serve(args: ServeArgs) -> ExitCode {
     if let Some(n) = args.engine_workers {
         tuning.engine_workers = n.max(1);
     }
+    tuning.fair_play = args.fair_play == Switch::On;
+    tuning.fair_play_pause_above = args.fair_play_pause_above.max(0.0);
     let config = plyyard_server::Config {
         addr: args.addr,
         db: args.db,

@@ -67,6 +67,13 @@ pub struct Tuning {
     /// anonymous player: shares of the engines and one review at a time
     /// per address. Off only for load tests from one machine.
     pub reviews_by_address: bool,
+    /// Whether the fair-play watch reviews and judges the rated games in
+    /// the background (on by default; off for a small machine that needs
+    /// every cycle, or to measure the site without it).
+    pub fair_play: bool,
+    /// The fair-play watch starts no review while this node's live games
+    /// commit more moves a second than this (over the last minute).
+    pub fair_play_pause_above: f64,
     /// At a table, each side's first move must come within this long, or
     /// the game is aborted.
     pub first_move_timeout: Duration,
@@ -84,6 +91,10 @@ pub struct Tuning {
 /// last seen (the default of [`Tuning::challenge_ttl`]).
 pub const CHALLENGE_TTL: Duration = Duration::from_secs(20);
 
+/// Moves a second on a node above which the fair-play watch waits: a
+/// few dozen games going on at once.
+pub const FAIR_PLAY_PAUSE_ABOVE: f64 = 5.0;
+
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
@@ -97,6 +108,8 @@ impl Default for Tuning {
             review_nodes: plyyard_review::DEFAULT_NODES,
             review_threads: 1,
             reviews_by_address: true,
+            fair_play: true,
+            fair_play_pause_above: FAIR_PLAY_PAUSE_ABOVE,
             first_move_timeout: FIRST_MOVE,
             away_claim_after: AWAY_CLAIM,
             header_timeout: HEADER_TIMEOUT,

@@ -184,7 +184,11 @@ impl Server {
         // holder of its lease directs.
         let arenas = self.state.tournaments.spawn_director();
         // Likewise the fair-play watch: only the holder of its lease walks.
-        let fair_play = self.state.fair_play.spawn();
+        let fair_play = self
+            .state
+            .tuning
+            .fair_play
+            .then(|| self.state.fair_play.spawn());
         plyyard_live::node::start(self.state.live.deps());
         let state = self.state.clone();
         conn::serve(
@@ -219,7 +223,9 @@ impl Server {
         sweep.abort();
         resync.abort();
         arenas.abort();
-        fair_play.abort();
+        if let Some(watch) = fair_play {
+            watch.abort();
+        }
         self.state.tournaments.stop_directing().await;
         tracing::info!("shutting down");
         self.state.store.close().await;

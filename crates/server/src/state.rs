@@ -136,6 +136,7 @@ impl Shared {
             social: social.clone(),
             bus: bus.clone(),
         });
+        let feeds = Arc::new(plyyard_tournaments::feed::Feeds::default());
         let tournaments =
             plyyard_tournaments::Tournaments::new(plyyard_tournaments::TournamentsDeps {
                 store: store.clone(),
@@ -143,6 +144,7 @@ impl Shared {
                 clubs: plyyard_clubs::Clubs::new(store.clone()),
                 presence: Arc::clone(&social.presence),
                 notifications: social.notifications.clone(),
+                feeds: Arc::clone(&feeds),
             });
         let reviews = Arc::new(Reviews::new(
             library(tuning.review_nodes),
@@ -152,6 +154,8 @@ impl Shared {
             store: store.clone(),
             reviews: Arc::clone(&reviews),
             cluster: live.deps().cluster.clone(),
+            metrics: Arc::clone(&live.deps().metrics),
+            pause_above: tuning.fair_play_pause_above,
         });
         Shared {
             tv: Arc::new(plyyard_live::tv_board::TvBoard::new(store.clone())),
@@ -173,7 +177,7 @@ impl Shared {
                 Some(b) => crate::streams::GameStreams::clustered(b),
                 None => Arc::new(crate::streams::GameStreams::default()),
             },
-            feeds: Arc::default(),
+            feeds,
             reviews,
             analyses: Arc::new(Analyses::new()),
             trust_proxy: false,

@@ -295,8 +295,8 @@ where
         .bind(g.summary.updated_at)
         .bind(g.table.as_ref().map(|t| t.code.as_str()))
         .bind(g.table.as_ref().is_some_and(|t| t.rated))
-        .bind(g.table.as_ref().map(|t| millis(t.control.initial())))
-        .bind(g.table.as_ref().map(|t| millis(t.control.increment())))
+        .bind(g.control().map(|c| millis(c.initial())))
+        .bind(g.control().map(|c| millis(c.increment())))
         .execute(e)
         .await?;
     Ok(())
@@ -310,25 +310,40 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// The table part of a game row, from its last four columns.
-fn table_game_from_row(r: &AnyRow) -> Result<Option<TableGame>, StoreError> {
-    let Some(code) = r.try_get::<Option<String>, _>(16)? else {
+/// The time control stored in a game row's last two columns, if any.
+fn control_from_row(r: &AnyRow) -> Result<Option<plyyard_game::TimeControl>, StoreError> {
+    let (initial, increment): (Option<i64>, Option<i64>) = (r.try_get(18)?, r.try_get(19)?);
+    let Some(initial) = initial else {
         return Ok(None);
     };
-    let (initial, increment): (Option<i64>, Option<i64>) = (r.try_get(18)?, r.try_get(19)?);
-    let secs = |ms: Option<i64>| ms.and_then(|m| u32::try_from(m / 1000).ok()).unwrap_or(0);
-    let control =
-        plyyard_game::TimeControl::from_secs(secs(initial), secs(increment)).map_err(|e| {
-            StoreError::Corrupt {
-                table: "games",
-                detail: format!("table game time control: {e}"),
-            }
-        })?;
-    Ok(Some(TableGame {
+    let secs = |ms: i64| u32::try_from(ms / 1000).unwrap_or(0);
+    plyyard_game::TimeControl::from_secs(secs(initial), increment.map_or(0, secs))
+        .map(Some)
+        .map_err(|e| StoreError::Corrupt {
+            table: "games",
+            detail: format!("time control: {e}"),
+        })
+}
+
+/// The table part of a game row, from its last four columns, and the
+/// clock of a game against the computer (no table, a time control).
+fn table_game_from_row(
+    r: &AnyRow,
+) -> Result<(Option<TableGame>, Option<plyyard_game::TimeControl>), StoreError> {
+    let control = control_from_row(r)?;
+    let Some(code) = r.try_get::<Option<String>, _>(16)? else {
+        return Ok((None, control));
+    };
+    let control = control.ok_or_else(|| StoreError::Corrupt {
+        table: "games",
+        detail: "a table game without a time control".into(),
+    })?;
+    let table = TableGame {
         code,
         rated: r.try_get::<i64, _>(17)? != 0,
         control,
-    }))
+    };
+    Ok((Some(table), None))
 }
 
 fn move_from_row(r: &AnyRow) -> Result<MoveRow, StoreError> {
@@ -353,6 +368,7 @@ pub(crate) fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
     let position: Option<i64> = r.try_get(7)?;
     let level: Option<String> = r.try_get(4)?;
     let reason: Option<String> = r.try_get(11)?;
+    let (table, clock) = table_game_from_row(r)?;
     Ok(GameRow {
         id: r.try_get(0)?,
         kind: parsed("games", "kind", &r.try_get::<String, _>(1)?)?,
@@ -375,6 +391,7 @@ pub(crate) fn game_from_row(r: &AnyRow) -> Result<GameRow, StoreError> {
             updated_at: r.try_get(15)?,
         },
         created_at: r.try_get(14)?,
-        table: table_game_from_row(r)?,
+        table,
+        clock,
     })
 }

@@ -418,6 +418,7 @@ async fn rated(store: &Store, id: &str, (white, black): (&str, &str), result: Ga
             },
             created_at: at,
             table: None,
+            clock: None,
         })
         .await
         .unwrap();

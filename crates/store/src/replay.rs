@@ -164,6 +164,7 @@ mod tests {
             summary: summary_of(&g, 2, 0),
             created_at: 0,
             table: None,
+            clock: None,
         };
         let moves = vec![move_row(1, &g.history()[0])];
         let back = rebuild(&row, &moves).unwrap();

@@ -190,6 +190,7 @@ fn row_of(id: &str, g: &Game, now: i64) -> GameRow {
         summary: summary_of(g, 1, now),
         created_at: now,
         table: None,
+        clock: None,
     }
 }
 

@@ -97,6 +97,17 @@ pub struct GameRow {
     pub created_at: i64,
     /// For table games: the table, whether rated, the time control.
     pub table: Option<TableGame>,
+    /// For games against the computer played with a clock: its time
+    /// control (a table game's is in `table`).
+    pub clock: Option<plyyard_game::TimeControl>,
+}
+
+impl GameRow {
+    /// The game's time control, if it is played with a clock (at a table,
+    /// or against the computer).
+    pub fn control(&self) -> Option<plyyard_game::TimeControl> {
+        self.table.as_ref().map(|t| t.control).or(self.clock)
+    }
 }
 
 /// What a table game stores beside a computer game's fields.

@@ -28,6 +28,7 @@ fn game(id: &str, white: &str, black: &str) -> GameRow {
         },
         created_at: 5,
         table: None,
+        clock: None,
     }
 }
 

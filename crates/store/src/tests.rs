@@ -28,6 +28,7 @@ fn sample(id: &str, player: &str, at: i64) -> GameRow {
         },
         created_at: at,
         table: None,
+        clock: None,
     }
 }
 

@@ -71,6 +71,7 @@ pub(crate) fn game(
             rated: true,
             control,
         }),
+        clock: None,
     };
     let pairing = PairingRow {
         game_id: id.into(),

@@ -117,8 +117,10 @@ impl Tournaments {
             if !directing.load(Ordering::Relaxed) {
                 continue;
             }
-            if let Err(e) = self.settle(Timestamp::from_millis(now_ms())).await {
-                tracing::warn!("arena director: {e}");
+            match self.settle(Timestamp::from_millis(now_ms())).await {
+                Ok(0) => {}
+                Ok(_) => self.deps.feeds.nudge(),
+                Err(e) => tracing::warn!("arena director: {e}"),
             }
         }
     }
@@ -232,6 +234,9 @@ impl Tournaments {
             }
         }
         self.swiss_tick(now.millis(), &mut report).await?;
+        if report != TickReport::default() {
+            self.deps.feeds.nudge();
+        }
         Ok(report)
     }
 

@@ -5,7 +5,10 @@
 //! changed; a change is rendered once (by the caller, who knows the wire
 //! format) and the same text goes to every watcher, however many. The task
 //! ends when the last watcher leaves. Each node polls the shared store for
-//! its own watchers, so feeds need no messages between nodes.
+//! its own watchers, so feeds need no messages between nodes. On the node
+//! that scores the games, the director also [`Feeds::nudge`]s the feeds
+//! after each scoring pass: they look at once (at most every
+//! [`NUDGE_GAP`]) instead of at their next poll.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -13,13 +16,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use plyyard_store::FeedMark;
-use tokio::sync::broadcast;
-
-use crate::error::TournamentError;
-use crate::service::Tournaments;
+use tokio::sync::{broadcast, watch};
+use tokio::time::Instant;
 
 /// How often a watched thing is looked at.
 pub const FEED_POLL: Duration = Duration::from_millis(250);
+/// The shortest time between two looks of one feed, however often it is
+/// nudged.
+pub const NUDGE_GAP: Duration = Duration::from_millis(100);
 /// Snapshots a slow watcher may be behind before it skips to the newest.
 const BACKLOG: usize = 4;
 
@@ -49,16 +53,6 @@ pub fn change(old: Option<&FeedMark>, new: &FeedMark) -> Option<Change> {
     }
 }
 
-impl Tournaments {
-    /// Tournament `id`'s [`FeedMark`], `None` when there is none.
-    ///
-    /// # Errors
-    /// A store failure.
-    pub async fn feed_mark(&self, id: &str) -> Result<Option<FeedMark>, TournamentError> {
-        Ok(self.deps.store.tournament_feed_mark(id).await?)
-    }
-}
-
 /// What a [`Poller`] found.
 #[derive(Debug)]
 pub enum Polled {
@@ -83,9 +77,19 @@ struct Feed {
 }
 
 /// The feeds of this node, by key; cheap to share behind an `Arc`.
-#[derive(Default)]
 pub struct Feeds {
     map: Mutex<HashMap<String, Feed>>,
+    /// Counts the nudges: every feed task watches it.
+    nudges: watch::Sender<u64>,
+}
+
+impl Default for Feeds {
+    fn default() -> Feeds {
+        Feeds {
+            map: Mutex::default(),
+            nudges: watch::channel(0).0,
+        }
+    }
 }
 
 impl std::fmt::Debug for Feeds {
@@ -105,6 +109,12 @@ impl Feeds {
     /// Whether nothing is watched.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Something watched may have changed: every feed looks now (or
+    /// [`NUDGE_GAP`] after its last look).
+    pub fn nudge(&self) {
+        self.nudges.send_modify(|n| *n = n.wrapping_add(1));
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Feed>> {
@@ -149,10 +159,20 @@ impl Feeds {
         last: Arc<Mutex<Option<Arc<str>>>>,
         mut poller: P,
     ) {
-        let mut tick = tokio::time::interval(FEED_POLL);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut nudged = self.nudges.subscribe();
+        let mut looked = Instant::now();
+        let mut first = true;
         loop {
-            tick.tick().await;
+            if !std::mem::take(&mut first) {
+                tokio::select! {
+                    () = tokio::time::sleep_until(looked + FEED_POLL) => {}
+                    changed = nudged.changed() => {
+                        let gap = if changed.is_ok() { NUDGE_GAP } else { FEED_POLL };
+                        tokio::time::sleep_until(looked + gap).await;
+                    }
+                }
+            }
+            looked = Instant::now();
             // Under the map's lock: a watcher joining now finds the feed
             // either still running or gone (and starts a new one).
             if tx.receiver_count() == 0 {
@@ -195,6 +215,37 @@ mod tests {
                 Polled::Same
             }
         }
+    }
+
+    /// Changes at every look.
+    struct Always(u32);
+
+    impl Poller for Always {
+        async fn poll(&mut self) -> Polled {
+            self.0 += 1;
+            Polled::Changed(self.0.to_string().into())
+        }
+    }
+
+    /// A nudge makes every feed look after [`NUDGE_GAP`] instead of
+    /// [`FEED_POLL`]; one long after the last look makes it look at once.
+    #[tokio::test(start_paused = true)]
+    async fn a_nudge_makes_a_feed_look_sooner_but_never_too_often() {
+        let feeds = Arc::new(Feeds::default());
+        let (_, mut rx) = feeds.subscribe("t", || Always(0));
+        assert_eq!(rx.recv().await.unwrap().as_ref(), "1");
+        let first = Instant::now();
+        feeds.nudge();
+        assert_eq!(rx.recv().await.unwrap().as_ref(), "2");
+        assert_eq!(first.elapsed(), NUDGE_GAP);
+        // Unnudged, the next look comes a full poll later.
+        assert_eq!(rx.recv().await.unwrap().as_ref(), "3");
+        assert_eq!(first.elapsed(), NUDGE_GAP + FEED_POLL);
+        tokio::time::sleep(FEED_POLL / 2).await;
+        let nudged = Instant::now();
+        feeds.nudge();
+        assert_eq!(rx.recv().await.unwrap().as_ref(), "4");
+        assert_eq!(nudged.elapsed(), Duration::ZERO);
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub struct TournamentsDeps {
     pub presence: Arc<Presence>,
     /// The bell: tournaments starting soon, Swiss rounds paired, wins.
     pub notifications: plyyard_social::notify::Notifications,
+    /// This node's tournament feeds, nudged when games are scored.
+    pub feeds: Arc<crate::feed::Feeds>,
 }
 
 /// The Arenas of one site; cheap to clone.
@@ -419,5 +421,18 @@ pub(crate) fn admitted(joined: JoinResult, max: i64) -> Result<(), TournamentErr
         JoinResult::Closed => Err(TournamentError::Invalid(
             "the tournament is finished".into(),
         )),
+    }
+}
+
+impl Tournaments {
+    /// Tournament `id`'s [`plyyard_store::FeedMark`], `None` when there is none.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn feed_mark(
+        &self,
+        id: &str,
+    ) -> Result<Option<plyyard_store::FeedMark>, TournamentError> {
+        Ok(self.deps.store.tournament_feed_mark(id).await?)
     }
 }

@@ -38,6 +38,7 @@ pub(crate) fn tournaments(store: &Store, presence: &Arc<Presence>) -> (Tournamen
         clubs: Clubs::new(store.clone()),
         presence: Arc::clone(presence),
         notifications: plyyard_social::notify::Notifications::new(store.clone(), Arc::default()),
+        feeds: Arc::default(),
     });
     (t, games)
 }

@@ -88,8 +88,9 @@ impl GameState {
 /// The part of a game's state that only table games have.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableState {
-    /// The table's code.
-    pub table: String,
+    /// The table's code (`None` against the computer, played with a clock
+    /// but at no table).
+    pub table: Option<String>,
     /// Whether the game counts for ratings.
     pub rated: bool,
     /// `blitz`, `rapid` or `classical`.
@@ -305,7 +306,7 @@ pub struct GameSummaryJson {
 }
 
 /// Body of `POST /api/computer-games`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewComputerGame {
     /// Level name.
@@ -326,6 +327,41 @@ pub struct NewComputerGame {
     /// instead of the variant's start.
     #[serde(default)]
     pub fen: Option<String>,
+    /// Play with a clock (none by default: the computer waits).
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+}
+
+/// A clock asked for: the base time per player and the increment.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Base time per player, minutes: 0.5, 0.75, 1, 1.5 or whole minutes
+    /// up to 180.
+    pub minutes: f64,
+    /// Increment per move, seconds (0–180).
+    pub increment: u32,
+}
+
+impl ClockRequest {
+    /// The time control asked for.
+    ///
+    /// # Errors
+    /// `bad_request` for a base that is not 0.5, 0.75, 1, 1.5 or whole
+    /// minutes up to 180, or an increment over 180 s.
+    pub fn time_control(&self) -> Result<plyyard_game::TimeControl, ApiError> {
+        let secs = self.minutes * 60.0;
+        if !(secs.is_finite() && secs.fract() == 0.0 && (0.0..=1e6).contains(&secs)) {
+            return Err(ApiError::bad_request(format!(
+                "minutes {}: the base time is 0.5, 0.75, 1 or 1.5 minutes, or whole minutes \
+                 up to 180",
+                self.minutes
+            )));
+        }
+        // Exact: a whole number from 0 to 10^6.
+        plyyard_game::TimeControl::from_secs(secs as u32, self.increment)
+            .map_err(|e| ApiError::bad_request(e.to_string()))
+    }
 }
 
 /// The colour a player asks for.

@@ -28,7 +28,7 @@ import { arenaOfGame, goBerserk } from '../tournaments/api.js';
 import { arenaErrorText } from '../tournaments/model.js';
 import { ChatCtrl } from './chat.js';
 import { FocusWatch } from './focus.js';
-import { isTableGame, opposite } from './model.js';
+import { hasClock, isTableGame, opposite } from './model.js';
 
 const PROMO_CHAR: Record<PromotionRole, string> = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
 
@@ -231,7 +231,7 @@ export class GameCtrl implements Controller {
   private boardConfig() {
     const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
     const p = prefs();
-    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion, premoves: isTableGame(this.game) && p.premove, coords: p.coords });
+    return boardConfig(this.game!, { orientation: this.orientation, pending: this.pending, ply: this.viewPly, reducedMotion, premoves: hasClock(this.game) && p.premove, coords: p.coords });
   }
 
   /** Sends the board the configuration for the current state (only when it may have changed: it clears drawn arrows). */
@@ -381,15 +381,15 @@ export class GameCtrl implements Controller {
     }
   }
 
-  /** The move message: at tables with the draw offer, if chosen, whether the tab lost the focus since the last move, and the lag the socket measured. */
+  /** The move message: with a clock, the draw offer if chosen (at tables), whether the tab lost the focus since the last move, and the lag the socket measured. */
   private moveRequest(sock: GameSocket, uci: string): Parameters<GameSocket['request']>[0] {
-    if (!isTableGame(this.game)) return { t: 'move', uci };
+    if (!hasClock(this.game)) return { t: 'move', uci };
     const lag = sock.lagMs;
     const blur = this.focus.take();
     return {
       t: 'move',
       uci,
-      ...(this.offerDraw ? { draw_offer: true } : {}),
+      ...(this.offerDraw && isTableGame(this.game) ? { draw_offer: true } : {}),
       ...(blur ? { blur: true } : {}),
       ...(lag !== null ? { lag_ms: lag } : {}),
     };
@@ -607,7 +607,7 @@ export class GameCtrl implements Controller {
       return;
     }
     this.syncBoard();
-    if (isTableGame(next) && this.ground) {
+    if (hasClock(next) && this.ground) {
       // A premove is played once it is our turn, if the server's legal moves allow it.
       if (next.status !== 'ongoing') this.ground.cancelPremove();
       else if (canMove(next, this.pending) && this.viewPly === null) this.ground.playPremove();

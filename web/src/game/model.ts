@@ -7,6 +7,11 @@ export function isTableGame(g: GameState | null): boolean {
   return g?.kind === 'table';
 }
 
+/** Is `g` played with a clock (at a table, or against the computer with one)? */
+export function hasClock(g: GameState | null): boolean {
+  return !!g?.clock;
+}
+
 /** The other colour. */
 export function opposite(c: Color): Color {
   return c === 'white' ? 'black' : 'white';

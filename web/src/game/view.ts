@@ -20,7 +20,7 @@ import { ratingLabel, signed } from '../tables.js';
 import { reportHref } from '../moderation/report-link.js';
 import { chatPanel } from './chatView.js';
 import type { GameCtrl } from './ctrl.js';
-import { canAbort, isTableGame, opposite } from './model.js';
+import { canAbort, hasClock, isTableGame, opposite } from './model.js';
 
 /** The whole game page (a loading or error notice until the game is known). */
 export function gameView(ctrl: GameCtrl): VNode {
@@ -113,7 +113,7 @@ function strip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'botto
     thinking ? h('span.thinking', { attrs: { 'data-testid': 'thinking', 'aria-hidden': 'true' } }, [h('i'), h('i'), h('i')]) : null,
     // A reminder next to the board on small screens, where the status line is further down.
     yourTurn ? h('span.turn-pill', { attrs: { 'aria-hidden': 'true' } }, t('game.turn.you')) : null,
-    ...(isTableGame(g) ? tableStrip(ctrl, g, color, where) : []),
+    ...(hasClock(g) ? tableStrip(ctrl, g, color, where) : []),
     reportLink(ctrl, g, color, where),
   ]);
 }
@@ -127,7 +127,7 @@ function reportLink(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | '
   return h('a.report-link.muted.small', { attrs: { href, 'data-testid': `report-${where}`, title: t('report.player', { name: seat.name }) } }, t('report.short'));
 }
 
-/** A table player's "disconnected" mark and clock. */
+/** A player's "disconnected" mark and clock, in a game with a clock. */
 function tableStrip(ctrl: GameCtrl, g: GameState, color: Color, where: 'top' | 'bottom'): Array<VNode | null> {
   const ms = ctrl.clockMs(color);
   const running = g.status === 'ongoing' && ctrl.clock?.clock.running === color;

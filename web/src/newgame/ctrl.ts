@@ -1,8 +1,9 @@
 //! The "Play the computer" settings (level, colour, variant, Chess960
-//! position, rules, start FEN) and starting the game: the form's controller,
+//! position, rules, start FEN, clock) and starting the game: the form's controller,
 //! used on the home page and in the game page's New game dialog. The last
 //! choices are remembered.
 import { ApiError, type Color, createComputerGame, LEVELS, type Level, type NewGameRequest, type Rules, type Variant } from '../api.js';
+import { PRESETS, tcLabel } from '../tables.js';
 import type { Key } from '../i18n.js';
 
 const STORAGE_KEY = 'plyyard.newgame';
@@ -17,9 +18,14 @@ export interface Settings {
   positionNumber: string;
   /** A FEN to start from; empty for the variant's usual start. Not remembered. */
   fen: string;
+  /** `none`, or a preset's label (`5+3`): the game is played with that clock. */
+  clock: string;
 }
 
-const DEFAULTS: Settings = { level: 'beginner', color: 'white', variant: 'standard', rules: 'plyyard', positionMode: 'random', positionNumber: '518', fen: '' };
+/** The clocks offered: none, then the tables' presets. */
+export const CLOCKS: readonly string[] = ['none', ...PRESETS.map(tcLabel)];
+
+const DEFAULTS: Settings = { level: 'beginner', color: 'white', variant: 'standard', rules: 'plyyard', positionMode: 'random', positionNumber: '518', fen: '', clock: 'none' };
 
 /** Loads the remembered settings, falling back to defaults field by field. */
 export function loadSettings(): Settings {
@@ -33,6 +39,7 @@ export function loadSettings(): Settings {
       positionMode: raw.positionMode === 'chosen' ? 'chosen' : 'random',
       positionNumber: typeof raw.positionNumber === 'string' ? raw.positionNumber : DEFAULTS.positionNumber,
       fen: '',
+      clock: CLOCKS.includes(raw.clock as string) ? (raw.clock as string) : DEFAULTS.clock,
     };
   } catch {
     return { ...DEFAULTS };
@@ -49,13 +56,15 @@ export function saveSettings(s: Settings): void {
 
 /** Turns settings into the request body, or an error key when the position number is invalid. */
 export function toRequest(s: Settings): NewGameRequest | { error: Key } {
+  const preset = PRESETS.find((tc) => tcLabel(tc) === s.clock);
+  const clock = preset ? { clock: { minutes: preset.minutes, increment: preset.increment } } : {};
   const fen = s.fen.trim().replace(/\s+/g, ' ');
   if (fen !== '') {
     // The server judges the position; this only rejects what cannot be a FEN at all.
     if (!/^[1-8pnbrqkPNBRQK/]+( [wb]( \S+){0,4})?$/.test(fen) || fen.split(' ')[0]!.split('/').length !== 8) {
       return { error: 'home.fen.invalid' };
     }
-    return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position: null, fen };
+    return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position: null, fen, ...clock };
   }
   let position: number | null = null;
   if (s.variant === 'chess960' && s.positionMode === 'chosen') {
@@ -63,7 +72,7 @@ export function toRequest(s: Settings): NewGameRequest | { error: Key } {
     if (!/^\d{1,3}$/.test(text) || Number(text) > 959) return { error: 'home.position.invalid' };
     position = Number(text);
   }
-  return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position };
+  return { level: s.level, color: s.color, variant: s.variant, rules: s.rules, position, ...clock };
 }
 
 /** Why the server refused a start FEN (its `reason` code), as what the form says. */

@@ -3,23 +3,24 @@ import { h, type VNode } from 'snabbdom';
 import { LEVELS } from '../api.js';
 import { choiceGroup } from '../choices.js';
 import { type Key, t } from '../i18n.js';
-import type { NewGameCtrl, Settings } from './ctrl.js';
+import { CLOCKS, type NewGameCtrl, type Settings } from './ctrl.js';
 
-type Choice = 'level' | 'color' | 'variant' | 'rules' | 'positionMode';
+type Choice = 'level' | 'color' | 'variant' | 'rules' | 'positionMode' | 'clock';
 
-function group<T extends string>(ctrl: NewGameCtrl, name: Choice, legend: Key, options: readonly T[], label: (o: T) => Key): VNode {
+function group<T extends string>(ctrl: NewGameCtrl, name: Choice, legend: Key, options: readonly T[], label: (o: T) => Key, text?: (o: T) => string | null): VNode {
   return choiceGroup({
     legend,
     name: `${ctrl.uid}-${name}`,
     options,
     current: ctrl.settings[name] as T,
     label,
+    text,
     testid: (o) => `${name === 'positionMode' ? 'position' : name}-${o}`,
     choose: (o) => ctrl.set(name, o as Settings[typeof name]),
   });
 }
 
-/** The form: level, colour, variant (and Chess960 position), rules, start FEN, submit. */
+/** The form: level, colour, variant (and Chess960 position), rules, clock, start FEN, submit. */
 export function newGameView(ctrl: NewGameCtrl): VNode {
   const s = ctrl.settings;
   const uid = ctrl.uid;
@@ -54,6 +55,8 @@ export function newGameView(ctrl: NewGameCtrl): VNode {
       ]),
       group(ctrl, 'rules', 'home.rules', ['plyyard', 'fide'] as const, (r) => `rules.${r}` as Key),
       h('p.muted.small.rules-help', t('home.rules.help')),
+      group(ctrl, 'clock', 'home.clock', CLOCKS, () => 'home.clock.none', (c) => (c === 'none' ? null : c)),
+      h('p.muted.small.clock-help', t('home.clock.help')),
       h('details.fen-options', [
         h('summary', { attrs: { 'data-testid': 'start-fen-toggle' } }, t('home.fen.toggle')),
         h('div.field.wide', [

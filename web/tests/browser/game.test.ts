@@ -55,6 +55,37 @@ test('as White at Beginner: click moves, legal-move dots, the computer replies',
   await done(context, page);
 });
 
+test('with a clock: both clocks show, run after two moves, the computer presses its own; undo keeps two plies', async () => {
+  const { context, page } = await newPage();
+  const id = await startGame(page, { level: 'beginner', color: 'white', clock: '3+2' });
+  await page.getByTestId('clock-bottom').filter({ hasText: '3:00' }).waitFor();
+  await page.getByTestId('clock-top').filter({ hasText: '3:00' }).waitFor();
+  await page.getByTestId('first-move').waitFor();
+  await waitForOurTurn(page);
+  await clickMove(page, 'e2', 'e4');
+  await waitForPlies(page, 2);
+  await waitForOurTurn(page);
+  // Our clock runs from the computer's first move on.
+  await page.locator('[data-testid="clock-bottom"].running').waitFor();
+  assert.equal(await page.getByTestId('undo').isDisabled(), true);
+  await clickMove(page, 'g1', 'f3');
+  await waitForPlies(page, 4);
+  await waitForOurTurn(page);
+  const g = await apiGame(context, id);
+  assert.equal(g.kind, 'computer');
+  assert.equal(g.table, null);
+  assert.equal(g.rated, false);
+  assert.equal(g.clock?.initial_ms, 180_000);
+  assert.equal(g.clock?.running, 'white');
+  // The computer pressed its clock after thinking: its increment came with it.
+  assert.ok(g.clock && g.clock.black_ms > 178_000 && g.clock.black_ms <= 182_000, JSON.stringify(g.clock));
+  await shot(page, 'game-clock-desktop');
+  await page.getByTestId('undo').click();
+  await waitForPlies(page, 2);
+  assert.equal(await page.getByTestId('undo').isDisabled(), true);
+  await done(context, page);
+});
+
 test('as Black the computer moves first and the board is flipped', async () => {
   const { context, page } = await newPage();
   await startGame(page, { level: 'beginner', color: 'black' });

@@ -99,11 +99,12 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Starts a game from the home page form and waits for the game page. */
-export async function startGame(page: Page, opts: { level?: string; color?: string; variant?: string; position?: number } = {}): Promise<string> {
+export async function startGame(page: Page, opts: { level?: string; color?: string; variant?: string; position?: number; clock?: string } = {}): Promise<string> {
   await page.goto('/');
   await page.getByTestId(`level-${opts.level ?? 'beginner'}`).check();
   await page.getByTestId(`color-${opts.color ?? 'white'}`).check();
   await page.getByTestId(`variant-${opts.variant ?? 'standard'}`).check();
+  await page.getByTestId(`clock-${opts.clock ?? 'none'}`).check();
   if (opts.position !== undefined) {
     await page.getByTestId('position-chosen').check();
     await page.getByTestId('position-number').fill(String(opts.position));
@@ -169,7 +170,7 @@ export async function waitForOurTurn(page: Page): Promise<void> {
 }
 
 /** The game state through the API (with this context's cookie). */
-export async function apiGame(context: BrowserContext, id: string): Promise<{ fen: string; moves: { uci: string; san: string }[]; status: string; result: string; reason: string | null; you: string | null; v: number }> {
+export async function apiGame(context: BrowserContext, id: string): Promise<{ fen: string; moves: { uci: string; san: string }[]; status: string; result: string; reason: string | null; you: string | null; v: number; kind: string; table?: string | null; rated?: boolean; clock?: { initial_ms: number; white_ms: number; black_ms: number; running: string | null } | null }> {
   const res = await context.request.get(`/api/games/${id}`);
   if (!res.ok()) throw new Error(`GET /api/games/${id}: ${res.status()}`);
   return (await res.json()) as never;

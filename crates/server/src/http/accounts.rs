@@ -553,7 +553,7 @@ async fn seat(
 }
 
 fn list_item(g: GameRow, white: SeatJson, black: SeatJson, diff: Option<i64>) -> GameListItem {
-    let control = g.table.as_ref().map(|t| t.control);
+    let control = g.control();
     let perf = plyyard_wire::lichess::perf(
         g.variant.as_str(),
         control.map(|c| {

@@ -1,13 +1,14 @@
 //! `POST /api/challenge/ai`: a game against our computer, started at once,
 //! played through the Board (or Bot) API like any game. Lichess's levels
-//! 1–5 are our Beginner … Expert; our computer games have no clock.
+//! 1–5 are our Beginner … Expert; `clock.limit` and `clock.increment`
+//! (seconds) give the game a clock, as on lichess.
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::{Extension, response::IntoResponse, response::Response};
 use plyyard_wire::lichess::Scope;
-use plyyard_wire::protocol::{ColorChoice, NewComputerGame};
+use plyyard_wire::protocol::{ClockRequest, ColorChoice, NewComputerGame};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -15,7 +16,7 @@ use super::body::decode;
 use super::caller::Caller;
 use super::challenges::variant_json;
 use super::error::{LiError, LiResult};
-use super::game_json::{status_of, unix_ms};
+use super::game_json::{perf_of, speed_of, status_of, unix_ms};
 use crate::body::JsonBody;
 use crate::security::{AccountKey, ClientIp, LimitKey};
 use crate::state::AppState;
@@ -31,6 +32,10 @@ pub(super) struct AiBody {
     variant: Option<String>,
     days: Option<u32>,
     fen: Option<String>,
+    #[serde(rename = "clock.limit")]
+    clock_limit: Option<u32>,
+    #[serde(rename = "clock.increment")]
+    clock_increment: Option<u32>,
 }
 
 /// Our computer level for lichess's `level`.
@@ -67,7 +72,24 @@ fn request(b: &AiBody) -> LiResult<NewComputerGame> {
         "chess960" => Variant::Chess960,
         _ => return Err(LiError::bad_request("variant is standard or chess960")),
     };
+    let clock = match (b.clock_limit, b.clock_increment) {
+        (None, None) => None,
+        (Some(limit), Some(increment)) => {
+            let control = plyyard_game::TimeControl::from_secs(limit, increment)
+                .map_err(|e| LiError::bad_request(format!("clock: {e}")))?;
+            Some(ClockRequest {
+                minutes: control.initial().as_secs_f64() / 60.0,
+                increment,
+            })
+        }
+        _ => {
+            return Err(LiError::bad_request(
+                "clock.limit and clock.increment go together",
+            ));
+        }
+    };
     Ok(NewComputerGame {
+        clock,
         level: level_of(b.level)?,
         color,
         variant,
@@ -109,8 +131,8 @@ pub(super) async fn challenge_ai(
     let body = json!({
         "id": g.id,
         "variant": variant_json(variant),
-        "speed": "correspondence",
-        "perf": "correspondence",
+        "speed": speed_of(&g),
+        "perf": perf_of(&g),
         "rated": false,
         "fen": g.fen,
         "turns": g.ply,
@@ -139,5 +161,32 @@ mod tests {
             ..AiBody::default()
         };
         assert!(request(&b).is_err());
+    }
+
+    #[test]
+    fn a_clock_is_its_limit_and_increment_in_seconds() {
+        let body = |limit, increment| AiBody {
+            level: Some(2),
+            clock_limit: limit,
+            clock_increment: increment,
+            ..AiBody::default()
+        };
+        assert_eq!(request(&body(None, None)).unwrap().clock, None);
+        let c = request(&body(Some(300), Some(3))).unwrap().clock.unwrap();
+        assert_eq!(c.time_control().unwrap().pgn_tag(), "300+3");
+        let half = request(&body(Some(30), Some(0))).unwrap().clock.unwrap();
+        assert_eq!(half.time_control().unwrap().pgn_tag(), "30+0");
+        for (limit, increment) in [
+            (Some(300), None),
+            (None, Some(2)),
+            (Some(7), Some(0)),
+            (Some(300), Some(181)),
+        ] {
+            assert_eq!(
+                request(&body(limit, increment)).unwrap_err().status,
+                400,
+                "{limit:?}+{increment:?}"
+            );
+        }
     }
 }

@@ -87,6 +87,12 @@ pub fn speed_of(g: &GameState) -> &'static str {
     })
 }
 
+/// Where a game came from, as lichess names it: `friend` at a table,
+/// `ai` against the computer (and for an imported game, as before).
+pub fn source_of(g: &GameState) -> &'static str {
+    if g.kind == "table" { "friend" } else { "ai" }
+}
+
 /// The lichess perf of a game: `chess960` for Chess960, else its speed.
 pub fn perf_of(g: &GameState) -> &'static str {
     if g.variant == "chess960" {
@@ -602,7 +608,7 @@ pub fn player_game(
             .table
             .as_ref()
             .map(|t| me.fold_wb(t.clock.white_ms, t.clock.black_ms) / 1000),
-        source: if g.table.is_some() { "friend" } else { "ai" },
+        source: source_of(g),
         speed: speed_of(g),
         status: status_of(g),
         variant: VariantKeyJson {

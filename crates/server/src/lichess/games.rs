@@ -250,7 +250,7 @@ pub(super) async fn export_one(
         created_at: row.created_at,
         last_move_at: row.summary.updated_at,
         status: game_json::status_of(&g).name,
-        source: if g.table.is_some() { "friend" } else { "ai" },
+        source: game_json::source_of(&g),
         players: Sides {
             white: players.white.into(),
             black: players.black.into(),

@@ -491,6 +491,7 @@ mod tests {
             position: None,
             rules: plyyard_game::RuleSet::PlyYard,
             fen: None,
+            clock: None,
         };
         shared
             .live

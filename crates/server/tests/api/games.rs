@@ -522,6 +522,11 @@ async fn game_requests_are_validated(db: TestDb) {
         r#"{"level":"easy","variant":"chess960","position":960}"#,
         r#"{"level":"easy","variant":"standard","position":3}"#,
         r#"{"level":"easy","surprise":true}"#,
+        r#"{"level":"easy","clock":{"minutes":0.1,"increment":0}}"#,
+        r#"{"level":"easy","clock":{"minutes":5,"increment":181}}"#,
+        r#"{"level":"easy","clock":{"minutes":200,"increment":0}}"#,
+        r#"{"level":"easy","clock":{"minutes":5}}"#,
+        r#"{"level":"easy","clock":"5+3"}"#,
     ] {
         let r = c.post("/api/computer-games", body).await.unwrap();
         assert_eq!(r.status, 400, "{body}: {}", r.text());
@@ -533,6 +538,22 @@ async fn game_requests_are_validated(db: TestDb) {
         c.post("/api/computer-games", &big).await.unwrap().status,
         413
     );
+
+    // A clock: the state carries it, at no table, never rated.
+    let g = new_game(
+        &c,
+        json!({"level":"easy","color":"white","clock":{"minutes":0.5,"increment":1}}),
+    )
+    .await;
+    assert_eq!(g["kind"], "computer");
+    assert_eq!(g["table"], Value::Null);
+    assert_eq!(g["rated"], false);
+    assert_eq!(g["speed"], "bullet");
+    assert_eq!(g["clock"]["initial_ms"], 30_000);
+    assert_eq!(g["clock"]["increment_ms"], 1_000);
+    assert_eq!(g["clock"]["running"], Value::Null);
+    let plain = new_game(&c, json!({"level":"easy","color":"white"})).await;
+    assert_eq!(plain.get("clock"), None, "no clock unless asked: {plain}");
 
     let g = new_game(
         &c,

@@ -569,6 +569,8 @@ async fn a_game_against_the_computer_is_played_through_the_board_api(db: TestDb)
     assert_eq!(game["player"], "white");
     assert_eq!(game["source"], "ai");
     assert_eq!(game["status"]["name"], "started");
+    // The clock asked for is the game's: 5+3 is blitz.
+    assert_eq!(game["speed"], "blitz");
     let start = events.event().await;
     assert_eq!(start["type"], "gameStart");
     assert_eq!(start["game"]["id"], id.as_str());
@@ -578,6 +580,10 @@ async fn a_game_against_the_computer_is_played_through_the_board_api(db: TestDb)
     let full = s.event().await;
     assert_eq!(full["type"], "gameFull");
     assert_eq!(full["black"]["aiLevel"], 1);
+    assert_eq!(full["speed"], "blitz");
+    assert_eq!(full["clock"]["initial"], 300_000);
+    assert_eq!(full["clock"]["increment"], 3_000);
+    assert_eq!(full["state"]["wtime"], 300_000);
     let r = c
         .with_token(
             &alice,
@@ -597,7 +603,15 @@ async fn a_game_against_the_computer_is_played_through_the_board_api(db: TestDb)
             break;
         }
     }
-    for bad in ["level=9", "level=3&days=2", "level=3&variant=atomic"] {
+    for bad in [
+        "level=9",
+        "level=3&days=2",
+        "level=3&variant=atomic",
+        "level=3&clock.limit=300",
+        "level=3&clock.increment=2",
+        "level=3&clock.limit=7&clock.increment=0",
+        "level=3&clock.limit=300&clock.increment=999",
+    ] {
         let r = c
             .with_token(
                 &alice,

@@ -57,6 +57,7 @@ pub(crate) async fn game(store: &Store, id: &str, white: &str, black: &str, resu
             },
             created_at: T0,
             table: None,
+            clock: None,
         })
         .await
         .unwrap();

@@ -108,7 +108,7 @@ impl Chat {
         player: &PlayerId,
     ) -> Result<Option<ChatRoom>, ApiError> {
         let game = self.live.state(game_id, Some(player.clone())).await?;
-        if game.table.is_none() {
+        if game.kind == "computer" {
             return Ok(None);
         }
         Ok(Some(if game.you.is_some() {
