@@ -143,6 +143,10 @@ export class App {
         if (note.kind === 'msg') this.unread.refresh();
         else this.incoming.poll();
       },
+      caughtUp: () => {
+        this.unread.refresh();
+        this.incoming.poll();
+      },
     });
     this.incoming = new IncomingCtrl({ redraw: () => this.redraw(), navigate: (path) => this.navigate(path) });
     this.warning = new WarningCtrl(() => this.redraw());

@@ -57,6 +57,8 @@ export interface BellHost {
   redraw(): void;
   /** A notification arrived (to refresh what it concerns: challenges, the unread count). */
   heard(note: Note): void;
+  /** The socket (re)connected: what arrived while it was not there was not heard one by one. */
+  caughtUp(): void;
 }
 
 /** State of the bell. */
@@ -100,6 +102,8 @@ export class BellCtrl {
       if (msg.t === 'notify') {
         if (this.notes) this.notes = [msg.note, ...this.notes];
         this.host.heard(msg.note);
+      } else {
+        this.host.caughtUp();
       }
       this.host.redraw();
     };
