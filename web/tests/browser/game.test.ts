@@ -12,6 +12,7 @@ import {
   moveTexts,
   newPage,
   PHONE,
+  selectLang,
   shot,
   squarePoint,
   startGame,
@@ -83,6 +84,19 @@ test('with a clock: both clocks show, run after two moves, the computer presses 
   await page.getByTestId('undo').click();
   await waitForPlies(page, 2);
   assert.equal(await page.getByTestId('undo').isDisabled(), true);
+  // The form's clock choice in the other languages.
+  await page.goto('/');
+  for (const [lang, legend, none] of [
+    ['fr', 'Pendule', 'Sans pendule'],
+    ['ru', 'Часы', 'Без часов'],
+    ['ro', 'Ceas', 'Fără ceas'],
+  ] as const) {
+    await selectLang(page, lang);
+    await page.locator('legend', { hasText: legend }).first().waitFor();
+    await page.locator('label.chip', { hasText: none }).waitFor();
+  }
+  assert.equal(await page.getByTestId('clock-3+2').isChecked(), true, 'the last clock is remembered');
+  await selectLang(page, 'en');
   await done(context, page);
 });
 
