@@ -113,6 +113,12 @@ impl Prefs {
         Ok(next)
     }
 
+    /// An account's preferences from what the store holds (`None`: it
+    /// never changed any, so all are the defaults).
+    pub fn of_account(stored: Option<&str>) -> Prefs {
+        stored.map_or_else(Prefs::default, Prefs::from_stored)
+    }
+
     /// Stored preferences read back: what is unreadable or no longer valid
     /// is the default.
     pub fn from_stored(text: &str) -> Prefs {

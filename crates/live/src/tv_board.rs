@@ -138,15 +138,7 @@ impl TvBoard {
             .map(|r| {
                 let control = r.control();
                 let speed = control.map_or(Speed::Classical, plyyard_game::TimeControl::speed);
-                let perf = plyyard_wire::lichess::perf(
-                    r.variant.as_str(),
-                    control.map(|c| {
-                        (
-                            u64::from(c.base_secs()) * 1000,
-                            u64::from(c.increment_secs()) * 1000,
-                        )
-                    }),
-                );
+                let perf = plyyard_wire::lichess::perf_of_control(r.variant.as_str(), control);
                 let players = [r.white_player.clone(), r.black_player.clone()];
                 let computer = r.kind == GameKind::Computer;
                 OnAir {

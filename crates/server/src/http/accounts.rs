@@ -554,15 +554,7 @@ async fn seat(
 
 fn list_item(g: GameRow, white: SeatJson, black: SeatJson, diff: Option<i64>) -> GameListItem {
     let control = g.control();
-    let perf = plyyard_wire::lichess::perf(
-        g.variant.as_str(),
-        control.map(|c| {
-            (
-                u64::from(c.base_secs()) * 1000,
-                u64::from(c.increment_secs()) * 1000,
-            )
-        }),
-    );
+    let perf = plyyard_wire::lichess::perf_of_control(g.variant.as_str(), control);
     GameListItem {
         rated: g.table.as_ref().is_some_and(|t| t.rated),
         perf,

@@ -25,10 +25,7 @@ pub fn router() -> Router<AppState> {
 
 /// `player`'s preferences (the defaults where none are stored).
 async fn prefs_of(store: &Store, player: &str) -> Result<Prefs, ApiError> {
-    Ok(store
-        .prefs(player)
-        .await?
-        .map_or_else(Prefs::default, |t| Prefs::from_stored(&t)))
+    Ok(Prefs::of_account(store.prefs(player).await?.as_deref()))
 }
 
 fn account_of(session: Option<Session>) -> Result<plyyard_store::Account, ApiError> {

@@ -169,10 +169,8 @@ pub(super) async fn preferences(
     caller: Caller,
 ) -> LiResult<Json<serde_json::Value>> {
     caller.require(&[Scope::PreferenceRead])?;
-    let prefs = store
-        .prefs(&caller.account.player_id)
-        .await?
-        .map_or_else(Prefs::default, |t| Prefs::from_stored(&t));
+    let stored = store.prefs(&caller.account.player_id).await?;
+    let prefs = Prefs::of_account(stored.as_deref());
     Ok(Json(
         serde_json::json!({ "prefs": prefs.lichess(), "language": "en-GB" }),
     ))

@@ -8,7 +8,7 @@ mod scope;
 
 use serde::Serialize;
 
-pub use perf::{perf, speed};
+pub use perf::{perf, perf_of_control, speed};
 pub use scope::{Scope, Scopes, UnknownScope};
 
 /// The body of every failed Lichess-API request.

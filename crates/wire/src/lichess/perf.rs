@@ -34,3 +34,26 @@ pub fn perf(variant: &str, clock_ms: Option<(u64, u64)>) -> &'static str {
         speed(initial, increment)
     })
 }
+
+/// Lichess's perf of a game of `variant` played with `control` (none:
+/// `correspondence`), as [`perf`].
+///
+/// # Examples
+/// ```
+/// use plyyard_game::TimeControl;
+/// use plyyard_wire::lichess::perf_of_control;
+/// assert_eq!(perf_of_control("standard", TimeControl::from_secs(180, 2).ok()), "blitz");
+/// assert_eq!(perf_of_control("chess960", TimeControl::from_secs(60, 0).ok()), "chess960");
+/// assert_eq!(perf_of_control("standard", None), "correspondence");
+/// ```
+pub fn perf_of_control(variant: &str, control: Option<plyyard_game::TimeControl>) -> &'static str {
+    perf(
+        variant,
+        control.map(|c| {
+            (
+                u64::from(c.base_secs()) * 1000,
+                u64::from(c.increment_secs()) * 1000,
+            )
+        }),
+    )
+}
