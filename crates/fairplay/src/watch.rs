@@ -287,43 +287,17 @@ fn keys(s: &Signals) -> String {
 mod tests {
     use super::*;
     use plyyard_engine_time::reviews::library;
-    use plyyard_game::{Game, GameResult, RuleSet, Speed, TimeControl, Variant};
+    use plyyard_game::{GameResult, Speed};
     use plyyard_live::metrics::Metrics;
-    use plyyard_store::replay::summary_of;
-    use plyyard_store::{GameKind, TableGame};
 
     const WHITE: &str = "wwwwwwwwwwwwwwwwwwwwww";
     const BLACK: &str = "bbbbbbbbbbbbbbbbbbbbbb";
 
     /// A rated game with no move (too short to review: judged at once).
     async fn rated_game(store: &Store, id: &str) {
-        for p in [WHITE, BLACK] {
-            store.touch_player(p, 1).await.unwrap();
-        }
-        let game = Game::new(RuleSet::Fide);
-        let now = now_ms();
-        let row = GameRow {
-            id: id.into(),
-            kind: GameKind::Table,
-            white_player: Some(WHITE.into()),
-            black_player: Some(BLACK.into()),
-            level: None,
-            rules: RuleSet::Fide,
-            variant: Variant::Standard,
-            position: None,
-            initial_fen: game.fen(),
-            summary: summary_of(&game, 0, now),
-            created_at: now,
-            table: Some(TableGame {
-                code: "ABCDEF".into(),
-                rated: true,
-                control: TimeControl::table(3, 2).unwrap(),
-            }),
-            clock: None,
-        };
-        store.insert_game(&row).await.unwrap();
+        plyyard_store::testing::table_game(store, id, WHITE, BLACK, true).await;
         store
-            .apply_rated_result(id, WHITE, BLACK, Speed::Blitz, GameResult::Draw, now)
+            .apply_rated_result(id, WHITE, BLACK, Speed::Blitz, GameResult::Draw, now_ms())
             .await
             .unwrap();
     }

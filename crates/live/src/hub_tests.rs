@@ -12,9 +12,8 @@ use std::time::{Duration, Instant};
 use plyyard_engine::Level;
 use plyyard_engine_time::fair::Requester;
 use plyyard_engine_time::pool::EnginePool;
-use plyyard_game::{Game, RuleSet, TimeControl, Variant};
-use plyyard_store::replay::summary_of;
-use plyyard_store::{GameKind, GameRow, PlayerId, Store, TableGame, now_ms};
+use plyyard_game::{RuleSet, Variant};
+use plyyard_store::{PlayerId, Store};
 use plyyard_wire::error::ErrorCode;
 use plyyard_wire::protocol::{ClockRequest, ColorChoice, GameState, NewComputerGame};
 use tokio::sync::oneshot;
@@ -48,31 +47,7 @@ const BLACK: &str = "bbbbbbbbbbbbbbbbbbbbbb";
 
 /// Stores table game `id` between [`WHITE`] and [`BLACK`], unstarted.
 async fn table_game(store: &Store, id: &str) {
-    for p in [WHITE, BLACK] {
-        store.touch_player(p, 1).await.unwrap();
-    }
-    let game = Game::new(RuleSet::Fide);
-    let now = now_ms();
-    let row = GameRow {
-        id: id.into(),
-        kind: GameKind::Table,
-        white_player: Some(WHITE.into()),
-        black_player: Some(BLACK.into()),
-        level: None,
-        rules: RuleSet::Fide,
-        variant: Variant::Standard,
-        position: None,
-        initial_fen: game.fen(),
-        summary: summary_of(&game, 0, now),
-        created_at: now,
-        table: Some(TableGame {
-            code: "ABCDEF".into(),
-            rated: false,
-            control: TimeControl::table(3, 2).unwrap(),
-        }),
-        clock: None,
-    };
-    store.insert_game(&row).await.unwrap();
+    plyyard_store::testing::table_game(store, id, WHITE, BLACK, false).await;
 }
 
 /// Issue 58: "mailbox full: a notice was dropped". A player's socket

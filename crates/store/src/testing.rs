@@ -46,3 +46,37 @@ fn unique_name() -> String {
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     format!("plyyard_unit_{}_{nanos}_{n}", std::process::id())
 }
+
+/// Stores table game `id` between the players `white` and `black` (made
+/// players first), unstarted: standard chess under FIDE rules, 3+2,
+/// rated or not.
+///
+/// # Panics
+/// When the store fails (a test's store).
+pub async fn table_game(store: &Store, id: &str, white: &str, black: &str, rated: bool) {
+    for p in [white, black] {
+        store.touch_player(p, 1).await.expect("player");
+    }
+    let game = plyyard_game::Game::new(plyyard_game::RuleSet::Fide);
+    let now = crate::now_ms();
+    let row = crate::GameRow {
+        id: id.into(),
+        kind: crate::GameKind::Table,
+        white_player: Some(white.into()),
+        black_player: Some(black.into()),
+        level: None,
+        rules: plyyard_game::RuleSet::Fide,
+        variant: plyyard_game::Variant::Standard,
+        position: None,
+        initial_fen: game.fen(),
+        summary: crate::replay::summary_of(&game, 0, now),
+        created_at: now,
+        table: Some(crate::TableGame {
+            code: "ABCDEF".into(),
+            rated,
+            control: plyyard_game::TimeControl::table(3, 2).expect("3+2"),
+        }),
+        clock: None,
+    };
+    store.insert_game(&row).await.expect("game");
+}
