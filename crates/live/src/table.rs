@@ -569,6 +569,34 @@ mod tests {
         TableLive::load(&t, game, &crate::tuning::LiveTuning::default())
     }
 
+    /// Against the computer nobody is ever away on its side, so neither
+    /// side can claim, however long the player stays away; the player's
+    /// clock still runs and their flag falls.
+    #[test]
+    fn against_the_computer_nobody_claims_and_the_flag_still_falls() {
+        let mut game = Game::new(RuleSet::Fide);
+        game.play_uci("e2e4").unwrap();
+        game.play_uci("e7e5").unwrap();
+        let control = TimeControl::table(3, 2).unwrap();
+        let tuning = crate::tuning::LiveTuning::default();
+        let mut t = TableLive::against_computer(control, Color::Black, &game, &tuning);
+        // Loaded after two moves: White's clock runs from the load.
+        let start = Moment::ORIGIN;
+        assert_eq!(t.clock.running(), Some(Color::White));
+        assert!(t.presence(Color::White, true, start));
+        assert!(t.presence(Color::White, false, start));
+        let late = start + Duration::from_secs(170);
+        assert_eq!(t.away_claimable_by(&game, late), None);
+        assert_eq!(t.claim_opens(), None);
+        let shown = t.state_at(&game, late);
+        assert!(shown.away.white && !shown.away.black, "{:?}", shown.away);
+        assert_eq!(shown.table, None);
+        assert!(!shown.rated);
+        let flag = start + Duration::from_secs(180);
+        assert_eq!(t.next_wake(&game), Some(flag));
+        assert_eq!(t.due(&game, flag), Some(Due::Flag(Color::White)));
+    }
+
     /// The actor sleeps until the first-move limit, then until the flag of
     /// the running clock, and an away player's claim opens on time.
     #[test]
