@@ -124,6 +124,9 @@ impl Store {
             }
         };
         sqlx::migrate!("./migrations").run(&pool).await?;
+        if backend == Backend::Sqlite {
+            crate::sqlite_layout::cluster_tables(&pool).await?;
+        }
         let writer = writer::Writer::start(pool.clone(), backend);
         Ok(Store {
             pool,

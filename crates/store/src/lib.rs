@@ -1,12 +1,12 @@
 //! Durable storage: players, games, moves, accounts, sessions, API
-//! tokens, clubs, puzzles, tournaments, relations, private messages and
-//! notifications in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
-//! tokens, clubs, puzzles, tournaments and moderation in SQL, on SQLite (embedded, the default) or PostgreSQL (shared
-//! by several servers).
+//! tokens, clubs, puzzles, tournaments, relations, private messages,
+//! notifications and moderation in SQL, on SQLite (embedded, the default)
+//! or PostgreSQL (shared by several servers).
 //!
 //! This crate owns every SQL statement of the server. The schema lives in
 //! `migrations/` (embedded in the binary and applied at start), written in
-//! SQL that both databases accept; statements use numbered placeholders
+//! SQL that both databases accept (on SQLite, the tables read by their key
+//! alone are then stored in key order: `sqlite_layout`); statements use numbered placeholders
 //! (`$1`), which both read the same way, and run through sqlx's `Any`
 //! driver, so the backend is chosen by the URL alone. Every write that
 //! changes a game happens in one transaction that checks the version it
@@ -38,6 +38,7 @@ pub mod replay;
 pub mod reviews;
 mod rows;
 mod site;
+mod sqlite_layout;
 mod storm;
 mod swiss;
 mod tables;
