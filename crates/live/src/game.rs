@@ -157,6 +157,12 @@ impl LiveGame {
         Ok(())
     }
 
+    /// The table part of a game between two people (not the clocks of a
+    /// game against the computer).
+    pub(super) fn people_table(&self) -> Option<&TableLive> {
+        self.table.as_ref().filter(|t| t.computer().is_none())
+    }
+
     /// The table part of a game between two people, or `bad_request`
     /// against the computer (with a clock or not).
     pub(super) fn table_mut(&mut self) -> Result<&mut TableLive, ApiError> {
@@ -310,11 +316,8 @@ impl LiveGame {
     ) -> Result<TableMove, ApiError> {
         self.check_turn(player, false)?;
         let mv = self.game.parse_uci(uci).map_err(move_error)?;
-        if self.table.is_none() {
-            return Err(ApiError::bad_request("only table games have this"));
-        }
         // The computer answers no draw offer: none is made to it.
-        let draw_offer = draw_offer && self.table.as_ref().is_some_and(|t| t.computer().is_none());
+        let draw_offer = draw_offer && self.people_table().is_some();
         let mut step = self.press_and_play(mv, draw_offer, lag)?;
         if blur && let TableMove::Play(played) = &mut step {
             played.next.mark_blur();

@@ -39,7 +39,7 @@ impl LiveGame {
         if self.game.is_over() {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
-        let Some(table) = self.table.as_ref().filter(|t| t.computer().is_none()) else {
+        let Some(table) = self.people_table() else {
             return Err(ApiError::new(
                 ErrorCode::NothingToUndo,
                 "against the computer, take a move back with undo",
