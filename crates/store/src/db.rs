@@ -157,6 +157,16 @@ impl Store {
         self.backend
     }
 
+    /// How many bulk writes (such as an import's batches) are worth
+    /// running at once: SQLite has a single writer, PostgreSQL writes
+    /// on a server process per connection, so two keep two cores busy.
+    pub fn bulk_writers(&self) -> usize {
+        match self.backend {
+            Backend::Sqlite => 1,
+            Backend::Postgres => 2,
+        }
+    }
+
     /// Writes a consistent copy of a SQLite database to the file at
     /// `path` (which must not exist, or be empty) with `VACUUM INTO`: one
     /// read transaction, so writers carry on meanwhile and the copy holds

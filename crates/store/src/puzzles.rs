@@ -187,14 +187,18 @@ struct AngleEntry<'a> {
     p: &'a str,
 }
 
-/// The batch as one JSON array, each id once (its first row).
+/// The batch as one JSON array, each id once (its first row), in id
+/// order: two batches written at once that share ids then take their
+/// locks in the same order (no deadlock), and the key's pages are
+/// written in order.
 fn puzzles_json(puzzles: &[NewPuzzle]) -> Result<String, StoreError> {
     let mut seen = HashSet::with_capacity(puzzles.len());
-    let rows: Vec<&PuzzleRow> = puzzles
+    let mut rows: Vec<&PuzzleRow> = puzzles
         .iter()
         .map(|p| &p.row)
         .filter(|r| seen.insert(r.id.as_str()))
         .collect();
+    rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     serde_json::to_string(&rows).map_err(json_failed)
 }
 

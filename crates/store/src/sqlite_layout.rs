@@ -62,8 +62,10 @@ fn clustered_sql(table: &str, sql: &str) -> Option<String> {
     if sql.to_ascii_uppercase().ends_with("WITHOUT ROWID") {
         return None;
     }
-    let head = format!("CREATE TABLE {table} ");
-    let body = sql.strip_prefix(&head)?;
+    // A table renamed by a migration is written with its name quoted.
+    let body = sql
+        .strip_prefix(&format!("CREATE TABLE {table} "))
+        .or_else(|| sql.strip_prefix(&format!("CREATE TABLE \"{table}\" ")))?;
     Some(format!(
         "CREATE TABLE {} {body} WITHOUT ROWID",
         temporary(table)
@@ -72,7 +74,7 @@ fn clustered_sql(table: &str, sql: &str) -> Option<String> {
 
 async fn rebuild(
     conn: &mut sqlx::AnyConnection,
-    table: &str,
+    table: &'static str,
     create: &str,
 ) -> Result<(), StoreError> {
     let tmp = temporary(table);
@@ -100,7 +102,7 @@ async fn rebuild(
         .await?;
     if !broken.is_empty() {
         return Err(StoreError::Corrupt {
-            table: "puzzles",
+            table,
             detail: format!(
                 "{} rows lost their foreign key in the rebuild of {table}",
                 broken.len()
@@ -129,6 +131,12 @@ mod tests {
         assert_eq!(clustered_sql("puzzle_angles", done), None);
         // Another table's text is never taken for this one's.
         assert_eq!(clustered_sql("puzzles", sql), None);
+        // A table renamed by a migration has its name quoted.
+        let renamed = "CREATE TABLE \"puzzle_angles\" (angle TEXT PRIMARY KEY)";
+        assert_eq!(
+            clustered_sql("puzzle_angles", renamed).as_deref(),
+            Some("CREATE TABLE puzzle_angles_clustered (angle TEXT PRIMARY KEY) WITHOUT ROWID")
+        );
     }
 
     #[tokio::test]

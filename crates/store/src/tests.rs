@@ -1668,3 +1668,45 @@ async fn game_searches_keep_what_each_filter_names() {
         assert!(found(none).await.is_empty());
     }
 }
+
+#[tokio::test]
+async fn a_database_of_version_30_keeps_its_angles_without_their_key() {
+    use sqlx::{Executor as _, Row as _};
+    sqlx::any::install_default_drivers();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let pool = sqlx::any::AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .unwrap();
+    let mut older = sqlx::migrate!("./migrations");
+    older.migrations = older
+        .migrations
+        .iter()
+        .filter(|m| m.version <= 30)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    older.run(&pool).await.unwrap();
+    crate::sqlite_layout::cluster_tables(&pool).await.unwrap();
+    for sql in [
+        "INSERT INTO puzzles VALUES ('a1b2c', 'f', 'e2e4 e7e5', 1, 1500, 80, 0.09, 90, 10, \
+         'fork', '', '', 'lichess')",
+        "INSERT INTO puzzle_angles VALUES ('mix', 1500, 'a1b2c'), ('fork', 1500, 'a1b2c')",
+    ] {
+        pool.execute(sql).await.unwrap();
+    }
+    pool.close().await;
+    let store = crate::Store::open(&url).await.unwrap();
+    let walk = store.angle_walk("fork", (0, ""), 3000, 10).await.unwrap();
+    assert_eq!(walk, vec![(1500, "a1b2c".to_owned())]);
+    let sql: String = sqlx::query("SELECT sql FROM sqlite_master WHERE name = 'puzzle_angles'")
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .try_get(0)
+        .unwrap();
+    assert!(sql.ends_with("WITHOUT ROWID"), "{sql}");
+    assert!(!sql.contains("REFERENCES"), "{sql}");
+}

@@ -4,16 +4,23 @@
 //!
 //! Reading and checking run on a thread of their own while the previous
 //! batch is being stored, so that the rules core and the database work at
-//! the same time (two cores); at most [`AHEAD`] checked batches wait.
+//! the same time (two cores); at most [`AHEAD`] checked batches wait. On
+//! PostgreSQL two batches are stored at once, each in a transaction of
+//! its own (`Store::bulk_writers`): the server works on both cores.
 
 use std::io::Read;
 
 use plyyard_puzzle::{Puzzle, Reader, RowError};
-use plyyard_store::{NewPuzzle, PuzzleRow, Store, StoreError};
+use plyyard_store::{Backend, NewPuzzle, PuzzleRow, Store, StoreError};
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 
-/// Rows stored per transaction.
+/// Rows stored per transaction on PostgreSQL.
 pub const BATCH: usize = 4_000;
+/// Rows stored per transaction on SQLite: each commit writes every page
+/// it changed to the WAL and back, and the angle index's entries land all
+/// over it, so larger transactions share more of those pages.
+pub const SQLITE_BATCH: usize = 32_000;
 /// Checked batches waiting for the store at most.
 const AHEAD: usize = 2;
 /// The deviation and volatility of a puzzle without its own volatility.
@@ -84,18 +91,39 @@ pub async fn import<R: Read + Send + 'static>(
 ) -> Result<ImportReport, ImportFailure> {
     let reader = Reader::new(source).map_err(|e| ImportFailure::Header(e.to_string()))?;
     let (tx, mut rx) = mpsc::channel(AHEAD);
-    let checker = tokio::task::spawn_blocking(move || check_all(reader, &tx));
+    let batch = match store.backend() {
+        Backend::Sqlite => SQLITE_BATCH,
+        Backend::Postgres => BATCH,
+    };
+    let checker = tokio::task::spawn_blocking(move || check_all(reader, batch, &tx));
     let mut report = ImportReport::default();
-    while let Some(checked) = rx.recv().await {
-        report.rows += checked.rows;
-        for e in &checked.bad {
-            report.refused += 1;
-            refused(e);
+    let mut writing: JoinSet<(Result<u64, StoreError>, u64)> = JoinSet::new();
+    let mut open = true;
+    while open || !writing.is_empty() {
+        if open && writing.len() < store.bulk_writers() {
+            let Some(checked) = rx.recv().await else {
+                open = false;
+                continue;
+            };
+            report.rows += checked.rows;
+            for e in &checked.bad {
+                report.refused += 1;
+                refused(e);
+            }
+            if !checked.good.is_empty() {
+                let store = store.clone();
+                writing.spawn(async move {
+                    let added = store.insert_puzzles(&checked.good).await;
+                    (added, checked.good.len() as u64)
+                });
+            }
+            continue;
         }
-        if !checked.good.is_empty() {
-            let added = store.insert_puzzles(&checked.good).await?;
+        if let Some(done) = writing.join_next().await {
+            let (added, good) = done.map_err(|e| ImportFailure::Writer(e.to_string()))?;
+            let added = added?;
             report.imported += added;
-            report.already += checked.good.len() as u64 - added;
+            report.already += good - added;
         }
     }
     checker
@@ -104,9 +132,9 @@ pub async fn import<R: Read + Send + 'static>(
     Ok(report)
 }
 
-/// Reads and checks every row, sending a batch each [`BATCH`] good rows
+/// Reads and checks every row, sending a batch each `batch` good rows
 /// (and the last one); stops early when the importer has stopped.
-fn check_all<R: Read>(reader: Reader<R>, tx: &mpsc::Sender<Checked>) {
+fn check_all<R: Read>(reader: Reader<R>, batch: usize, tx: &mpsc::Sender<Checked>) {
     let mut checked = Checked::default();
     for row in reader {
         checked.rows += 1;
@@ -121,7 +149,7 @@ fn check_all<R: Read>(reader: Reader<R>, tx: &mpsc::Sender<Checked>) {
             }
             Err(e) => checked.bad.push(e),
         }
-        if (checked.good.len() == BATCH || checked.bad.len() == BATCH)
+        if (checked.good.len() == batch || checked.bad.len() == batch)
             && tx.blocking_send(std::mem::take(&mut checked)).is_err()
         {
             return;
@@ -139,6 +167,9 @@ pub enum ImportFailure {
     /// The reading thread failed.
     #[error("reading the CSV failed: {0}")]
     Reader(String),
+    /// A task storing a batch failed.
+    #[error("storing a batch failed: {0}")]
+    Writer(String),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

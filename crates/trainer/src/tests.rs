@@ -171,3 +171,82 @@ async fn shipped_puzzles_load_once_with_their_origin() {
         assert_eq!(report.rows, if shipped_rows > 0 { shipped_rows } else { 0 });
     }
 }
+
+/// `n` rows made from the sample's good rows with new five-letter ids
+/// (`b` and four base-36 digits of `id_of(i)` for row `i`), the header
+/// first.
+fn many_rows(n: usize, id_of: impl Fn(usize) -> usize) -> String {
+    let text = std::fs::read_to_string(sample()).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let good: Vec<&str> = lines
+        .filter(|l| {
+            let id = l.split(',').next().unwrap();
+            plyyard_puzzle::Reader::new(format!("{header}\n{l}\n").as_bytes())
+                .unwrap()
+                .all(|r| r.is_ok())
+                && id.len() == 5
+        })
+        .collect();
+    let id = |i: usize| {
+        let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+        let mut s = String::from("b");
+        let mut v = i;
+        for _ in 0..4 {
+            s.insert(1, char::from(digits[v % 36]));
+            v /= 36;
+        }
+        s
+    };
+    let mut out = format!("{header}\n");
+    for i in 0..n {
+        let row = good[i % good.len()];
+        let rest = row.split_once(',').unwrap().1;
+        out.push_str(&format!("{},{rest}\n", id(id_of(i))));
+    }
+    out
+}
+
+#[tokio::test]
+async fn batches_written_at_once_store_each_puzzle_once() {
+    // Five batches; the last 1,000 rows repeat ids of the first batch and
+    // 500 rows of the third batch repeat ids of the second, which may be
+    // written at the same time (PostgreSQL).
+    let rows = 4 * crate::import::BATCH + 1_000;
+    let id_of = |i: usize| match i {
+        i if i >= 4 * crate::import::BATCH => i - 4 * crate::import::BATCH,
+        i if (2 * crate::import::BATCH..2 * crate::import::BATCH + 500).contains(&i) => {
+            i - crate::import::BATCH
+        }
+        i => i,
+    };
+    let csv = many_rows(rows, id_of);
+    let distinct = (0..rows).map(id_of).collect::<HashSet<_>>().len() as u64;
+    for (_dir, store) in stores().await {
+        let trainer = Trainer::new(store.clone());
+        let report = trainer
+            .import(std::io::Cursor::new(csv.clone().into_bytes()), |_| {})
+            .await
+            .unwrap();
+        assert_eq!(report.rows, rows as u64);
+        assert_eq!(report.refused, 0);
+        assert_eq!(report.imported, distinct, "{report:?}");
+        assert_eq!(report.already, rows as u64 - distinct);
+        assert_eq!(store.puzzle_count().await.unwrap(), distinct);
+        // Every stored puzzle is in the mix once, and nothing else is.
+        let mix = store
+            .angle_walk("mix", (i64::MIN, ""), i64::MAX, 100_000)
+            .await
+            .unwrap();
+        let ids: HashSet<String> = mix.iter().map(|(_, id)| id.clone()).collect();
+        assert_eq!((mix.len() as u64, ids.len() as u64), (distinct, distinct));
+        for id in ids.iter().step_by(997) {
+            assert!(store.puzzle(id).await.unwrap().is_some(), "{id}");
+        }
+        let again = trainer
+            .import(std::io::Cursor::new(csv.clone().into_bytes()), |_| {})
+            .await
+            .unwrap();
+        assert_eq!((again.imported, again.already), (0, rows as u64));
+    }
+}
