@@ -56,6 +56,10 @@ pub struct Budget {
     pub scan: u64,
     /// Nodes of each multipv-2 judgement along a candidate line.
     pub judge: u64,
+    /// Nodes of the same judgement made first, cheaply, to screen the
+    /// candidates (0: none): most candidates fail it, and a line the
+    /// cheap search does not see is rarely one the deep search keeps.
+    pub screen: u64,
     /// Attempts of each level when rating a puzzle.
     pub tries: u32,
 }
@@ -63,8 +67,9 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            scan: 20_000,
+            scan: 4_000,
             judge: 150_000,
+            screen: 15_000,
             tries: 3,
         }
     }
@@ -112,10 +117,25 @@ fn score(s: plyyard_engine::Score) -> Score {
     }
 }
 
+/// Where the generator's time went, summed over its games.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Spent {
+    /// Playing the games.
+    pub play: std::time::Duration,
+    /// Scoring the games' positions and their plausible mistakes.
+    pub scan: std::time::Duration,
+    /// Judging candidates and following their lines.
+    pub judge: std::time::Duration,
+    /// Rating the puzzles found.
+    pub rate: std::time::Duration,
+}
+
 /// The generator: one engine, its budget.
 pub struct Generator {
     /// Candidates met by the scan so far (judged again by `puzzle_at`).
     pub candidates: u64,
+    /// Where the time went.
+    pub spent: Spent,
     engine: Engine,
     budget: Budget,
     stop: AtomicBool,
@@ -126,6 +146,7 @@ impl Generator {
     pub fn new(budget: Budget) -> Generator {
         Generator {
             candidates: 0,
+            spent: Spent::default(),
             engine: Engine::new(32),
             budget,
             stop: AtomicBool::new(false),
@@ -150,6 +171,7 @@ impl Generator {
         pos: &Chess,
         best: Move,
         second: Option<&SearchResult>,
+        nodes: u64,
     ) -> Option<Score> {
         let second = second.map(|r| score(r.score))?;
         let others: Vec<Move> = pos
@@ -158,7 +180,7 @@ impl Generator {
             .filter(|&m| m != best)
             .collect();
         let limits = Limits {
-            nodes: Some(self.budget.judge),
+            nodes: Some(nodes),
             searchmoves: others,
             ..Limits::default()
         };
@@ -172,9 +194,11 @@ impl Generator {
 
     /// Plays game `n` of `seed` and returns its puzzles.
     pub fn game(&mut self, seed: u64, n: u64) -> Vec<Generated> {
+        let clock = std::time::Instant::now();
         self.engine.clear();
         let (start, moves) = self.play(seed, n);
         self.engine.clear();
+        self.spent.play += clock.elapsed();
         let mut positions = vec![start];
         for &m in &moves {
             let next = after(positions.last().expect("a position"), m);
@@ -182,32 +206,37 @@ impl Generator {
         }
         let mut found = Vec::new();
         let mut seen = std::collections::HashSet::new();
+        // The score of the position after the move played: the next
+        // position's, without a search of its own.
+        let mut scored_next: Option<Score> = None;
         for i in RANDOM_PLIES..moves.len() {
+            let clock = std::time::Instant::now();
             let pos = &positions[i];
-            let Some(before) = self
-                .analyse(pos, self.budget.scan, 1)
-                .first()
-                .map(|r| score(r.score))
-            else {
-                continue;
+            let before = match scored_next.take() {
+                Some(s) => s,
+                None => match self.scan(pos) {
+                    Some(s) => s,
+                    None => continue,
+                },
             };
             if lost_already(before) {
+                self.spent.scan += clock.elapsed();
                 continue;
             }
+            let mut candidates = Vec::new();
             for m in self.plausible(pos, moves[i]) {
-                let next = after(pos, m);
-                let Some(after_eval) = self
-                    .analyse(&next, self.budget.scan, 1)
-                    .first()
-                    .map(|r| score(r.score))
-                else {
+                let Some(after_eval) = self.scan(&after(pos, m)) else {
                     continue;
                 };
-                if candidate(before.flip(), after_eval).is_none()
-                    || !seen.insert(uci(m) + &i.to_string())
-                {
-                    continue;
+                if m == moves[i] {
+                    scored_next = Some(after_eval);
                 }
+                if candidate(before.flip(), after_eval).is_some() && seen.insert((m, i)) {
+                    candidates.push(m);
+                }
+            }
+            self.spent.scan += clock.elapsed();
+            for m in candidates {
                 self.candidates += 1;
                 if let Some(p) = self.puzzle_at(pos, m, seed, n) {
                     found.push(p);
@@ -215,6 +244,13 @@ impl Generator {
             }
         }
         found
+    }
+
+    /// The score of `pos` at the scan's nodes, from the side to move.
+    fn scan(&mut self, pos: &Chess) -> Option<Score> {
+        self.analyse(pos, self.budget.scan, 1)
+            .first()
+            .map(|r| score(r.score))
     }
 
     /// The mistakes tried in `pos`: the move played and the other moves a
@@ -294,14 +330,59 @@ impl Generator {
         seed: u64,
         n: u64,
     ) -> Option<Generated> {
-        let prior = self.analyse(before, self.budget.judge, 1);
-        let prior = score(prior.first()?.score).flip();
+        let clock = std::time::Instant::now();
+        let screened =
+            self.budget.screen == 0 || self.judge(before, mistake, self.budget.screen).is_some();
+        let found = if screened {
+            self.judge(before, mistake, self.budget.judge)
+        } else {
+            None
+        };
+        self.spent.judge += clock.elapsed();
+        let (line, eval) = found?;
+        let themes = plyyard_puzzle::tag(&line, eval)
+            .iter()
+            .map(|t| t.key().to_owned())
+            .collect();
+        let id = puzzle_id(&line);
+        let clock = std::time::Instant::now();
+        let rating = self.rate(&line, seed ^ n);
+        self.spent.rate += clock.elapsed();
+        Some(Generated {
+            id,
+            line,
+            rating,
+            themes,
+        })
+    }
+
+    /// The line `mistake` sets in `before`, if it makes a puzzle at
+    /// `nodes` a judgement, with the attacker's first judged score. The cheapest refusals
+    /// come first: the position after the mistake on its own, then its
+    /// first move's two lines, and only then the position before.
+    fn judge(
+        &mut self,
+        before: &Chess,
+        mistake: Move,
+        nodes: u64,
+    ) -> Option<(Line, Option<Score>)> {
         let start = after(before, mistake);
-        let first = self.analyse(&start, self.budget.judge, 2);
-        let kind = candidate(prior, score(first.first()?.score))?;
+        let first = self.analyse(&start, nodes, 2);
+        let best = score(first.first()?.score);
+        // Whatever stood before, this score alone must make a candidate
+        // (from the worst "before" there is, a mate against the attacker).
+        candidate(Score::Mate(-1), best)?;
+        let mates_now = after(&start, first[0].best_move).is_checkmate();
+        let rival = first.get(1).map(|r| score(r.score));
+        if !may_be_only_move(best, rival, mates_now) {
+            return None;
+        }
+        let prior = self.analyse(before, nodes, 1);
+        let prior = score(prior.first()?.score).flip();
+        let kind = candidate(prior, best)?;
         let attacker = start.turn();
         if kind == Kind::Advantage {
-            let Score::Cp(cp) = score(first[0].score) else {
+            let Score::Cp(cp) = best else {
                 return None;
             };
             let down =
@@ -310,7 +391,7 @@ impl Generator {
                 return None;
             }
         }
-        let (judged, played) = self.follow(&start, first);
+        let (judged, played) = self.follow(&start, first, nodes);
         let plies = solution_plies(kind, &judged)?;
         if kind == Kind::Mate && !judged[plies / 2].mates {
             return None;
@@ -322,24 +403,18 @@ impl Generator {
         )
         .ok()?;
         let eval = judged.first().map(|m| m.best);
-        let themes = plyyard_puzzle::tag(&line, eval)
-            .iter()
-            .map(|t| t.key().to_owned())
-            .collect();
-        let id = puzzle_id(&line);
-        let rating = self.rate(&line, seed ^ n);
-        Some(Generated {
-            id,
-            line,
-            rating,
-            themes,
-        })
+        Some((line, eval))
     }
 
     /// Follows the line from `pos` (attacker to move, `first` its two
     /// best lines): each attacker move judged, each defence the engine's
     /// best. Returns the judgements and the moves played.
-    fn follow(&mut self, pos: &Chess, first: Vec<SearchResult>) -> (Vec<AttackerMove>, Vec<Move>) {
+    fn follow(
+        &mut self,
+        pos: &Chess,
+        first: Vec<SearchResult>,
+        nodes: u64,
+    ) -> (Vec<AttackerMove>, Vec<Move>) {
         let mut judged = Vec::new();
         let mut played = Vec::new();
         let mut pos = pos.clone();
@@ -349,21 +424,27 @@ impl Generator {
             let best_move = best.best_move;
             let next = after(&pos, best_move);
             // A final mate may have rival mates (any mate solves it).
+            let mates = next.is_checkmate();
+            let rival = lines.get(1).map(|r| score(r.score));
+            // The second line's own search can only raise the second
+            // best: when the multipv line already ends the puzzle, it is
+            // not needed (but a rival mate in one may still be found).
+            let settled = !may_be_only_move(score(best.score), rival, mates);
             let m = AttackerMove {
                 best: score(best.score),
-                second: self.second_best(&pos, best_move, lines.get(1)),
-                mates: next.is_checkmate(),
+                second: if settled {
+                    rival
+                } else {
+                    self.second_best(&pos, best_move, lines.get(1), nodes)
+                },
+                mates,
             };
             judged.push(m);
             played.push(best_move);
             if m.mates || !only_move(m.best, m.second, m.mates) || !next.outcome().is_unknown() {
                 break;
             }
-            let Some(reply) = self
-                .analyse(&next, self.budget.judge, 1)
-                .first()
-                .map(|r| r.best_move)
-            else {
+            let Some(reply) = self.analyse(&next, nodes, 1).first().map(|r| r.best_move) else {
                 break;
             };
             played.push(reply);
@@ -371,7 +452,7 @@ impl Generator {
             if !pos.outcome().is_unknown() {
                 break;
             }
-            lines = self.analyse(&pos, self.budget.judge, 2);
+            lines = self.analyse(&pos, nodes, 2);
         }
         (judged, played)
     }
@@ -428,6 +509,14 @@ impl Generator {
     }
 }
 
+/// Whether the best move can still be the only good one when the second
+/// line scores `rival` (a search of the other moves can only find a
+/// better second): it is by `rival` already, or it mates in one and a
+/// rival mate in one may yet be found (rival mates are allowed).
+fn may_be_only_move(best: Score, rival: Option<Score>, mates: bool) -> bool {
+    only_move(best, rival, mates) || (mates && best == Score::Mate(1))
+}
+
 /// Whether the side to move, scored `before`, is already lost beyond
 /// what a mistake could set up (the attacker above +300 or mating): no
 /// move of it makes a `candidate`, so none is tried.
@@ -447,6 +536,10 @@ const LEVEL_ELO: [(Level, f64); 4] = [
 ];
 /// Expert's measured Elo (docs/strength.md).
 const EXPERT_ELO: f64 = 2604.0;
+/// The lowest rating given: a puzzle every try of our weakest level
+/// (782) solves is easy, but how much easier than 600 the levels cannot
+/// tell.
+pub const RATING_FLOOR: i32 = 600;
 /// The prior of [`performance`].
 const PRIOR: (f64, f64) = (1500.0, 700.0);
 
@@ -475,7 +568,7 @@ pub fn performance(games: &[(f64, f64)]) -> i32 {
             hi = mid;
         }
     }
-    (lo.round() as i32).clamp(400, 3000)
+    (lo.round() as i32).clamp(RATING_FLOOR, 3000)
 }
 
 /// `py` and six base-62 characters of a hash of the line: eight
@@ -525,12 +618,18 @@ pub fn generate(
         }
         out.flush()?;
         count += found.len();
+        let spent = generator.spent;
         let _ = writeln!(
             log,
-            "seed {seed} game {n}: {} puzzles in {:.1} s ({count} in all, {} candidates scanned)",
+            "seed {seed} game {n}: {} puzzles in {:.1} s ({count} in all, {} candidates scanned; \
+             so far play {:.0} s, scan {:.0} s, judge {:.0} s, rate {:.0} s)",
             found.len(),
             started.elapsed().as_secs_f64(),
-            generator.candidates
+            generator.candidates,
+            spent.play.as_secs_f64(),
+            spent.scan.as_secs_f64(),
+            spent.judge.as_secs_f64(),
+            spent.rate.as_secs_f64(),
         );
     }
     Ok(count)
@@ -545,6 +644,7 @@ mod tests {
         Budget {
             scan: 5_000,
             judge: 60_000,
+            screen: 10_000,
             tries: 1,
         }
     }
@@ -565,7 +665,7 @@ mod tests {
         assert_eq!(p.line.solution_uci(), ["a1a8", "d2d8", "a8d8"]);
         assert!(p.themes.iter().any(|t| t == "mateIn2"), "{:?}", p.themes);
         assert!(p.id.starts_with("py") && p.id.len() == 8, "{}", p.id);
-        assert!((400..=3000).contains(&p.rating));
+        assert!((RATING_FLOOR..=3000).contains(&p.rating));
         let row = p.csv();
         assert!(
             row.starts_with(&format!(
@@ -602,7 +702,7 @@ mod tests {
         let mut g = Generator::new(budget());
         let start = after(&pos, m);
         let first = g.analyse(&start, g.budget.judge, 2);
-        let (judged, _) = g.follow(&start, first);
+        let (judged, _) = g.follow(&start, first, g.budget.judge);
         assert!(!only_move(
             judged[0].best,
             judged[0].second,
@@ -618,7 +718,7 @@ mod tests {
         let mut g = Generator::new(budget());
         let start = after(&pos, m);
         let first = g.analyse(&start, g.budget.judge, 2);
-        let (judged, played) = g.follow(&start, first);
+        let (judged, played) = g.follow(&start, first, g.budget.judge);
         assert_eq!(uci(played[0]), "f3e5");
         assert!(only_move(judged[0].best, judged[0].second, judged[0].mates));
         assert!(g.puzzle_at(&pos, m, 1, 1).is_none());
@@ -633,6 +733,29 @@ mod tests {
             .expect("mate in one");
         assert_eq!(p.line.solution_uci(), ["b1b8"]);
         assert!(p.themes.iter().any(|t| t == "mateIn1"));
+    }
+
+    #[test]
+    fn a_second_search_is_made_only_when_it_can_change_the_verdict() {
+        // The multipv line already refutes it: a search of its own could
+        // only find a better second move.
+        assert!(!may_be_only_move(
+            Score::Cp(500),
+            Some(Score::Cp(480)),
+            false
+        ));
+        assert!(may_be_only_move(Score::Cp(900), Some(Score::Cp(0)), false));
+        // A final mate in one: another mate in one may be found, and is allowed.
+        assert!(may_be_only_move(
+            Score::Mate(1),
+            Some(Score::Cp(2000)),
+            true
+        ));
+        assert!(!may_be_only_move(
+            Score::Mate(2),
+            Some(Score::Mate(3)),
+            false
+        ));
     }
 
     #[test]

@@ -72,12 +72,16 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Nodes to score each position of a game.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
     pub scan_nodes: u64,
     /// Nodes of each two-line judgement along a candidate line (the
     /// generator's depth for the only-move rule).
     #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1_000..=100_000_000))]
     pub judge_nodes: u64,
+    /// Nodes of the cheap judgement each candidate must pass first (0:
+    /// none; every candidate is judged at `--judge-nodes`).
+    #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
+    pub screen_nodes: u64,
     /// Attempts of each level when rating a puzzle.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub tries: u32,
@@ -170,6 +174,7 @@ fn generate_cmd(args: &GenerateArgs) -> ExitCode {
     let budget = crate::puzzle_gen::Budget {
         scan: args.scan_nodes,
         judge: args.judge_nodes,
+        screen: args.screen_nodes,
         tries: args.tries,
     };
     let mut out: Box<dyn Write> = match &args.out {
