@@ -10,7 +10,7 @@ mates), except that a final mating move may have rival mates.
 
     python3 tools/puzzle_check.py [--file data/puzzles.csv.gz] [--count 40]
         [--seed 1] [--depth 16] [--stockfish /usr/games/stockfish]
-        [--doctor] [--filter OUT] [--min N]
+        [--doctor] [--filter OUT [--jobs N]] [--min N]
 
 --filter OUT checks every puzzle of the file instead and writes those that
 pass to OUT (gzip CSV, same columns): the last step before shipping, so
@@ -29,6 +29,7 @@ import csv
 import gzip
 import io
 import math
+import multiprocessing
 import random
 import shutil
 import sys
@@ -122,20 +123,34 @@ def doctor(row: dict, rng: random.Random) -> dict:
     return spoilt
 
 
-def filter_file(rows, header: str, args) -> int:
-    """Writes the rows that pass to args.filter; prints the others."""
-    engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+def verdicts(rows, depth: int, stockfish: str):
+    """The failures of each row (empty when it passes), with an engine of
+    its own: one process of --filter's --jobs."""
+    engine = chess.engine.SimpleEngine.popen_uci(stockfish)
     engine.configure({"Threads": 1, "Hash": 64})
-    kept = []
     try:
-        for row in rows:
-            failures = check(engine, row, args.depth)
-            if failures:
-                print(f"dropped {row['PuzzleId']}: " + "; ".join(failures))
-            else:
-                kept.append(row)
+        return [check(engine, row, depth) for row in rows]
     finally:
         engine.quit()
+
+
+def filter_file(rows, header: str, args) -> int:
+    """Writes the rows that pass to args.filter, in their order; prints the
+    others. The rows are dealt round to --jobs processes."""
+    jobs = max(1, args.jobs)
+    hands = [rows[i::jobs] for i in range(jobs)]
+    with multiprocessing.Pool(jobs) as pool:
+        results = pool.starmap(verdicts, [(h, args.depth, args.stockfish) for h in hands])
+    failures = [None] * len(rows)
+    for i, result in enumerate(results):
+        for j, f in enumerate(result):
+            failures[i + j * jobs] = f
+    kept = []
+    for row, f in zip(rows, failures):
+        if f:
+            print(f"dropped {row['PuzzleId']}: " + "; ".join(f))
+        else:
+            kept.append(row)
     columns = header.split(",")
     with gzip.open(args.filter, "wt", encoding="utf-8", newline="") as f:
         f.write(header + "\n")
@@ -154,6 +169,8 @@ def main() -> int:
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     ap.add_argument("--doctor", action="store_true")
     ap.add_argument("--filter", metavar="OUT")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="with --filter: Stockfish processes at once")
     ap.add_argument("--min", type=int, default=0,
                     help="fail when the file holds fewer puzzles than this")
     args = ap.parse_args()
