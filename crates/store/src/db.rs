@@ -32,6 +32,9 @@ pub struct Store {
     pub(crate) pool: AnyPool,
     backend: Backend,
     pub(crate) writer: writer::Writer,
+    /// The trainer's group-commit writer: SQLite only (PostgreSQL writes
+    /// concurrently).
+    pub(crate) puzzle_writer: Option<crate::puzzle_writer::PuzzleWriter>,
 }
 
 /// Unix time in milliseconds.
@@ -128,10 +131,13 @@ impl Store {
             crate::sqlite_layout::cluster_tables(&pool).await?;
         }
         let writer = writer::Writer::start(pool.clone(), backend);
+        let puzzle_writer = (backend == Backend::Sqlite)
+            .then(|| crate::puzzle_writer::PuzzleWriter::start(pool.clone(), backend));
         Ok(Store {
             pool,
             backend,
             writer,
+            puzzle_writer,
         })
     }
 

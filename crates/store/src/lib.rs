@@ -30,6 +30,7 @@ mod moderation;
 mod msgs;
 mod notifications;
 mod player;
+mod puzzle_writer;
 mod puzzles;
 mod ratings;
 mod refunds;

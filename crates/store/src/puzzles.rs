@@ -16,6 +16,7 @@ use serde::Serialize;
 use crate::backend::Backend;
 use crate::db::{Store, get_bool};
 use crate::error::StoreError;
+use crate::puzzle_writer::{PuzzleWrite, Written};
 
 /// A puzzle as stored.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -339,8 +340,8 @@ impl Store {
         row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
     }
 
-    /// Marks `ids` served to `player` and moves their walk through
-    /// `angle` to `cursor`, in one transaction.
+    /// Marks `ids` served to `player` (noted as seen at `now`) and moves
+    /// their walk through `angle` to `cursor`, in one transaction.
     ///
     /// # Errors
     /// A database failure; nothing is changed then.
@@ -352,47 +353,43 @@ impl Store {
         cursor: (i64, &str),
         now: i64,
     ) -> Result<(), StoreError> {
-        let mut tx = self.begin_write().await?;
-        for id in ids {
-            sqlx::query(
-                "INSERT INTO puzzle_served (player_id, puzzle_id, served_at) VALUES ($1, $2, $3) \
-                 ON CONFLICT (player_id, puzzle_id) DO UPDATE SET served_at = $3",
-            )
-            .bind(player)
-            .bind(id.as_str())
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        sqlx::query(
-            "INSERT INTO puzzle_cursors (player_id, angle, rating, puzzle_id) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (player_id, angle) DO UPDATE SET rating = $3, puzzle_id = $4",
-        )
-        .bind(player)
-        .bind(angle)
-        .bind(cursor.0)
-        .bind(cursor.1)
-        .execute(&mut *tx)
+        self.puzzle_write(PuzzleWrite::Serve {
+            player: player.to_owned(),
+            angle: angle.to_owned(),
+            ids: ids.to_vec(),
+            cursor: (cursor.0, cursor.1.to_owned()),
+            now,
+        })
         .await?;
-        tx.commit().await?;
         Ok(())
     }
 
-    /// Marks puzzle `id` served to `player` (asked for by its id).
+    /// Marks puzzle `id` served to `player` (asked for by its id; the
+    /// player noted as seen at `now`).
     ///
     /// # Errors
-    /// A database failure.
+    /// A database failure; nothing is changed then.
     pub async fn mark_served(&self, player: &str, id: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO puzzle_served (player_id, puzzle_id, served_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (player_id, puzzle_id) DO UPDATE SET served_at = $3",
-        )
-        .bind(player)
-        .bind(id)
-        .bind(now)
-        .execute(&self.pool)
+        self.puzzle_write(PuzzleWrite::Mark {
+            player: player.to_owned(),
+            id: id.to_owned(),
+            now,
+        })
         .await?;
         Ok(())
+    }
+
+    /// Applies one trainer write: through the group-commit writer on
+    /// SQLite ([`crate::puzzle_writer`]), in a transaction of its own on
+    /// PostgreSQL.
+    async fn puzzle_write(&self, write: PuzzleWrite) -> Result<Written, StoreError> {
+        if let Some(writer) = &self.puzzle_writer {
+            return writer.write(write).await;
+        }
+        let mut tx = self.begin_write().await?;
+        let written = write.apply(&mut tx).await?;
+        tx.commit().await?;
+        Ok(written)
     }
 
     /// Which of `ids` were served to `player` before.
@@ -445,50 +442,24 @@ impl Store {
         angle: &str,
         win: bool,
         now: i64,
-        rate: impl FnOnce(Option<PuzzleRating>, Glicko) -> Option<Rated>,
+        rate: impl FnOnce(Option<PuzzleRating>, Glicko) -> Option<Rated> + Send + 'static,
     ) -> Result<Option<Recorded>, StoreError> {
-        let mut tx = self.begin_write().await?;
-        let served =
-            sqlx::query("SELECT 1 FROM puzzle_served WHERE player_id = $1 AND puzzle_id = $2")
-                .bind(player)
-                .bind(puzzle)
-                .fetch_optional(&mut *tx)
-                .await?
-                .is_some();
-        if !served {
-            return Ok(None);
-        }
-        let replay = sqlx::query(
-            "UPDATE puzzle_rounds SET updated_at = $3 WHERE player_id = $1 AND puzzle_id = $2",
-        )
-        .bind(player)
-        .bind(puzzle)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        if replay {
-            tx.commit().await?;
-            return Ok(Some(Recorded::Replay));
-        }
-        let before = player_rating_in(&mut tx, player).await?;
-        let puzzle_glicko = puzzle_glicko_in(&mut tx, puzzle).await?;
-        let rated = rate(before, puzzle_glicko);
-        let change = match rated {
-            Some(r) => {
-                apply_rating(&mut tx, player, before, r, puzzle, now).await?;
-                Some((r.player_before, r.player.rating))
-            }
-            None => None,
-        };
-        insert_round(&mut tx, player, puzzle, angle, win, change, now).await?;
-        sqlx::query("UPDATE puzzles SET plays = plays + 1 WHERE id = $1")
-            .bind(puzzle)
-            .execute(&mut *tx)
+        let written = self
+            .puzzle_write(PuzzleWrite::Round {
+                player: player.to_owned(),
+                puzzle: puzzle.to_owned(),
+                angle: angle.to_owned(),
+                win,
+                now,
+                rate: Box::new(rate),
+            })
             .await?;
-        tx.commit().await?;
-        Ok(Some(Recorded::First(change)))
+        match written {
+            Written::Round(recorded) => Ok(recorded),
+            Written::Served => Err(StoreError::Db(sqlx::Error::Protocol(
+                "a round's write answered as a serve".into(),
+            ))),
+        }
     }
 
     /// `player`'s rounds played since `since` (Unix milliseconds), the
@@ -531,6 +502,131 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Notes `player` seen at `now` (creating their row), on `conn`.
+async fn touch_in(conn: &mut AnyConnection, player: &str, now: i64) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
+    )
+    .bind(player)
+    .bind(now)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The statement marking one puzzle served.
+const MARK_SERVED: &str = "INSERT INTO puzzle_served (player_id, puzzle_id, served_at) \
+     VALUES ($1, $2, $3) ON CONFLICT (player_id, puzzle_id) DO UPDATE SET served_at = $3";
+
+/// [`Store::serve_puzzles`] on `conn`, inside the caller's transaction.
+pub(crate) async fn serve_in(
+    conn: &mut AnyConnection,
+    player: &str,
+    angle: &str,
+    ids: &[String],
+    cursor: (i64, &str),
+    now: i64,
+) -> Result<(), StoreError> {
+    touch_in(conn, player, now).await?;
+    for id in ids {
+        sqlx::query(MARK_SERVED)
+            .bind(player)
+            .bind(id.as_str())
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+    }
+    sqlx::query(
+        "INSERT INTO puzzle_cursors (player_id, angle, rating, puzzle_id) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (player_id, angle) DO UPDATE SET rating = $3, puzzle_id = $4",
+    )
+    .bind(player)
+    .bind(angle)
+    .bind(cursor.0)
+    .bind(cursor.1)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// [`Store::mark_served`] on `conn`, inside the caller's transaction.
+pub(crate) async fn mark_served_in(
+    conn: &mut AnyConnection,
+    player: &str,
+    id: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    touch_in(conn, player, now).await?;
+    sqlx::query(MARK_SERVED)
+        .bind(player)
+        .bind(id)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// [`Store::record_puzzle_round`] on `conn`, inside the caller's
+/// transaction; `rate` may fail the round.
+pub(crate) async fn record_round_in(
+    conn: &mut AnyConnection,
+    player: &str,
+    puzzle: &str,
+    angle: &str,
+    win: bool,
+    now: i64,
+    rate: impl FnOnce(Option<PuzzleRating>, Glicko) -> Result<Option<Rated>, StoreError>,
+) -> Result<Option<Recorded>, StoreError> {
+    // The player's row is locked first (a no-op write: portable SQL, a
+    // row lock on PostgreSQL), so that two rounds of one player at once
+    // rate one after the other instead of both from the same rating.
+    sqlx::query("UPDATE players SET last_seen_at = last_seen_at WHERE id = $1")
+        .bind(player)
+        .execute(&mut *conn)
+        .await?;
+    let served = sqlx::query("SELECT 1 FROM puzzle_served WHERE player_id = $1 AND puzzle_id = $2")
+        .bind(player)
+        .bind(puzzle)
+        .fetch_optional(&mut *conn)
+        .await?
+        .is_some();
+    if !served {
+        return Ok(None);
+    }
+    let replay = sqlx::query(
+        "UPDATE puzzle_rounds SET updated_at = $3 WHERE player_id = $1 AND puzzle_id = $2",
+    )
+    .bind(player)
+    .bind(puzzle)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected()
+        == 1;
+    if replay {
+        return Ok(Some(Recorded::Replay));
+    }
+    // Counting the play locks the puzzle's row before its rating is read,
+    // for the same reason (always after the player's: no deadlock).
+    sqlx::query("UPDATE puzzles SET plays = plays + 1 WHERE id = $1")
+        .bind(puzzle)
+        .execute(&mut *conn)
+        .await?;
+    let before = player_rating_in(conn, player).await?;
+    let puzzle_glicko = puzzle_glicko_in(conn, puzzle).await?;
+    let change = match rate(before, puzzle_glicko)? {
+        Some(r) => {
+            apply_rating(conn, player, before, r, puzzle, now).await?;
+            Some((r.player_before, r.player.rating))
+        }
+        None => None,
+    };
+    insert_round(conn, player, puzzle, angle, win, change, now).await?;
+    Ok(Some(Recorded::First(change)))
 }
 
 async fn player_rating_in(

@@ -1242,6 +1242,72 @@ async fn puzzles_import_walk_serve_and_rate_once() {
     }
 }
 
+/// Many solvers at once (on SQLite, batched by the trainer's group-commit
+/// writer): every served mark, cursor and rated round is kept, each
+/// player's rounds rate one after the other, and a write that fails (a
+/// puzzle that does not exist, a rule that panics) fails alone.
+#[tokio::test]
+async fn solvers_at_once_keep_every_write_and_a_failing_one_fails_alone() {
+    for (_dir, store) in stores().await {
+        let batch: Vec<NewPuzzle> = (0..40)
+            .map(|i| puzzle(&format!("q{i:04}"), 1500.0))
+            .collect();
+        store.insert_puzzles(&batch).await.unwrap();
+        let gain = |before: Option<PuzzleRating>, p: Glicko| {
+            let r = before.map_or(1500.0, |b| b.glicko.rating);
+            Some(Rated {
+                player_before: r,
+                player: Glicko {
+                    rating: r + 10.0,
+                    deviation: 100.0,
+                    volatility: 0.06,
+                },
+                puzzle: Some(p),
+            })
+        };
+        let mut tasks = tokio::task::JoinSet::new();
+        for s in 0..20 {
+            let store = store.clone();
+            tasks.spawn(async move {
+                let player = format!("s{s:02}");
+                let ids = vec![format!("q{:04}", 2 * s), format!("q{:04}", 2 * s + 1)];
+                store
+                    .serve_puzzles(&player, "mix", &ids, (1500, &ids[1]), 3)
+                    .await
+                    .unwrap();
+                let missing = store.mark_served(&player, "nowhere", 4).await;
+                assert!(missing.is_err(), "{missing:?}");
+                let panicked = store
+                    .record_puzzle_round(&player, &ids[0], "mix", true, 5, |_, _| {
+                        panic!("a failing rule")
+                    })
+                    .await;
+                assert!(panicked.is_err(), "{panicked:?}");
+                let (a, b) = tokio::join!(
+                    store.record_puzzle_round(&player, &ids[0], "mix", true, 6, gain),
+                    store.record_puzzle_round(&player, &ids[1], "mix", false, 6, gain),
+                );
+                for r in [a, b] {
+                    assert!(matches!(r, Ok(Some(Recorded::First(Some(_))))), "{r:?}");
+                }
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            done.unwrap();
+        }
+        for s in 0..20 {
+            let player = format!("s{s:02}");
+            let r = store.puzzle_rating(&player).await.unwrap().unwrap();
+            assert_eq!((r.glicko.rating, r.games), (1520.0, 2), "{player}");
+            assert_eq!(store.puzzle_rounds(&player, 0, 10).await.unwrap().len(), 2);
+            assert_eq!(
+                store.puzzle_cursor(&player, "mix").await.unwrap(),
+                Some((1500, format!("q{:04}", 2 * s + 1)))
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_rated_round_follows_unrated_ones_on_every_connection() {
     // On PostgreSQL an unrated round's missing ratings were once bound as

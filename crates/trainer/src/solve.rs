@@ -51,7 +51,8 @@ pub async fn record(
     rated: bool,
     now: i64,
 ) -> Result<Option<Round>, StoreError> {
-    let rate = |before: Option<PuzzleRating>, p: Glicko| {
+    let owned = angle.clone();
+    let rate = move |before: Option<PuzzleRating>, p: Glicko| {
         if !rated {
             return None;
         }
@@ -59,7 +60,7 @@ pub async fn record(
         let done = finish(Solve {
             player,
             puzzle: from_store(p),
-            angle,
+            angle: &owned,
             win,
             dubious: false,
         });

@@ -92,7 +92,6 @@ impl Trainer {
         }
         let row = self.store.puzzle(id).await?.ok_or(TrainerError::NotFound)?;
         if let Some(p) = player {
-            self.store.touch_player(p, now).await?;
             self.store.mark_served(p, &row.id, now).await?;
         }
         Ok(row)
@@ -143,7 +142,6 @@ impl Trainer {
         if walk.ids.is_empty() {
             return Err(TrainerError::NotFound);
         }
-        self.store.touch_player(player, now).await?;
         self.store
             .serve_puzzles(
                 player,
