@@ -11,11 +11,11 @@ berserk wherever berserk has the call: a Board-API game between two
 accounts (challenge, accept, event and game streams, moves, a draw offered
 with a move and accepted; `offer_draw`, `decline_draw` and `accept_draw` as
 on lichess: offered after one's move and seen at once, declined and gone,
-held on one's turn for the next move, offered again and accepted), bots (upgrade, challenge, accept, a game played
-to mate through `bots.*`), challenge decline / cancel / expiry, clubs
-(`teams.*`: open and closed, requests, kicks, lists), puzzles (`puzzles.*` and
-the batch API over lichess's sample, imported with `plyyard puzzles import`), the streams'
-(`teams.*`: open and closed, requests, kicks, lists), an Arena
+held on one's turn for the next move, offered again and accepted), bots
+(upgrade, challenge, accept, a game played to mate through `bots.*`),
+challenge decline / cancel / expiry, clubs (`teams.*`: open and closed,
+requests, kicks, lists), puzzles (`puzzles.*` and the batch API over
+lichess's sample, imported with `plyyard puzzles import`), an Arena
 (`tournaments.*`: created to start in 2 s, joined by two accounts whose
 event streams both get the game, played to mate, the winner's 2 points in
 the results, terminate refused to another), relations (`relations.*`:
