@@ -30,7 +30,9 @@ mod moderation;
 mod msgs;
 mod notifications;
 mod player;
+mod puzzle_rows;
 mod puzzle_writer;
+mod puzzle_writes;
 mod puzzles;
 mod ratings;
 mod refunds;
@@ -64,9 +66,8 @@ pub use moderation::{Actor, MarkChange, ModLogRow, ModMarkRow, NewReport, Report
 pub use msgs::{MsgRow, ThreadRow, thread_id};
 pub use notifications::NotificationRow;
 pub use player::PlayerId;
-pub use puzzles::{
-    Glicko, NewPuzzle, PuzzleRating, PuzzleRoundRow, PuzzleRow, Rated, Recorded, angle_rating,
-};
+pub use puzzle_rows::{Glicko, PuzzleRating, Rated, Recorded};
+pub use puzzles::{NewPuzzle, PuzzleRoundRow, PuzzleRow, angle_rating};
 pub use ratings::{RatedGame, RatingChange};
 pub use refunds::Refund;
 pub use relations::RelationKind;

@@ -15,103 +15,17 @@
 //! caller while the others commit. A caller hears back only after the
 //! batch's commit: an acknowledged write is on disk.
 
-use std::panic::AssertUnwindSafe;
-
-use sqlx::{Acquire as _, AnyConnection, AnyPool};
+use sqlx::{Acquire as _, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::backend::{Backend, begin_write};
 use crate::error::StoreError;
-use crate::puzzles::{
-    Glicko, PuzzleRating, Rated, Recorded, mark_served_in, record_round_in, serve_in,
-};
+use crate::puzzle_writes::{PuzzleWrite, Written};
 
 /// Writes waiting for the writer before callers wait.
 const QUEUE: usize = 4096;
 /// Writes committed in one transaction at most.
 const BATCH: usize = 256;
-
-/// The rating rule of a round, applied inside its transaction.
-pub(crate) type RateFn = Box<dyn FnOnce(Option<PuzzleRating>, Glicko) -> Option<Rated> + Send>;
-
-/// One write of the trainer.
-pub(crate) enum PuzzleWrite {
-    /// Marks `ids` served to `player` and moves their walk through
-    /// `angle` to `cursor`.
-    Serve {
-        player: String,
-        angle: String,
-        ids: Vec<String>,
-        cursor: (i64, String),
-        now: i64,
-    },
-    /// Marks puzzle `id` served to `player`.
-    Mark {
-        player: String,
-        id: String,
-        now: i64,
-    },
-    /// Records `player`'s round of `puzzle`.
-    Round {
-        player: String,
-        puzzle: String,
-        angle: String,
-        win: bool,
-        now: i64,
-        rate: RateFn,
-    },
-}
-
-/// What a write did.
-#[derive(Debug)]
-pub(crate) enum Written {
-    /// Puzzles marked served.
-    Served,
-    /// A round: what [`record_round_in`] answered.
-    Round(Option<Recorded>),
-}
-
-impl PuzzleWrite {
-    /// Applies the write on `conn`, inside the caller's transaction.
-    pub(crate) async fn apply(self, conn: &mut AnyConnection) -> Result<Written, StoreError> {
-        match self {
-            PuzzleWrite::Serve {
-                player,
-                angle,
-                ids,
-                cursor,
-                now,
-            } => {
-                serve_in(conn, &player, &angle, &ids, (cursor.0, &cursor.1), now).await?;
-                Ok(Written::Served)
-            }
-            PuzzleWrite::Mark { player, id, now } => {
-                mark_served_in(conn, &player, &id, now).await?;
-                Ok(Written::Served)
-            }
-            PuzzleWrite::Round {
-                player,
-                puzzle,
-                angle,
-                win,
-                now,
-                rate,
-            } => {
-                // A rule that panics fails its own write, not the writer.
-                let rate = |before, glicko| {
-                    std::panic::catch_unwind(AssertUnwindSafe(|| rate(before, glicko))).map_err(
-                        |_| {
-                            StoreError::Db(sqlx::Error::Protocol("the rating rule panicked".into()))
-                        },
-                    )
-                };
-                let recorded =
-                    record_round_in(conn, &player, &puzzle, &angle, win, now, rate).await?;
-                Ok(Written::Round(recorded))
-            }
-        }
-    }
-}
 
 struct Job {
     write: PuzzleWrite,
