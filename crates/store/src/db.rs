@@ -236,16 +236,8 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn touch_player(&self, id: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
-        )
-        .bind(id)
-        .bind(now)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        crate::player::touch_player_in(&mut conn, id, now).await
     }
 }
 

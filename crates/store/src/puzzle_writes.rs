@@ -10,6 +10,7 @@ use sqlx::AnyConnection;
 use sqlx::Row as _;
 
 use crate::error::StoreError;
+use crate::player::touch_player_in;
 use crate::puzzle_rows::{Glicko, PuzzleRating, Rated, Recorded};
 
 /// The rating rule of a round, applied inside its transaction.
@@ -94,20 +95,6 @@ impl PuzzleWrite {
     }
 }
 
-/// Notes `player` seen at `now` (creating their row), on `conn`.
-async fn touch_in(conn: &mut AnyConnection, player: &str, now: i64) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO players (id, created_at, last_seen_at) VALUES ($1, $2, $3) \
-         ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
-    )
-    .bind(player)
-    .bind(now)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 /// The statement marking one puzzle served.
 const MARK_SERVED: &str = "INSERT INTO puzzle_served (player_id, puzzle_id, served_at) \
      VALUES ($1, $2, $3) ON CONFLICT (player_id, puzzle_id) DO UPDATE SET served_at = $3";
@@ -121,7 +108,7 @@ async fn serve_in(
     cursor: (i64, &str),
     now: i64,
 ) -> Result<(), StoreError> {
-    touch_in(conn, player, now).await?;
+    touch_player_in(conn, player, now).await?;
     for id in ids {
         sqlx::query(MARK_SERVED)
             .bind(player)
@@ -150,7 +137,7 @@ async fn mark_served_in(
     id: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    touch_in(conn, player, now).await?;
+    touch_player_in(conn, player, now).await?;
     sqlx::query(MARK_SERVED)
         .bind(player)
         .bind(id)
