@@ -3,7 +3,7 @@
 
 use sqlx::AnyPool;
 
-/// Which database a [`Store`] talks to.
+/// Which database a [`Store`](crate::Store) talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     /// An embedded SQLite file.
